@@ -1,0 +1,43 @@
+import type { ErrorObject } from "ajv";
+
+/** `/config/fields/1/options` -> `config.fields[1].options` */
+export function dottedPath(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
+}
+
+const join = (parent: string, child: string) => (parent ? `${parent}.${child}` : child);
+
+/** The field an ajv error is about, and what was wrong with it, in an author's words. */
+export function describeAjvError(e: ErrorObject, hints: Record<string, string>): { field: string; problem: string; fix: string } {
+  const at = dottedPath(e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "required": {
+      const name = String(p.missingProperty);
+      return { field: join(at, name), problem: "is missing", fix: hints[name] ?? `add "${name}"` };
+    }
+    case "additionalProperties": {
+      const name = String(p.additionalProperty);
+      return { field: join(at, name), problem: "is not a field littlepress knows", fix: "remove it, or check its spelling against the README" };
+    }
+    case "enum":
+      return { field: at, problem: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`, fix: "use one of those values" };
+    case "discriminator":
+      return { field: join(at, String(p.tag)), problem: "must be \"text\", \"select\" or \"radio\"", fix: "use one of those field types" };
+    case "type":
+      return { field: at, problem: `must be ${p.type === "array" ? "a list" : `a ${p.type}`}`, fix: `write it as a ${p.type}` };
+    case "pattern":
+      return { field: at, problem: "is not in the expected form", fix: at.endsWith("owner_email") ? "use an e-mail address like you@example.com" : `match ${String(p.pattern)}` };
+    case "minLength":
+      return { field: at, problem: "is empty", fix: "fill it in" };
+    case "minItems":
+    case "maxItems":
+      return { field: at, problem: "must be a [label, value] pair", fix: 'write it as ["Label", "value"]' };
+    default:
+      return { field: at, problem: e.message ?? "is not valid", fix: "correct it as the README describes" };
+  }
+}

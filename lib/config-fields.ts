@@ -1,0 +1,106 @@
+import type { ContentProblem } from "./content-error.ts";
+
+/**
+ * Subscriber settings, declared by the author under `config.fields`. The
+ * platform builds its subscription form from them and sends the values back as
+ * query parameters on every `/edition/` request.
+ */
+export type ConfigField = TextField | ChoiceField;
+
+/** One choice of a select or radio field: what the subscriber sees, and the value sent. */
+export type FieldOption = [label: string, value: string];
+
+interface FieldBase {
+  /** Query-parameter name and key in the submitted config. */
+  name: string;
+  /** Shown on the form, and at the start of every error text about this field. */
+  label: string;
+  /** Kit key: must a value be given? Default true. */
+  required: boolean;
+  /** Kit key: used when a value is missing or unusable (a browser view, say). */
+  default?: string;
+}
+
+/** Free text. It cannot be listed, so editions leave a slot that the router fills. */
+export interface TextField extends FieldBase {
+  type: "text";
+  min_length?: number;
+  max_length?: number;
+  /** A regular expression the whole value must match. */
+  pattern?: string;
+  /** Shown when `pattern` does not match, after the label. */
+  pattern_message?: string;
+}
+
+/** A fixed list of values: every edition is prebuilt once per value. */
+export interface ChoiceField extends FieldBase {
+  type: "select" | "radio";
+  options: FieldOption[];
+}
+
+/** A field as the spec defines it, which is all meta.json may show. */
+export interface SpecField {
+  type: string;
+  name: string;
+  label: string;
+  options?: FieldOption[];
+}
+
+export const isChoice = (f: ConfigField): f is ChoiceField => f.type !== "text";
+
+export function specField(f: ConfigField): SpecField {
+  return isChoice(f) ? { type: f.type, name: f.name, label: f.label, options: f.options } : { type: f.type, name: f.name, label: f.label };
+}
+
+/** Parameters the platform itself sends; a field may not take their names. */
+export const RESERVED_NAMES = new Set(["local_delivery_time", "delivery_count"]);
+// Letters, digits and underscores, starting with a letter: needs no encoding in
+// a query string and can be written `config.<name>` in a template.
+const SAFE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const OBJECT_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** The value a missing or unusable setting falls back to. */
+export function fallbackValue(f: ConfigField): string {
+  if (f.default !== undefined) return f.default;
+  return isChoice(f) ? f.options[0]![1] : "";
+}
+
+/** Checks what the JSON schema cannot: names, duplicates, defaults. */
+export function checkFields(fields: ConfigField[], file: string): ContentProblem[] {
+  const problems: ContentProblem[] = [];
+  const seen = new Set<string>();
+  fields.forEach((f, i) => {
+    const at = `config.fields[${i}]`;
+    const add = (field: string, problem: string, fix: string) => problems.push({ file, field: `${at}${field}`, problem, fix });
+    if (!SAFE_NAME.test(f.name) || OBJECT_KEYS.has(f.name)) {
+      add(".name", `"${f.name}" is not a safe query-parameter name`, "use letters, digits and _ only, starting with a letter (for example `lang`)");
+    } else if (RESERVED_NAMES.has(f.name)) {
+      add(".name", `"${f.name}" is a parameter the platform sends itself`, "choose another name");
+    }
+    if (seen.has(f.name)) add(".name", `two fields are named "${f.name}"`, "give every field its own name");
+    seen.add(f.name);
+    if (isChoice(f)) {
+      if (f.options.length === 0) add(".options", `a ${f.type} field needs options`, 'list them as [label, value] pairs, for example [["English", "en"], ["Français", "fr"]]');
+      const values = new Set<string>();
+      f.options.forEach(([, value], j) => {
+        if (values.has(value)) add(`.options[${j}]`, `the value "${value}" is listed twice`, "give every option its own value");
+        values.add(value);
+      });
+      if (f.default !== undefined && !values.has(f.default)) {
+        add(".default", `the default "${f.default}" is not one of the option values`, `use one of: ${[...values].join(", ")}`);
+      }
+    } else {
+      if (f.pattern !== undefined) {
+        try {
+          new RegExp(f.pattern, "u");
+        } catch {
+          add(".pattern", `"${f.pattern}" is not a valid regular expression`, "correct the pattern (JavaScript syntax, matched against the whole value)");
+        }
+      }
+      if (f.min_length !== undefined && f.max_length !== undefined && f.min_length > f.max_length) {
+        add(".min_length", `min_length ${f.min_length} is larger than max_length ${f.max_length}`, "make min_length the smaller of the two");
+      }
+    }
+  });
+  return problems;
+}

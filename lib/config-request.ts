@@ -1,0 +1,76 @@
+/** The largest /validate_config/ body accepted; a settings form is a few hundred bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** A submitted config read from a request, or why it could not be read (a JSON error answer). */
+export type ConfigRequest = { config: Record<string, unknown> } | { error: string; status: 400 | 413 };
+
+const NO_CONFIG = 'The request has no "config": send a form field named config holding a JSON object, such as {"lang": "en"}.';
+const NOT_OBJECT = 'The "config" field must hold a JSON object, such as {"lang": "en"}.';
+
+/**
+ * Reads `config` the ways the platform and people send it: a url-encoded or
+ * multipart form field holding JSON text, or a JSON body {"config": {...}}.
+ */
+export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
+  const body = await readLimited(req);
+  if (body === undefined) return { error: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, status: 413 };
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  let config: unknown;
+  if (type.startsWith("multipart/form-data")) {
+    let form: FormData;
+    try {
+      form = await new Response(body, { headers: { "content-type": type } }).formData();
+    } catch {
+      return { error: "The multipart form could not be read; it may be cut short.", status: 400 };
+    }
+    const field = form.get("config");
+    config = typeof field === "string" ? field : field ? await field.text() : undefined;
+  } else {
+    const text = new TextDecoder().decode(body);
+    if (type.startsWith("application/json") || (!type.includes("form") && text.trimStart().startsWith("{"))) {
+      const parsed = parseJson(text);
+      if (parsed === INVALID) return { error: "The request body is not valid JSON.", status: 400 };
+      config = isObject(parsed) && Object.hasOwn(parsed, "config") ? parsed.config : undefined;
+    } else {
+      config = new URLSearchParams(text).get("config") ?? undefined;
+    }
+  }
+  if (config === undefined || config === null || config === "") return { error: NO_CONFIG, status: 400 };
+  if (typeof config === "string") {
+    config = parseJson(config);
+    if (config === INVALID) return { error: 'The "config" field is not valid JSON.', status: 400 };
+  }
+  return isObject(config) ? { config } : { error: NOT_OBJECT, status: 400 };
+}
+
+const INVALID = Symbol("invalid JSON");
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return INVALID; // also catches nesting deep enough to overflow the parser
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The body, or undefined once it passes the limit (read no further than that). */
+async function readLimited(req: Request): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return undefined;
+  if (!req.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}

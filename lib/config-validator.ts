@@ -1,0 +1,89 @@
+import { Ajv, type ErrorObject } from "ajv";
+import { isChoice, type ConfigField } from "./config-fields.ts";
+
+/** The answer of /validate_config/, exactly as the platform expects it. */
+export type ValidationResult = { valid: true } | { valid: false; errors: string[] };
+
+/** A validation result, plus the names of the fields that failed (the router falls back for those). */
+export interface ConfigCheck {
+  result: ValidationResult;
+  badFields: Set<string>;
+}
+
+export type ConfigValidator = (config: Record<string, unknown>) => ConfigCheck;
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+function fieldSchema(f: ConfigField): object {
+  if (isChoice(f)) return { type: "string", enum: f.options.map(([, value]) => value) };
+  const schema: Record<string, unknown> = { type: "string" };
+  if (f.min_length !== undefined) schema.minLength = f.min_length;
+  if (f.max_length !== undefined) schema.maxLength = f.max_length;
+  if (f.pattern !== undefined) schema.pattern = `^(?:${f.pattern})$`;
+  return schema;
+}
+
+/** The JSON Schema of a submitted config: one string per field, nothing else. */
+export function configSchema(fields: ConfigField[]): object {
+  return {
+    type: "object",
+    properties: Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f)])),
+    required: fields.filter((f) => f.required).map((f) => f.name),
+    additionalProperties: false,
+  };
+}
+
+/** Compiles the fields' schema once; the returned function checks one submitted config. */
+export function compileConfigValidator(fields: ConfigField[]): ConfigValidator {
+  const validate = ajv.compile(configSchema(fields));
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  return (config) => {
+    // An empty value means "not given": only a required field objects to it.
+    const given = Object.fromEntries(Object.entries(config).filter(([name, value]) => !(value === "" && byName.has(name))));
+    if (validate(given)) return { result: { valid: true }, badFields: new Set() };
+    const messages = new Map<string, string>();
+    const unknown: string[] = [];
+    for (const e of validate.errors ?? []) {
+      const p = e.params as Record<string, unknown>;
+      if (e.keyword === "additionalProperties") {
+        unknown.push(`Unknown setting ${JSON.stringify(clip(String(p.additionalProperty)))}: this publication does not ask for it.`);
+        continue;
+      }
+      const name = e.keyword === "required" ? String(p.missingProperty) : e.instancePath.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+      const field = byName.get(name);
+      if (field && !messages.has(name)) messages.set(name, errorText(field, e, given[name]));
+    }
+    const errors = [...fields.filter((f) => messages.has(f.name)).map((f) => messages.get(f.name)!), ...unknown];
+    return { result: { valid: false, errors }, badFields: new Set(messages.keys()) };
+  };
+}
+
+/** A sentence for the subscriber: the field's label, then what is acceptable. */
+function errorText(f: ConfigField, e: ErrorObject, value: unknown): string {
+  const p = e.params as Record<string, unknown>;
+  if (isChoice(f) && (e.keyword === "enum" || e.keyword === "required" || e.keyword === "type")) {
+    return `${f.label}: choose ${orList(f.options.map(([label]) => label))}.`;
+  }
+  switch (e.keyword) {
+    case "required":
+      return `${f.label}: please fill this in.`;
+    case "type":
+      return `${f.label}: must be text, not ${value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`}.`;
+    case "minLength":
+      return `${f.label}: use at least ${plural(Number(p.limit), "character")}.`;
+    case "maxLength":
+      return `${f.label}: use at most ${plural(Number(p.limit), "character")}.`;
+    case "pattern":
+      return `${f.label}: ${f.type === "text" && f.pattern_message ? f.pattern_message : "this is not in the expected form."}`;
+    default:
+      return `${f.label}: this value is not accepted.`;
+  }
+}
+
+function orList(items: string[]): string {
+  if (items.length > 8) return `one of the ${items.length} options`;
+  return items.length < 2 ? (items[0] ?? "an option") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const clip = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);

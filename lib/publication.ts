@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { Ajv } from "ajv";
+import iconv from "iconv-lite";
+import { describeAjvError } from "./ajv-problems.ts";
+import { checkFields, type ConfigField } from "./config-fields.ts";
+import type { ContentProblem } from "./content-error.ts";
+import type { EditionsBy } from "./edition-key.ts";
+import { publicationSchema, REQUIRED_HINTS } from "./publication-schema.ts";
+
+/** A publication's settings, read from content/<slug>/publication.json with defaults filled in. */
+export interface Publication {
+  /** Folder name under content/, and the first segment of every URL it serves. */
+  slug: string;
+  name: string;
+  /** May contain only <strong>, <em>, <br> and <a>. */
+  description: string;
+  owner_email: string;
+  /** Free text telling subscribers when deliveries happen. */
+  delivered_on: string;
+  publication_api_version: string;
+  external_configuration: boolean;
+  /** Character set of every edition, named in Content-Type and used to encode the body. */
+  charset: string;
+  editions: {
+    by: EditionsBy;
+    /** A finite series: past its last edition the router answers 410. */
+    ends: boolean;
+  };
+  /** Subscriber settings, in form order. */
+  fields: ConfigField[];
+}
+
+const ajv = new Ajv({ allErrors: true, useDefaults: true, discriminator: true, strict: false });
+const validatePublication = ajv.compile(publicationSchema);
+
+// Lowercase letters, digits and dashes: the slug becomes a URL segment.
+const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const RESERVED_SLUGS = new Set(["edition", "validate_config", "sample", "meta.json", "icon.png"]);
+
+/** Reads and checks one publication.json; returns the publication or every problem found. */
+export function readPublication(slug: string, file: string): { publication: Publication } | { problems: ContentProblem[] } {
+  const problem = (field: string, problem: string, fix: string) => ({ problems: [{ file, field, problem, fix }] });
+  if (!SAFE_SLUG.test(slug) || RESERVED_SLUGS.has(slug)) {
+    return problem("", `the folder name "${slug}" cannot be used in a URL`, "rename the folder with lowercase letters, digits and dashes (for example `morning-tales`)");
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === "ENOENT") return problem("", "is missing", "create it with name, description, owner_email, delivered_on and editions (see the README)");
+    return problem("", `is not valid JSON: ${err.message}`, "correct the JSON syntax (a trailing comma or a missing quote, usually)");
+  }
+  if (!validatePublication(raw)) {
+    const problems = (validatePublication.errors ?? [])
+      .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if")
+      .map((e) => ({ file, ...describeAjvError(e, REQUIRED_HINTS) }));
+    return { problems: dedupeProblems(problems) };
+  }
+  const json = raw as Omit<Publication, "slug" | "fields"> & { config: { fields: ConfigField[] } };
+  const problems = checkFields(json.config.fields, file);
+  if (!iconv.encodingExists(json.charset)) {
+    problems.push({ file, field: "charset", problem: `"${json.charset}" is not a character set littlepress can encode`, fix: 'use "utf-8" (or a standard name such as "shift_jis", "windows-1251")' });
+  }
+  if (problems.length) return { problems };
+  const { config, $schema: _schema, ...settings } = json as typeof json & { $schema?: string };
+  return { publication: { slug, ...settings, charset: json.charset.toLowerCase(), fields: config.fields.map((f) => ({ ...f, required: f.required ?? true })) } };
+}
+
+function dedupeProblems(problems: ContentProblem[]): ContentProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const id = `${p.field}\u0000${p.problem}`;
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+}

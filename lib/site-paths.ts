@@ -1,0 +1,23 @@
+import path from "node:path";
+
+/** Folder inside the built site that holds the functions' data; never served as a static file. */
+export const DATA_DIR = "_littlepress";
+
+/** The built site: `_site/` in the project, or LITTLEPRESS_SITE_DIR (tests build elsewhere). */
+export function siteDir(): string {
+  return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), "_site");
+}
+
+export function publicationDataDir(site: string, slug: string): string {
+  return path.join(site, DATA_DIR, slug);
+}
+
+/**
+ * The publication a function URL belongs to: `/tales/edition/` -> "tales".
+ * Returns "" for a URL at the site root (`/edition/`).
+ */
+export function slugFromPath(pathname: string, endpoint: string): string {
+  const parts = pathname.split("/").filter(Boolean);
+  const at = parts.lastIndexOf(endpoint);
+  return at > 0 ? (parts[at - 1] ?? "") : "";
+}

@@ -1,0 +1,39 @@
+import type { ConfigField } from "./config-fields.ts";
+
+// A text value cannot be listed, so editions are built with a marker where the
+// template prints it, and the router swaps in the subscriber's value, escaped.
+// The brackets are U+27E6/U+27E7: untouched by Markdown and by HTML escaping.
+const OPEN = "\u27E6littlepress:";
+const CLOSE = "\u27E7";
+const SLOT = /\u27E6littlepress:([A-Za-z][A-Za-z0-9_]*)\u27E7/g;
+
+/** What a template sees as `config.<name>` for a text field while the edition is built. */
+export const slotToken = (name: string) => `${OPEN}${name}${CLOSE}`;
+
+export const hasSlots = (html: string) => html.includes(OPEN);
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** Fills every slot with its value, HTML-escaped (safe in text and in quoted attributes). */
+export function fillSlots(html: string, values: ReadonlyMap<string, string>): string {
+  return html.replace(SLOT, (_, name: string) => escapeHtml(values.get(name) ?? ""));
+}
+
+/**
+ * Finds text values a template did more with than print: a filter or slice
+ * leaves a mangled marker, and a marker inside <script> or <style> would not
+ * be escaped safely. Returns one sentence per misuse.
+ */
+export function slotMisuse(html: string, fields: ConfigField[]): string[] {
+  const problems: string[] = [];
+  const textNames = new Set(fields.filter((f) => f.type === "text").map((f) => f.name));
+  const intact = html.replace(SLOT, (whole, name: string) => (textNames.has(name) ? "" : whole));
+  if (/littlepress:/i.test(intact) || intact.includes("\u27E6") || intact.includes(CLOSE)) {
+    problems.push("a text setting was changed by a filter or used in a condition; text settings can only be printed as they are, with {{ config.<name> }}");
+  }
+  for (const block of html.matchAll(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi)) {
+    if (block[0].includes(OPEN)) problems.push(`a text setting is printed inside <${block[1]!.toLowerCase()}>, where it cannot be escaped safely; print it in the page text or in a quoted attribute`);
+  }
+  return problems;
+}

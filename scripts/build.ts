@@ -1,0 +1,52 @@
+// npm run build: renders the site with Eleventy into a fresh folder and swaps
+// it in only when the whole build succeeded, so a broken edition never
+// replaces a good site. Content problems are printed for the author, without
+// a stack trace.
+import { rename, rm } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+import Eleventy from "@11ty/eleventy";
+import { findContentError } from "../lib/content-error.ts";
+
+/** Builds `content` (default content/) into `output` (default _site/). */
+export async function build({ content = "content", output = "_site" } = {}): Promise<void> {
+  process.env.LITTLEPRESS_CONTENT = content; // read by .eleventy.js
+  const next = `${output}.next`;
+  await rm(next, { recursive: true, force: true });
+  const eleventy = new Eleventy(undefined, next, { quietMode: true, configPath: ".eleventy.js" });
+  eleventy.disableLogger(); // errors are reported once, by describeBuildError
+  try {
+    await eleventy.write();
+  } catch (error) {
+    await rm(next, { recursive: true, force: true });
+    throw error;
+  }
+  await rm(`${output}.old`, { recursive: true, force: true });
+  await rename(output, `${output}.old`).catch(() => undefined);
+  await rename(next, output);
+  await rm(`${output}.old`, { recursive: true, force: true });
+}
+
+/** Every message in an error's chain, for errors that are not content problems (a template syntax error, say). */
+export function describeBuildError(error: unknown): string {
+  const content = findContentError(error);
+  if (content) return content.message;
+  const lines: string[] = [];
+  for (let e = error as { message?: string; originalError?: unknown; cause?: unknown } | undefined, i = 0; e && i < 6; i++) {
+    if (e.message && !lines.includes(e.message)) lines.push(e.message);
+    e = (e.originalError ?? e.cause) as typeof e;
+  }
+  return `The build failed:\n  ${lines.join("\n  ")}`;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { content: { type: "string" }, output: { type: "string" } } });
+  const started = performance.now();
+  build(values).then(
+    () => console.log(`littlepress: built ${values.output ?? "_site"}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`),
+    (error) => {
+      console.error(describeBuildError(error));
+      process.exitCode = 1;
+    },
+  );
+}

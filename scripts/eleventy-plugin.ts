@@ -1,0 +1,106 @@
+// The littlepress build plugin: checks the content, tells Eleventy to render
+// every edition once per variant, and after the build writes each
+// publication's meta.json and manifest. The rules themselves live in lib/.
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { ContentError } from "../lib/content-error.ts";
+import { buildManifest, type RenderedEdition } from "../lib/manifest.ts";
+import { metaJson } from "../lib/meta.ts";
+import { DATA_DIR } from "../lib/site-paths.ts";
+import { loadSite, type PublicationSource } from "../lib/site.ts";
+import { slotToken } from "../lib/text-slots.ts";
+import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../lib/variants.ts";
+
+interface EditionPage {
+  pub: PublicationSource;
+  key: string;
+  variants: Variant[];
+  /** What templates see as `config`, one per variant: choice values, and slot markers for text. */
+  configs: Record<string, string>[];
+}
+
+// Eleventy's config object is untyped here on purpose: the plugin uses a handful of documented calls.
+type EleventyConfig = any;
+
+export default function littlepress(eleventyConfig: EleventyConfig, options: { content: string }) {
+  const site = loadSite(options.content);
+  const pages = editionPages(site.publications);
+
+  eleventyConfig.addBundle("css");
+  eleventyConfig.addGlobalData("littlepress", { publications: site.publications });
+  eleventyConfig.addFilter("littlepressPublication", (inputPath: string) => pages.get(normal(inputPath))?.pub);
+
+  // Every edition Markdown file is paginated over its variants, with `config` as the alias.
+  eleventyConfig.addGlobalData("layout", "edition.njk");
+  eleventyConfig.addGlobalData("littlepressNone", []);
+  eleventyConfig.addGlobalData("pagination", () => ({
+    data: "littlepressNone",
+    size: 1,
+    alias: "config",
+    before: (_: unknown, data: { page: { inputPath: string } }) => pages.get(normal(data.page.inputPath))?.configs ?? [],
+  }));
+  eleventyConfig.addGlobalData("permalink", () => (data: { page: { inputPath: string }; pagination: { pageNumber: number } }) => {
+    const page = pages.get(normal(data.page.inputPath));
+    return page ? `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}/${data.pagination.pageNumber}.html` : false;
+  });
+
+  eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: { inputPath: string; outputPath: string | false; content: string }[]; directories: { output: string } }) => {
+    await writePublications(site.publications, pages, results, directories.output);
+  });
+}
+
+function editionPages(publications: PublicationSource[]): Map<string, EditionPage> {
+  const pages = new Map<string, EditionPage>();
+  const problems = [];
+  for (const pub of publications) {
+    const count = variantCount(pub.fields);
+    if (count > MAX_VARIANTS) {
+      problems.push({
+        file: `content/${pub.slug}/publication.json`,
+        field: "config.fields",
+        problem: `the select and radio options combine into ${count} copies of every edition (at most ${MAX_VARIANTS})`,
+        fix: "use fewer options, or make a free-text field of one of them",
+      });
+      continue;
+    }
+    const variants = variantsOf(pub.fields);
+    const slots = Object.fromEntries(pub.fields.filter((f) => f.type === "text").map((f) => [f.name, slotToken(f.name)]));
+    const configs = variants.map((v) => ({ ...v.values, ...slots }));
+    for (const e of pub.editions.list) pages.set(normal(e.file), { pub, key: e.key, variants, configs });
+  }
+  if (problems.length) throw new ContentError(problems);
+  return pages;
+}
+
+async function writePublications(
+  publications: PublicationSource[],
+  pages: Map<string, EditionPage>,
+  results: { inputPath: string; outputPath: string | false; content: string }[],
+  output: string,
+) {
+  const renders = new Map<string, RenderedEdition[]>(publications.map((p) => [p.slug, []]));
+  for (const r of results) {
+    const page = pages.get(normal(r.inputPath));
+    if (!page || !r.outputPath) continue;
+    const index = Number(path.basename(r.outputPath, ".html"));
+    const dataDir = path.join(output, DATA_DIR, page.pub.slug);
+    renders.get(page.pub.slug)!.push({
+      source: normal(r.inputPath),
+      key: page.key,
+      variant: page.variants[index]!,
+      file: path.relative(dataDir, r.outputPath).split(path.sep).join("/"),
+      html: r.content,
+    });
+  }
+  for (const pub of publications) {
+    const dataDir = path.join(output, DATA_DIR, pub.slug);
+    const { manifest, duplicates } = buildManifest(pub, renders.get(pub.slug)!);
+    await Promise.all(duplicates.map((file) => rm(path.join(dataDir, file))));
+    await writeFile(path.join(dataDir, "manifest.json"), JSON.stringify(manifest));
+    await mkdir(path.join(output, pub.slug), { recursive: true });
+    await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
+  }
+}
+
+/** Eleventy writes "./content/x.md"; lib/ writes "content/x.md". */
+const normal = (p: string) => p.replace(/^\.\//, "");

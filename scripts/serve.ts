@@ -1,0 +1,139 @@
+// The local server behind `npm start`: serves the built site and runs the
+// functions through the very handlers Netlify runs, routed by netlify.toml.
+// Binds 127.0.0.1 only.
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
+import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-routes.ts";
+
+type Handler = (req: Request, context: object) => Promise<Response> | Response;
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".ico": "image/x-icon",
+  ".webp": "image/webp",
+};
+
+export interface LocalServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Starts the server; `port: 0` picks a free port (tests). */
+export async function startServer({ port = 8080, root = process.cwd(), siteDir }: { port?: number; root?: string; siteDir?: string } = {}): Promise<LocalServer> {
+  const config = readNetlifyConfig(path.join(root, "netlify.toml"));
+  const site = path.resolve(root, siteDir ?? config.publish);
+  process.env.LITTLEPRESS_SITE_DIR = site; // where the functions find their manifests
+  const handlers = new Map<string, Promise<Handler>>();
+  const handler = (name: string) => {
+    let h = handlers.get(name);
+    if (!h) handlers.set(name, (h = import(pathToFileURL(path.join(root, config.functions, `${name}.mts`)).href).then((m) => m.default as Handler)));
+    return h;
+  };
+  const server = createServer((req, res) => {
+    route(config, site, handler, req, res).catch((error) => {
+      console.error(`serve: ${String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Internal error in the local server\n");
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`;
+  return { url, server, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+}
+
+async function route(config: NetlifyConfig, site: string, handler: (name: string) => Promise<Handler>, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const pathname = safeDecode(url.pathname);
+  const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
+  if (direct) return callFunction(await handler(direct[1]!), req, res);
+  for (const rule of config.redirects) {
+    const params = rule.match(pathname);
+    if (!params) continue;
+    if (!rule.force && (await staticFile(site, pathname))) break; // Netlify: an existing file shadows unforced rules
+    const target = fillTarget(rule.to, params);
+    const fn = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)/.exec(target);
+    if (rule.status === 200 && fn) return callFunction(await handler(fn[1]!), req, res);
+    if (rule.status === 301 || rule.status === 302) return void res.writeHead(rule.status, { Location: target }).end();
+    return serveStatic(config, site, target, res, req.method ?? "GET", rule.status);
+  }
+  return serveStatic(config, site, pathname, res, req.method ?? "GET", 200);
+}
+
+/** Hands the request to a function exactly as Netlify would: a web Request with the original URL. */
+async function callFunction(fn: Handler, req: IncomingMessage, res: ServerResponse) {
+  const method = req.method ?? "GET";
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+  const response = await fn(request, {});
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body || method === "HEAD") return void res.end();
+  Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(res);
+}
+
+async function staticFile(site: string, pathname: string): Promise<string | undefined> {
+  const file = path.join(site, pathname);
+  if (!file.startsWith(site + path.sep) && file !== site) return undefined; // no way out of the site
+  for (const candidate of [file, path.join(file, "index.html")]) {
+    const info = await stat(candidate).catch(() => undefined);
+    if (info?.isFile()) return candidate;
+  }
+  return undefined;
+}
+
+async function serveStatic(config: NetlifyConfig, site: string, pathname: string, res: ServerResponse, method: string, status: number) {
+  const file = await staticFile(site, pathname);
+  if (!file || status === 404) {
+    const page = await staticFile(site, "/404.html");
+    res.writeHead(404, { "Content-Type": "text/html; charset=utf-8" });
+    return page && method !== "HEAD" ? void createReadStream(page).pipe(res) : void res.end(page ? undefined : "Not found\n");
+  }
+  const headers: Record<string, string> = { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream", "Cache-Control": "public, max-age=0, must-revalidate" };
+  for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
+  res.writeHead(status, headers);
+  if (method === "HEAD") return void res.end();
+  createReadStream(file).pipe(res);
+}
+
+function safeDecode(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const port = Number(process.env.PORT ?? 8080);
+  startServer({ port }).then(
+    ({ url }) => console.log(`littlepress: serving _site/ and the functions on ${url}/ (Ctrl+C stops)`),
+    (error) => {
+      console.error(`littlepress: cannot start the server: ${error.message}`);
+      process.exitCode = 1;
+    },
+  );
+}
