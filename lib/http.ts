@@ -13,8 +13,9 @@ export const REASON_HEADER = "X-Littlepress-Reason";
 
 /** A 204 or 410: no body, a reason header. */
 export function noEdition(status: 204 | 410, reason: string): Response {
-  const length = status === 410 ? { "Content-Length": "0" } : {}; // a 204 has no length by definition
-  return new Response(null, { status, headers: { ...NO_STORE, ...length, [REASON_HEADER]: reason } });
+  const headers: Record<string, string> = { ...NO_STORE, [REASON_HEADER]: reason };
+  if (status === 410) headers["Content-Length"] = "0"; // a 204 has no length by definition
+  return new Response(null, { status, headers });
 }
 
 /** Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. */
