@@ -36,7 +36,7 @@ export function describeBuildError(error: unknown): string {
     if (e.message && !lines.includes(e.message)) lines.push(e.message);
     e = (e.originalError ?? e.cause) as typeof e;
   }
-  return `The build failed:\n  ${lines.join("\n  ")}`;
+  return `The build failed:\n  ${lines.join("\n  ")}\n  fix: correct the template named above (the line and column are given); Liquid tags look like {% if config.lang == "fr" %}…{% endif %}`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

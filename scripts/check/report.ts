@@ -1,0 +1,80 @@
+// The report: one result per named check, and the helpers that turn many
+// observations (one per request) into that one result.
+
+export type Status = "pass" | "warn" | "fail" | "skip";
+
+export interface CheckResult {
+  /** Stable name, e.g. "edition.etag-quoted"; the prefix is the section. */
+  id: string;
+  title: string;
+  status: Status;
+  detail: string;
+  /** The request that showed the result: "GET http://...". */
+  request?: string;
+}
+
+export interface Report {
+  base: string;
+  publication?: { name: string; sendTimezoneInfo: boolean; sendDeliveryCount: boolean; fields: number };
+  plan: { start: string; days: number; hour: number; zones: string[]; strict: boolean };
+  checks: CheckResult[];
+  counts: Record<Status, number>;
+  ok: boolean;
+}
+
+/** What one request (or one field) showed about a check. */
+export interface Observation {
+  status: Exclude<Status, "skip">;
+  detail: string;
+  request?: string;
+}
+
+const RANK: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
+
+/**
+ * Folds observations into one result: the worst one speaks, with a count of
+ * how many requests agreed, so a long run gives one line, not fourteen.
+ * No observations at all means the check could not be exercised: SKIP.
+ */
+export function judge(id: string, title: string, observations: Observation[], skipReason: string): CheckResult {
+  if (observations.length === 0) return { id, title, status: "skip", detail: skipReason };
+  let worst = observations[0]!;
+  for (const o of observations) if (RANK[o.status] > RANK[worst.status]) worst = o;
+  const same = observations.filter((o) => o.status === worst.status).length;
+  const tally = observations.length > 1 ? ` (${same} of ${observations.length})` : "";
+  return { id, title, status: worst.status, detail: worst.detail + tally, request: worst.request };
+}
+
+export const skip = (id: string, title: string, detail: string): CheckResult => ({ id, title, status: "skip", detail });
+
+/** Counts, and --strict: a warning there is a failure, marked as such. */
+export function finish(base: string, plan: Report["plan"], checks: CheckResult[], publication?: Report["publication"]): Report {
+  const final = plan.strict ? checks.map((c) => (c.status === "warn" ? { ...c, status: "fail" as const, detail: `${c.detail} [warning, failed by --strict]` } : c)) : checks;
+  const counts: Record<Status, number> = { pass: 0, warn: 0, fail: 0, skip: 0 };
+  for (const c of final) counts[c.status]++;
+  return { base, publication, plan, checks: final, counts, ok: counts.fail === 0 };
+}
+
+const SECTIONS: Record<string, string> = { meta: "meta.json and icon", subscribe: "Subscribing (validate_config)", edition: "Delivering (edition)" };
+
+export function formatReport(report: Report): string {
+  const lines = [`littlepress check: ${report.base}`];
+  const p = report.publication;
+  if (p) {
+    const flags = `delivery_count ${p.sendDeliveryCount ? "on" : "off"}, local_delivery_time ${p.sendTimezoneInfo ? "on" : "off"}`;
+    lines.push(`publication: ${p.name} (${flags}; ${p.fields} config field${p.fields === 1 ? "" : "s"})`);
+  }
+  const { plan } = report;
+  lines.push(`deliveries: ${plan.days} days from ${plan.start} at ${String(plan.hour).padStart(2, "0")}:00 in ${plan.zones.join(", ")}${plan.strict ? " (strict)" : ""}`);
+  let section = "";
+  for (const check of report.checks) {
+    const prefix = check.id.split(".")[0] ?? "";
+    if (prefix !== section) lines.push("", SECTIONS[prefix] ?? prefix);
+    section = prefix;
+    lines.push(`  ${check.status.toUpperCase().padEnd(4)}  ${check.id}: ${check.title}`, `        ${check.detail}`);
+    if (check.request) lines.push(`        ${check.request}`);
+  }
+  const c = report.counts;
+  lines.push("", `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ${c.warn} warnings, ${c.fail} failed, ${c.skip} skipped`);
+  return lines.join("\n") + "\n";
+}

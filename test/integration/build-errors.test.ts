@@ -1,0 +1,117 @@
+// A broken publication fails the build with the file, the field and the fix,
+// no stack trace, and the previous good site stays in place.
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const ROOT = ".test-work/broken";
+
+const GOOD = { name: "Broken", description: "d", owner_email: "b@example.com", delivered_on: "Daily", editions: { by: "delivery_count" } };
+
+/** Writes a one-publication content folder: publication.json (object or raw text) and editions. */
+function content(name: string, publication: object | string, editions: Record<string, string> = { "0.md": "---\nnumber: 0\n---\nHi\n" }): string {
+  const dir = path.join(ROOT, name, "content");
+  rmSync(path.join(ROOT, name), { recursive: true, force: true });
+  mkdirSync(path.join(dir, "pub", "editions"), { recursive: true });
+  writeFileSync(path.join(dir, "pub", "publication.json"), typeof publication === "string" ? publication : JSON.stringify(publication));
+  for (const [file, text] of Object.entries(editions)) writeFileSync(path.join(dir, "pub", "editions", file), text);
+  return dir;
+}
+
+async function build(dir: string): Promise<{ code: number; output: string }> {
+  const out = path.join(path.dirname(dir), "_site");
+  try {
+    const r = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", out], { timeout: 60_000 });
+    return { code: 0, output: r.stdout + r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, output: err.stdout + err.stderr };
+  }
+}
+
+async function expectFailure(dir: string, ...expected: (string | RegExp)[]) {
+  const { code, output } = await build(dir);
+  expect(code).toBe(1);
+  for (const text of expected) expect(output).toMatch(text);
+  expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+  return output;
+}
+
+beforeAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+describe.concurrent("a broken publication fails the build", () => {
+  it("invalid JSON", async () => {
+    await expectFailure(content("json", '{"name": "x",}'), "pub/publication.json", /is not valid JSON/, /fix: correct the JSON syntax/);
+  });
+
+  it("a missing required field", async () => {
+    const { owner_email: _, ...rest } = GOOD;
+    await expectFailure(content("missing", rest), /publication.json: owner_email\n\s+problem: is missing\n\s+fix: add "owner_email"/);
+  });
+
+  it("a bad field: wrong type, unknown name", async () => {
+    const out = await expectFailure(content("bad", { ...GOOD, editions: { by: "delivery_count", ends: "yes" }, colour: "red" }));
+    expect(out).toMatch(/editions\.ends\n\s+problem: must be a boolean/);
+    expect(out).toMatch(/colour\n\s+problem: is not a field littlepress knows/);
+  });
+
+  it("an unknown editions.by", async () => {
+    await expectFailure(content("by", { ...GOOD, editions: { by: "weekly" } }), /editions\.by\n\s+problem: must be one of "delivery_count", "local_date", "utc_date", "utc_hour"/);
+  });
+
+  it("a missing or malformed key, and an impossible date", async () => {
+    await expectFailure(content("nokey", GOOD, { "a.md": "---\ntitle: x\n---\nHi\n" }), /a\.md: number\n\s+problem: the edition has no `number`/, /fix: write the key in the front matter as `number: 0`/);
+    await expectFailure(content("badkey", GOOD, { "a.md": "---\nnumber: one\n---\nHi\n" }), /a\.md: number\n\s+problem: `number` must be a whole number/);
+    const dated = { ...GOOD, editions: { by: "local_date" } };
+    await expectFailure(content("baddate", dated, { "a.md": "---\ndate: 2026-02-30\n---\nHi\n" }), /a\.md: date\n\s+problem: `date` 2026-02-30 is not a real calendar date/);
+    await expectFailure(content("hourfmt", { ...GOOD, editions: { by: "utc_hour" } }, { "a.md": "---\nhour: 2026-02-03 07:00\n---\nHi\n" }), /`hour` must look like 2026-11-22T07/);
+  });
+
+  it("two editions with the same key, naming both files", async () => {
+    await expectFailure(content("dup", GOOD, { "a.md": "---\nnumber: 3\n---\nA\n", "b.md": "---\nnumber: 3\n---\nB\n" }), /b\.md: number\n\s+problem: 3 is also the key of .*a\.md/);
+  });
+
+  it("config fields: no options, duplicate names, unsafe and reserved names, a default not among the options", async () => {
+    const fields = [
+      { type: "select", name: "lang", label: "Language", options: [] },
+      { type: "text", name: "lang", label: "Again" },
+      { type: "text", name: "my-name", label: "Unsafe" },
+      { type: "text", name: "delivery_count", label: "Reserved" },
+      { type: "radio", name: "size", label: "Size", options: [["S", "s"], ["S again", "s"]], default: "m" },
+      { type: "checkbox", name: "ok", label: "Unknown type" },
+    ];
+    const out = await expectFailure(content("fields", { ...GOOD, config: { fields } }));
+    expect(out).toMatch(/config\.fields\[5\]\.type\n\s+problem: must be "text", "select" or "radio"/);
+    // The type error stops the other checks; fix it and they all appear at once.
+    const out2 = await expectFailure(content("fields2", { ...GOOD, config: { fields: fields.slice(0, 5) } }));
+    expect(out2).toMatch(/config\.fields\[0\]\.options\n\s+problem: a select field needs options/);
+    expect(out2).toMatch(/config\.fields\[1\]\.name\n\s+problem: two fields are named "lang"/);
+    expect(out2).toMatch(/config\.fields\[2\]\.name\n\s+problem: "my-name" is not a safe query-parameter name/);
+    expect(out2).toMatch(/config\.fields\[3\]\.name\n\s+problem: "delivery_count" is a parameter the platform sends itself/);
+    expect(out2).toMatch(/config\.fields\[4\]\.options\[1\]\n\s+problem: the value "s" is listed twice/);
+    expect(out2).toMatch(/config\.fields\[4\]\.default\n\s+problem: the default "m" is not one of the option values/);
+  });
+
+  it("options that would explode into too many copies", async () => {
+    const many = (name: string) => ({ type: "select", name, label: name, options: Array.from({ length: 10 }, (_, i) => [`O${i}`, `o${i}`]) });
+    await expectFailure(content("explode", { ...GOOD, config: { fields: [many("a"), many("b"), many("c")] } }), /combine into 1000 copies of every edition \(at most 256\)/);
+  });
+
+  it("a text setting changed by a filter", async () => {
+    const pub = { ...GOOD, config: { fields: [{ type: "text", name: "who", label: "Name" }] } };
+    await expectFailure(content("filter", pub, { "0.md": "---\nnumber: 0\n---\nHi {{ config.who | upcase }}\n" }), /0\.md: config\n\s+problem: a text setting was changed by a filter/);
+  });
+
+  it("a broken template, and keeps the previous good site", async () => {
+    const dir = content("template", GOOD);
+    expect((await build(dir)).code).toBe(0);
+    const manifest = path.join(ROOT, "template", "_site", "_littlepress", "pub", "manifest.json");
+    const before = readFileSync(manifest, "utf8");
+    writeFileSync(path.join(dir, "pub", "editions", "0.md"), "---\nnumber: 0\n---\n{% if %}broken\n");
+    await expectFailure(dir, /The build failed/, /0\.md/, /line:1, col:\d+/, /fix: correct the template/);
+    expect(readFileSync(manifest, "utf8")).toBe(before);
+  });
+});
