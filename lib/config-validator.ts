@@ -68,7 +68,7 @@ function errorText(f: ConfigField, e: ErrorObject, value: unknown): string {
     case "required":
       return `${f.label}: please fill this in.`;
     case "type":
-      return `${f.label}: must be text, not ${value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`}.`;
+      return `${f.label}: must be text, not ${kindOf(value)}.`;
     case "minLength":
       return `${f.label}: use at least ${plural(Number(p.limit), "character")}.`;
     case "maxLength":
@@ -85,5 +85,6 @@ function orList(items: string[]): string {
   return items.length < 2 ? (items[0] ?? "an option") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 }
 
+const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `a ${typeof v}`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const clip = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
