@@ -19,6 +19,16 @@ export function decideEdition(pub: PublishedPublication, params: URLSearchParams
   if (asked.kind === "invalid") return { status: 204, reason: asked.reason };
   const key = asked.kind === "absent" ? defaultKey(m, now) : asked.key;
   if (!Object.hasOwn(m.editions, key)) return missing(m, key);
+  return serve(pub, key, params);
+}
+
+/** The sample edition shown to people browsing publications, with the settings sent or the defaults. */
+export function decideSample(pub: PublishedPublication, params: URLSearchParams): EditionDecision {
+  return serve(pub, pub.manifest.sample, params);
+}
+
+function serve(pub: PublishedPublication, key: EditionKey, params: URLSearchParams): EditionDecision {
+  const m = pub.manifest;
   const copies = m.editions[key]!;
   const settings = subscriberSettings(m.fields, params, pub.validate);
   const edition = copies[settings.variantId];

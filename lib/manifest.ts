@@ -19,6 +19,8 @@ export interface Manifest {
   fields: ConfigField[];
   /** Every edition key, in order. */
   keys: EditionKey[];
+  /** The edition shown at /sample/. */
+  sample: EditionKey;
   /** For each key, the prebuilt copy of each variant. */
   editions: Record<EditionKey, Record<VariantId, PrebuiltEdition>>;
 }
@@ -72,6 +74,7 @@ export function buildManifest(pub: PublicationSource, renders: RenderedEdition[]
     charset: pub.charset,
     fields: pub.fields,
     keys: pub.editions.list.map((e) => e.key),
+    sample: pub.sampleKey,
     editions,
   };
   return { manifest, duplicates };

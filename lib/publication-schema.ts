@@ -54,6 +54,7 @@ export const publicationSchema = {
     publication_api_version: { type: "string", default: "1.0" },
     external_configuration: { type: "boolean", default: false },
     charset: { type: "string", default: "utf-8" },
+    icon: { type: "string", minLength: 1 },
     editions: {
       type: "object",
       required: ["by"],
@@ -61,6 +62,7 @@ export const publicationSchema = {
       properties: {
         by: { enum: EDITIONS_BY },
         ends: { type: "boolean", default: false },
+        sample: { type: ["integer", "string"] },
       },
     },
     config: {

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
 import type { Manifest } from "./manifest.ts";
-import { publicationDataDir, siteDir } from "./site-paths.ts";
+import { DATA_DIR, publicationDataDir, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
 
 /** A built publication as the functions use it: its manifest, its validator, its edition files. */
 export interface PublishedPublication {
@@ -16,9 +16,13 @@ export interface PublishedPublication {
 const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const opened = new Map<string, Promise<PublishedPublication | undefined>>();
 
-/** Opens a built publication by slug; undefined when the site has no such publication. */
-export function openPublication(slug: string, site = siteDir()): Promise<PublishedPublication | undefined> {
-  if (!SAFE_SLUG.test(slug)) return Promise.resolve(undefined);
+/**
+ * Opens a built publication by slug ("" for the one at the site root);
+ * undefined when the site has no such publication.
+ */
+export async function openPublication(slug: string, site = siteDir()): Promise<PublishedPublication | undefined> {
+  if (slug === "") slug = (await readSiteIndex(site)).root ?? "";
+  if (!SAFE_SLUG.test(slug)) return undefined;
   const id = `${site}\u0000${slug}`;
   let pending = opened.get(id);
   if (!pending) {
@@ -28,6 +32,14 @@ export function openPublication(slug: string, site = siteDir()): Promise<Publish
     pending.then((p) => p ?? opened.delete(id), () => opened.delete(id));
   }
   return pending;
+}
+
+async function readSiteIndex(site: string): Promise<SiteIndex> {
+  try {
+    return JSON.parse(await readFile(path.join(site, DATA_DIR, SITE_INDEX), "utf8")) as SiteIndex;
+  } catch {
+    return {};
+  }
 }
 
 async function load(dir: string): Promise<PublishedPublication | undefined> {

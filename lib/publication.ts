@@ -25,7 +25,11 @@ export interface Publication {
     by: EditionsBy;
     /** A finite series: past its last edition the router answers 410. */
     ends: boolean;
+    /** Key of the edition shown at /sample/, as the author wrote it; the first edition when absent. */
+    sample?: string | number;
   };
+  /** Image for icon.png, relative to the publication's folder; `icon.png` there when absent. */
+  icon?: string;
   /** Subscriber settings, in form order. */
   fields: ConfigField[];
 }

@@ -8,6 +8,12 @@ export function siteDir(): string {
   return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), "_site");
 }
 
+/** Site-wide facts the functions need (which publication is at the root), written by the build. */
+export interface SiteIndex {
+  root?: string;
+}
+export const SITE_INDEX = "site.json";
+
 export function publicationDataDir(site: string, slug: string): string {
   return path.join(site, DATA_DIR, slug);
 }

@@ -15,11 +15,17 @@ export interface EditionSource {
 /** A publication with its editions, sorted by key. */
 export interface PublicationSource extends Publication {
   editions: Publication["editions"] & { list: EditionSource[] };
+  /** The edition shown at /sample/. */
+  sampleKey: EditionKey;
+  /** The author's image for icon.png, if there is one. */
+  iconFile?: string;
 }
 
 /** Everything under content/: the publications the site serves. */
 export interface Site {
   publications: PublicationSource[];
+  /** The publication also served at the site root (`content/site.json`: {"root": "<slug>"}). */
+  root?: string;
 }
 
 /**
@@ -37,11 +43,52 @@ export function loadSite(contentDir: string): Site {
       problems.push(...read.problems);
       continue;
     }
-    const list = readEditions(read.publication, path.join(dir, "editions"), problems);
-    publications.push({ ...read.publication, editions: { ...read.publication.editions, list } });
+    const pub = read.publication;
+    const list = readEditions(pub, path.join(dir, "editions"), problems);
+    const file = path.join(dir, "publication.json");
+    const sampleKey = list.length ? sampleOf(pub, list, file, problems) : "";
+    const iconFile = iconOf(pub, dir, file, problems);
+    publications.push({ ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile ? { iconFile } : {}) });
   }
+  const root = readRoot(contentDir, publications, problems);
   if (problems.length) throw new ContentError(problems);
-  return { publications };
+  return { publications, ...(root ? { root } : {}) };
+}
+
+function sampleOf(pub: Publication, list: EditionSource[], file: string, problems: ContentProblem[]): EditionKey {
+  if (pub.editions.sample === undefined) return list[0]!.key;
+  const key = keyFromFrontMatter(pub.editions.by, pub.editions.sample);
+  if ("key" in key && list.some((e) => e.key === key.key)) return key.key;
+  problems.push({ file, field: "editions.sample", problem: `there is no edition ${JSON.stringify(pub.editions.sample)}`, fix: `use the key of one of the editions (the first is ${list[0]!.key}), or leave sample out` });
+  return list[0]!.key;
+}
+
+function iconOf(pub: Publication, dir: string, file: string, problems: ContentProblem[]): string | undefined {
+  const icon = path.join(dir, pub.icon ?? "icon.png");
+  if (exists(icon)) return icon;
+  if (pub.icon !== undefined) problems.push({ file, field: "icon", problem: `${icon} does not exist`, fix: "put the image in the publication's folder, or leave icon out for a plain default" });
+  return undefined;
+}
+
+/** content/site.json: site-wide settings. Only `root` so far. */
+function readRoot(contentDir: string, publications: PublicationSource[], problems: ContentProblem[]): string | undefined {
+  const file = path.join(contentDir, "site.json");
+  if (!exists(file)) return undefined;
+  let settings: unknown;
+  try {
+    settings = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    problems.push({ file, field: "", problem: `is not valid JSON: ${(e as Error).message}`, fix: 'write it as {"root": "<slug>"}' });
+    return undefined;
+  }
+  const root = (settings as { root?: unknown } | null)?.root;
+  if (root === undefined) return undefined;
+  if (typeof root !== "string" || !publications.some((p) => p.slug === root)) {
+    const slugs = publications.map((p) => p.slug).join(", ");
+    problems.push({ file, field: "root", problem: `${JSON.stringify(root)} is not a publication in ${contentDir}`, fix: `use one of: ${slugs}` });
+    return undefined;
+  }
+  return root;
 }
 
 function readEditions(pub: Publication, dir: string, problems: ContentProblem[]): EditionSource[] {

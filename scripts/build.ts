@@ -2,11 +2,13 @@
 // it in only when the whole build succeeded, so a broken edition never
 // replaces a good site. Content problems are printed for the author, without
 // a stack trace.
-import { rename, rm } from "node:fs/promises";
+import { readdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import Eleventy from "@11ty/eleventy";
 import { findContentError } from "../lib/content-error.ts";
+import { DATA_DIR } from "../lib/site-paths.ts";
 
 /** Builds `content` (default content/) into `output` (default _site/). */
 export async function build({ content = "content", output = "_site" } = {}): Promise<void> {
@@ -27,6 +29,14 @@ export async function build({ content = "content", output = "_site" } = {}): Pro
   await rm(`${output}.old`, { recursive: true, force: true });
 }
 
+/** Size of what the functions carry besides their code: the manifests and prebuilt editions. */
+export async function functionDataSize(output = "_site"): Promise<{ files: number; bytes: number }> {
+  const entries = await readdir(path.join(output, DATA_DIR), { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((e) => e.isFile());
+  const sizes = await Promise.all(files.map(async (e) => (await stat(path.join(e.parentPath, e.name))).size));
+  return { files: files.length, bytes: sizes.reduce((a, b) => a + b, 0) };
+}
+
 /** Every message in an error's chain, for errors that are not content problems (a template syntax error, say). */
 export function describeBuildError(error: unknown): string {
   const content = findContentError(error);
@@ -42,8 +52,14 @@ export function describeBuildError(error: unknown): string {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { content: { type: "string" }, output: { type: "string" } } });
   const started = performance.now();
+  const output = values.output ?? "_site";
   build(values).then(
-    () => console.log(`littlepress: built ${values.output ?? "_site"}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`),
+    async () => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const data = await functionDataSize(output);
+      console.log(`littlepress: built ${output}/ in ${seconds} s`);
+      console.log(`littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB of manifests and editions (${DATA_DIR}/)`);
+    },
     (error) => {
       console.error(describeBuildError(error));
       process.exitCode = 1;

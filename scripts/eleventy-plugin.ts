@@ -1,13 +1,14 @@
 // The littlepress build plugin: checks the content, tells Eleventy to render
 // every edition once per variant, and after the build writes each
 // publication's meta.json and manifest. The rules themselves live in lib/.
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ContentError } from "../lib/content-error.ts";
+import { makeIcon } from "../lib/icon.ts";
 import { buildManifest, type RenderedEdition } from "../lib/manifest.ts";
 import { metaJson } from "../lib/meta.ts";
-import { DATA_DIR } from "../lib/site-paths.ts";
-import { loadSite, type PublicationSource } from "../lib/site.ts";
+import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
+import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
 import { slotToken } from "../lib/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../lib/variants.ts";
 
@@ -46,6 +47,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
 
   eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: { inputPath: string; outputPath: string | false; content: string }[]; directories: { output: string } }) => {
     await writePublications(site.publications, pages, results, directories.output);
+    await writeSiteIndex(site, directories.output);
   });
 }
 
@@ -99,7 +101,16 @@ async function writePublications(
     await writeFile(path.join(dataDir, "manifest.json"), JSON.stringify(manifest));
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
+    await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(pub.iconFile ? await readFile(pub.iconFile) : undefined));
   }
+}
+
+/** Tells the functions which publication answers at the site root, and puts its static files there. */
+async function writeSiteIndex(site: Site, output: string) {
+  const index: SiteIndex = site.root ? { root: site.root } : {};
+  await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));
+  if (!site.root) return;
+  for (const file of ["meta.json", "icon.png"]) await copyFile(path.join(output, site.root, file), path.join(output, file));
 }
 
 /** Eleventy writes "./content/x.md"; lib/ writes "content/x.md". */

@@ -105,6 +105,15 @@ describe.concurrent("a broken publication fails the build", () => {
     await expectFailure(content("filter", pub, { "0.md": "---\nnumber: 0\n---\nHi {{ config.who | upcase }}\n" }), /0\.md: config\n\s+problem: a text setting was changed by a filter/);
   });
 
+  it("a root slug that does not exist, a sample that is not an edition, an icon that is not there", async () => {
+    const dir = content("root", { ...GOOD, editions: { by: "delivery_count", sample: 7 }, icon: "nope.png" });
+    writeFileSync(path.join(dir, "site.json"), '{"root": "elsewhere"}');
+    const out = await expectFailure(dir);
+    expect(out).toMatch(/site\.json: root\n\s+problem: "elsewhere" is not a publication .*\n\s+fix: use one of: pub/);
+    expect(out).toMatch(/publication\.json: editions\.sample\n\s+problem: there is no edition 7/);
+    expect(out).toMatch(/publication\.json: icon\n\s+problem: .*nope\.png does not exist/);
+  });
+
   it("a broken template, and keeps the previous good site", async () => {
     const dir = content("template", GOOD);
     expect((await build(dir)).code).toBe(0);

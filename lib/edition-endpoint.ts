@@ -1,0 +1,24 @@
+import type { EditionDecision } from "./edition-route.ts";
+import { editionResponse, noEdition } from "./http.ts";
+import { openPublication, type PublishedPublication } from "./publication-store.ts";
+import { slugFromPath } from "./site-paths.ts";
+
+/**
+ * A handler for an endpoint that answers with an edition (/edition/, /sample/):
+ * find the publication from the URL, let `decide` pick, answer 200, 204 or 410.
+ * Whatever goes wrong, the answer stays within those three: a fault is
+ * "nothing to print", logged without a stack trace.
+ */
+export function editionEndpoint(endpoint: string, decide: (pub: PublishedPublication, url: URL) => EditionDecision) {
+  return async (req: Request): Promise<Response> => {
+    try {
+      const url = new URL(req.url);
+      const pub = await openPublication(slugFromPath(url.pathname, endpoint));
+      if (!pub) return noEdition(204, "no publication at this address");
+      return await editionResponse(pub, decide(pub, url), req.method);
+    } catch (error) {
+      console.error(`${endpoint}: internal fault: ${String(error)}`);
+      return noEdition(204, "internal fault");
+    }
+  };
+}
