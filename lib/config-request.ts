@@ -14,12 +14,14 @@ const NOT_OBJECT = 'The "config" field must hold a JSON object, such as {"lang":
 export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
   const body = await readLimited(req);
   if (body === undefined) return { error: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, status: 413 };
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  const header = req.headers.get("content-type") ?? "";
+  const type = header.toLowerCase();
   let config: unknown;
   if (type.startsWith("multipart/form-data")) {
     let form: FormData;
     try {
-      form = await new Response(body, { headers: { "content-type": type } }).formData();
+      // The boundary is case-sensitive: parse with the header as sent.
+      form = await new Response(body, { headers: { "content-type": header } }).formData();
     } catch {
       return { error: "The multipart form could not be read; it may be cut short.", status: 400 };
     }

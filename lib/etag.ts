@@ -7,7 +7,8 @@ import type { VariantId } from "./variants.ts";
 // a hash of what the subscriber gets, so an edited edition gets a new one. The
 // publication's folder name is left out: renaming it must not reprint anything.
 
-const digest = (parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 16);
+// JSON keeps the parts apart whatever characters they hold.
+const digest = (parts: string[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
 
 export const contentHash = (html: string) => createHash("sha256").update(html).digest("hex");
 

@@ -6,7 +6,7 @@ const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /** Reads the YAML front matter at the top of a Markdown file. */
 export function readFrontMatter(text: string): { data: Record<string, unknown> } | { error: string } {
-  const m = FRONT_MATTER.exec(text);
+  const m = FRONT_MATTER.exec(text.replace(/^\uFEFF/, "")); // editors on Windows may save a byte-order mark
   if (!m) return { data: {} };
   try {
     const data: unknown = parse(m[1]!, { schema: "core" });

@@ -57,7 +57,9 @@ export function loadSite(contentDir: string): Site {
 
 function sampleOf(pub: Publication, list: EditionSource[], file: string, problems: ContentProblem[]): EditionKey {
   if (pub.editions.sample === undefined) return list[0]!.key;
-  const key = keyFromFrontMatter(pub.editions.by, pub.editions.sample);
+  const sample = pub.editions.sample;
+  // "sample": "2" is as clear as "sample": 2.
+  const key = keyFromFrontMatter(pub.editions.by, typeof sample === "string" && /^\d+$/.test(sample) && pub.editions.by === "delivery_count" ? Number(sample) : sample);
   if ("key" in key && list.some((e) => e.key === key.key)) return key.key;
   problems.push({ file, field: "editions.sample", problem: `there is no edition ${JSON.stringify(pub.editions.sample)}`, fix: `use the key of one of the editions (the first is ${list[0]!.key}), or leave sample out` });
   return list[0]!.key;

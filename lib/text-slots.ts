@@ -32,8 +32,14 @@ export function slotMisuse(html: string, fields: ConfigField[]): string[] {
   if (/littlepress:/i.test(intact) || intact.includes("\u27E6") || intact.includes(CLOSE)) {
     problems.push("a text setting was changed by a filter or used in a condition; text settings can only be printed as they are, with {{ config.<name> }}");
   }
-  for (const block of html.matchAll(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi)) {
+  for (const block of html.matchAll(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi)) {
     if (block[0].includes(OPEN)) problems.push(`a text setting is printed inside <${block[1]!.toLowerCase()}>, where it cannot be escaped safely; print it in the page text or in a quoted attribute`);
+  }
+  // Inside a tag, escaping protects a value only between quotes.
+  for (const tag of html.matchAll(/<[A-Za-z][^>]*>/g)) {
+    if (tag[0].replace(/"[^"]*"|'[^']*'/g, "").includes(OPEN)) {
+      problems.push('a text setting is printed inside a tag without quotes; write attributes as title="{{ config.<name> }}"');
+    }
   }
   return problems;
 }

@@ -153,7 +153,7 @@ describe("compileConfigValidator: errors", () => {
     expect([...check.badFields]).toEqual(["name"]);
   });
 
-  it("refuses an object for a text field, in correct English (BUG: says 'a object')", () => {
+  it("refuses an object for a text field, in correct English", () => {
     expect(errorsOf(validate({ lang: "en", name: { first: "Phil" } }))).toEqual(["Your name: must be text, not an object."]);
   });
 

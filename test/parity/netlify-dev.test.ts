@@ -1,0 +1,101 @@
+// Parity with Netlify: the same built site, served by netlify-cli's own
+// emulator (offline, no login), answers through netlify.toml's routes exactly
+// as the spec and the local server do. Bounded in time; stops what it started.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtSite } from "../helpers/sites.ts";
+
+let netlify: ChildProcess;
+let base = "";
+let log = "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
+const get = (p: string, init?: RequestInit) => fetch(base + p, { ...init, signal: AbortSignal.timeout(20_000) });
+
+beforeAll(async () => {
+  const site = path.resolve(builtSite("rooted"));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  // The flags that start offline, without login or Deno (see the toolchain notes).
+  const args = ["dev", "--offline", "--no-open", "--skip-gitignore", "--port", String(port), "--internal-disable-edge-functions", "--framework", "#static", "--dir", site];
+  netlify = spawn(path.resolve("node_modules/.bin/netlify"), args, {
+    env: { ...process.env, LITTLEPRESS_SITE_DIR: site, HOME: mkdtempSync(path.join(tmpdir(), "netlify-home-")), BROWSER: "none", CI: "true", NO_UPDATE_NOTIFIER: "1", NETLIFY_TELEMETRY_DISABLED: "1" },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  netlify.stdout?.on("data", (d) => (log += d));
+  netlify.stderr?.on("data", (d) => (log += d));
+  // Ready when both the static server and a function answer.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await Promise.all([get("/only/meta.json"), get("/only/sample/")]).then((r) => r.every((x) => x.status === 200), () => false);
+    if (ok) break;
+    if (Date.now() > deadline || netlify.exitCode !== null) throw new Error(`netlify dev did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}, 90_000);
+
+afterAll(() => {
+  if (netlify?.pid && netlify.exitCode === null) process.kill(-netlify.pid, "SIGTERM");
+});
+
+describe.each([
+  ["under its folder", "/only"],
+  ["at the site root", ""],
+])("through netlify dev, a publication %s", (_, prefix) => {
+  it("serves meta.json as JSON with a charset", async () => {
+    const res = await get(`${prefix}/meta.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await res.json()).toMatchObject({ name: "Only", send_delivery_count: true, send_timezone_info: false });
+  });
+
+  it("answers /edition/ with 200, 204 and 410, with and without the slash, headers intact", async () => {
+    for (const slash of ["/", ""]) {
+      const ok = await get(`${prefix}/edition${slash}?delivery_count=0&name=${encodeURIComponent("<Ada>")}`);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("etag")).toMatch(/^"0-[0-9a-f]{16}"$/);
+      expect(ok.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(await ok.text()).toContain("First, &lt;Ada&gt;.");
+      const none = await get(`${prefix}/edition${slash}?delivery_count=abc`);
+      expect(none.status).toBe(204);
+      expect(none.headers.get("x-littlepress-reason")).toMatch(/delivery_count/);
+      const gone = await get(`${prefix}/edition${slash}?delivery_count=2`);
+      expect(gone.status).toBe(410);
+      expect(await gone.text()).toBe("");
+    }
+  });
+
+  it("keeps the same ETag for the same request, and never answers 304", async () => {
+    const a = await get(`${prefix}/edition/?delivery_count=1`);
+    const b = await get(`${prefix}/edition/?delivery_count=1`, { headers: { "if-none-match": a.headers.get("etag")! } });
+    expect(b.status).toBe(200);
+    expect(b.headers.get("etag")).toBe(a.headers.get("etag"));
+  });
+
+  it("answers POST /validate_config/", async () => {
+    const post = (config: string) => get(`${prefix}/validate_config/`, { method: "POST", body: new URLSearchParams({ config }) });
+    const good = await post('{"name":"Ada"}');
+    expect(good.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await good.json()).toEqual({ valid: true });
+    expect(await (await post('{"age":"3"}')).json()).toEqual({ valid: false, errors: ['Unknown setting "age": this publication does not ask for it.'] });
+    expect((await post("{")).status).toBe(400);
+  });
+});
+
+it("keeps the functions' data private through netlify.toml", async () => {
+  expect((await get("/_littlepress/only/manifest.json")).status).toBe(404);
+});

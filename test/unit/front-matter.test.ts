@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { readFrontMatter } from "../../lib/front-matter.ts";
+
+function data(text: string): Record<string, unknown> {
+  const r = readFrontMatter(text);
+  if ("error" in r) throw new Error(`unexpected error: ${r.error}`);
+  return r.data;
+}
+
+function error(text: string): string {
+  const r = readFrontMatter(text);
+  if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.data)}`);
+  return r.error;
+}
+
+describe("readFrontMatter", () => {
+  it("reads key: value lines", () => {
+    expect(data("---\nnumber: 3\ntitle: Part three\n---\n# Body\n")).toEqual({ number: 3, title: "Part three" });
+  });
+
+  it("keeps dates as the strings the author wrote, impossible ones included", () => {
+    expect(data("---\ndate: 2026-02-30\n---\nbody")).toEqual({ date: "2026-02-30" });
+    expect(data("---\ndate: 2026-11-22\n---\nbody")).toEqual({ date: "2026-11-22" });
+    expect(data("---\nhour: 2026-11-22T07\n---\n")).toEqual({ hour: "2026-11-22T07" });
+  });
+
+  it("keeps a quoted number a string and an unquoted one a number", () => {
+    expect(data('---\nnumber: "3"\n---\n')).toEqual({ number: "3" });
+    expect(data("---\nnumber: 3\n---\n")).toEqual({ number: 3 });
+    expect(data("---\nnumber: 1.5\n---\n")).toEqual({ number: 1.5 });
+  });
+
+  it("gives {} when there is no front matter", () => {
+    expect(data("# Just a heading\n\nText.")).toEqual({});
+    expect(data("")).toEqual({});
+    expect(data("text\n---\nnumber: 3\n---\n")).toEqual({});
+  });
+
+  it("gives {} for empty front matter", () => {
+    expect(data("---\n\n---\nbody")).toEqual({});
+    expect(data("---\n# only a comment\n---\nbody")).toEqual({});
+  });
+
+  it("reports invalid YAML with an error", () => {
+    expect(error("---\nnumber: [1, 2\n---\nbody")).toMatch(/not valid YAML/);
+    expect(error("---\na: 1\na: 2\n---\n")).toMatch(/not valid YAML/);
+    expect(error("---\nkey: value\n  bad indent: x\n---\n")).toMatch(/not valid YAML/);
+  });
+
+  it("reports front matter that is not a mapping", () => {
+    expect(error("---\n- a\n- b\n---\n")).toMatch(/key: value/);
+    expect(error("---\njust text\n---\n")).toMatch(/key: value/);
+  });
+
+  it("keeps the error to one line", () => {
+    expect(error("---\nnumber: [1, 2\n---\nbody")).not.toContain("\n");
+  });
+
+  it("reads CRLF line endings", () => {
+    expect(data("---\r\ndate: 2026-02-30\r\nnumber: 3\r\n---\r\nbody\r\n")).toEqual({ date: "2026-02-30", number: 3 });
+  });
+
+  it("reads front matter that ends the file without a newline", () => {
+    expect(data("---\nnumber: 4\n---")).toEqual({ number: 4 });
+  });
+
+  it("tolerates trailing spaces after the --- lines", () => {
+    expect(data("--- \nnumber: 5\n---\t\nbody")).toEqual({ number: 5 });
+  });
+
+  it("stops at the first closing ---, so a horizontal rule in the body is not front matter", () => {
+    expect(data("---\nnumber: 6\n---\nText\n\n---\n\nMore")).toEqual({ number: 6 });
+  });
+
+  it("reads front matter after a UTF-8 byte-order mark, as Eleventy does", () => {
+    // Eleventy (gray-matter) strips the BOM and sees `number: 3`; littlepress must see the same key.
+    expect(data("\uFEFF---\nnumber: 3\n---\nbody")).toEqual({ number: 3 });
+  });
+});
