@@ -2,16 +2,19 @@
 // spec's types. Later stages depend on what it says, so it also returns the
 // flags and the form definition it found.
 import { type CheckContext, type Publication, under } from "./context.ts";
-import { bodyText, describeRequest, type Exchange, request } from "./http.ts";
-import { type CheckResult, judge, type Observation, skip } from "./report.ts";
+import { checkForm } from "./form-checks.ts";
+import { bodyText, describeRequest, type Exchange, redirectTarget, request } from "./http.ts";
+import { type CheckResult, judge, type Observation, result, resultsFor, skip } from "./report.ts";
 
 const REQUIRED_STRINGS = ["owner_email", "publication_api_version", "name", "description", "delivered_on"] as const;
 const FLAGS = ["send_timezone_info", "send_delivery_count", "external_configuration"] as const;
 /** The platform's rule for `description` (platform notes: "Printing"). */
 const DESCRIPTION_TAGS = new Set(["strong", "em", "br", "a"]);
+const AFTER_PARSE = ["meta.strings", "meta.flags", "meta.description", "meta.config", "meta.config-names"] as const;
 
 export interface MetaOutcome {
   checks: CheckResult[];
+  /** Present when meta.json could be read as an object at all. */
   publication?: Publication;
 }
 
@@ -21,14 +24,14 @@ export async function checkMeta(ctx: CheckContext): Promise<MetaOutcome> {
   const reached = reachable(exchange);
   if (reached.status === "fail") {
     const why = "meta.json could not be fetched";
-    return { checks: [reached, skip("meta.json", "meta.json is a JSON object", why), skip("meta.content-type", "served as application/json", why), ...skipRest(why)] };
+    return { checks: [reached, skip("meta.json", why), skip("meta.content-type", why), ...AFTER_PARSE.map((id) => skip(id, why))] };
   }
   const parsed = parseJson(exchange);
-  if (parsed.check.status === "fail") return { checks: [reached, parsed.check, contentType(exchange), ...skipRest("meta.json is not a JSON object")] };
-  const meta = parsed.value as Record<string, unknown>;
+  if (!parsed.value) return { checks: [reached, parsed.check, contentType(exchange), ...AFTER_PARSE.map((id) => skip(id, "meta.json is not a JSON object"))] };
+  const meta = parsed.value;
   const req = describeRequest(exchange);
   return {
-    checks: [reached, parsed.check, contentType(exchange), requiredStrings(meta, req), flags(meta, req), description(meta, req)],
+    checks: [reached, parsed.check, contentType(exchange), requiredStrings(meta, req), flags(meta, req), description(meta, req), ...checkForm(meta, req)],
     publication: {
       name: typeof meta.name === "string" ? meta.name : "(unnamed)",
       // A flag that is not a real boolean counts as off; meta.flags says so.
@@ -44,55 +47,41 @@ function formFields(meta: Record<string, unknown>): unknown[] {
   return config && typeof config === "object" && Array.isArray(config.fields) ? config.fields : [];
 }
 
-function skipRest(reason: string): CheckResult[] {
-  return [
-    skip("meta.strings", "required text fields", reason),
-    skip("meta.flags", "flags are JSON booleans", reason),
-    skip("meta.description", "description uses only <strong>, <em>, <br>, <a>", reason),
-  ];
-}
-
 function reachable(exchange: Exchange): CheckResult {
-  const title = "meta.json answers 200";
-  const request = describeRequest(exchange);
-  if (exchange.error) return { id: "meta.reachable", title, status: "fail", detail: `no answer: ${exchange.error}`, request };
-  if (exchange.status >= 300 && exchange.status < 400) {
-    const to = exchange.headers.get("location") ?? "nowhere";
-    return { id: "meta.reachable", title, status: "fail", detail: `redirects to another host (${to}); not followed: give the checker the final URL`, request };
-  }
-  if (exchange.status !== 200) return { id: "meta.reachable", title, status: "fail", detail: `answered ${exchange.status}, not 200`, request };
-  const via = exchange.redirects.length ? ` (after ${exchange.redirects.join(", ")})` : "";
-  return { id: "meta.reachable", title, status: "pass", detail: `answered 200${via}`, request };
+  const r = resultsFor("meta.reachable", describeRequest(exchange));
+  if (exchange.error) return r("fail", `no answer: ${exchange.error}`);
+  const to = redirectTarget(exchange);
+  if (to && new URL(to).origin !== new URL(exchange.url).origin) return r("fail", `redirects to another host (${to}); not followed: give the checker the final URL`);
+  if (to) return r("fail", `still redirecting after ${exchange.redirects.length} redirects (${to})`);
+  if (exchange.status !== 200) return r("fail", `answered ${exchange.status}, not 200`);
+  return r("pass", `answered 200${exchange.redirects.length ? ` (after ${exchange.redirects.join(", ")})` : ""}`);
 }
 
-function parseJson(exchange: Exchange): { check: CheckResult; value?: unknown } {
-  const title = "meta.json is a JSON object";
-  const request = describeRequest(exchange);
+function parseJson(exchange: Exchange): { check: CheckResult; value?: Record<string, unknown> } {
+  const r = resultsFor("meta.json", describeRequest(exchange));
   const text = bodyText(exchange);
-  const fail = (detail: string) => ({ check: { id: "meta.json", title, status: "fail" as const, detail, request } });
-  if (text.charCodeAt(0) === 0xfeff) return fail("starts with a byte-order mark; JSON parsers reject it");
+  if (text.charCodeAt(0) === 0xfeff) return { check: r("fail", "starts with a byte-order mark; JSON parsers reject it") };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return fail(`not valid JSON: ${(error as Error).message}; it starts ${JSON.stringify(text.slice(0, 60))}`);
+    return { check: r("fail", `not valid JSON: ${(error as Error).message}; it starts ${JSON.stringify(text.slice(0, 60))}`) };
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return fail(`valid JSON but not an object: ${JSON.stringify(value)?.slice(0, 60)}`);
-  return { check: { id: "meta.json", title, status: "pass", detail: "parses as a JSON object", request }, value };
+  if (!value || typeof value !== "object" || Array.isArray(value)) return { check: r("fail", `valid JSON but not an object: ${String(JSON.stringify(value)).slice(0, 60)}`) };
+  return { check: r("pass", "parses as a JSON object"), value: value as Record<string, unknown> };
 }
 
 function contentType(exchange: Exchange): CheckResult {
+  const r = resultsFor("meta.content-type", describeRequest(exchange));
   const type = exchange.headers.get("content-type") ?? "";
   const media = type.split(";")[0]!.trim().toLowerCase();
-  const o: Observation =
-    media === "application/json" ? { status: "pass", detail: `Content-Type: ${type}` }
-    : media.endsWith("/json") || media.endsWith("+json") ? { status: "warn", detail: `Content-Type: ${type}; the platform expects application/json` }
-    : { status: "fail", detail: `Content-Type: ${type || "(none)"}; serve meta.json as application/json` };
-  return judge("meta.content-type", "served as application/json", [{ ...o, request: describeRequest(exchange) }], "");
+  if (media === "application/json") return r("pass", `Content-Type: ${type}`);
+  if (media.endsWith("/json") || media.endsWith("+json")) return r("warn", `Content-Type: ${type}; the platform expects application/json`);
+  return r("fail", `Content-Type: ${type || "(none)"}; serve meta.json as application/json`);
 }
 
 function requiredStrings(meta: Record<string, unknown>, request: string): CheckResult {
-  const observations: Observation[] = REQUIRED_STRINGS.map((key): Observation => {
+  const observations = REQUIRED_STRINGS.map((key): Observation => {
     const value = meta[key];
     if (value === undefined) return { status: "fail", detail: `"${key}" is missing`, request };
     if (typeof value !== "string") return { status: "fail", detail: `"${key}" is ${JSON.stringify(value)}, not a string`, request };
@@ -100,7 +89,7 @@ function requiredStrings(meta: Record<string, unknown>, request: string): CheckR
     if (key === "owner_email" && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) return { status: "warn", detail: `"owner_email" ${JSON.stringify(value)} does not look like an e-mail address`, request };
     return { status: "pass", detail: `${REQUIRED_STRINGS.join(", ")} are non-empty strings`, request };
   });
-  return judge("meta.strings", "required text fields", observations, "");
+  return judge("meta.strings", observations, "");
 }
 
 function flags(meta: Record<string, unknown>, request: string): CheckResult {
@@ -110,14 +99,13 @@ function flags(meta: Record<string, unknown>, request: string): CheckResult {
     if (value === undefined) return { status: "warn", detail: `"${key}" is missing; its default is not in the spec, so this checker treats it as false`, request };
     return { status: "fail", detail: `"${key}" is ${JSON.stringify(value)}, not the JSON boolean true or false (treated as false here)`, request };
   });
-  return judge("meta.flags", "flags are JSON booleans", observations, "");
+  return judge("meta.flags", observations, "");
 }
 
 function description(meta: Record<string, unknown>, request: string): CheckResult {
-  const title = "description uses only <strong>, <em>, <br>, <a>";
-  if (typeof meta.description !== "string") return skip("meta.description", title, "no description text (see meta.strings)");
-  const tags = [...meta.description.matchAll(/<\s*\/?\s*([a-zA-Z][a-zA-Z0-9-]*)/g)].map((m) => m[1]!.toLowerCase());
-  const bad = [...new Set(tags.filter((t) => !DESCRIPTION_TAGS.has(t)))];
-  if (bad.length) return { id: "meta.description", title, status: "fail", detail: `uses <${bad.join(">, <")}>; the platform allows only <strong>, <em>, <br> and <a>`, request };
-  return { id: "meta.description", title, status: "pass", detail: tags.length ? `tags used: <${[...new Set(tags)].join(">, <")}>` : "plain text", request };
+  if (typeof meta.description !== "string") return skip("meta.description", "no description text (see meta.strings)");
+  const tags = [...new Set([...meta.description.matchAll(/<\s*\/?\s*([a-zA-Z][a-zA-Z0-9-]*)/g)].map((m) => m[1]!.toLowerCase()))];
+  const bad = tags.filter((t) => !DESCRIPTION_TAGS.has(t));
+  if (bad.length) return result("meta.description", "fail", `uses <${bad.join(">, <")}>; the platform allows only <strong>, <em>, <br> and <a>`, request);
+  return result("meta.description", "pass", tags.length ? `tags used: <${tags.join(">, <")}>` : "plain text", request);
 }

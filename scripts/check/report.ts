@@ -1,5 +1,6 @@
 // The report: one result per named check, and the helpers that turn many
 // observations (one per request) into that one result.
+import { CHECKS, type CheckId } from "./catalogue.ts";
 
 export type Status = "pass" | "warn" | "fail" | "skip";
 
@@ -36,16 +37,23 @@ const RANK: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
  * how many requests agreed, so a long run gives one line, not fourteen.
  * No observations at all means the check could not be exercised: SKIP.
  */
-export function judge(id: string, title: string, observations: Observation[], skipReason: string): CheckResult {
-  if (observations.length === 0) return { id, title, status: "skip", detail: skipReason };
+export function judge(id: CheckId, observations: Observation[], skipReason: string): CheckResult {
+  if (observations.length === 0) return skip(id, skipReason);
   let worst = observations[0]!;
   for (const o of observations) if (RANK[o.status] > RANK[worst.status]) worst = o;
   const same = observations.filter((o) => o.status === worst.status).length;
   const tally = observations.length > 1 ? ` (${same} of ${observations.length})` : "";
-  return { id, title, status: worst.status, detail: worst.detail + tally, request: worst.request };
+  return result(id, worst.status, worst.detail + tally, worst.request);
 }
 
-export const skip = (id: string, title: string, detail: string): CheckResult => ({ id, title, status: "skip", detail });
+export function result(id: CheckId, status: Status, detail: string, request?: string): CheckResult {
+  return { id, title: CHECKS[id], status, detail, ...(request ? { request } : {}) };
+}
+
+export const skip = (id: CheckId, detail: string): CheckResult => result(id, "skip", detail);
+
+/** A maker of results for one check, tied to the request that shows them. */
+export const resultsFor = (id: CheckId, request?: string) => (status: Status, detail: string) => result(id, status, detail, request);
 
 /** Counts, and --strict: a warning there is a failure, marked as such. */
 export function finish(base: string, plan: Report["plan"], checks: CheckResult[], publication?: Report["publication"]): Report {
@@ -65,7 +73,8 @@ export function formatReport(report: Report): string {
     lines.push(`publication: ${p.name} (${flags}; ${p.fields} config field${p.fields === 1 ? "" : "s"})`);
   }
   const { plan } = report;
-  lines.push(`deliveries: ${plan.days} days from ${plan.start} at ${String(plan.hour).padStart(2, "0")}:00 in ${plan.zones.join(", ")}${plan.strict ? " (strict)" : ""}`);
+  const zones = p && !p.sendTimezoneInfo ? "any zone (no local_delivery_time is sent)" : plan.zones.join(", ");
+  lines.push(`deliveries: ${plan.days} days from ${plan.start} at ${String(plan.hour).padStart(2, "0")}:00 in ${zones}${plan.strict ? " (strict)" : ""}`);
   let section = "";
   for (const check of report.checks) {
     const prefix = check.id.split(".")[0] ?? "";
@@ -75,6 +84,6 @@ export function formatReport(report: Report): string {
     if (check.request) lines.push(`        ${check.request}`);
   }
   const c = report.counts;
-  lines.push("", `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ${c.warn} warnings, ${c.fail} failed, ${c.skip} skipped`);
+  lines.push("", `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.fail} failed, ${c.skip} skipped`);
   return lines.join("\n") + "\n";
 }

@@ -1,21 +1,10 @@
 // A publication at the site root, /sample/ and icon.png (test/fixtures/rooted,
 // whose site.json makes "only" the root publication, and test/fixtures/basic).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { startServer, type LocalServer } from "../../scripts/serve.ts";
-import { builtSite } from "../helpers/sites.ts";
+import { withServer } from "../helpers/server.ts";
 
-// The functions find their site through LITTLEPRESS_SITE_DIR, one per process:
-// each block runs its own server, one after the other.
-let rooted: LocalServer;
-let basic: LocalServer;
-function withServer(name: string, set: (s: LocalServer) => void) {
-  let server: LocalServer;
-  beforeAll(async () => set((server = await startServer({ port: 0, siteDir: builtSite(name) }))));
-  afterAll(() => server.close());
-}
-
-const get = (server: LocalServer, path: string, init?: RequestInit) => fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) });
+const get = (server: { url: string }, path: string, init?: RequestInit) => fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) });
 
 async function expectBlackAndWhiteIcon(res: Response) {
   expect(res.status).toBe(200);
@@ -28,7 +17,7 @@ async function expectBlackAndWhiteIcon(res: Response) {
 }
 
 describe("a publication at the site root", () => {
-  withServer("rooted", (s) => (rooted = s));
+  const rooted = withServer("rooted");
   it("answers at /meta.json, /edition/, /sample/, /validate_config/ and /icon.png, as well as under its folder", async () => {
     const meta = await get(rooted, "/meta.json");
     expect(meta.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -48,7 +37,7 @@ describe("a publication at the site root", () => {
 });
 
 describe("/sample/ and icon.png of a publication under its folder", () => {
-  withServer("rooted", (s) => (rooted = s));
+  const rooted = withServer("rooted");
   it("serves the author's pick with an ETag and a charset, slots filled with defaults", async () => {
     for (const path of ["/only/sample/", "/only/sample"]) {
       const res = await get(rooted, path);
@@ -65,7 +54,7 @@ describe("/sample/ and icon.png of a publication under its folder", () => {
 });
 
 describe("a site without a root publication", () => {
-  withServer("basic", (s) => (basic = s));
+  const basic = withServer("basic");
 
   it("leaves the root empty without site.json: /edition/ is a 204", async () => {
     expect((await get(basic, "/edition/")).status).toBe(204);

@@ -1,14 +1,9 @@
 // `npm start`'s server: static files and the functions, routed by netlify.toml,
 // against the example publications in content/.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type LocalServer } from "../../scripts/serve.ts";
-import { builtSite } from "../helpers/sites.ts";
+import { describe, expect, it } from "vitest";
+import { withServer } from "../helpers/server.ts";
 
-let server: LocalServer;
-beforeAll(async () => {
-  server = await startServer({ port: 0, siteDir: builtSite("examples") });
-});
-afterAll(() => server.close());
+const server = withServer("examples");
 
 const get = (path: string, init?: RequestInit) => fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) });
 

@@ -1,0 +1,51 @@
+// `npm run check -- <base_url> [options]`: the conformance checker. Plays the
+// printer platform against any publication URL over HTTP (it imports nothing
+// from lib/, so it judges a publication only by what the platform would see)
+// and reports each check as PASS, WARN, FAIL or SKIP with the request behind it.
+import { pathToFileURL } from "node:url";
+import { parseCheckArgs, USAGE } from "./check/options.ts";
+import { formatReport } from "./check/report.ts";
+import { runCheck } from "./check/run-check.ts";
+
+export { runCheck } from "./check/run-check.ts";
+export { formatReport } from "./check/report.ts";
+
+export interface Output {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const processOutput: Output = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** Runs the checker as the command line does; resolves to the exit code. */
+export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+  const parsed = parseCheckArgs(argv);
+  if ("help" in parsed) {
+    out.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if ("error" in parsed) {
+    out.stderr(`check: ${parsed.error}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const progress = (line: string) => out.stderr(`check: ${line}\n`);
+  const report = await runCheck({ ...parsed.options, progress });
+  out.stdout(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  return report.ok ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    // Every expected failure is a FAIL in the report; this is a bug in the checker itself.
+    (error: unknown) => {
+      console.error(`check: internal error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 3;
+    },
+  );
+}

@@ -1,0 +1,61 @@
+// Rules every single edition/ answer must keep, whatever day it is for:
+// only 200, 204 or 410; a 200 carries a quoted ETag, a charset and a body;
+// a 204 or 410 carries no body.
+import { describeRequest, type Exchange, redirectTarget } from "./http.ts";
+import { type CheckResult, judge, type Observation } from "./report.ts";
+
+/** A quoted entity tag, strong "..." or weak W/"...": RFC 9110, section 8.8.3. */
+const ETAG = /^(W\/)?"[^"\x00-\x20\x7f]*"$/;
+const CHARSET = /;\s*charset\s*=\s*"?[\w.:-]+/i;
+
+export function checkResponses(answers: Exchange[]): CheckResult[] {
+  const ok = answers.filter((a) => a.status === 200);
+  const empty = answers.filter((a) => a.status === 204 || a.status === 410);
+  const see = (a: Exchange, status: Observation["status"], detail: string): Observation => ({ status, detail, request: describeRequest(a) });
+  return [
+    judge("edition.status", answers.map((a) => statusObservation(a, see)), "no edition/ requests were made"),
+    judge("edition.etag-quoted", ok.map((a) => etagObservation(a, see)), "no 200 answers to look at"),
+    judge("edition.charset", ok.map((a) => charsetObservation(a, see)), "no 200 answers to look at"),
+    judge("edition.html-body", ok.map((a) => bodyObservation(a, see)), "no 200 answers to look at"),
+    judge("edition.no-body", empty.map((a) => noBodyObservation(a, see)), "no 204 or 410 answers to look at"),
+  ];
+}
+
+type See = (a: Exchange, status: Observation["status"], detail: string) => Observation;
+
+function statusObservation(a: Exchange, see: See): Observation {
+  if (a.error) return see(a, "fail", `no answer: ${a.error}`);
+  if ([200, 204, 410].includes(a.status)) return see(a, "pass", "200, 204 and 410 only");
+  if (a.status === 304) return see(a, "fail", "answered 304; the platform expects 200, 204 or 410 and never sends If-None-Match");
+  const to = redirectTarget(a);
+  if (to) return see(a, "fail", `answered ${a.status}, a redirect to ${to}; the platform expects 200, 204 or 410`);
+  return see(a, "fail", `answered ${a.status}; only 200, 204 and 410 are allowed`);
+}
+
+function etagObservation(a: Exchange, see: See): Observation {
+  const etag = a.headers.get("etag");
+  if (etag === null) return see(a, "fail", "no ETag header");
+  if (!ETAG.test(etag)) return see(a, "fail", `ETag ${etag} is not a quoted string; send "${etag.replace(/"/g, "")}"`);
+  return see(a, "pass", "quoted ETags");
+}
+
+function charsetObservation(a: Exchange, see: See): Observation {
+  const type = a.headers.get("content-type");
+  if (type && CHARSET.test(type)) return see(a, "pass", `Content-Type: ${type}`);
+  return see(a, "fail", `Content-Type: ${type ?? "(none)"} names no charset; send e.g. text/html; charset=utf-8`);
+}
+
+function bodyObservation(a: Exchange, see: See): Observation {
+  if (a.body.length === 0) return see(a, "fail", "200 with an empty body; answer 204 when there is nothing to print");
+  const media = (a.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (media !== "text/html" && media !== "application/xhtml+xml") return see(a, "warn", `Content-Type ${media || "(none)"}; the printer renders HTML`);
+  return see(a, "pass", "non-empty HTML");
+}
+
+function noBodyObservation(a: Exchange, see: See): Observation {
+  const length = Number(a.headers.get("content-length") ?? 0);
+  if (a.body.length > 0) return see(a, "fail", `${a.status} with a ${a.body.length}-byte body; send none`);
+  // HTTP drops a 204's body in transit, but a Content-Length above 0 shows one was sent.
+  if (length > 0) return see(a, "fail", `${a.status} with Content-Length: ${length}: a body was sent; send none`);
+  return see(a, "pass", "no body");
+}

@@ -1,0 +1,23 @@
+// The function bundles, made by Netlify's own bundler from netlify.toml: each
+// carries what its function reads and nothing else, well within the limit.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { bundleFunctions, NETLIFY_ZIP_LIMIT } from "../../scripts/bundle-size.ts";
+import { builtSite } from "../helpers/sites.ts";
+
+it("bundles the manifests and editions with the edition functions, only the manifests with the validator", async () => {
+  const site = builtSite("examples");
+  const data = path.resolve(site, "_littlepress");
+  const all = readdirSync(data, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+  const bundles = Object.fromEntries((await bundleFunctions(process.cwd(), site)).map((b) => [b.name, b]));
+  expect(Object.keys(bundles).sort()).toEqual(["edition", "sample", "validate_config"]);
+  expect([...bundles.edition!.includedFiles].sort()).toEqual(all);
+  expect([...bundles.sample!.includedFiles].sort()).toEqual(all);
+  expect([...bundles.validate_config!.includedFiles].sort()).toEqual(all.filter((f) => f.endsWith(".json")));
+  expect(all.some((f) => f.endsWith(".html"))).toBe(true);
+  for (const b of Object.values(bundles)) expect(b.zipBytes).toBeGreaterThan(0), expect(b.zipBytes).toBeLessThan(NETLIFY_ZIP_LIMIT);
+}, 60_000);

@@ -1,0 +1,26 @@
+// The CI workflow is valid YAML and runs what the README promises.
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { expect, it } from "vitest";
+
+type Step = { name?: string; run?: string; uses?: string; if?: string; env?: Record<string, string> };
+const workflow = parse(readFileSync(".github/workflows/ci.yml", "utf8")) as { on: Record<string, unknown>; jobs: Record<string, { steps: Step[] }> };
+const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+const runs = steps.map((s) => s.run ?? "").join("\n");
+
+it("runs on every push and pull request", () => {
+  expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
+});
+
+it("installs, tests, builds and runs the conformance checker, in that order", () => {
+  const order = ["npm ci", "npm test", "npm run build", "npm run check"].map((cmd) => runs.indexOf(cmd));
+  expect(order.every((i) => i >= 0)).toBe(true);
+  expect([...order].sort((a, b) => a - b)).toEqual(order);
+});
+
+it("deploys only on main, and skips with a clear line without the secrets", () => {
+  const deploy = steps.find((s) => s.run?.includes("netlify deploy"));
+  expect(deploy?.if).toContain("refs/heads/main");
+  expect(Object.keys(deploy?.env ?? {}).sort()).toEqual(["NETLIFY_AUTH_TOKEN", "NETLIFY_SITE_ID"]);
+  expect(deploy?.run).toMatch(/if \[ -z "\$NETLIFY_AUTH_TOKEN" \] \|\| \[ -z "\$NETLIFY_SITE_ID" \]; then\s+echo "Skipping the deploy[^"]*"\s+exit 0/);
+});
