@@ -1,9 +1,11 @@
 // The littlepress build plugin: checks the content, tells Eleventy to render
 // every edition once per variant, and after the build writes each
 // publication's meta.json and manifest. The rules themselves live in lib/.
+import { readFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ContentError } from "../lib/content-error.ts";
+import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
 import { buildManifest, type RenderedEdition } from "../lib/manifest.ts";
 import { metaJson } from "../lib/meta.ts";
@@ -45,10 +47,38 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
     return page ? `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}/${data.pagination.pageNumber}.html` : false;
   });
 
+  addDesk(eleventyConfig, site);
+
   eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: { inputPath: string; outputPath: string | false; content: string }[]; directories: { output: string } }) => {
     await writePublications(site.publications, pages, results, directories.output);
     await writeSiteIndex(site, directories.output);
   });
+}
+
+/**
+ * The desk: the site's own pages, where authors see their publications as the
+ * platform will (home at /, one page per publication at /<slug>/).
+ */
+function addDesk(eleventyConfig: EleventyConfig, site: Site) {
+  const desk = site.publications.map((p) => deskPublication(p, site.root));
+  const template = (name: string) => readFileSync(path.join("layouts", "desk", name), "utf8");
+  // Desk pages set their own pagination, permalink and layout over the editions' global ones.
+  const own = { layout: false, eleventyExcludeFromCollections: true };
+  eleventyConfig.addTemplate("_desk/home.njk", template("home.njk"), {
+    ...own,
+    desk,
+    pagination: { data: "desk", size: 1, before: (items: unknown[]) => [items], generatePageOnEmptyData: true },
+    permalink: "/index.html",
+  });
+  eleventyConfig.addTemplate("_desk/publication.njk", template("publication.njk"), {
+    ...own,
+    desk,
+    pagination: { data: "desk", size: 1, alias: "pub", before: (items: unknown[]) => items },
+    permalink: (data: { pub: { slug: string } }) => `/${data.pub.slug}/index.html`,
+  });
+  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" });
+  // Print previews made by `npm run preview` (preview/<slug>/), shown on each publication's page.
+  for (const pub of site.publications) eleventyConfig.addPassthroughCopy({ [`preview/${pub.slug}`]: `${pub.slug}/preview` });
 }
 
 function editionPages(publications: PublicationSource[]): Map<string, EditionPage> {
