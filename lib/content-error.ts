@@ -22,12 +22,20 @@ export class ContentError extends Error {
 }
 
 export function formatProblems(problems: ContentProblem[]): string {
-  const lines = problems.map((p) => {
-    const where = p.field ? `${p.file}: ${p.field}` : p.file;
-    return `  ${where}\n    problem: ${p.problem}\n    fix: ${p.fix}`;
-  });
-  const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
-  return `littlepress found ${count} in your content:\n${lines.join("\n")}`;
+  return `littlepress found ${count(problems, "problem")} in your content:\n${list(problems)}`;
+}
+
+/** Things that build but will not print well; `--strict` turns them into problems. */
+export function formatWarnings(warnings: ContentProblem[]): string {
+  return `littlepress: ${count(warnings, "warning")} (npm run build -- --strict makes them fail the build):\n${list(warnings)}`;
+}
+
+const count = (items: unknown[], word: string) => (items.length === 1 ? `1 ${word}` : `${items.length} ${word}s`);
+
+function list(problems: ContentProblem[]): string {
+  return problems
+    .map((p) => `  ${p.field ? `${p.file}: ${p.field}` : p.file}\n    problem: ${p.problem}\n    fix: ${p.fix}`)
+    .join("\n");
 }
 
 /** Finds a ContentError anywhere in an error's cause chain (Eleventy wraps errors thrown in hooks). */

@@ -55,6 +55,7 @@ export const publicationSchema = {
     external_configuration: { type: "boolean", default: false },
     charset: { type: "string", default: "utf-8" },
     icon: { type: "string", minLength: 1 },
+    url: { type: "string", pattern: "^https?://[^/\\s]+" },
     editions: {
       type: "object",
       required: ["by"],

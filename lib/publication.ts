@@ -30,6 +30,8 @@ export interface Publication {
   };
   /** Image for icon.png, relative to the publication's folder; `icon.png` there when absent. */
   icon?: string;
+  /** Where the site is deployed, when this publication's differs from content/site.json's. */
+  url?: string;
   /** Subscriber settings, in form order. */
   fields: ConfigField[];
 }

@@ -26,6 +26,8 @@ export interface Site {
   publications: PublicationSource[];
   /** The publication also served at the site root (`content/site.json`: {"root": "<slug>"}). */
   root?: string;
+  /** Where the site is deployed (`content/site.json`: {"url": "https://…"}): makes asset URLs absolute. */
+  url?: string;
 }
 
 /**
@@ -50,9 +52,9 @@ export function loadSite(contentDir: string): Site {
     const iconFile = iconOf(pub, dir, file, problems);
     publications.push({ ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile ? { iconFile } : {}) });
   }
-  const root = readRoot(contentDir, publications, problems);
+  const settings = readSiteSettings(contentDir, publications, problems);
   if (problems.length) throw new ContentError(problems);
-  return { publications, ...(root ? { root } : {}) };
+  return { publications, ...settings };
 }
 
 function sampleOf(pub: Publication, list: EditionSource[], file: string, problems: ContentProblem[]): EditionKey {
@@ -72,25 +74,28 @@ function iconOf(pub: Publication, dir: string, file: string, problems: ContentPr
   return undefined;
 }
 
-/** content/site.json: site-wide settings. Only `root` so far. */
-function readRoot(contentDir: string, publications: PublicationSource[], problems: ContentProblem[]): string | undefined {
+/** content/site.json: site-wide settings, `root` and `url`. */
+function readSiteSettings(contentDir: string, publications: PublicationSource[], problems: ContentProblem[]): Pick<Site, "root" | "url"> {
   const file = path.join(contentDir, "site.json");
-  if (!exists(file)) return undefined;
-  let settings: unknown;
+  if (!exists(file)) return {};
+  let settings: { root?: unknown; url?: unknown } | null;
   try {
     settings = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    problems.push({ file, field: "", problem: `is not valid JSON: ${(e as Error).message}`, fix: 'write it as {"root": "<slug>"}' });
-    return undefined;
+    problems.push({ file, field: "", problem: `is not valid JSON: ${(e as Error).message}`, fix: 'write it as {"root": "<slug>", "url": "https://…"}' });
+    return {};
   }
-  const root = (settings as { root?: unknown } | null)?.root;
-  if (root === undefined) return undefined;
-  if (typeof root !== "string" || !publications.some((p) => p.slug === root)) {
-    const slugs = publications.map((p) => p.slug).join(", ");
-    problems.push({ file, field: "root", problem: `${JSON.stringify(root)} is not a publication in ${contentDir}`, fix: `use one of: ${slugs}` });
-    return undefined;
+  const result: Pick<Site, "root" | "url"> = {};
+  const { root, url } = settings ?? {};
+  if (root !== undefined) {
+    if (typeof root === "string" && publications.some((p) => p.slug === root)) result.root = root;
+    else problems.push({ file, field: "root", problem: `${JSON.stringify(root)} is not a publication in ${contentDir}`, fix: `use one of: ${publications.map((p) => p.slug).join(", ")}` });
   }
-  return root;
+  if (url !== undefined) {
+    if (typeof url === "string" && /^https?:\/\/[^/\s]+/.test(url)) result.url = url.replace(/\/+$/, "");
+    else problems.push({ file, field: "url", problem: `${JSON.stringify(url)} is not an http(s) URL`, fix: 'write the address the site is deployed at, such as "https://my-press.netlify.app"' });
+  }
+  return result;
 }
 
 function readEditions(pub: Publication, dir: string, problems: ContentProblem[]): EditionSource[] {

@@ -11,8 +11,9 @@ import { findContentError } from "../lib/content-error.ts";
 import { DATA_DIR } from "../lib/site-paths.ts";
 
 /** Builds `content` (default content/) into `output` (default _site/). */
-export async function build({ content = "content", output = "_site" } = {}): Promise<void> {
+export async function build({ content = "content", output = "_site", strict = false } = {}): Promise<void> {
   process.env.LITTLEPRESS_CONTENT = content; // read by .eleventy.js
+  process.env.LITTLEPRESS_STRICT = strict ? "1" : "0"; // read by the plugin's print checks
   const next = `${output}.next`;
   await rm(next, { recursive: true, force: true });
   const eleventy = new Eleventy(undefined, next, { quietMode: true, configPath: ".eleventy.js" });
@@ -50,7 +51,7 @@ export function describeBuildError(error: unknown): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { content: { type: "string" }, output: { type: "string" } } });
+  const { values } = parseArgs({ options: { content: { type: "string" }, output: { type: "string" }, strict: { type: "boolean" } } });
   const started = performance.now();
   const output = values.output ?? "_site";
   build(values).then(

@@ -4,10 +4,12 @@
 import { readFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ContentError } from "../lib/content-error.ts";
+import { ContentError, formatWarnings, type ContentProblem } from "../lib/content-error.ts";
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
 import { buildManifest, type RenderedEdition } from "../lib/manifest.ts";
+import { descriptionWarnings, printWarnings } from "../lib/print-checks.ts";
+import { processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
 import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
@@ -49,7 +51,20 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
 
   addDesk(eleventyConfig, site);
 
+  // Images in editions: fitted to the paper, greyscale, absolute URLs.
+  let assumedUrl: string | undefined;
+  eleventyConfig.addTransform("littlepress-images", async function (this: { page: { inputPath: string } }, html: string) {
+    const page = pages.get(normal(this.page.inputPath));
+    if (!page) return html;
+    const url = siteUrl({ publication: page.pub.url, site: site.url });
+    if (url.assumed && html.includes("<img")) assumedUrl = url.url;
+    return processImages(html, { source: normal(this.page.inputPath), publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output });
+  });
+
   eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: { inputPath: string; outputPath: string | false; content: string }[]; directories: { output: string } }) => {
+    const warnings = printChecks(site, pages, results, options.content);
+    if (assumedUrl) warnings.push({ file: path.join(options.content, "site.json"), field: "url", problem: `not set: image URLs point at ${assumedUrl}, which only works on this machine`, fix: 'add "url": "https://<your site>" (Netlify builds use the site\'s URL by themselves)' });
+    reportWarnings(warnings);
     await writePublications(site.publications, pages, results, directories.output);
     await writeSiteIndex(site, directories.output);
   });
@@ -133,6 +148,26 @@ async function writePublications(
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
     await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(pub.iconFile ? await readFile(pub.iconFile) : undefined));
   }
+}
+
+/** Print checks on every rendered edition (once per file) and on each description. */
+function printChecks(site: Site, pages: Map<string, EditionPage>, results: { inputPath: string; content: string }[], content: string): ContentProblem[] {
+  const warnings: ContentProblem[] = site.publications.flatMap((p) => descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")));
+  const seen = new Set<string>();
+  for (const r of results) {
+    const file = normal(r.inputPath);
+    if (!pages.has(file) || seen.has(file + r.content)) continue;
+    seen.add(file + r.content);
+    warnings.push(...printWarnings(r.content, file));
+  }
+  return [...new Map(warnings.map((w) => [w.file + w.field + w.problem, w])).values()];
+}
+
+/** Warnings are printed; with `npm run build -- --strict` they fail the build. */
+function reportWarnings(warnings: ContentProblem[]) {
+  if (!warnings.length) return;
+  if (process.env.LITTLEPRESS_STRICT === "1") throw new ContentError(warnings);
+  console.warn(formatWarnings(warnings));
 }
 
 /** Tells the functions which publication answers at the site root, and puts its static files there. */

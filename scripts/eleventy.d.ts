@@ -6,3 +6,7 @@ declare module "@11ty/eleventy" {
     write(): Promise<unknown>;
   }
 }
+
+declare module "@11ty/eleventy-img" {
+  export default function Image(src: string, options: Record<string, unknown>): Promise<Record<string, { url: string; width: number; height: number }[]>>;
+}

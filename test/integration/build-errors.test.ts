@@ -21,10 +21,10 @@ function content(name: string, publication: object | string, editions: Record<st
   return dir;
 }
 
-async function build(dir: string): Promise<{ code: number; output: string }> {
+async function build(dir: string, ...flags: string[]): Promise<{ code: number; output: string }> {
   const out = path.join(path.dirname(dir), "_site");
   try {
-    const r = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", out], { timeout: 60_000 });
+    const r = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", out, ...flags], { timeout: 60_000 });
     return { code: 0, output: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -112,6 +112,23 @@ describe.concurrent("a broken publication fails the build", () => {
     expect(out).toMatch(/site\.json: root\n\s+problem: "elsewhere" is not a publication .*\n\s+fix: use one of: pub/);
     expect(out).toMatch(/publication\.json: editions\.sample\n\s+problem: there is no edition 7/);
     expect(out).toMatch(/publication\.json: icon\n\s+problem: .*nope\.png does not exist/);
+  });
+
+  it("an image that is not there", async () => {
+    await expectFailure(content("image", GOOD, { "0.md": "---\nnumber: 0\n---\n![x](missing.png)\n" }), /0\.md: <img src="missing\.png">\n\s+problem: the image cannot be read/);
+  });
+
+  it("print warnings: printed, and failing the build with --strict", async () => {
+    const pub = { ...GOOD, description: "<p>Hello</p>" };
+    const dir = content("warnings", pub, { "0.md": '---\nnumber: 0\n---\n<p style="font-size: 12px">tiny</p>\n' });
+    const ok = await build(dir);
+    expect(ok.code).toBe(0);
+    expect(ok.output).toMatch(/2 warnings \(npm run build -- --strict makes them fail the build\)/);
+    expect(ok.output).toMatch(/0\.md: CSS\n\s+problem: font-size: 12px is smaller than 20 px/);
+    expect(ok.output).toMatch(/publication\.json: description\n\s+problem: uses <p>/);
+    const strict = await build(dir, "--strict");
+    expect(strict.code).toBe(1);
+    expect(strict.output).toMatch(/found 2 problems/);
   });
 
   it("a broken template, and keeps the previous good site", async () => {

@@ -1,0 +1,60 @@
+import { parse } from "node-html-parser";
+import type { ContentProblem } from "./content-error.ts";
+import { disallowedTags } from "./description.ts";
+
+/** The printer's width in CSS pixels: nothing in an edition may be wider. */
+export const PAPER_WIDTH_PX = 384;
+/** Text smaller than this is hard to read on thermal paper. */
+export const MIN_FONT_PX = 20;
+
+const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
+
+/**
+ * What in an edition's HTML will not print well, as warnings for the author.
+ * `file` is the edition's source, named in each warning.
+ */
+export function printWarnings(html: string, file: string): ContentProblem[] {
+  const root = parse(html, { comment: false });
+  const warnings: ContentProblem[] = [];
+  const warn = (field: string, problem: string, fix: string) => warnings.push({ file, field, problem, fix });
+
+  for (const el of root.querySelectorAll("[src], link[href], [srcset], [poster]")) {
+    for (const attr of ["src", "href", "srcset", "poster"]) {
+      const url = el.getAttribute(attr)?.trim();
+      if (url && !ABSOLUTE.test(url)) {
+        warn(`<${el.rawTagName} ${attr}>`, `"${url}" is a relative URL; the platform renders the page from another host and cannot load it`, 'use an absolute URL, or put images next to the edition and set "url" in content/site.json');
+      }
+    }
+  }
+  for (const el of root.querySelectorAll('link[rel~="stylesheet"], script[src]')) {
+    const url = el.getAttribute("href") ?? el.getAttribute("src");
+    warn(`<${el.rawTagName}>`, `links ${url} from elsewhere; the renderer may not load it`, "inline the CSS in the page (the layout's {% css %} bundle), and leave scripts out");
+  }
+  const css = [...root.querySelectorAll("style").map((s) => s.text), ...root.querySelectorAll("[style]").map((e) => e.getAttribute("style") ?? "")]
+    .join("\n")
+    .replace(/@media[^{]*\{/g, "{"); // a media query's (min-width: …) is a condition, not a width
+  for (const m of css.matchAll(/(?<![-\w])(min-width|width)\s*:\s*(\d+(?:\.\d+)?)px/gi)) {
+    if (Number(m[2]) > PAPER_WIDTH_PX) warn("CSS", `${m[1]}: ${m[2]}px is wider than the ${PAPER_WIDTH_PX} px paper`, `use at most ${PAPER_WIDTH_PX}px, or 100%`);
+  }
+  for (const el of root.querySelectorAll("[width]")) {
+    const width = Number(el.getAttribute("width"));
+    if (width > PAPER_WIDTH_PX) warn(`<${el.rawTagName} width>`, `width="${width}" is wider than the ${PAPER_WIDTH_PX} px paper`, `use at most ${PAPER_WIDTH_PX}`);
+  }
+  for (const m of css.matchAll(/font-size\s*:\s*(\d+(?:\.\d+)?)(px|pt)/gi)) {
+    const px = Number(m[1]) * (m[2]!.toLowerCase() === "pt" ? 4 / 3 : 1);
+    if (px < MIN_FONT_PX) warn("CSS", `font-size: ${m[1]}${m[2]} is smaller than ${MIN_FONT_PX} px`, `use ${MIN_FONT_PX}px or more: smaller text blurs on thermal paper`);
+  }
+  return dedupe(warnings);
+}
+
+/** A description with tags the platform does not show. */
+export function descriptionWarnings(description: string, file: string): ContentProblem[] {
+  const tags = disallowedTags(description);
+  if (!tags.length) return [];
+  return [{ file, field: "description", problem: `uses ${tags.map((t) => `<${t}>`).join(", ")}; the platform shows only <strong>, <em>, <br> and <a>`, fix: "remove those tags (their text is kept on the desk)" }];
+}
+
+function dedupe(problems: ContentProblem[]): ContentProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => !seen.has(p.field + p.problem) && seen.add(p.field + p.problem));
+}

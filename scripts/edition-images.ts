@@ -1,0 +1,58 @@
+// Images in editions: resized to fit the paper, made greyscale, written next to
+// the publication, and linked by absolute URL (the platform renders pages from
+// another host). @11ty/eleventy-img does the image work.
+import path from "node:path";
+import Image from "@11ty/eleventy-img";
+import { parse } from "node-html-parser";
+import type { Sharp } from "sharp";
+import { ContentError } from "../lib/content-error.ts";
+import { PAPER_WIDTH_PX } from "../lib/print-checks.ts";
+
+const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+export interface ImageTarget {
+  /** The edition's Markdown file: relative image paths start from its folder. */
+  source: string;
+  /** The publication's folder: paths starting with / start there. */
+  publicationDir: string;
+  slug: string;
+  /** The site's address, without a trailing slash. */
+  siteUrl: string;
+  /** The build's output folder. */
+  output: string;
+}
+
+/** Replaces every local <img> of an edition with its processed copy, at an absolute URL. */
+export async function processImages(html: string, target: ImageTarget): Promise<string> {
+  if (!html.includes("<img")) return html;
+  const root = parse(html, { comment: true });
+  for (const img of root.querySelectorAll("img[src]")) {
+    const src = img.getAttribute("src")!;
+    if (REMOTE.test(src)) continue;
+    const file = src.startsWith("/") ? path.join(target.publicationDir, src) : path.resolve(path.dirname(target.source), src);
+    let stats: Record<string, { url: string; width: number; height: number }[]>;
+    try {
+      stats = await Image(file, {
+        widths: [PAPER_WIDTH_PX], // never wider than the paper; smaller images keep their size
+        formats: ["png"],
+        outputDir: path.join(target.output, target.slug, "img"),
+        urlPath: `${target.siteUrl}/${target.slug}/img/`,
+        transform: (sharp: Sharp) => sharp.flatten({ background: "#ffffff" }).greyscale().toColourspace("b-w"),
+      });
+    } catch (e) {
+      throw new ContentError([{ file: target.source, field: `<img src="${src}">`, problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`, fix: "put the image file next to the edition (or give a path from the publication's folder starting with /)" }]);
+    }
+    const png = stats.png![0]!;
+    img.setAttribute("src", png.url);
+    img.setAttribute("width", String(png.width));
+    img.setAttribute("height", String(png.height));
+  }
+  return root.toString();
+}
+
+/** The site's address for absolute URLs, and whether it is only assumed (a local build with no setting). */
+export function siteUrl(settings: { publication?: string; site?: string }): { url: string; assumed: boolean } {
+  const url = settings.publication ?? settings.site ?? process.env.URL; // Netlify sets URL during its builds
+  if (url) return { url: url.replace(/\/+$/, ""), assumed: false };
+  return { url: `http://127.0.0.1:${process.env.PORT ?? 8080}`, assumed: true };
+}
