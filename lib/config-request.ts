@@ -1,3 +1,5 @@
+import { MAX_CONFIG_KEYS, MAX_JSON_DEPTH, jsonDepth } from "./request-limits.ts";
+
 /** The largest /validate_config/ body accepted; a settings form is a few hundred bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -5,6 +7,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
 export type ConfigRequest = { config: Record<string, unknown> } | { error: string; status: 400 | 413 };
 
 const NO_CONFIG = 'The request has no "config": send a form field named config holding a JSON object, such as {"lang": "en"}.';
+const DEEP = `The JSON nests deeper than ${MAX_JSON_DEPTH} levels; a config is one object of texts.`;
 const NOT_OBJECT = 'The "config" field must hold a JSON object, such as {"lang": "en"}.';
 
 /**
@@ -31,6 +34,7 @@ export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
     const text = new TextDecoder().decode(body);
     if (type.startsWith("application/json") || (!type.includes("form") && text.trimStart().startsWith("{"))) {
       const parsed = parseJson(text);
+      if (parsed === TOO_DEEP) return { error: DEEP, status: 400 };
       if (parsed === INVALID) return { error: "The request body is not valid JSON.", status: 400 };
       config = isObject(parsed) && Object.hasOwn(parsed, "config") ? parsed.config : undefined;
     } else {
@@ -40,14 +44,19 @@ export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
   if (config === undefined || config === null || config === "") return { error: NO_CONFIG, status: 400 };
   if (typeof config === "string") {
     config = parseJson(config);
+    if (config === TOO_DEEP) return { error: DEEP, status: 400 };
     if (config === INVALID) return { error: 'The "config" field is not valid JSON.', status: 400 };
   }
-  return isObject(config) ? { config } : { error: NOT_OBJECT, status: 400 };
+  if (!isObject(config)) return { error: NOT_OBJECT, status: 400 };
+  if (Object.keys(config).length > MAX_CONFIG_KEYS) return { error: `The config has more than ${MAX_CONFIG_KEYS} settings.`, status: 400 };
+  return { config };
 }
 
 const INVALID = Symbol("invalid JSON");
+const TOO_DEEP = Symbol("too deep");
 
 function parseJson(text: string): unknown {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return TOO_DEEP;
   try {
     return JSON.parse(text);
   } catch {

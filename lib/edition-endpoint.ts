@@ -1,6 +1,7 @@
 import type { EditionDecision } from "./edition-route.ts";
 import { editionResponse, noEdition } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
+import { editionRequestProblem } from "./request-limits.ts";
 import { slugFromPath } from "./site-paths.ts";
 
 /**
@@ -13,6 +14,8 @@ export function editionEndpoint(endpoint: string, decide: (pub: PublishedPublica
   return async (req: Request): Promise<Response> => {
     try {
       const url = new URL(req.url);
+      const tooMuch = editionRequestProblem(url);
+      if (tooMuch) return noEdition(204, tooMuch);
       const pub = await openPublication(slugFromPath(url.pathname, endpoint));
       if (!pub) return noEdition(204, "no publication at this address");
       return await editionResponse(pub, decide(pub, url), req.method);

@@ -15,9 +15,13 @@ export const hasSlots = (html: string) => html.includes(OPEN);
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-/** Fills every slot with its value, HTML-escaped (safe in text and in quoted attributes). */
+/**
+ * Fills every slot with its value, HTML-escaped (safe in text and in quoted
+ * attributes). The marker's brackets are escaped too, so a value can never
+ * pass for a slot.
+ */
 export function fillSlots(html: string, values: ReadonlyMap<string, string>): string {
-  return html.replace(SLOT, (_, name: string) => escapeHtml(values.get(name) ?? ""));
+  return html.replace(SLOT, (_, name: string) => escapeHtml(values.get(name) ?? "").replace(/[\u27E6\u27E7]/g, (c) => `&#x${c.codePointAt(0)!.toString(16)};`));
 }
 
 /**

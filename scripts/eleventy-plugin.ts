@@ -141,7 +141,10 @@ async function writePublications(
   }
   for (const pub of publications) {
     const dataDir = path.join(output, DATA_DIR, pub.slug);
-    const { manifest, duplicates } = buildManifest(pub, renders.get(pub.slug)!);
+    // Eleventy renders in parallel: order by key, then variant, so the manifest is the same every build.
+    const order = new Map(pub.editions.list.map((e, i) => [e.key, i]));
+    const sorted = renders.get(pub.slug)!.sort((a, b) => order.get(a.key)! - order.get(b.key)! || (a.variant.id < b.variant.id ? -1 : a.variant.id > b.variant.id ? 1 : 0));
+    const { manifest, duplicates } = buildManifest(pub, sorted);
     await Promise.all(duplicates.map((file) => rm(path.join(dataDir, file))));
     await writeFile(path.join(dataDir, "manifest.json"), JSON.stringify(manifest));
     await mkdir(path.join(output, pub.slug), { recursive: true });

@@ -53,7 +53,7 @@ describe("fillSlots", () => {
 
   it("does not re-expand a marker that is inside a subscriber's value", () => {
     const out = fillSlots(`<p>${NAME} ${CITY}</p>`, new Map([["name", CITY], ["city", "<b>"]]));
-    expect(out).toBe(`<p>${CITY} &lt;b&gt;</p>`);
+    expect(out).toBe(`<p>${CITY.replace("\u27E6", "&#x27e6;").replace("\u27E7", "&#x27e7;")} &lt;b&gt;</p>`);
   });
 
   it("does not treat $-patterns in a value as replacement patterns", () => {
@@ -129,5 +129,13 @@ describe("slotMisuse inside tags", () => {
     expect(misuse(`<img ${token("who")}>`, fields)).toEqual([expect.stringMatching(/inside a tag without quotes/)]);
     expect(misuse(`<img alt="${token("who")}" title='${token("who")}'>`, fields)).toEqual([]);
     expect(misuse(`<p>x</p><script>var a = "${token("who")}"`, fields)).toEqual([expect.stringMatching(/inside <script>/)]);
+  });
+});
+
+describe("fillSlots and look-alike markers", () => {
+  it("escapes a value that looks like a slot, so it prints as text and is never filled again", () => {
+    const filled = fillSlots(`<p>${slotToken("who")}</p>`, new Map([["who", slotToken("who")]]));
+    expect(filled).toBe("<p>&#x27e6;littlepress:who&#x27e7;</p>");
+    expect(hasSlots(filled)).toBe(false);
   });
 });

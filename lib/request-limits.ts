@@ -1,0 +1,37 @@
+// Limits on what a request may send. Each is far above anything the platform
+// or a browser sends, and each is answered within the contract: /edition/ with
+// a 204 that says which limit, /validate_config/ with a JSON refusal.
+
+/** Longest /edition/ query string, in characters (the platform sends about 100). */
+export const MAX_QUERY_LENGTH = 8192;
+/** Most query parameters on /edition/ (the platform sends two plus one per setting). */
+export const MAX_QUERY_PARAMS = 64;
+/** Deepest JSON nesting in a /validate_config/ body (a config is one level deep). */
+export const MAX_JSON_DEPTH = 16;
+/** Most keys in a submitted config. */
+export const MAX_CONFIG_KEYS = 64;
+
+/** Why an /edition/ request is refused before it is read, or undefined. */
+export function editionRequestProblem(url: URL): string | undefined {
+  if (url.search.length > MAX_QUERY_LENGTH) return `the query string is longer than ${MAX_QUERY_LENGTH} characters`;
+  let count = 0;
+  for (const _ of url.searchParams) if (++count > MAX_QUERY_PARAMS) return `more than ${MAX_QUERY_PARAMS} query parameters`;
+  return undefined;
+}
+
+/** How deeply JSON text nests, counted without parsing it (so a hostile body costs no recursion). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") deepest = Math.max(deepest, ++depth);
+    else if (c === "}" || c === "]") depth--;
+  }
+  return deepest;
+}
