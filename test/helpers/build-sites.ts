@@ -9,8 +9,8 @@ import { builtSite, FIXTURES } from "./sites.ts";
 
 const run = promisify(execFile);
 
-export async function buildSite(content: string, output: string): Promise<void> {
-  await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--content", content, "--output", output], { timeout: 120_000 });
+export async function buildSite(content: string, output: string, env: Record<string, string> = {}): Promise<void> {
+  await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--content", content, "--output", output], { timeout: 120_000, env: { ...process.env, ...env } });
 }
 
 export default async function setup() {

@@ -1,0 +1,73 @@
+// Deterministic builds: the same content gives byte-identical editions and
+// manifests whatever the time zone, file order or modification times; editing
+// or adding one edition changes no other edition's ETag.
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Manifest } from "../../lib/manifest.ts";
+import { buildSite } from "../helpers/build-sites.ts";
+
+const ROOT = ".test-work/determinism";
+
+/** Copies content/ file by file, in the given order, stamping each with its own time. */
+function copyContent(to: string, order: "forward" | "reverse", stamp: number) {
+  const files = readdirSync("content", { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative("content", path.join(e.parentPath, e.name)));
+  files.sort();
+  if (order === "reverse") files.reverse();
+  files.forEach((file, i) => {
+    const target = path.join(to, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    cpSync(path.join("content", file), target);
+    utimesSync(target, stamp + i * 3600, stamp + i * 3600);
+  });
+}
+
+/** Every file of a built site's function data and meta.json, by relative path. */
+function tree(site: string): Map<string, Buffer> {
+  const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /(_littlepress|meta\.json|icon\.png|\/img\/)/.test(path.join(e.parentPath, e.name)));
+  return new Map(files.map((e) => [path.relative(site, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name))]));
+}
+
+const etags = (site: string, slug: string) => {
+  const m = JSON.parse(readFileSync(path.join(site, "_littlepress", slug, "manifest.json"), "utf8")) as Manifest;
+  return Object.fromEntries(Object.entries(m.editions).flatMap(([key, copies]) => Object.entries(copies).map(([variant, e]) => [`${key} ${variant}`, e.etag])));
+};
+
+const buildWith = (name: string, env: Record<string, string>) => buildSite(path.join(ROOT, name, "content"), path.join(ROOT, name, "_site"), env);
+
+beforeAll(async () => {
+  rmSync(ROOT, { recursive: true, force: true });
+  copyContent(path.join(ROOT, "a", "content"), "forward", 1_000_000_000);
+  copyContent(path.join(ROOT, "b", "content"), "reverse", 1_700_000_000);
+  await Promise.all([buildWith("a", { TZ: "UTC" }), buildWith("b", { TZ: "Pacific/Kiritimati" })]);
+}, 120_000);
+
+describe("building the same content twice", () => {
+  it("gives byte-identical editions, manifests, meta.json, icons and images", () => {
+    const a = tree(path.join(ROOT, "a", "_site"));
+    const b = tree(path.join(ROOT, "b", "_site"));
+    expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+    expect(a.size).toBeGreaterThan(40);
+    for (const [file, bytes] of a) expect(bytes.equals(b.get(file)!), file).toBe(true);
+  });
+});
+
+describe("changing one edition", () => {
+  it("changes the ETags of that edition only, and adding one leaves every other ETag as it was", async () => {
+    const before = { lighthouse: etags(path.join(ROOT, "a", "_site"), "lighthouse"), gm: etags(path.join(ROOT, "a", "_site"), "good-morning") };
+    const dir = path.join(ROOT, "b", "content");
+    const part = path.join(dir, "lighthouse", "editions", "part-3.md");
+    writeFileSync(part, readFileSync(part, "utf8").replace("*To be continued.*", "*To be continued tomorrow.*"));
+    const greeting = path.join(dir, "good-morning", "editions", "2026-11-20.md");
+    writeFileSync(greeting, readFileSync(greeting, "utf8").replace("Bonjour", "Salut"));
+    writeFileSync(path.join(dir, "good-morning", "editions", "2026-12-01.md"), "---\ndate: 2026-12-01\n---\nHello, {{ config.name }}!\n");
+    await buildWith("b", {});
+    const after = { lighthouse: etags(path.join(ROOT, "b", "_site"), "lighthouse"), gm: etags(path.join(ROOT, "b", "_site"), "good-morning") };
+
+    const changed = (x: Record<string, string>, y: Record<string, string>) => Object.keys(x).filter((k) => x[k] !== y[k]).sort();
+    expect(changed(before.lighthouse, after.lighthouse)).toEqual(["3 "]);
+    // Only the French copy of 20 November said "Bonjour".
+    expect(changed(before.gm, after.gm)).toEqual(["2026-11-20 lang=fr"]);
+    expect(Object.keys(after.gm).filter((k) => !(k in before.gm)).sort()).toEqual(["2026-12-01 lang=en", "2026-12-01 lang=es", "2026-12-01 lang=fr"]);
+  }, 120_000);
+});
