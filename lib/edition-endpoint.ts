@@ -10,7 +10,7 @@ import { slugFromPath } from "./site-paths.ts";
  * Whatever goes wrong, the answer stays within those three: a fault is
  * "nothing to print", logged without a stack trace.
  */
-export function editionEndpoint(endpoint: string, decide: (pub: PublishedPublication, url: URL) => EditionDecision) {
+export function editionEndpoint(endpoint: string, decide: (pub: PublishedPublication, url: URL) => Promise<EditionDecision>) {
   return async (req: Request): Promise<Response> => {
     try {
       const url = new URL(req.url);
@@ -18,7 +18,7 @@ export function editionEndpoint(endpoint: string, decide: (pub: PublishedPublica
       if (tooMuch) return noEdition(204, tooMuch);
       const pub = await openPublication(slugFromPath(url.pathname, endpoint));
       if (!pub) return noEdition(204, "no publication at this address");
-      return await editionResponse(pub, decide(pub, url), req.method);
+      return editionResponse(pub, await decide(pub, url), req.method);
     } catch (error) {
       console.error(`${endpoint}: internal fault: ${String(error)}`);
       return noEdition(204, "internal fault");

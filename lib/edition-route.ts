@@ -1,67 +1,59 @@
 import { compareKeys, isDated, requestedKey, type EditionKey } from "./edition-key.ts";
 import { utcDateOf, utcHourOf } from "./dates.ts";
-import type { Manifest, PrebuiltEdition } from "./manifest.ts";
+import type { EditionShard, PublicationIndex } from "./manifest.ts";
 import type { PublishedPublication } from "./publication-store.ts";
 import { subscriberSettings } from "./subscriber.ts";
 
 /** What /edition/ answers, decided before any byte is written. */
 export type EditionDecision =
-  | { status: 200; key: EditionKey; edition: PrebuiltEdition; values: Map<string, string> }
+  | { status: 200; key: EditionKey; etag: string; html: string; slots: boolean; values: Map<string, string> }
   /** Nothing to print now; `reason` says why (sent in a header, never taken from the request). */
   | { status: 204; reason: string }
   /** The finite series is over for this subscriber. */
   | { status: 410; reason: string };
 
 /** Picks the edition for a request's parameters, following the spec and the publication's `editions`. */
-export function decideEdition(pub: PublishedPublication, params: URLSearchParams, now: Date): EditionDecision {
-  const m = pub.manifest;
-  const asked = requestedKey(m.by, params);
+export async function decideEdition(pub: PublishedPublication, params: URLSearchParams, now: Date): Promise<EditionDecision> {
+  const ix = pub.index;
+  const asked = requestedKey(ix.by, params);
   if (asked.kind === "invalid") return { status: 204, reason: asked.reason };
-  const key = asked.kind === "absent" ? defaultKey(m, now) : asked.key;
-  if (!Object.hasOwn(m.editions, key)) return missing(m, key);
-  return serve(pub, key, params);
+  if (asked.kind === "absent") return serveLatest(pub, params, now);
+  const shard = await pub.shardFor(asked.key);
+  if (!shard || !Object.hasOwn(shard.editions, asked.key)) return missing(ix, asked.key);
+  return serve(pub, shard, asked.key, params);
 }
 
 /** The sample edition shown to people browsing publications, with the settings sent or the defaults. */
-export function decideSample(pub: PublishedPublication, params: URLSearchParams): EditionDecision {
-  return serve(pub, pub.manifest.sample, params);
+export async function decideSample(pub: PublishedPublication, params: URLSearchParams): Promise<EditionDecision> {
+  const shard = await pub.shardFor(pub.index.sample);
+  return shard ? serve(pub, shard, pub.index.sample, params) : { status: 204, reason: "the sample edition is missing" };
 }
 
-function serve(pub: PublishedPublication, key: EditionKey, params: URLSearchParams): EditionDecision {
-  const m = pub.manifest;
-  const copies = m.editions[key]!;
-  const settings = subscriberSettings(m.fields, params, pub.validate);
-  const edition = copies[settings.variantId];
+function serve(pub: PublishedPublication, shard: EditionShard, key: EditionKey, params: URLSearchParams): EditionDecision {
+  const settings = subscriberSettings(pub.index.fields, params, pub.validate);
+  const edition = shard.editions[key]![settings.variantId];
   if (!edition) return { status: 204, reason: "this edition was not built for these settings" };
-  return { status: 200, key, edition, values: settings.values };
+  return { status: 200, key, etag: edition.etag, html: shard.bodies[edition.body]!, slots: edition.slots, values: settings.values };
 }
 
-function missing(m: Manifest, key: EditionKey): EditionDecision {
-  const first = m.keys[0]!;
-  const last = m.keys.at(-1)!;
-  if (compareKeys(m.by, key, last) > 0) {
-    return m.ends ? { status: 410, reason: `the series ended with edition ${last}` } : { status: 204, reason: `no edition after ${last} yet` };
+function missing(ix: PublicationIndex, key: EditionKey): EditionDecision {
+  if (compareKeys(ix.by, key, ix.last) > 0) {
+    return ix.ends ? { status: 410, reason: `the series ended with edition ${ix.last}` } : { status: 204, reason: `no edition after ${ix.last} yet` };
   }
-  if (compareKeys(m.by, key, first) < 0) return { status: 204, reason: `the first edition is ${first}` };
+  if (compareKeys(ix.by, key, ix.first) < 0) return { status: 204, reason: `the first edition is ${ix.first}` };
   return { status: 204, reason: `no edition for ${key}` };
 }
 
 /**
- * The edition a request without its key gets (a browser, or the platform's
- * validator): edition 0, or the latest dated edition not after now.
+ * A request without its key (a browser, or the platform's validator) gets
+ * edition 0, or the latest dated edition not after now (the first, when all
+ * are still to come).
  */
-function defaultKey(m: Manifest, now: Date): EditionKey {
-  if (!isDated(m.by)) return Object.hasOwn(m.editions, "0") ? "0" : m.keys[0]!;
-  const today = m.by === "utc_hour" ? utcHourOf(now) : utcDateOf(now);
-  let latest = m.keys[0]!;
-  let lo = 0;
-  let hi = m.keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareKeys(m.by, m.keys[mid]!, today) <= 0) {
-      latest = m.keys[mid]!;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return latest;
+async function serveLatest(pub: PublishedPublication, params: URLSearchParams, now: Date): Promise<EditionDecision> {
+  const ix = pub.index;
+  if (!isDated(ix.by)) return serve(pub, (await pub.shardFor(ix.first))!, ix.first, params);
+  const today = ix.by === "utc_hour" ? utcHourOf(now) : utcDateOf(now);
+  const shard = (await pub.shardAtOrBefore(today)) ?? (await pub.shardFor(ix.first))!;
+  const latest = shard.keys.filter((k) => compareKeys(ix.by, k, today) <= 0).at(-1) ?? shard.keys[0]!;
+  return serve(pub, shard, latest, params);
 }

@@ -19,12 +19,12 @@ export function noEdition(status: 204 | 410, reason: string): Response {
 }
 
 /** Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. */
-export async function editionResponse(pub: PublishedPublication, d: EditionDecision, method: string): Promise<Response> {
+export function editionResponse(pub: PublishedPublication, d: EditionDecision, method: string): Response {
   if (d.status !== 200) return noEdition(d.status, d.reason);
-  const { charset, fields } = pub.manifest;
-  let html = await pub.body(d.edition.file);
-  let etag = d.edition.etag;
-  if (d.edition.slots) {
+  const { charset, fields } = pub.index;
+  let html = d.html;
+  let etag = d.etag;
+  if (d.slots) {
     const text = fields.filter((f) => f.type === "text").map((f) => [f.name, d.values.get(f.name) ?? ""] as [string, string]);
     html = fillSlots(html, new Map(text));
     etag = filledEtag(d.key, etag, text);

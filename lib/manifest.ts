@@ -1,83 +1,126 @@
 import type { ConfigField } from "./config-fields.ts";
 import { ContentError, type ContentProblem } from "./content-error.ts";
-import type { EditionKey, EditionsBy } from "./edition-key.ts";
+import { compareKeys, type EditionKey, type EditionsBy } from "./edition-key.ts";
 import { contentHash, editionEtag } from "./etag.ts";
 import type { PublicationSource } from "./site.ts";
 import { hasSlots, slotMisuse } from "./text-slots.ts";
 import type { Variant, VariantId } from "./variants.ts";
 
-/**
- * Everything the /edition/ and /validate_config/ functions know about one
- * publication, written by the build next to the prebuilt editions.
- */
-export interface Manifest {
-  format: 1;
+// What the build hands the functions for one publication: a small index, read
+// at cold start, and the editions packed in shards of consecutive keys, read
+// only when a request needs one. Packing keeps the function bundle small
+// (zip compresses across the editions of a shard) and the cold start flat
+// however many editions there are.
+
+/** Editions per shard: a shard is read whole, so it stays small (a few hundred KiB). */
+export const SHARD_SIZE = 128;
+
+/** Everything the functions know about a publication before reading any edition. */
+export interface PublicationIndex {
+  format: 2;
   slug: string;
   by: EditionsBy;
   ends: boolean;
   charset: string;
   fields: ConfigField[];
-  /** Every edition key, in order. */
-  keys: EditionKey[];
   /** The edition shown at /sample/. */
   sample: EditionKey;
+  count: number;
+  first: EditionKey;
+  last: EditionKey;
+  /** The shards in key order; each covers the keys from `first` to `last`. */
+  shards: ShardRange[];
+}
+
+export interface ShardRange {
+  /** File name (without .json) under the publication's shards/ folder. */
+  id: string;
+  first: EditionKey;
+  last: EditionKey;
+}
+
+/** A run of consecutive editions, every variant, with their HTML. */
+export interface EditionShard {
+  /** The keys in this shard, in order. */
+  keys: EditionKey[];
   /** For each key, the prebuilt copy of each variant. */
   editions: Record<EditionKey, Record<VariantId, PrebuiltEdition>>;
+  /** The HTML of the copies, by content hash: identical copies are stored once. */
+  bodies: Record<string, string>;
 }
 
 /** One rendered edition copy as the router serves it. */
 export interface PrebuiltEdition {
-  /** The HTML file, relative to the publication's data folder. Identical copies share one file. */
-  file: string;
+  /** Key of its HTML in the shard's `bodies`. */
+  body: string;
   /** Quoted ETag; for editions with text slots the router derives the subscriber's ETag from it. */
   etag: string;
   /** Whether the HTML has text slots to fill per request. */
   slots: boolean;
 }
 
-/** One page Eleventy rendered: which edition, which variant, where it was written, and the HTML. */
+/** One page Eleventy rendered: which edition, which variant, and the HTML. */
 export interface RenderedEdition {
   source: string;
   key: EditionKey;
   variant: Variant;
-  file: string;
   html: string;
 }
 
+export interface PackedPublication {
+  index: PublicationIndex;
+  shards: Map<string, EditionShard>;
+}
+
 /**
- * Builds a publication's manifest from its rendered editions. Identical HTML is
- * stored once: `duplicates` lists the written files the manifest no longer needs.
+ * Packs a publication's rendered editions (in key order, then variant order)
+ * into its index and shards, refusing text settings used other than printed.
  */
-export function buildManifest(pub: PublicationSource, renders: RenderedEdition[]): { manifest: Manifest; duplicates: string[] } {
+export function packPublication(pub: PublicationSource, renders: RenderedEdition[]): PackedPublication {
   const problems: ContentProblem[] = [];
-  const editions: Manifest["editions"] = Object.create(null);
-  const fileByHash = new Map<string, string>();
-  const duplicates: string[] = [];
+  const byKey = new Map<EditionKey, RenderedEdition[]>();
   for (const r of renders) {
     for (const problem of slotMisuse(r.html, pub.fields)) problems.push({ file: r.source, field: "config", problem, fix: "see “Text settings in templates” in the README" });
-    const hash = contentHash(r.html);
-    const shared = fileByHash.get(hash);
-    if (shared === undefined) fileByHash.set(hash, r.file);
-    else duplicates.push(r.file);
-    (editions[r.key] ??= Object.create(null) as Record<VariantId, PrebuiltEdition>)[r.variant.id] = {
-      file: shared ?? r.file,
-      etag: editionEtag(r.key, r.variant.id, r.html),
-      slots: hasSlots(r.html),
-    };
+    byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   }
   if (problems.length) throw new ContentError(dedupe(problems));
-  const manifest: Manifest = {
-    format: 1,
+  const keys = pub.editions.list.map((e) => e.key).sort((a, b) => compareKeys(pub.editions.by, a, b));
+  const shards = new Map<string, EditionShard>();
+  const ranges: ShardRange[] = [];
+  for (let start = 0; start < keys.length; start += SHARD_SIZE) {
+    const run = keys.slice(start, start + SHARD_SIZE);
+    const id = String(ranges.length).padStart(5, "0");
+    shards.set(id, packShard(run, byKey));
+    ranges.push({ id, first: run[0]!, last: run.at(-1)! });
+  }
+  const index: PublicationIndex = {
+    format: 2,
     slug: pub.slug,
     by: pub.editions.by,
     ends: pub.editions.ends,
     charset: pub.charset,
     fields: pub.fields,
-    keys: pub.editions.list.map((e) => e.key),
     sample: pub.sampleKey,
-    editions,
+    count: keys.length,
+    first: keys[0] ?? "",
+    last: keys.at(-1) ?? "",
+    shards: ranges,
   };
-  return { manifest, duplicates };
+  return { index, shards };
+}
+
+function packShard(keys: EditionKey[], byKey: Map<EditionKey, RenderedEdition[]>): EditionShard {
+  const shard: EditionShard = { keys, editions: {}, bodies: {} };
+  for (const key of keys) {
+    const copies: Record<VariantId, PrebuiltEdition> = {};
+    for (const r of byKey.get(key) ?? []) {
+      const body = contentHash(r.html).slice(0, 20);
+      shard.bodies[body] = r.html;
+      copies[r.variant.id] = { body, etag: editionEtag(key, r.variant.id, r.html), slots: hasSlots(r.html) };
+    }
+    shard.editions[key] = copies;
+  }
+  return shard;
 }
 
 function dedupe(problems: ContentProblem[]): ContentProblem[] {

@@ -1,24 +1,30 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
-import type { Manifest } from "./manifest.ts";
+import { compareKeys, type EditionKey } from "./edition-key.ts";
+import type { EditionShard, PackedPublication, PublicationIndex } from "./manifest.ts";
 import { DATA_DIR, publicationDataDir, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
 
-/** A built publication as the functions use it: its manifest, its validator, its edition files. */
+/** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {
-  manifest: Manifest;
+  index: PublicationIndex;
   /** Compiled once per publication and process, never per request. */
   validate: ConfigValidator;
-  /** Reads a prebuilt edition file (cached after the first read). */
-  body(file: string): Promise<string>;
+  /** The shard whose key range holds `key`, or undefined when none does. */
+  shardFor(key: EditionKey): Promise<EditionShard | undefined>;
+  /** The last shard that starts at or before `key` (for "the latest edition not after now"). */
+  shardAtOrBefore(key: EditionKey): Promise<EditionShard | undefined>;
 }
+
+/** Shards kept in memory per publication: enough for every subscriber's "today", bounded for memory. */
+export const SHARDS_IN_MEMORY = 32;
 
 const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const opened = new Map<string, Promise<PublishedPublication | undefined>>();
 
 /**
  * Opens a built publication by slug ("" for the one at the site root);
- * undefined when the site has no such publication.
+ * undefined when the site has no such publication. Reads only the index.
  */
 export async function openPublication(slug: string, site = siteDir()): Promise<PublishedPublication | undefined> {
   if (slug === "") slug = (await readSiteIndex(site)).root ?? "";
@@ -43,21 +49,65 @@ async function readSiteIndex(site: string): Promise<SiteIndex> {
 }
 
 async function load(dir: string): Promise<PublishedPublication | undefined> {
-  let manifest: Manifest;
+  let index: PublicationIndex;
   try {
-    manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as Manifest;
+    index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PublicationIndex;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
   }
-  const bodies = new Map<string, Promise<string>>();
+  return published(index, async (id) => JSON.parse(await readFile(path.join(dir, "shards", `${id}.json`), "utf8")) as EditionShard);
+}
+
+/** A publication held in memory (tests, benchmarks): the same lookups without files. */
+export function publishedFromMemory({ index, shards }: PackedPublication): PublishedPublication {
+  return published(index, async (id) => shards.get(id)!);
+}
+
+/** The lookups over any way of reading a shard by id; shards are cached, the least recently used dropped first. */
+export function published(index: PublicationIndex, readShard: (id: string) => Promise<EditionShard>): PublishedPublication {
+  const cache = new Map<string, Promise<EditionShard>>(); // insertion order doubles as recency
+  const shard = (id: string) => {
+    let pending = cache.get(id);
+    if (pending) cache.delete(id);
+    else pending = readShard(id);
+    cache.set(id, pending);
+    pending.catch(() => cache.delete(id));
+    if (cache.size > SHARDS_IN_MEMORY) cache.delete(cache.keys().next().value!);
+    return pending;
+  };
+  // The index of the last shard starting at or before `key`, by binary search.
+  const lastStartingBy = (key: EditionKey) => {
+    let lo = 0;
+    let hi = index.shards.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareKeys(index.by, index.shards[mid]!.first, key) <= 0) (found = mid), (lo = mid + 1);
+      else hi = mid - 1;
+    }
+    return found;
+  };
   return {
-    manifest,
-    validate: compileConfigValidator(manifest.fields),
-    body(file) {
-      let text = bodies.get(file);
-      if (!text) bodies.set(file, (text = readFile(path.join(dir, file), "utf8")));
-      return text;
+    index,
+    validate: compileConfigValidator(index.fields),
+    async shardFor(key) {
+      const range = index.shards[lastStartingBy(key)];
+      return range && compareKeys(index.by, key, range.last) <= 0 ? shard(range.id) : undefined;
+    },
+    async shardAtOrBefore(key) {
+      const range = index.shards[lastStartingBy(key)];
+      return range ? shard(range.id) : undefined;
     },
   };
+}
+
+/** Every prebuilt copy of a publication, in key order (for tools: the preview, tests). */
+export async function* eachEdition(pub: PublishedPublication): AsyncGenerator<{ key: EditionKey; variant: string; etag: string; html: string }> {
+  for (const range of pub.index.shards) {
+    const shard = (await pub.shardFor(range.first))!;
+    for (const key of shard.keys) {
+      for (const [variant, copy] of Object.entries(shard.editions[key]!)) yield { key, variant, etag: copy.etag, html: shard.bodies[copy.body]! };
+    }
+  }
 }

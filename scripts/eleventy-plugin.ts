@@ -7,7 +7,7 @@ import path from "node:path";
 import { ContentError, formatWarnings, type ContentProblem } from "../lib/content-error.ts";
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
-import { buildManifest, type RenderedEdition } from "../lib/manifest.ts";
+import { packPublication, type RenderedEdition } from "../lib/manifest.ts";
 import { descriptionWarnings, printWarnings } from "../lib/print-checks.ts";
 import { processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
@@ -129,24 +129,19 @@ async function writePublications(
   for (const r of results) {
     const page = pages.get(normal(r.inputPath));
     if (!page || !r.outputPath) continue;
-    const index = Number(path.basename(r.outputPath, ".html"));
-    const dataDir = path.join(output, DATA_DIR, page.pub.slug);
-    renders.get(page.pub.slug)!.push({
-      source: normal(r.inputPath),
-      key: page.key,
-      variant: page.variants[index]!,
-      file: path.relative(dataDir, r.outputPath).split(path.sep).join("/"),
-      html: r.content,
-    });
+    const variant = page.variants[Number(path.basename(r.outputPath, ".html"))]!;
+    renders.get(page.pub.slug)!.push({ source: normal(r.inputPath), key: page.key, variant, html: r.content });
   }
   for (const pub of publications) {
     const dataDir = path.join(output, DATA_DIR, pub.slug);
-    // Eleventy renders in parallel: order by key, then variant, so the manifest is the same every build.
-    const order = new Map(pub.editions.list.map((e, i) => [e.key, i]));
-    const sorted = renders.get(pub.slug)!.sort((a, b) => order.get(a.key)! - order.get(b.key)! || (a.variant.id < b.variant.id ? -1 : a.variant.id > b.variant.id ? 1 : 0));
-    const { manifest, duplicates } = buildManifest(pub, sorted);
-    await Promise.all(duplicates.map((file) => rm(path.join(dataDir, file))));
-    await writeFile(path.join(dataDir, "manifest.json"), JSON.stringify(manifest));
+    // Eleventy renders in parallel: order by variant, so the shards are the same every build.
+    const sorted = renders.get(pub.slug)!.sort((a, b) => (a.variant.id < b.variant.id ? -1 : a.variant.id > b.variant.id ? 1 : 0));
+    const { index, shards } = packPublication(pub, sorted);
+    // The pages Eleventy wrote one by one are now packed into the shards.
+    await rm(path.join(dataDir, "editions"), { recursive: true, force: true });
+    await mkdir(path.join(dataDir, "shards"), { recursive: true });
+    await Promise.all([...shards].map(([id, shard]) => writeFile(path.join(dataDir, "shards", `${id}.json`), JSON.stringify(shard))));
+    await writeFile(path.join(dataDir, "index.json"), JSON.stringify(index));
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
     await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(pub.iconFile ? await readFile(pub.iconFile) : undefined));

@@ -42,7 +42,8 @@ async function expectFailure(dir: string, ...expected: (string | RegExp)[]) {
 
 beforeAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-describe.concurrent("a broken publication fails the build", () => {
+// Each case runs a real build in a child process: slow on a loaded machine, so allow a minute or two.
+describe.concurrent("a broken publication fails the build", { timeout: 120_000 }, () => {
   it("invalid JSON", async () => {
     await expectFailure(content("json", '{"name": "x",}'), "pub/publication.json", /is not valid JSON/, /fix: correct the JSON syntax/);
   });
@@ -134,7 +135,7 @@ describe.concurrent("a broken publication fails the build", () => {
   it("a broken template, and keeps the previous good site", async () => {
     const dir = content("template", GOOD);
     expect((await build(dir)).code).toBe(0);
-    const manifest = path.join(ROOT, "template", "_site", "_littlepress", "pub", "manifest.json");
+    const manifest = path.join(ROOT, "template", "_site", "_littlepress", "pub", "index.json");
     const before = readFileSync(manifest, "utf8");
     writeFileSync(path.join(dir, "pub", "editions", "0.md"), "---\nnumber: 0\n---\n{% if %}broken\n");
     await expectFailure(dir, /The build failed/, /0\.md/, /line:1, col:\d+/, /fix: correct the template/);

@@ -1,16 +1,14 @@
 // Images in editions (test/fixtures/printing): fitted to the paper, greyscale,
 // written beside the publication and linked by absolute URL from site.json's url.
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { Manifest } from "../../lib/manifest.ts";
+import { eachEdition, openPublication } from "../../lib/publication-store.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 const site = builtSite("printing");
-const manifest = JSON.parse(readFileSync(path.join(site, "_littlepress/pics/manifest.json"), "utf8")) as Manifest;
-const html = readFileSync(path.join(site, "_littlepress/pics", manifest.editions["0"]![""]!.file), "utf8");
-const images = [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
+const first = await eachEdition((await openPublication("pics", path.resolve(site)))!).next();
+const images = [...first.value!.html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
 
 describe("images in editions", () => {
   it("are linked by absolute URL under the publication, from the site's url", () => {

@@ -64,7 +64,7 @@ describe("the local server", () => {
   });
 
   it("keeps the functions' data private and stays inside the site", async () => {
-    expect((await get("/_littlepress/lighthouse/manifest.json")).status).toBe(404);
+    expect((await get("/_littlepress/lighthouse/index.json")).status).toBe(404);
     expect((await get("/../package.json")).status).toBe(404);
     expect((await get("/%2e%2e/package.json")).status).toBe(404);
     expect((await get("/nothing-here")).status).toBe(404);

@@ -97,5 +97,5 @@ describe.each([
 });
 
 it("keeps the functions' data private through netlify.toml", async () => {
-  expect((await get("/_littlepress/only/manifest.json")).status).toBe(404);
+  expect((await get("/_littlepress/only/index.json")).status).toBe(404);
 });
