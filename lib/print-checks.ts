@@ -14,10 +14,35 @@ const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
  * `file` is the edition's source, named in each warning.
  */
 export function printWarnings(html: string, file: string): ContentProblem[] {
-  const root = parse(html, { comment: false });
+  return new PrintChecker().check(html, file);
+}
+
+/**
+ * Print checks for a whole build. Editions share their layout's CSS, so each
+ * distinct <style> block is checked once, and only markup that could hold a
+ * problem (URLs, widths, inline styles) is parsed: tens of thousands of
+ * editions check in moments.
+ */
+export class PrintChecker {
+  readonly #cssWarnings = new Map<string, { field: string; problem: string; fix: string }[]>();
+
+  check(html: string, file: string): ContentProblem[] {
+    const warnings: ContentProblem[] = [];
+    for (const block of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)) {
+      const css = block[1]!;
+      if (!this.#cssWarnings.has(css)) this.#cssWarnings.set(css, cssWarnings(css));
+      for (const w of this.#cssWarnings.get(css)!) warnings.push({ file, ...w });
+    }
+    const markup = html.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, "");
+    if (/\b(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup)) warnings.push(...markupWarnings(markup, file));
+    return dedupe(warnings);
+  }
+}
+
+function markupWarnings(markup: string, file: string): ContentProblem[] {
+  const root = parse(markup, { comment: false });
   const warnings: ContentProblem[] = [];
   const warn = (field: string, problem: string, fix: string) => warnings.push({ file, field, problem, fix });
-
   for (const el of root.querySelectorAll("[src], link[href], [srcset], [poster]")) {
     for (const attr of ["src", "href", "srcset", "poster"]) {
       const url = el.getAttribute(attr)?.trim();
@@ -30,21 +55,26 @@ export function printWarnings(html: string, file: string): ContentProblem[] {
     const url = el.getAttribute("href") ?? el.getAttribute("src");
     warn(`<${el.rawTagName}>`, `links ${url} from elsewhere; the renderer may not load it`, "inline the CSS in the page (the layout's {% css %} bundle), and leave scripts out");
   }
-  const css = [...root.querySelectorAll("style").map((s) => s.text), ...root.querySelectorAll("[style]").map((e) => e.getAttribute("style") ?? "")]
-    .join("\n")
-    .replace(/@media[^{]*\{/g, "{"); // a media query's (min-width: …) is a condition, not a width
-  for (const m of css.matchAll(/(?<![-\w])(min-width|width)\s*:\s*(\d+(?:\.\d+)?)px/gi)) {
-    if (Number(m[2]) > PAPER_WIDTH_PX) warn("CSS", `${m[1]}: ${m[2]}px is wider than the ${PAPER_WIDTH_PX} px paper`, `use at most ${PAPER_WIDTH_PX}px, or 100%`);
-  }
   for (const el of root.querySelectorAll("[width]")) {
     const width = Number(el.getAttribute("width"));
     if (width > PAPER_WIDTH_PX) warn(`<${el.rawTagName} width>`, `width="${width}" is wider than the ${PAPER_WIDTH_PX} px paper`, `use at most ${PAPER_WIDTH_PX}`);
   }
+  const inline = root.querySelectorAll("[style]").map((e) => e.getAttribute("style") ?? "").join(";");
+  for (const w of cssWarnings(inline)) warnings.push({ file, ...w });
+  return warnings;
+}
+
+function cssWarnings(text: string): { field: string; problem: string; fix: string }[] {
+  const css = text.replace(/@media[^{]*\{/g, "{"); // a media query's (min-width: …) is a condition, not a width
+  const warnings: { field: string; problem: string; fix: string }[] = [];
+  for (const m of css.matchAll(/(?<![-\w])(min-width|width)\s*:\s*(\d+(?:\.\d+)?)px/gi)) {
+    if (Number(m[2]) > PAPER_WIDTH_PX) warnings.push({ field: "CSS", problem: `${m[1]}: ${m[2]}px is wider than the ${PAPER_WIDTH_PX} px paper`, fix: `use at most ${PAPER_WIDTH_PX}px, or 100%` });
+  }
   for (const m of css.matchAll(/font-size\s*:\s*(\d+(?:\.\d+)?)(px|pt)/gi)) {
     const px = Number(m[1]) * (m[2]!.toLowerCase() === "pt" ? 4 / 3 : 1);
-    if (px < MIN_FONT_PX) warn("CSS", `font-size: ${m[1]}${m[2]} is smaller than ${MIN_FONT_PX} px`, `use ${MIN_FONT_PX}px or more: smaller text blurs on thermal paper`);
+    if (px < MIN_FONT_PX) warnings.push({ field: "CSS", problem: `font-size: ${m[1]}${m[2]} is smaller than ${MIN_FONT_PX} px`, fix: `use ${MIN_FONT_PX}px or more: smaller text blurs on thermal paper` });
   }
-  return dedupe(warnings);
+  return warnings;
 }
 
 /** A description with tags the platform does not show. */

@@ -107,12 +107,12 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
   const field = KEY_FIELD[pub.editions.by];
   const byKey = new Map<EditionKey, string>();
   for (const file of files) {
-    const front = readFrontMatter(readFileSync(file, "utf8"));
+    const front = readKeyField(readFileSync(file, "utf8"), field);
     if ("error" in front) {
       problems.push({ file, field: "front matter", problem: front.error, fix: "correct the YAML between the two --- lines" });
       continue;
     }
-    const key = keyFromFrontMatter(pub.editions.by, front.data[field]);
+    const key = keyFromFrontMatter(pub.editions.by, front.value);
     if ("problem" in key) {
       problems.push({ file, field, problem: key.problem, fix: key.fix });
       continue;
@@ -127,6 +127,18 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
   return [...byKey]
     .map(([key, file]) => ({ key, file: file.split(path.sep).join("/") }))
     .sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+}
+
+/**
+ * The key field of an edition's front matter. A plain `number: 12` or
+ * `date: 2026-11-22` line is read directly (a site may have 100,000 editions);
+ * anything else goes through the YAML parser.
+ */
+function readKeyField(text: string, field: string): { value: unknown } | { error: string } {
+  const plain = new RegExp(`^---[ \\t]*\\r?\\n(?:[A-Za-z_][\\w-]*:[^\\n]*\\r?\\n)*?${field}:[ \\t]*([0-9][0-9T:-]*)[ \\t]*\\r?\\n`).exec(text);
+  if (plain) return { value: /^\d+$/.test(plain[1]!) ? Number(plain[1]) : plain[1] };
+  const front = readFrontMatter(text);
+  return "error" in front ? front : { value: front.data[field] };
 }
 
 function listDirs(dir: string): string[] {

@@ -8,7 +8,7 @@ import { ContentError, formatWarnings, type ContentProblem } from "../lib/conten
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
 import { packPublication, type RenderedEdition } from "../lib/manifest.ts";
-import { descriptionWarnings, printWarnings } from "../lib/print-checks.ts";
+import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
 import { processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
@@ -151,12 +151,10 @@ async function writePublications(
 /** Print checks on every rendered edition (once per file) and on each description. */
 function printChecks(site: Site, pages: Map<string, EditionPage>, results: { inputPath: string; content: string }[], content: string): ContentProblem[] {
   const warnings: ContentProblem[] = site.publications.flatMap((p) => descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")));
-  const seen = new Set<string>();
+  const checker = new PrintChecker();
   for (const r of results) {
     const file = normal(r.inputPath);
-    if (!pages.has(file) || seen.has(file + r.content)) continue;
-    seen.add(file + r.content);
-    warnings.push(...printWarnings(r.content, file));
+    if (pages.has(file)) warnings.push(...checker.check(r.content, file));
   }
   return [...new Map(warnings.map((w) => [w.file + w.field + w.problem, w])).values()];
 }

@@ -24,9 +24,9 @@ describe("printWarnings", () => {
 
   it("warns about fixed widths over 384 px, in CSS and attributes, but not in media queries", () => {
     const found = problems(page("<style>@media (min-width: 600px) { .a { color: red } } .b { width: 500px }</style>", '<div style="min-width:400px"></div><img src="https://x.example/a.png" width="800">'));
-    expect(found).toEqual([
-      "width: 500px is wider than the 384 px paper",
+    expect(found.sort()).toEqual([
       "min-width: 400px is wider than the 384 px paper",
+      "width: 500px is wider than the 384 px paper",
       'width="800" is wider than the 384 px paper',
     ]);
   });
@@ -43,5 +43,16 @@ describe("descriptionWarnings", () => {
   it("accepts <strong>, <em>, <br> and <a>, and names any other tag", () => {
     expect(descriptionWarnings('A <strong>b</strong> <em>c</em><br><a href="https://x.example">d</a>', "f")).toEqual([]);
     expect(descriptionWarnings("<p>Hi <img src=x> <b>there</b></p>", "f")[0]!.problem).toBe("uses <p>, <img>, <b>; the platform shows only <strong>, <em>, <br> and <a>");
+  });
+});
+
+describe("PrintChecker over a whole build", () => {
+  it("checks each shared <style> block once but still names every file, and finds problems outside it", async () => {
+    const { PrintChecker } = await import("../../lib/print-checks.ts");
+    const checker = new PrintChecker();
+    const shared = "<style>small { font-size: 10px }</style>";
+    expect(checker.check(page(shared, "<p>a</p>"), "a.md").map((w) => w.file)).toEqual(["a.md"]);
+    expect(checker.check(page(shared, "<p>b</p>"), "b.md").map((w) => w.file)).toEqual(["b.md"]);
+    expect(checker.check(page(shared, '<img src="x.png">'), "c.md").map((w) => w.problem)).toEqual([expect.stringMatching(/font-size: 10px/), expect.stringMatching(/"x\.png" is a relative URL/)]);
   });
 });

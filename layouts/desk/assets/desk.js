@@ -1,1 +1,34 @@
-// desk script
+// The desk's publication page: reads meta.json (as the platform does) and
+// sets up the subscriber form, the delivery simulator and the print previews.
+import { h, replace } from "./dom.js";
+import { setupForm } from "./form.js";
+import { fetchMeta, pageBase } from "./meta.js";
+import { showPreviews } from "./previews.js";
+import { setupSimulator } from "./simulator.js";
+
+const root = document.querySelector("main[data-slug]");
+if (root instanceof HTMLElement) start(root);
+
+async function start(root) {
+  const slug = root.dataset.slug ?? "";
+  const base = pageBase();
+  const $ = (id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
+
+  showPreviews({ section: $("previews"), body: $("previews-body"), hint: $("preview-hint"), base });
+
+  let meta;
+  try {
+    meta = await fetchMeta(base);
+  } catch (error) {
+    const text = `The desk could not read meta.json: ${error instanceof Error ? error.message : String(error)}.`;
+    replace($("settings-slot"), h("p", { class: "notice notice-error", role: "alert" }, text));
+    $("sim-form").hidden = true;
+    return;
+  }
+  if (meta.problems.length) {
+    $("settings-slot").before(h("div", { class: "notice notice-error" }, "meta.json has problems the platform would trip on: ", meta.problems.join("; "), "."));
+  }
+  setupForm({ slot: $("settings-slot"), slug, base, meta });
+  setupSimulator({ root, slug, base, meta });
+  root.dataset.ready = "true";
+}

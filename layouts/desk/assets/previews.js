@@ -1,0 +1,78 @@
+// Print previews, when `npm run preview` has made them: preview/index.json
+// beside the page lists the PNGs. A 404 means there are none yet.
+import { code, h, replace } from "./dom.js";
+
+/**
+ * @param {{ section: HTMLElement, body: HTMLElement, hint: HTMLElement, base: URL }} options
+ */
+export async function showPreviews({ section, body, hint, base }) {
+  const folder = new URL("preview/", base);
+  let index;
+  try {
+    const res = await fetch(new URL("index.json", folder), { cache: "no-store" });
+    if (!res.ok) {
+      hint.hidden = false;
+      return;
+    }
+    index = await res.json();
+  } catch {
+    hint.hidden = false;
+    return;
+  }
+  const editions = Array.isArray(index?.editions) ? index.editions : [];
+  const figures = [];
+  for (const e of editions) {
+    const src = inside(folder, e?.file);
+    if (!src) continue;
+    const key = String(e.key ?? "");
+    const facts = [];
+    if (Number.isFinite(e.heightPx)) facts.push(`${e.heightPx} px`);
+    if (Number.isFinite(e.heightMm)) facts.push(`${e.heightMm} mm of paper`);
+    figures.push(
+      h(
+        "li",
+        { class: `preview${e.tooLong === true ? " preview-long" : ""}` },
+        h(
+          "figure",
+          {},
+          h("figcaption", {}, h("span", { class: "preview-key" }, "Edition ", code(key)), facts.length ? h("span", { class: "muted" }, facts.join(" · ")) : null, e.tooLong === true ? h("span", { class: "tag tag-ends" }, "too long") : null),
+          h("img", { src: src.href, alt: `Print preview of edition ${key}`, width: "384", loading: "lazy", decoding: "async" }),
+        ),
+      ),
+    );
+  }
+  const sheet = inside(folder, index?.contactSheet);
+  if (!figures.length && !sheet) {
+    hint.hidden = false;
+    return;
+  }
+  const long = editions.filter((e) => e?.tooLong === true).length;
+  replace(
+    body,
+    h(
+      "p",
+      { class: "panel-lede" },
+      `What the printer will print, in black and white, from `,
+      code("npm run preview"),
+      `: ${figures.length} edition${figures.length === 1 ? "" : "s"}`,
+      long ? `, ${long} of them longer than a receipt should be` : "",
+      ".",
+    ),
+    figures.length ? h("ul", { class: "preview-list", role: "list", tabindex: "0", "aria-label": "Print previews, one per edition (scrolls sideways)" }, figures) : null,
+    sheet
+      ? h("details", { class: "contact-sheet" }, h("summary", {}, "Contact sheet: every edition at a glance"), h("a", { href: sheet.href }, h("img", { src: sheet.href, alt: "Contact sheet of every edition's print preview", loading: "lazy" })))
+      : null,
+  );
+  section.hidden = false;
+}
+
+/** A file name from index.json as a URL in the preview folder, or undefined if it points anywhere else. */
+function inside(folder, file) {
+  if (typeof file !== "string" || file === "") return undefined;
+  try {
+    const url = new URL(file, folder);
+    return url.origin === folder.origin && url.pathname.startsWith(folder.pathname) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
