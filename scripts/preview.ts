@@ -1,0 +1,125 @@
+// `npm run preview [-- <slug>...]`: every edition as the printer prints it.
+// Renders each edition 384 px wide in headless Chromium, reduces it to black
+// and white (photos and greys dithered, the rest thresholded), and writes
+// preview/<slug>/<key>.png, a contact sheet and index.json for the desk, then
+// prints each edition's length on paper. The work is in scripts/preview/.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+import { PreviewError } from "./preview/errors.ts";
+import { preview, type PreviewOptions } from "./preview/run.ts";
+import { formatSummary } from "./preview/summary.ts";
+
+export { preview } from "./preview/run.ts";
+
+export const USAGE = `Usage: npm run preview -- [<slug>...] [options]
+
+Renders every edition of every publication (or of the given slugs) as the
+printer prints it, into preview/<slug>/: <key>.png, contact-sheet.png, index.json.
+
+Options:
+  --edition <key>   only this edition (a delivery count, date or hour, as in the front matter)
+  --out <dir>       write the previews here instead of preview/
+  --no-build        use the site already built in _site/
+  --site <dir>      use the site already built in <dir> (implies --no-build)
+  --content <dir>   the publications are in <dir> instead of content/
+  --timeout <s>     give each page this many seconds to load (default 20)
+  --readme          also write docs/desk.png and docs/preview-strip.png for the README
+  -h, --help        show this text`;
+
+export interface Output {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const processOutput: Output = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+type Parsed = { help: true } | { error: string } | { options: PreviewOptions };
+
+export function parsePreviewArgs(argv: string[]): Parsed {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        edition: { type: "string" },
+        out: { type: "string" },
+        "no-build": { type: "boolean" },
+        site: { type: "string" },
+        content: { type: "string" },
+        timeout: { type: "string" },
+        readme: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeout !== undefined && !(timeout > 0 && timeout <= 600)) return { error: `--timeout is in seconds, from more than 0 to 600, not "${values.timeout}"` };
+  for (const [name, value] of [["--edition", values.edition], ["--out", values.out], ["--site", values.site], ["--content", values.content]] as const) {
+    if (value === "") return { error: `${name} needs a value` };
+  }
+  return {
+    options: {
+      slugs: positionals,
+      ...(values.edition !== undefined ? { edition: values.edition } : {}),
+      ...(values.out !== undefined ? { out: values.out } : {}),
+      ...(values.site !== undefined ? { site: values.site } : {}),
+      ...(values.content !== undefined ? { content: values.content } : {}),
+      build: !values["no-build"] && values.site === undefined,
+      readme: values.readme ?? false,
+      ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+    },
+  };
+}
+
+/** Runs the preview as the command line does; resolves to the exit code (0 done, 1 failed, 2 bad arguments). */
+export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+  const parsed = parsePreviewArgs(argv);
+  if ("help" in parsed) {
+    out.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if ("error" in parsed) {
+    out.stderr(`preview: ${parsed.error}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const result = await preview({ ...parsed.options, progress: (line) => out.stderr(`preview: ${line}\n`) });
+    out.stdout(formatSummary(result.rows));
+    const folder = parsed.options.out ?? "preview";
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const rendered = result.rows.length - result.failures;
+    out.stdout(`\n${rendered} edition${rendered === 1 ? "" : "s"} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`);
+    const copied = result.publications.filter((p) => p.copiedTo).length;
+    out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
+    for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);
+    if (result.failures) {
+      out.stderr(`preview: ${result.failures} edition${result.failures === 1 ? "" : "s"} could not be rendered (marked ✗ above)\n`);
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof PreviewError) {
+      out.stderr(`preview: ${error.message}\n`);
+      return error.usage ? 2 : 1;
+    }
+    // Not a mistake of the person running it: say what happened, still without a stack trace.
+    out.stderr(`preview: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,188 @@
+// Renders pages in headless Chromium as the printer's renderer did: 384 px
+// wide, one device pixel per CSS pixel, the whole length of the page. Every
+// step is bounded in time, so a page that hangs is reported, never waited on.
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import { DATA_DIR } from "../../lib/site-paths.ts";
+import type { Box } from "./monochrome.ts";
+
+/** The paper's width in dots (= CSS pixels). */
+export const PAPER_WIDTH = 384;
+/** The platform's later server cut editions at this length. */
+export const MAX_HEIGHT = 10_000;
+/** How long a page may take to load, and then to be measured and captured. */
+export const PAGE_TIMEOUT_MS = 20_000;
+
+export interface Render {
+  /** Full-page screenshot, PAPER_WIDTH wide, at most MAX_HEIGHT long. */
+  png: Buffer;
+  /** The page's length in pixels (the screenshot is cut at MAX_HEIGHT). */
+  heightPx: number;
+  /** Whether the page is wider than the paper (the screenshot keeps the left PAPER_WIDTH px). */
+  wider: boolean;
+  /** Boxes of <img> and class="dither" elements, page coordinates: the parts the printer dithers. */
+  ditherBoxes: Box[];
+  /** Requests to other hosts that were not made (this machine has no network), e.g. a remote image. */
+  blocked: string[];
+}
+
+/** The page could not be rendered; the message is a sentence fragment about the page. */
+export class RenderError extends Error {}
+
+/**
+ * Renders pages of a locally served site. Editions link their images by the
+ * site's public address (or http://127.0.0.1:8080 in a local build), so any
+ * http(s) request that is not for the local server is answered from the built
+ * site's files when it has that path, and refused otherwise: nothing leaves
+ * the machine and nothing waits on a network that is not there.
+ */
+export class PaperRenderer {
+  private page: Page | undefined;
+  private blocked: string[] = [];
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly site: { dir: string; url: string },
+    private readonly timeoutMs: number,
+  ) {}
+
+  static async open(browser: Browser, site: { dir: string; url: string }, timeoutMs = PAGE_TIMEOUT_MS): Promise<PaperRenderer> {
+    // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
+    const context = await browser.newContext({ viewport: { width: PAPER_WIDTH, height: 1 }, deviceScaleFactor: 1 });
+    return new PaperRenderer(context, site, timeoutMs);
+  }
+
+  /** Renders `url`; rejects with a RenderError when it does not load in time or answers anything but 200. */
+  async render(url: string): Promise<Render> {
+    const page = await this.openPage();
+    this.blocked = [];
+    try {
+      await bounded(load(page, url, this.timeoutMs), this.timeoutMs + 1000, `did not load in ${seconds(this.timeoutMs)}`);
+      const render = await bounded(capture(page, this.timeoutMs), this.timeoutMs, `could not be captured in ${seconds(this.timeoutMs)}`);
+      return { ...render, blocked: [...new Set(this.blocked)] };
+    } catch (error) {
+      await this.closePage(); // a page that hung is not reused
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await bounded(this.context.close(), 10_000, "").catch(() => undefined);
+  }
+
+  private async openPage(): Promise<Page> {
+    if (this.page) return this.page;
+    const page = await this.context.newPage();
+    page.setDefaultTimeout(this.timeoutMs);
+    const local = new URL(this.site.url).origin;
+    await page.route(
+      (u) => (u.protocol === "http:" || u.protocol === "https:") && u.origin !== local,
+      (route) => this.elsewhere(route),
+    );
+    this.page = page;
+    return page;
+  }
+
+  private async closePage(): Promise<void> {
+    const page = this.page;
+    this.page = undefined;
+    if (page) await bounded(page.close(), 5000, "").catch(() => undefined);
+  }
+
+  private async elsewhere(route: Route): Promise<void> {
+    const url = route.request().url();
+    const file = await siteFile(this.site.dir, new URL(url).pathname);
+    if (file) return route.fulfill({ path: file });
+    this.blocked.push(url);
+    return route.abort("blockedbyclient");
+  }
+}
+
+/** The built site's file for a URL path, if there is one (never the functions' data). */
+async function siteFile(dir: string, pathname: string): Promise<string | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const root = path.resolve(dir);
+  const file = path.resolve(root, `.${path.posix.normalize(decoded)}`);
+  if (!file.startsWith(root + path.sep) || file.startsWith(path.join(root, DATA_DIR) + path.sep)) return undefined;
+  return (await stat(file).catch(() => undefined))?.isFile() ? file : undefined;
+}
+
+async function load(page: Page, url: string, timeoutMs: number): Promise<void> {
+  await page.setViewportSize({ width: PAPER_WIDTH, height: 1 });
+  let response;
+  try {
+    response = await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/timeout/i.test(message)) throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
+    throw new RenderError(`could not be loaded: ${message.split("\n")[0]}`);
+  }
+  const status = response?.status() ?? 0;
+  if (status !== 200) {
+    const reason = response?.headers()["x-littlepress-reason"];
+    throw new RenderError(`answered ${status} instead of 200${reason ? ` (${reason})` : ""}`);
+  }
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+}
+
+async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blocked">> {
+  // Make the viewport as tall as the page, so that what is measured is what is
+  // captured; wait for images it now shows; measure again until the length settles.
+  let m = await measure(page);
+  for (let round = 0; round < 3; round++) {
+    await page.setViewportSize({ width: PAPER_WIDTH, height: clampHeight(m.height) });
+    await page.evaluate(() =>
+      Promise.all(
+        [...document.images]
+          .filter((img) => !img.complete)
+          .map(
+            (img) =>
+              new Promise((done) => {
+                img.addEventListener("load", done, { once: true });
+                img.addEventListener("error", done, { once: true });
+              }),
+          ),
+      ),
+    );
+    const again = await measure(page);
+    const settled = again.height === m.height;
+    m = again;
+    if (settled) break;
+  }
+  const png = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: PAPER_WIDTH, height: clampHeight(m.height) }, timeout: timeoutMs, animations: "disabled", caret: "hide" });
+  return { png, heightPx: m.height, wider: m.width > PAPER_WIDTH, ditherBoxes: m.boxes };
+}
+
+const clampHeight = (height: number) => Math.max(1, Math.min(height, MAX_HEIGHT));
+
+function measure(page: Page): Promise<{ height: number; width: number; boxes: Box[] }> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const boxes = [...document.querySelectorAll("img, .dither")].map((el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    });
+    return {
+      height: Math.ceil(Math.max(root.scrollHeight, document.body?.scrollHeight ?? 0)),
+      width: Math.ceil(Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0)),
+      boxes,
+    };
+  });
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** `work`, or a RenderError with `message` once `ms` have passed. */
+function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RenderError(message)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

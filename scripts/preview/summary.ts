@@ -1,0 +1,67 @@
+// Lengths on paper: the index.json the desk page reads, and the table printed
+// at the end of a run.
+import type { EditionKey } from "../../lib/edition-key.ts";
+import { MAX_HEIGHT } from "./render.ts";
+
+/** The printer prints 8 dots per millimetre. */
+export const DOTS_PER_MM = 8;
+/** The platform advised editions of about this length. */
+export const ADVISED_PX = 800;
+export const ADVISED_TEXT = `longer than the advised ${ADVISED_PX} px (${ADVISED_PX / DOTS_PER_MM} mm)`;
+
+/** One edition in index.json. */
+export interface IndexEdition {
+  key: EditionKey;
+  file: string;
+  heightPx: number;
+  heightMm: number;
+  tooLong: boolean;
+}
+
+/** preview/<slug>/index.json, read by the desk page. */
+export interface PreviewIndex {
+  editions: IndexEdition[];
+  contactSheet: string;
+}
+
+export const CONTACT_SHEET = "contact-sheet.png";
+
+export function indexEdition(key: EditionKey, file: string, heightPx: number): IndexEdition {
+  return { key, file, heightPx, heightMm: heightPx / DOTS_PER_MM, tooLong: heightPx > ADVISED_PX };
+}
+
+/** One row of the table: a rendered edition, or one that failed. */
+export interface SummaryRow {
+  slug: string;
+  key: EditionKey;
+  heightPx?: number;
+  wider?: boolean;
+  /** Requests to other hosts that were not made. */
+  blocked?: string[];
+  error?: string;
+}
+
+/** A plain-text table: publication, edition, length in px and mm, and a mark for each problem. */
+export function formatSummary(rows: SummaryRow[]): string {
+  const cells = rows.map((r) => {
+    if (r.error !== undefined) return [r.slug, r.key, "-", "-", `✗ ${r.error}`];
+    const px = r.heightPx ?? 0;
+    const notes = [];
+    if (px > ADVISED_PX) notes.push(`⚠ ${ADVISED_TEXT}`);
+    if (px > MAX_HEIGHT) notes.push(`the printer cuts it at ${MAX_HEIGHT} px`);
+    if (r.wider) notes.push("wider than the paper: the right side is cut");
+    if (r.blocked?.length) notes.push(`not loaded (no network here): ${r.blocked.join(", ")}`);
+    return [r.slug, r.key, `${px} px`, `${formatMm(px / DOTS_PER_MM)} mm`, notes.join("; ")];
+  });
+  const head = ["publication", "edition", "px", "mm", ""];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const right = new Set([2, 3]);
+  const line = (c: string[]) =>
+    c
+      .map((text, i) => (right.has(i) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...cells.map(line)].join("\n") + "\n";
+}
+
+const formatMm = (mm: number) => (Number.isInteger(mm) ? String(mm) : mm.toFixed(1));

@@ -1,0 +1,77 @@
+// Which editions to preview, and the /edition/ URL that asks for each one the
+// way the platform would. The publications and their edition keys come from
+// the content through the publication model (lib/site.ts), the same reading
+// the build starts from; the pages themselves come from the built site.
+import type { EditionKey, EditionsBy } from "../../lib/edition-key.ts";
+import { findContentError } from "../../lib/content-error.ts";
+import { loadSite } from "../../lib/site.ts";
+import { PreviewError } from "./errors.ts";
+
+/** What the preview needs to know of a publication. */
+export interface PublicationEditions {
+  by: EditionsBy;
+  /** Every edition key, in order. */
+  keys: EditionKey[];
+}
+
+export interface Target {
+  slug: string;
+  by: EditionsBy;
+  /** The editions to render, in the publication's order. */
+  keys: EditionKey[];
+  /** Every edition of the publication (to tell which older previews are stale). */
+  allKeys: EditionKey[];
+}
+
+/** The publications under `content`, by slug, sorted by slug. */
+export function readPublications(content: string): Map<string, PublicationEditions> {
+  let site;
+  try {
+    site = loadSite(content);
+  } catch (error) {
+    const problems = findContentError(error);
+    throw new PreviewError(problems ? problems.message : `cannot read the publications in ${content}/: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (site.publications.length === 0) throw new PreviewError(`there are no publications in ${content}/ (each is a folder <slug>/ with publication.json and editions/)`);
+  const sorted = [...site.publications].sort((a, b) => a.slug.localeCompare(b.slug));
+  return new Map(sorted.map((p) => [p.slug, { by: p.editions.by, keys: p.editions.list.map((e) => e.key) }]));
+}
+
+/** The editions to render: every edition of `slugs` (all publications when empty), or only `edition`. */
+export function chooseTargets(publications: Map<string, PublicationEditions>, slugs: string[], edition?: string): Target[] {
+  const known = [...publications.keys()];
+  if (known.length === 0) throw new PreviewError("there are no publications to preview");
+  const unknown = slugs.filter((s) => !publications.has(s));
+  if (unknown.length) {
+    const names = unknown.map((s) => `"${s}"`).join(", ");
+    throw new PreviewError(`there is no publication ${names}; the publications are: ${known.join(", ")}`, true);
+  }
+  const chosen = slugs.length ? [...new Set(slugs)] : known;
+  const targets = chosen.map((slug) => {
+    const m = publications.get(slug)!;
+    return { slug, by: m.by, keys: edition === undefined ? m.keys : m.keys.filter((k) => k === edition), allKeys: m.keys };
+  });
+  if (edition === undefined) return targets;
+  const found = targets.filter((t) => t.keys.length);
+  if (found.length === 0) {
+    const examples = targets.map((t) => `${t.slug}: ${describeKeys(t.allKeys)}`).join("; ");
+    throw new PreviewError(`no chosen publication has an edition "${edition}" (${examples})`, true);
+  }
+  return found;
+}
+
+function describeKeys(keys: EditionKey[]): string {
+  if (keys.length <= 3) return keys.join(", ");
+  return `${keys[0]}, ${keys[1]} … ${keys.at(-1)}`;
+}
+
+/** The query the platform sends for an edition: delivery_count, or a local_delivery_time inside the edition's day or hour. */
+export function editionQuery(by: EditionsBy, key: EditionKey): string {
+  // Keys are digits, dates or dated hours: nothing in them needs escaping.
+  if (by === "delivery_count") return `delivery_count=${key}`;
+  return `local_delivery_time=${by === "utc_hour" ? `${key}:00:00Z` : `${key}T06:00:00Z`}`;
+}
+
+export function editionUrl(base: string, slug: string, by: EditionsBy, key: EditionKey): string {
+  return `${base}/${slug}/edition/?${editionQuery(by, key)}`;
+}
