@@ -26,7 +26,8 @@ export async function decideEdition(pub: PublishedPublication, params: URLSearch
 /** The sample edition shown to people browsing publications, with the settings sent or the defaults. */
 export async function decideSample(pub: PublishedPublication, params: URLSearchParams): Promise<EditionDecision> {
   const shard = await pub.shardFor(pub.index.sample);
-  return shard ? serve(pub, shard, pub.index.sample, params) : { status: 204, reason: "the sample edition is missing" };
+  if (!shard || !Object.hasOwn(shard.editions, pub.index.sample)) return { status: 204, reason: "the sample edition is missing" };
+  return serve(pub, shard, pub.index.sample, params);
 }
 
 function serve(pub: PublishedPublication, shard: EditionShard, key: EditionKey, params: URLSearchParams): EditionDecision {

@@ -72,7 +72,8 @@ export function published(index: PublicationIndex, readShard: (id: string) => Pr
     if (pending) cache.delete(id);
     else pending = readShard(id);
     cache.set(id, pending);
-    pending.catch(() => cache.delete(id));
+    const mine = pending;
+    mine.catch(() => cache.get(id) === mine && cache.delete(id)); // a failed read is retried next time
     if (cache.size > SHARDS_IN_MEMORY) cache.delete(cache.keys().next().value!);
     return pending;
   };

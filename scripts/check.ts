@@ -6,31 +6,18 @@ import { pathToFileURL } from "node:url";
 import { parseCheckArgs, USAGE } from "./check/options.ts";
 import { formatReport } from "./check/report.ts";
 import { runCheck } from "./check/run-check.ts";
+import { answerUsage, processOutput, type Output } from "./cli.ts";
+
+export type { Output };
 
 export { runCheck } from "./check/run-check.ts";
 export { formatReport } from "./check/report.ts";
 
-export interface Output {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
-const processOutput: Output = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
-
 /** Runs the checker as the command line does; resolves to the exit code. */
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
   const parsed = parseCheckArgs(argv);
-  if ("help" in parsed) {
-    out.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  if ("error" in parsed) {
-    out.stderr(`check: ${parsed.error}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const answered = answerUsage("check", parsed, USAGE, out);
+  if (answered !== undefined || !("options" in parsed)) return answered ?? 2;
   const progress = (line: string) => out.stderr(`check: ${line}\n`);
   const report = await runCheck({ ...parsed.options, progress });
   out.stdout(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));

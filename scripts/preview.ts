@@ -9,6 +9,9 @@ import { pathToFileURL } from "node:url";
 import { PreviewError } from "./preview/errors.ts";
 import { preview, type PreviewOptions } from "./preview/run.ts";
 import { formatSummary } from "./preview/summary.ts";
+import { answerUsage, processOutput, type Output } from "./cli.ts";
+
+export type { Output };
 
 export { preview } from "./preview/run.ts";
 
@@ -26,16 +29,6 @@ Options:
   --timeout <s>     give each page this many seconds to load (default 20)
   --readme          also write docs/desk.png and docs/preview-strip.png for the README
   -h, --help        show this text`;
-
-export interface Output {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
-const processOutput: Output = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
 
 type Parsed = { help: true } | { error: string } | { options: PreviewOptions };
 
@@ -83,14 +76,8 @@ export function parsePreviewArgs(argv: string[]): Parsed {
 /** Runs the preview as the command line does; resolves to the exit code (0 done, 1 failed, 2 bad arguments). */
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
   const parsed = parsePreviewArgs(argv);
-  if ("help" in parsed) {
-    out.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  if ("error" in parsed) {
-    out.stderr(`preview: ${parsed.error}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const answered = answerUsage("preview", parsed, USAGE, out);
+  if (answered !== undefined || !("options" in parsed)) return answered ?? 2;
   const started = performance.now();
   try {
     const result = await preview({ ...parsed.options, progress: (line) => out.stderr(`preview: ${line}\n`) });
