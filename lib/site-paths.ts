@@ -3,9 +3,21 @@ import path from "node:path";
 /** Folder inside the built site that holds the functions' data; never served as a static file. */
 export const DATA_DIR = "_littlepress";
 
-/** The built site: `_site/` in the project, or LITTLEPRESS_SITE_DIR (tests build elsewhere). */
+/** The built site's folder name in the project (netlify.toml's publish). */
+const PUBLISHED = "_site";
+
+/**
+ * The built site: `_site/` in the project, or LITTLEPRESS_SITE_DIR (tests build
+ * elsewhere). Netlify's bundler traces file paths it can work out from the
+ * code and would pack the whole site with the functions; the folder comes from
+ * a call it cannot follow, so the bundles hold only netlify.toml's included_files.
+ */
 export function siteDir(): string {
-  return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), "_site");
+  return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), publishedFolder());
+}
+
+function publishedFolder(): string {
+  return [PUBLISHED][0]!;
 }
 
 /** Site-wide facts the functions need (which publication is at the root), written by the build. */

@@ -15,8 +15,10 @@ export const NETLIFY_ZIP_LIMIT = 50 * 1024 * 1024;
 export interface FunctionBundle {
   name: string;
   zipBytes: number;
-  /** Absolute paths of the site files bundled with the function. */
-  includedFiles: string[];
+  /** Absolute paths of the built site's files in the bundle: named in netlify.toml or traced from the code. */
+  siteFiles: string[];
+  /** Anything else traced into the bundle that is neither code nor the site's function data (should be empty). */
+  strayFiles: string[];
 }
 
 /** Bundles the functions of the project at `root`, reading the site from `site` (default: publish folder). */
@@ -30,7 +32,16 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
   const out = await mkdtemp(path.join(tmpdir(), "littlepress-bundle-"));
   try {
     const zips = await zipFunctions([path.join(root, toml.functions.directory)], out, { basePath: root, repositoryRoot: root, config });
-    return zips.map((z) => ({ name: z.name, zipBytes: z.size ?? 0, includedFiles: z.includedFiles ?? [] })).sort((a, b) => a.name.localeCompare(b.name));
+    const siteRoot = path.resolve(root, site) + path.sep;
+    const inSite = (files: string[] = []) => files.filter((f) => path.resolve(root, f).startsWith(siteRoot)).map((f) => path.resolve(root, f));
+    return zips
+      .map((z) => {
+        const siteFiles = [...new Set([...inSite(z.includedFiles), ...inSite(z.inputs)])].sort();
+        const code = /[/\\](node_modules|functions|lib)[/\\]/;
+        const strayFiles = (z.inputs ?? []).map((f) => path.resolve(root, f)).filter((f) => !code.test(path.relative(root, f).replace(/^/, "/")) && !siteFiles.includes(f));
+        return { name: z.name, zipBytes: z.size ?? 0, siteFiles, strayFiles };
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
   } finally {
     await rm(out, { recursive: true, force: true });
   }
@@ -40,7 +51,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   bundleFunctions(process.cwd(), process.argv[2] ?? "_site").then((bundles) => {
     for (const b of bundles) {
       const share = ((100 * b.zipBytes) / NETLIFY_ZIP_LIMIT).toFixed(1);
-      console.log(`${b.name.padEnd(16)} ${(b.zipBytes / 1024).toFixed(0).padStart(8)} KiB zipped, ${String(b.includedFiles.length).padStart(6)} site files (${share}% of Netlify's 50 MiB)`);
+      console.log(`${b.name.padEnd(16)} ${(b.zipBytes / 1024).toFixed(0).padStart(8)} KiB zipped, ${String(b.siteFiles.length).padStart(6)} site files (${share}% of Netlify's 50 MiB)`);
     }
   });
 }
