@@ -59,7 +59,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const data = await functionDataSize(output);
       console.log(`littlepress: built ${output}/ in ${seconds} s`);
-      console.log(`littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB of manifests and editions (${DATA_DIR}/)`);
+      console.log(`littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB of publication indexes and edition shards (${DATA_DIR}/)`);
     },
     (error) => {
       console.error(describeBuildError(error));
