@@ -90,9 +90,10 @@ async function callFunction(fn: Handler, req: IncomingMessage, res: ServerRespon
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
   const response = await fn(request, {});
+  // Edition pages are a few KiB: one buffer beats a stream for every request.
+  const body = response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body || method === "HEAD") return void res.end();
-  Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(res);
+  res.end(body);
 }
 
 async function staticFile(site: string, pathname: string): Promise<string | undefined> {
