@@ -34,7 +34,8 @@ export class PrintChecker {
       for (const w of this.#cssWarnings.get(css)!) warnings.push({ file, ...w });
     }
     const markup = html.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, "");
-    if (/\b(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup)) warnings.push(...markupWarnings(markup, file));
+    // Attributes only (a viewport's content="width=384" is not one).
+    if (/\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup)) warnings.push(...markupWarnings(markup, file));
     return dedupe(warnings);
   }
 }

@@ -19,9 +19,11 @@ import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../lib/var
 interface EditionPage {
   pub: PublicationSource;
   key: string;
-  variants: Variant[];
-  /** What templates see as `config`, one per variant: choice values, and slot markers for text. */
-  configs: Record<string, string>[];
+  /** Which of the publication's variants this page renders. */
+  variant: Variant;
+  variantIndex: number;
+  /** What the template sees as `config`: choice values, and slot markers for text. */
+  config: Record<string, string>;
 }
 
 // Eleventy's config object is untyped here on purpose: the plugin uses a handful of documented calls.
@@ -32,22 +34,24 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
   const pages = editionPages(site.publications);
 
   eleventyConfig.addBundle("css");
-  eleventyConfig.addGlobalData("littlepress", { publications: site.publications });
   eleventyConfig.addFilter("littlepressPublication", (inputPath: string) => pages.get(normal(inputPath))?.pub);
 
-  // Every edition Markdown file is paginated over its variants, with `config` as the alias.
+  // Each edition file renders its publication's first variant; every further
+  // variant is a virtual copy of the file. (Not pagination: Eleventy looks
+  // paginated templates up one by one, which grows with the square of their number.)
+  for (const [file, page] of pages) {
+    if (page.variantIndex > 0) eleventyConfig.addTemplate(path.relative(options.content, file), readFileSync(sourceOf(file), "utf8"), {});
+  }
+  const edition = (data: { page: { inputPath: string } }) => pages.get(normal(data.page.inputPath));
   eleventyConfig.addGlobalData("layout", "edition.njk");
-  eleventyConfig.addGlobalData("littlepressNone", []);
-  eleventyConfig.addGlobalData("pagination", () => ({
-    data: "littlepressNone",
-    size: 1,
-    alias: "config",
-    before: (_: unknown, data: { page: { inputPath: string } }) => pages.get(normal(data.page.inputPath))?.configs ?? [],
+  eleventyConfig.addGlobalData("eleventyComputed", () => ({
+    config: (data: { page: { inputPath: string }; config?: unknown }) => edition(data)?.config ?? data.config,
+    permalink: (data: { page: { inputPath: string }; permalink?: unknown }) => {
+      const page = edition(data);
+      // One folder per publication: a folder per edition would cost a mkdir each.
+      return page ? `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}.${page.variantIndex}.html` : data.permalink;
+    },
   }));
-  eleventyConfig.addGlobalData("permalink", () => (data: { page: { inputPath: string }; pagination: { pageNumber: number } }) => {
-    const page = pages.get(normal(data.page.inputPath));
-    return page ? `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}/${data.pagination.pageNumber}.html` : false;
-  });
 
   addDesk(eleventyConfig, site);
 
@@ -58,7 +62,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
     if (!page) return html;
     const url = siteUrl({ publication: page.pub.url, site: site.url });
     if (url.assumed && html.includes("<img")) assumedUrl = url.url;
-    return processImages(html, { source: normal(this.page.inputPath), publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output });
+    return processImages(html, { source: sourceOf(normal(this.page.inputPath)), publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output });
   });
 
   eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: { inputPath: string; outputPath: string | false; content: string }[]; directories: { output: string } }) => {
@@ -77,19 +81,14 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
 function addDesk(eleventyConfig: EleventyConfig, site: Site) {
   const desk = site.publications.map((p) => deskPublication(p, site.root));
   const template = (name: string) => readFileSync(path.join("layouts", "desk", name), "utf8");
-  // Desk pages set their own pagination, permalink and layout over the editions' global ones.
+  // Desk pages set their own layout and permalink over the editions' global ones.
   const own = { layout: false, eleventyExcludeFromCollections: true };
-  eleventyConfig.addTemplate("_desk/home.njk", template("home.njk"), {
-    ...own,
-    desk,
-    pagination: { data: "desk", size: 1, before: (items: unknown[]) => [items], generatePageOnEmptyData: true },
-    permalink: "/index.html",
-  });
+  eleventyConfig.addTemplate("_desk/home.njk", template("home.njk"), { ...own, desk, permalink: "/index.html" });
   eleventyConfig.addTemplate("_desk/publication.njk", template("publication.njk"), {
     ...own,
     desk,
-    pagination: { data: "desk", size: 1, alias: "pub", before: (items: unknown[]) => items },
-    permalink: (data: { pub: { slug: string } }) => `/${data.pub.slug}/index.html`,
+    pagination: { data: "desk", size: 1, alias: "pub" },
+    eleventyComputed: { permalink: (data: { pub: { slug: string } }) => `/${data.pub.slug}/index.html` },
   });
   eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" });
   // Print previews made by `npm run preview` (preview/<slug>/), shown on each publication's page.
@@ -110,10 +109,11 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
       });
       continue;
     }
-    const variants = variantsOf(pub.fields);
     const slots = Object.fromEntries(pub.fields.filter((f) => f.type === "text").map((f) => [f.name, slotToken(f.name)]));
-    const configs = variants.map((v) => ({ ...v.values, ...slots }));
-    for (const e of pub.editions.list) pages.set(normal(e.file), { pub, key: e.key, variants, configs });
+    variantsOf(pub.fields).forEach((variant, variantIndex) => {
+      const config = { ...variant.values, ...slots };
+      for (const e of pub.editions.list) pages.set(variantFile(normal(e.file), variantIndex), { pub, key: e.key, variant, variantIndex, config });
+    });
   }
   if (problems.length) throw new ContentError(problems);
   return pages;
@@ -129,8 +129,7 @@ async function writePublications(
   for (const r of results) {
     const page = pages.get(normal(r.inputPath));
     if (!page || !r.outputPath) continue;
-    const variant = page.variants[Number(path.basename(r.outputPath, ".html"))]!;
-    renders.get(page.pub.slug)!.push({ source: normal(r.inputPath), key: page.key, variant, html: r.content });
+    renders.get(page.pub.slug)!.push({ source: sourceOf(normal(r.inputPath)), key: page.key, variant: page.variant, html: r.content });
   }
   for (const pub of publications) {
     const dataDir = path.join(output, DATA_DIR, pub.slug);
@@ -154,7 +153,7 @@ function printChecks(site: Site, pages: Map<string, EditionPage>, results: { inp
   const checker = new PrintChecker();
   for (const r of results) {
     const file = normal(r.inputPath);
-    if (pages.has(file)) warnings.push(...checker.check(r.content, file));
+    if (pages.has(file)) warnings.push(...checker.check(r.content, sourceOf(file)));
   }
   return [...new Map(warnings.map((w) => [w.file + w.field + w.problem, w])).values()];
 }
@@ -173,6 +172,11 @@ async function writeSiteIndex(site: Site, output: string) {
   if (!site.root) return;
   for (const file of ["meta.json", "icon.png"]) await copyFile(path.join(output, site.root, file), path.join(output, file));
 }
+
+/** The virtual copy of an edition file for a further variant: `part-1.md` -> `part-1~variant-2.md`. */
+const variantFile = (file: string, index: number) => (index === 0 ? file : file.replace(/\.md$/, `~variant-${index}.md`));
+/** The author's file behind an edition page. */
+const sourceOf = (file: string) => file.replace(/~variant-\d+\.md$/, ".md");
 
 /** Eleventy writes "./content/x.md"; lib/ writes "content/x.md". */
 const normal = (p: string) => p.replace(/^\.\//, "");
