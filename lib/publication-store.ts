@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
 import { compareKeys, type EditionKey } from "./edition-key.ts";
-import type { EditionShard, PackedPublication, PublicationIndex } from "./manifest.ts";
+import { decodeShard, SHARD_EXTENSION, type EditionShard, type PackedPublication, type PublicationIndex } from "./manifest.ts";
 import { DATA_DIR, publicationDataDir, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
@@ -16,8 +16,8 @@ export interface PublishedPublication {
   shardAtOrBefore(key: EditionKey): Promise<EditionShard | undefined>;
 }
 
-/** Shards kept in memory per publication: enough for every subscriber's "today", bounded for memory. */
-export const SHARDS_IN_MEMORY = 32;
+/** Shards kept in memory per publication: every subscriber's "today" and more, in a few MiB. */
+export const SHARDS_IN_MEMORY = 16;
 
 const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const opened = new Map<string, Promise<PublishedPublication | undefined>>();
@@ -56,7 +56,7 @@ async function load(dir: string): Promise<PublishedPublication | undefined> {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
   }
-  return published(index, async (id) => JSON.parse(await readFile(path.join(dir, "shards", `${id}.json`), "utf8")) as EditionShard);
+  return published(index, async (id) => decodeShard(await readFile(path.join(dir, "shards", `${id}${SHARD_EXTENSION}`))));
 }
 
 /** A publication held in memory (tests, benchmarks): the same lookups without files. */

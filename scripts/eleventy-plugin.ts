@@ -7,7 +7,7 @@ import path from "node:path";
 import { ContentError, formatWarnings, type ContentProblem } from "../lib/content-error.ts";
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
-import { packPublication, type RenderedEdition } from "../lib/manifest.ts";
+import { encodeShard, packPublication, SHARD_EXTENSION, type RenderedEdition } from "../lib/manifest.ts";
 import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
 import { processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
@@ -139,7 +139,7 @@ async function writePublications(
     // The pages Eleventy wrote one by one are now packed into the shards.
     await rm(path.join(dataDir, "editions"), { recursive: true, force: true });
     await mkdir(path.join(dataDir, "shards"), { recursive: true });
-    await Promise.all([...shards].map(([id, shard]) => writeFile(path.join(dataDir, "shards", `${id}.json`), JSON.stringify(shard))));
+    await Promise.all([...shards].map(([id, shard]) => writeFile(path.join(dataDir, "shards", `${id}${SHARD_EXTENSION}`), encodeShard(shard))));
     await writeFile(path.join(dataDir, "index.json"), JSON.stringify(index));
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
@@ -178,5 +178,5 @@ const variantFile = (file: string, index: number) => (index === 0 ? file : file.
 /** The author's file behind an edition page. */
 const sourceOf = (file: string) => file.replace(/~variant-\d+\.md$/, ".md");
 
-/** Eleventy writes "./content/x.md"; lib/ writes "content/x.md". */
-const normal = (p: string) => p.replace(/^\.\//, "");
+/** Eleventy writes "./content/x.md", lib/ "content/x.md" or an absolute path: one form for both. */
+const normal = (p: string) => path.relative(process.cwd(), path.resolve(p));

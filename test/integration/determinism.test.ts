@@ -72,3 +72,10 @@ describe("changing one edition", () => {
     expect(Object.keys(after.gm).filter((k) => !(k in before.gm)).sort()).toEqual(["2026-12-01 lang=en", "2026-12-01 lang=es", "2026-12-01 lang=fr"]);
   }, 120_000);
 });
+
+describe("the content folder named by an absolute path", () => {
+  it("builds the same editions as the relative one", async () => {
+    await buildSite(path.resolve(ROOT, "a", "content"), path.join(ROOT, "abs", "_site"));
+    expect(await etags(path.join(ROOT, "abs", "_site"), "lighthouse")).toEqual(await etags(path.join(ROOT, "a", "_site"), "lighthouse"));
+  }, 120_000);
+});

@@ -1,0 +1,168 @@
+// npm run bench: generates synthetic publications in a temporary folder and
+// measures the build against plain Eleventy, the router under load against a
+// static file, the edition function's cold start and memory, and the function
+// bundles, at several numbers of editions. Every comparison is a ratio
+// of two sides measured side by side in this run. Prints the tables and writes
+// BENCHMARKS.md.
+//
+//   npm run bench                    the full run, 1,000 and 10,000 editions (under 10 minutes on 2 cores)
+//   npm run bench -- --sizes 1000,10000,100000
+//                                    with 100,000 editions too (about an hour: see DEFAULT_SIZES)
+//   npm run bench -- --quick         a smoke run of a few hundred editions; writes nothing
+//   npm run bench -- --quick --write the smoke run, written to BENCHMARKS.md
+//   --keep                           leaves the temporary folder for a look
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+import { benchBuilds, prepareBuildTools, type BuildRow } from "./bench/build-bench.ts";
+import { benchBundle, type BundleRow } from "./bench/bundle-bench.ts";
+import { benchColdStarts } from "./bench/cold-start.ts";
+import { generateSite, LANGS, MIX, splitEditions, type SyntheticSite } from "./bench/generate.ts";
+import { benchLoad, type LoadOptions } from "./bench/load-bench.ts";
+import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "./bench/report.ts";
+import { describeMix } from "./bench/requests.ts";
+import { progress, ROOT, setQuiet } from "./bench/util.ts";
+
+export interface BenchOptions {
+  /** The smoke run: small sizes, short load runs. */
+  quick?: boolean;
+  /** Write BENCHMARKS.md (always for the full run, only when asked for the quick one). */
+  write?: boolean;
+  /** Keep the temporary folder. */
+  keep?: boolean;
+  /** Where to write the report (default BENCHMARKS.md in the project). */
+  output?: string;
+  /** No progress on stderr. */
+  quiet?: boolean;
+  /** Numbers of editions to measure (default DEFAULT_SIZES, or QUICK_SIZES with `quick`). */
+  sizes?: number[];
+}
+
+interface Plan {
+  sizes: number[];
+  /** Build pairs per size: small builds are quick and noisy, so more of them. */
+  pairs: (size: number) => number;
+  /** The size whose site serves the load runs. */
+  loadSize: number;
+  load: LoadOptions;
+  coldRuns: number;
+}
+
+/**
+ * The default full run stops at 10,000 editions: Eleventy 3.1.7 looks up each
+ * input file with a linear search over all of them (TemplateMap's
+ * getMapEntryForInputPath), so a build of 100,000 Markdown files takes plain
+ * Eleventy 11 minutes here and littlepress 33. `--sizes 1000,10000,100000`
+ * includes it (about an hour).
+ */
+export const DEFAULT_SIZES = [1_000, 10_000];
+export const QUICK_SIZES = [100, 200];
+
+function plan(options: BenchOptions): Plan {
+  const sizes = [...new Set(options.sizes ?? (options.quick ? QUICK_SIZES : DEFAULT_SIZES))].sort((a, b) => a - b);
+  if (sizes.length < 2 || sizes.some((n) => !Number.isSafeInteger(n) || n < 20)) throw new Error("give at least two sizes of 20 editions or more");
+  const loadSize = [...sizes].reverse().find((n) => n <= 10_000) ?? sizes[0]!;
+  if (options.quick) return { sizes, pairs: () => 1, loadSize, load: { duration: 1, warmup: 0.5, rounds: 2, connections: 10 }, coldRuns: 1 };
+  return {
+    sizes,
+    pairs: (size) => (size <= 1_000 ? 5 : size <= 10_000 ? 3 : 1),
+    loadSize,
+    load: { duration: 5, warmup: 1, rounds: 3, connections: 10 },
+    coldRuns: 3,
+  };
+}
+
+export async function runBench(options: BenchOptions = {}): Promise<BenchReport> {
+  setQuiet(!!options.quiet);
+  const { sizes, pairs, loadSize, load: loadOptions, coldRuns } = plan(options);
+  const t0 = performance.now();
+  const loadAtStart = os.loadavg()[0] ?? 0;
+  const work = path.join(ROOT, ".test-work", "bench", `run-${process.pid}-${Date.now().toString(36)}`);
+  mkdirSync(work, { recursive: true });
+  progress(`${options.quick ? "quick" : "full"} run in ${path.relative(ROOT, work)}`);
+  try {
+    const sites = new Map<number, { site: SyntheticSite; siteDir: string }>();
+    for (const size of sizes) {
+      progress(`generate ${size.toLocaleString("en-US")} editions`);
+      sites.set(size, { site: generateSite(path.join(work, `content-${size}`), size), siteDir: path.join(work, `site-${size}`) });
+    }
+
+    const tools = prepareBuildTools(work);
+    const build: BuildRow[] = [];
+    for (const size of sizes) {
+      const { site, siteDir } = sites.get(size)!;
+      build.push(await benchBuilds(tools, site, siteDir, pairs(size)));
+    }
+
+    const loadSite = sites.get(loadSize)!;
+    progress(`load on the ${loadSize.toLocaleString("en-US")}-edition site`);
+    const load = await benchLoad(loadSite.siteDir, loadSite.site, loadOptions);
+
+    const coldStart = await benchColdStarts(work, [...sites.values()], coldRuns);
+
+    const bundle: BundleRow[] = [];
+    for (const size of sizes) bundle.push(await benchBundle(sites.get(size)!.siteDir, size));
+
+    const split = splitEditions(sizes.at(-1)!);
+    const partial: Omit<BenchReport, "targets"> = {
+      quick: !!options.quick,
+      date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+      command: `npm run bench${options.quick || options.sizes ? " --" : ""}${options.quick ? " --quick" : ""}${options.sizes ? ` --sizes ${sizes.join(",")}` : ""}`,
+      machine: machine(loadAtStart),
+      contentMix:
+        `At every size three publications: "serial" (by delivery_count, ends) ${Math.round(100 - (MIX.daily + MIX.choices) * 100)}% of the editions, ` +
+        `"daily" (by local_date, Monday to Saturday, so Sundays are 204) ${Math.round(MIX.daily * 100)}%, and "choices" (by delivery_count, a select of ${LANGS.length} options used in the text and a text field printed as {{ config.name }}) ${Math.round(MIX.choices * 100)}%, ` +
+        `which littlepress renders once per option. At ${sizes.at(-1)!.toLocaleString("en-US")}: ${split.serial.toLocaleString("en-US")} + ${split.daily.toLocaleString("en-US")} + ${split.choices.toLocaleString("en-US")}.`,
+      requestMix: describeMix(),
+      seconds: (performance.now() - t0) / 1000,
+      build,
+      load,
+      coldStart,
+      bundle,
+      caveats:
+        sizes.at(-1)! < 100_000
+          ? [
+              "100,000 editions. A build of that many Markdown files takes more than ten minutes on 2 cores for plain Eleventy 3.1.7 alone, and littlepress about three times as long: " +
+                "Eleventy finds each input file's entry by a linear search over all of them (TemplateMap.getMapEntryForInputPath, in three passes), so the time per file grows with the number of files. " +
+                "`npm run bench -- --sizes 1000,10000,100000` measures it (about an hour).",
+            ]
+          : [],
+    };
+    const report: BenchReport = { ...partial, targets: targets(partial) };
+    if (!options.quick || options.write) {
+      const file = options.output ?? path.join(ROOT, "BENCHMARKS.md");
+      const previous = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+      writeFileSync(file, benchmarksMarkdown(report, previous));
+      progress(`wrote ${path.relative(ROOT, file) || file}`);
+    }
+    return report;
+  } finally {
+    if (options.keep) progress(`kept ${work}`);
+    else {
+      progress("remove the temporary folder");
+      rmSync(work, { recursive: true, force: true });
+      try {
+        rmdirSync(path.dirname(work)); // .test-work/bench, when no other run is using it
+      } catch {
+        // another run's folder is still there
+      }
+    }
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { quick: { type: "boolean" }, write: { type: "boolean" }, keep: { type: "boolean" }, sizes: { type: "string" } } });
+  const sizes = values.sizes?.split(",").map((x) => Number(x.replace(/[_k]/g, (c) => (c === "k" ? "000" : ""))));
+  runBench({ ...values, sizes }).then(
+    (report) => {
+      process.stdout.write(tables(report) + "\n");
+      progress(`done in ${report.seconds.toFixed(0)} s`);
+    },
+    (error: unknown) => {
+      console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,29 @@
+// Function bundle size against the site's size, with Netlify's own bundler
+// (zip-it-and-ship-it through scripts/bundle-size.ts), as a deploy does.
+import path from "node:path";
+import { bundleFunctions, NETLIFY_ZIP_LIMIT } from "../bundle-size.ts";
+import { progress, ROOT } from "./util.ts";
+
+export interface BundleRow {
+  editions: number;
+  functions: { name: string; zipBytes: number; files: number }[];
+  /** The largest zip against Netlify's limit, 0..1. */
+  largestShare: number;
+  seconds: number;
+}
+
+export async function benchBundle(siteDir: string, editions: number): Promise<BundleRow> {
+  progress(`bundle the functions with the ${editions}-edition site`);
+  const t0 = performance.now();
+  // bundleFunctions takes the site relative to the project, as netlify.toml names it.
+  const bundles = await bundleFunctions(ROOT, path.relative(ROOT, path.resolve(siteDir)));
+  // Only name and zipBytes are relied on; the list of bundled site files is counted under whichever name bundle-size.ts gives it.
+  const siteFiles = (b: object) => {
+    const { siteFiles, includedFiles } = b as { siteFiles?: unknown; includedFiles?: unknown };
+    const list = Array.isArray(siteFiles) ? siteFiles : Array.isArray(includedFiles) ? includedFiles : [];
+    return list.length;
+  };
+  const functions = bundles.map((b) => ({ name: b.name, zipBytes: b.zipBytes, files: siteFiles(b) }));
+  const largest = Math.max(...functions.map((f) => f.zipBytes));
+  return { editions, functions, largestShare: largest / NETLIFY_ZIP_LIMIT, seconds: (performance.now() - t0) / 1000 };
+}

@@ -1,0 +1,221 @@
+// The benchmark's report: the figures as Markdown tables (printed, and
+// written to BENCHMARKS.md), each target met or missed, with the reading of
+// the figures that explains it.
+import os from "node:os";
+import type { BuildRow } from "./build-bench.ts";
+import type { BundleRow } from "./bundle-bench.ts";
+import type { ColdStartRow } from "./cold-start.ts";
+import type { LoadResult } from "./load-bench.ts";
+
+export interface Machine {
+  cpuModel: string;
+  cpus: number;
+  memoryBytes: number;
+  node: string;
+  platform: string;
+  /** 1-minute load average when the run started and when it ended: how busy the shared machine was. */
+  loadAverage: { start: number; end: number };
+}
+
+export interface Target {
+  name: string;
+  goal: string;
+  figure: string;
+  met: boolean;
+  /** Why, from the figures (most useful when missed). */
+  reading: string;
+}
+
+export interface BenchReport {
+  quick: boolean;
+  date: string;
+  command: string;
+  machine: Machine;
+  /** How the synthetic editions are split between the publications. */
+  contentMix: string;
+  requestMix: string;
+  seconds: number;
+  build: BuildRow[];
+  load: LoadResult;
+  coldStart: ColdStartRow[];
+  bundle: BundleRow[];
+  /** What this run did not measure, and why. */
+  caveats: string[];
+  targets: Target[];
+}
+
+export function machine(loadAtStart: number): Machine {
+  const cpus = os.cpus();
+  return {
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    cpus: cpus.length,
+    memoryBytes: os.totalmem(),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverage: { start: loadAtStart, end: os.loadavg()[0] ?? 0 },
+  };
+}
+
+export const BUILD_TARGET = 0.85;
+export const LOAD_TARGET = 0.8;
+export const P99_TARGET_MS = 5;
+export const GROWTH_TARGET = 1.5;
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
+const n = (x: number) => x.toLocaleString("en-US");
+const x2 = (x: number) => `${x.toFixed(2)}x`;
+
+export function targets(r: Omit<BenchReport, "targets">): Target[] {
+  const out: Target[] = [];
+  for (const b of r.build) {
+    const perPage = b.ratio * (b.pages / b.editions);
+    out.push({
+      name: `Build, ${n(b.editions)} editions`,
+      goal: `littlepress/plain editions per second >= ${BUILD_TARGET}`,
+      figure: `${b.ratio.toFixed(2)} (${b.littlepress.editionsPerSecond.toFixed(0)} vs ${b.plain.editionsPerSecond.toFixed(0)} editions/s)`,
+      met: b.ratio >= BUILD_TARGET,
+      reading:
+        `The littlepress build renders ${n(b.pages)} pages for ${n(b.editions)} editions (the select publication's editions once per option), plain Eleventy ${n(b.editions)}; ` +
+        `per page rendered the ratio is ${perPage.toFixed(2)}.`,
+    });
+  }
+  const l = r.load;
+  out.push({
+    name: "Router throughput",
+    goal: `/edition/ mix >= ${LOAD_TARGET} of the static file's requests per second`,
+    figure: `${l.ratio.toFixed(2)} (${l.edition.requestsPerSecond.toFixed(0)} vs ${l.static.requestsPerSecond.toFixed(0)} req/s)`,
+    met: l.ratio >= LOAD_TARGET,
+    reading: `The same local server, ${l.options.connections} connections, pipelining 1, ${l.options.rounds} alternating rounds of ${l.options.duration} s on a ${n(l.editions)}-edition site.`,
+  });
+  out.push({
+    name: "Router p99 latency",
+    goal: `p99 < ${P99_TARGET_MS} ms on loopback`,
+    figure: `${l.edition.p99.toFixed(2)} ms (p50 ${l.edition.p50.toFixed(2)} ms; static p99 ${l.static.p99.toFixed(2)} ms)`,
+    met: l.edition.p99 < P99_TARGET_MS,
+    reading: `With ${l.options.connections} connections a request waits for the ones queued before it; the static file's p99 on the same server is the floor.`,
+  });
+  const small = r.coldStart[0]!;
+  const large = r.coldStart.at(-1)!;
+  const span = `${n(small.editions)} to ${n(large.editions)} editions`;
+  const coldGrowth = large.coldStartMs / small.coldStartMs;
+  out.push({
+    name: "Cold start against size",
+    goal: `grows <= ${GROWTH_TARGET}x from ${span}`,
+    figure: `${x2(coldGrowth)} (${small.coldStartMs.toFixed(0)} ms to ${large.coldStartMs.toFixed(0)} ms)`,
+    met: coldGrowth <= GROWTH_TARGET,
+    reading: `Importing the function takes ${small.importMs.toFixed(0)} then ${large.importMs.toFixed(0)} ms, the first answer ${small.firstAnswerMs.toFixed(1)} then ${large.firstAnswerMs.toFixed(1)} ms.`,
+  });
+  const memGrowth = large.rss / small.rss;
+  out.push({
+    name: "Memory against size",
+    goal: `RSS after ${n(small.requests)} mixed requests grows <= ${GROWTH_TARGET}x from ${span}`,
+    figure: `${x2(memGrowth)} (${mib(small.rss)} to ${mib(large.rss)})`,
+    met: memGrowth <= GROWTH_TARGET,
+    reading: `Most of the RSS is Node, tsx and the function's code; what grows with the site is what a request makes the function read and keep.`,
+  });
+  for (const b of r.bundle) {
+    const largest = b.functions.reduce((a, f) => (f.zipBytes > a.zipBytes ? f : a));
+    out.push({
+      name: `Function bundle, ${n(b.editions)} editions`,
+      goal: "every function's zip under Netlify's 50 MiB",
+      figure: `${largest.name} ${mib(largest.zipBytes)} (${(b.largestShare * 100).toFixed(1)}% of the limit)`,
+      met: b.largestShare < 1,
+      reading: `${n(largest.files)} site files bundled with ${largest.name}.`,
+    });
+  }
+  return out;
+}
+
+/** The tables, in Markdown. */
+export function tables(r: BenchReport): string {
+  const lines: string[] = [];
+  const table = (head: string[], rows: string[][], numeric = true) => {
+    lines.push(`| ${head.join(" | ")} |`, `|${head.map((_, i) => (i === 0 || !numeric ? "---" : "---:")).join("|")}|`);
+    for (const row of rows) lines.push(`| ${row.join(" | ")} |`);
+    lines.push("");
+  };
+  lines.push(`### Build: littlepress against plain Eleventy (wall clock, child processes, alternated; median)`, "");
+  table(
+    ["editions", "pairs", "littlepress pages", "littlepress editions/s", "plain editions/s", "ratio littlepress/plain", "max RSS littlepress", "max RSS plain"],
+    r.build.map((b) => [n(b.editions), String(b.pairs), n(b.pages), b.littlepress.editionsPerSecond.toFixed(0), b.plain.editionsPerSecond.toFixed(0), b.ratio.toFixed(2), mib(b.littlepress.maxRss), mib(b.plain.maxRss)]),
+  );
+  const l = r.load;
+  lines.push(`### Router under load (${n(l.editions)} editions; autocannon, ${l.options.connections} connections, pipelining 1, warm-up ${l.options.warmup} s, ${l.options.rounds} alternating rounds of ${l.options.duration} s; median)`, "");
+  const statuses = (s: Record<string, number>) => Object.entries(s).map(([k, v]) => `${k}: ${n(v)}`).join(", ");
+  table(
+    ["side", "requests/s", "p50 ms", "p99 ms", "answers"],
+    [
+      ["/edition/ mix", l.edition.requestsPerSecond.toFixed(0), l.edition.p50.toFixed(2), l.edition.p99.toFixed(2), statuses(l.edition.statuses)],
+      ["static file", l.static.requestsPerSecond.toFixed(0), l.static.p50.toFixed(2), l.static.p99.toFixed(2), statuses(l.static.statuses)],
+      ["ratio edition/static", l.ratio.toFixed(2), "", "", ""],
+    ],
+  );
+  lines.push(`### Edition function: cold start and memory (fresh process each run; median of ${r.coldStart[0]!.runs})`, "");
+  table(
+    ["editions", "import ms", "first answer ms", "import to first answer ms", `RSS after ${n(r.coldStart[0]!.requests)} requests`],
+    r.coldStart.map((c) => [n(c.editions), c.importMs.toFixed(0), c.firstAnswerMs.toFixed(1), c.coldStartMs.toFixed(0), mib(c.rss)]),
+  );
+  lines.push(`### Function bundles (zip-it-and-ship-it; Netlify's limit 50 MiB)`, "");
+  const names = [...new Set(r.bundle.flatMap((b) => b.functions.map((f) => f.name)))];
+  table(
+    ["editions", ...names.map((x) => `${x} zip`), "largest vs limit"],
+    r.bundle.map((b) => [n(b.editions), ...names.map((x) => { const f = b.functions.find((g) => g.name === x); return f ? `${mib(f.zipBytes)} (${n(f.files)} files)` : "-"; }), `${(b.largestShare * 100).toFixed(1)}%`]),
+  );
+  lines.push(`### Targets`, "");
+  table(
+    ["target", "goal", "figure", "met?"],
+    r.targets.map((t) => [t.name, t.goal, t.figure, t.met ? "met" : "**missed**"]),
+    false,
+  );
+  for (const c of r.caveats) lines.push(`Not measured: ${c}`, "");
+  return lines.join("\n");
+}
+
+const NOTES_START = "<!-- notes:start -->";
+const NOTES_END = "<!-- notes:end -->";
+
+/** BENCHMARKS.md: machine, command, date, figures, targets; the hand-written notes of the previous file are kept. */
+export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
+  const m = r.machine;
+  const kept = previous && previous.includes(NOTES_START) && previous.includes(NOTES_END) ? previous.slice(previous.indexOf(NOTES_START), previous.indexOf(NOTES_END) + NOTES_END.length) : `${NOTES_START}\n${NOTES_END}`;
+  const missed = r.targets.filter((t) => !t.met);
+  return [
+    "# Benchmarks",
+    "",
+    `Measured by \`${r.command}\` on ${r.date} (took ${Math.round(r.seconds)} s). Generated by scripts/bench.ts; do not edit by hand,`,
+    "except between the notes markers at the end, which a new run keeps.",
+    "",
+    "## Machine",
+    "",
+    `- CPU: ${m.cpuModel}, ${m.cpus} cores (os.cpus())`,
+    `- memory: ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB`,
+    `- Node ${m.node}, ${m.platform}`,
+    `- load average (1 min) at the start ${m.loadAverage.start.toFixed(1)}, at the end ${m.loadAverage.end.toFixed(1)}: the machine is shared, so every comparison is a ratio of two sides measured side by side in the same run`,
+    "",
+    "## How",
+    "",
+    `- Content: synthetic publications written into a temporary folder, ~1.5 KB of varied Markdown per edition. ${r.contentMix}`,
+    "- Build: `node --import tsx scripts/build.ts --content <dir> --output <dir>` against `node node_modules/@11ty/eleventy/cmd.cjs --config=<plain config> --quiet`:",
+    "  plain Eleventy renders the same Markdown (Liquid) with a Nunjucks layout that inlines the same layouts/print.css, and does nothing else.",
+    "  Each pair runs back to back, the order alternating; the ratio is the median of the pairs' ratios. Max RSS from `process.resourceUsage()` at the build's exit.",
+    `- Router: the kit's local server (scripts/serve.ts) in a child process; autocannon in the parent on 127.0.0.1. The /edition/ mix: ${r.requestMix}.`,
+    "  Against it: the same server sending a copy of one edition's HTML as a static file. Latencies are autocannon's exact per-response times.",
+    "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts with LITTLEPRESS_SITE_DIR set, times the import and the first answer (today's edition of the dated publication),",
+    "  then calls the handler with 1,000 mixed requests (the mix above) and reads `process.memoryUsage().rss`.",
+    "- Bundles: `bundleFunctions()` from scripts/bundle-size.ts (zip-it-and-ship-it, as a deploy does).",
+    "",
+    "## Figures",
+    "",
+    tables(r),
+    "## Met and missed",
+    "",
+    ...r.targets.map((t) => `- **${t.met ? "met" : "missed"}**: ${t.name}: ${t.figure}; goal ${t.goal}. ${t.reading}`),
+    "",
+    missed.length ? `${missed.length} of ${r.targets.length} targets missed.` : `All ${r.targets.length} targets met.`,
+    "",
+    "## Notes",
+    "",
+    kept,
+    "",
+  ].join("\n");
+}

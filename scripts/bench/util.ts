@@ -1,0 +1,60 @@
+// Small helpers shared by the benchmark modules: child processes, statistics, progress.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The project root (the folder with package.json). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+const started = performance.now();
+let quiet = false;
+
+/** Silences progress (the smoke test). */
+export function setQuiet(value: boolean): void {
+  quiet = value;
+}
+
+/** Progress goes to stderr, so stdout carries only the table. */
+export function progress(message: string): void {
+  if (!quiet) process.stderr.write(`bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s: ${message}\n`);
+}
+
+export function median(values: number[]): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The value at quantile q (0..1) of already sorted values, by nearest rank. */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+export interface ChildResult {
+  code: number | null;
+  ms: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end, timing its wall clock from spawn to exit. */
+export function runChild(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, ms: performance.now() - t0, stdout, stderr }));
+  });
+}
+
+/** Throws with the child's output when it failed. */
+export function mustSucceed(what: string, result: ChildResult): ChildResult {
+  if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${(result.stderr + result.stdout).trim().slice(-3000)}`);
+  return result;
+}

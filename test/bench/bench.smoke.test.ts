@@ -1,0 +1,40 @@
+// Keeps the benchmark from rotting: the quick run, in-process, must produce
+// every section with positive, finite figures. Speed itself is judged by
+// `npm run bench`, never by a timed test.
+import { expect, it } from "vitest";
+import { runBench } from "../../scripts/bench.ts";
+
+const positive = (what: string, x: number) => expect(Number.isFinite(x) && x > 0, `${what} = ${x}`).toBe(true);
+
+it("runs the quick benchmark and reports every section", async () => {
+  const report = await runBench({ quick: true, quiet: true });
+
+  expect(report.machine.cpus).toBeGreaterThan(0);
+  positive("total seconds", report.seconds);
+
+  expect(report.build.length).toBeGreaterThan(0);
+  for (const b of report.build) {
+    for (const [what, x] of Object.entries({ editions: b.editions, pages: b.pages, ratio: b.ratio })) positive(`build ${what}`, x);
+    for (const side of [b.littlepress, b.plain]) for (const [what, x] of Object.entries(side)) positive(`build ${b.editions} ${what}`, x);
+  }
+
+  const load = report.load;
+  positive("load ratio", load.ratio);
+  for (const side of [load.edition, load.static]) {
+    for (const what of ["requestsPerSecond", "p50", "p99"] as const) positive(`load ${what}`, side[what]);
+  }
+  // The mix really exercised 200, 204 and 410, and only those.
+  expect(Object.keys(load.edition.statuses).sort()).toEqual(["200", "204", "410"]);
+
+  expect(report.coldStart.length).toBeGreaterThan(1);
+  for (const c of report.coldStart) for (const what of ["importMs", "firstAnswerMs", "coldStartMs", "rss"] as const) positive(`cold start ${c.editions} ${what}`, c[what]);
+
+  expect(report.bundle.length).toBeGreaterThan(0);
+  for (const b of report.bundle) {
+    expect(b.functions.map((f) => f.name)).toContain("edition");
+    for (const f of b.functions) positive(`${f.name} zip`, f.zipBytes);
+  }
+
+  expect(report.targets.length).toBeGreaterThanOrEqual(6);
+  for (const t of report.targets) expect(typeof t.met).toBe("boolean");
+}, 300_000);
