@@ -12,7 +12,7 @@ import { DATA_DIR } from "../lib/site-paths.ts";
 
 /** Builds `content` (default content/) into `output` (default _site/). */
 export async function build({ content = "content", output = "_site", strict = false } = {}): Promise<void> {
-  process.env.LITTLEPRESS_CONTENT = content; // read by .eleventy.js
+  process.env.LITTLEPRESS_CONTENT = path.relative(process.cwd(), path.resolve(content)); // read by .eleventy.js; Eleventy wants it relative
   process.env.LITTLEPRESS_STRICT = strict ? "1" : "0"; // read by the plugin's print checks
   const next = `${output}.next`;
   await rm(next, { recursive: true, force: true });

@@ -36,22 +36,23 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
   eleventyConfig.addBundle("css");
   eleventyConfig.addFilter("littlepressPublication", (inputPath: string) => pages.get(normal(inputPath))?.pub);
 
-  // Each edition file renders its publication's first variant; every further
-  // variant is a virtual copy of the file. (Not pagination: Eleventy looks
-  // paginated templates up one by one, which grows with the square of their number.)
+  // Every edition is handed to Eleventy as a virtual template per variant, with
+  // its own data: the text read once here, no data computed per page. (Not
+  // pagination: Eleventy looks paginated templates up one by one, which grows
+  // with the square of their number.)
+  eleventyConfig.ignores.add(`${options.content}/*/editions/**/*.md`);
+  const texts = new Map<string, string>();
   for (const [file, page] of pages) {
-    if (page.variantIndex > 0) eleventyConfig.addTemplate(path.relative(options.content, file), readFileSync(sourceOf(file), "utf8"), {});
-  }
-  const edition = (data: { page: { inputPath: string } }) => pages.get(normal(data.page.inputPath));
-  eleventyConfig.addGlobalData("layout", "edition.njk");
-  eleventyConfig.addGlobalData("eleventyComputed", () => ({
-    config: (data: { page: { inputPath: string }; config?: unknown }) => edition(data)?.config ?? data.config,
-    permalink: (data: { page: { inputPath: string }; permalink?: unknown }) => {
-      const page = edition(data);
+    const source = sourceOf(file);
+    if (!texts.has(source)) texts.set(source, readFileSync(source, "utf8"));
+    eleventyConfig.addTemplate(path.relative(options.content, file), texts.get(source)!, {
+      layout: "edition.njk",
+      config: page.config,
       // One folder per publication: a folder per edition would cost a mkdir each.
-      return page ? `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}.${page.variantIndex}.html` : data.permalink;
-    },
-  }));
+      permalink: `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}.${page.variantIndex}.html`,
+    });
+  }
+  texts.clear();
 
   addDesk(eleventyConfig, site);
 
