@@ -13,8 +13,8 @@ import type { Variant, VariantId } from "./variants.ts";
 // (zip compresses across the editions of a shard) and the cold start flat
 // however many editions there are.
 
-/** Editions per shard: a shard is read whole, so it stays small (about 200 KiB of HTML, far less compressed). */
-export const SHARD_SIZE = 64;
+/** Editions per shard: a shard is read whole, so it stays small (about 100 KiB of HTML, far less compressed). */
+export const SHARD_SIZE = 32;
 
 /** Everything the functions know about a publication before reading any edition. */
 export interface PublicationIndex {
