@@ -11,6 +11,11 @@ export interface ContentProblem {
   fix: string;
 }
 
+/** The same problem reported twice (one per variant, one per ajv branch) is listed once. */
+export function uniqueProblems(problems: ContentProblem[]): ContentProblem[] {
+  return [...new Map(problems.map((p) => [`${p.file}\u0000${p.field}\u0000${p.problem}`, p])).values()];
+}
+
 /** Thrown by the build when content is broken; carries every problem found, not just the first. */
 export class ContentError extends Error {
   readonly problems: ContentProblem[];

@@ -1,6 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
 import type { ConfigField } from "./config-fields.ts";
-import { ContentError, type ContentProblem } from "./content-error.ts";
+import { ContentError, uniqueProblems, type ContentProblem } from "./content-error.ts";
 import { compareKeys, type EditionKey, type EditionsBy } from "./edition-key.ts";
 import { contentHash, editionEtag } from "./etag.ts";
 import type { PublicationSource } from "./site.ts";
@@ -99,7 +99,7 @@ export function packPublication(pub: PublicationSource, renders: RenderedEdition
     for (const problem of slotMisuse(r.html, pub.fields)) problems.push({ file: r.source, field: "config", problem, fix: "see “Text settings in templates” in the README" });
     byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   }
-  if (problems.length) throw new ContentError(dedupe(problems));
+  if (problems.length) throw new ContentError(uniqueProblems(problems));
   const keys = pub.editions.list.map((e) => e.key).sort((a, b) => compareKeys(pub.editions.by, a, b));
   const shards = new Map<string, EditionShard>();
   const ranges: ShardRange[] = [];
@@ -137,9 +137,4 @@ function packShard(keys: EditionKey[], byKey: Map<EditionKey, RenderedEdition[]>
     shard.editions[key] = copies;
   }
   return shard;
-}
-
-function dedupe(problems: ContentProblem[]): ContentProblem[] {
-  const seen = new Set<string>();
-  return problems.filter((p) => !seen.has(p.file + p.problem) && seen.add(p.file + p.problem));
 }

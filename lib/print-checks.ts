@@ -1,5 +1,5 @@
 import { parse } from "node-html-parser";
-import type { ContentProblem } from "./content-error.ts";
+import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import { disallowedTags } from "./description.ts";
 
 /** The printer's width in CSS pixels: nothing in an edition may be wider. */
@@ -36,7 +36,7 @@ export class PrintChecker {
     const markup = html.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, "");
     // Attributes only (a viewport's content="width=384" is not one).
     if (/\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup)) warnings.push(...markupWarnings(markup, file));
-    return dedupe(warnings);
+    return uniqueProblems(warnings);
   }
 }
 
@@ -83,9 +83,4 @@ export function descriptionWarnings(description: string, file: string): ContentP
   const tags = disallowedTags(description);
   if (!tags.length) return [];
   return [{ file, field: "description", problem: `uses ${tags.map((t) => `<${t}>`).join(", ")}; the platform shows only <strong>, <em>, <br> and <a>`, fix: "remove those tags (their text is kept on the desk)" }];
-}
-
-function dedupe(problems: ContentProblem[]): ContentProblem[] {
-  const seen = new Set<string>();
-  return problems.filter((p) => !seen.has(p.field + p.problem) && seen.add(p.field + p.problem));
 }

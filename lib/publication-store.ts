@@ -3,7 +3,7 @@ import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
 import { compareKeys, type EditionKey } from "./edition-key.ts";
 import { decodeShard, SHARD_EXTENSION, type EditionShard, type PackedPublication, type PublicationIndex } from "./manifest.ts";
-import { DATA_DIR, publicationDataDir, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
+import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {
@@ -19,7 +19,6 @@ export interface PublishedPublication {
 /** Shards kept in memory per publication: every subscriber's "today" and more, in a few MiB. */
 export const SHARDS_IN_MEMORY = 16;
 
-const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const opened = new Map<string, Promise<PublishedPublication | undefined>>();
 
 /**

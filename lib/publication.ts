@@ -3,9 +3,10 @@ import { Ajv } from "ajv";
 import iconv from "iconv-lite";
 import { describeAjvError } from "./ajv-problems.ts";
 import { checkFields, type ConfigField } from "./config-fields.ts";
-import type { ContentProblem } from "./content-error.ts";
+import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import type { EditionsBy } from "./edition-key.ts";
 import { publicationSchema, REQUIRED_HINTS } from "./publication-schema.ts";
+import { SAFE_SLUG } from "./site-paths.ts";
 
 /** A publication's settings, read from content/<slug>/publication.json with defaults filled in. */
 export interface Publication {
@@ -39,8 +40,6 @@ export interface Publication {
 const ajv = new Ajv({ allErrors: true, useDefaults: true, discriminator: true, strict: false });
 const validatePublication = ajv.compile(publicationSchema);
 
-// Lowercase letters, digits and dashes: the slug becomes a URL segment.
-const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const RESERVED_SLUGS = new Set(["edition", "validate_config", "sample", "meta.json", "icon.png"]);
 
 /** Reads and checks one publication.json; returns the publication or every problem found. */
@@ -61,7 +60,7 @@ export function readPublication(slug: string, file: string): { publication: Publ
     const problems = (validatePublication.errors ?? [])
       .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if")
       .map((e) => ({ file, ...describeAjvError(e, REQUIRED_HINTS) }));
-    return { problems: dedupeProblems(problems) };
+    return { problems: uniqueProblems(problems) };
   }
   const json = raw as Omit<Publication, "slug" | "fields"> & { config: { fields: ConfigField[] } };
   const problems = checkFields(json.config.fields, file);
@@ -71,12 +70,4 @@ export function readPublication(slug: string, file: string): { publication: Publ
   if (problems.length) return { problems };
   const { config, $schema: _schema, ...settings } = json as typeof json & { $schema?: string };
   return { publication: { slug, ...settings, charset: json.charset.toLowerCase(), fields: config.fields.map((f) => ({ ...f, required: f.required ?? true })) } };
-}
-
-function dedupeProblems(problems: ContentProblem[]): ContentProblem[] {
-  const seen = new Set<string>();
-  return problems.filter((p) => {
-    const id = `${p.field}\u0000${p.problem}`;
-    return seen.has(id) ? false : (seen.add(id), true);
-  });
 }

@@ -1,5 +1,8 @@
 import path from "node:path";
 
+/** What a publication's folder may be called: lowercase letters, digits and dashes, as it becomes a URL segment. */
+export const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
 /** Folder inside the built site that holds the functions' data; never served as a static file. */
 export const DATA_DIR = "_littlepress";
 

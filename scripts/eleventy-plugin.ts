@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ContentError, formatWarnings, type ContentProblem } from "../lib/content-error.ts";
+import { ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
 import { encodeShard, packPublication, SHARD_EXTENSION, type RenderedEdition } from "../lib/manifest.ts";
@@ -156,7 +156,7 @@ function printChecks(site: Site, pages: Map<string, EditionPage>, results: { inp
     const file = normal(r.inputPath);
     if (pages.has(file)) warnings.push(...checker.check(r.content, sourceOf(file)));
   }
-  return [...new Map(warnings.map((w) => [w.file + w.field + w.problem, w])).values()];
+  return uniqueProblems(warnings);
 }
 
 /** Warnings are printed; with `npm run build -- --strict` they fail the build. */
