@@ -10,6 +10,8 @@ export interface EditionSource {
   /** Path relative to the project, as Eleventy names it in page.inputPath (without "./"). */
   file: string;
   key: EditionKey;
+  /** The file as read for its key: the build hands this text to Eleventy rather than reading it again. */
+  text: string;
 }
 
 /** A publication with its editions, sorted by key. */
@@ -105,9 +107,10 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
     return [];
   }
   const field = KEY_FIELD[pub.editions.by];
-  const byKey = new Map<EditionKey, string>();
+  const byKey = new Map<EditionKey, { file: string; text: string }>();
   for (const file of files) {
-    const front = readKeyField(readFileSync(file, "utf8"), field);
+    const text = readFileSync(file, "utf8");
+    const front = readKeyField(text, field);
     if ("error" in front) {
       problems.push({ file, field: "front matter", problem: front.error, fix: "correct the YAML between the two --- lines" });
       continue;
@@ -119,13 +122,13 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
     }
     const twin = byKey.get(key.key);
     if (twin !== undefined) {
-      problems.push({ file, field, problem: `${key.key} is also the key of ${twin}`, fix: "give each edition its own key, or merge the two files" });
+      problems.push({ file, field, problem: `${key.key} is also the key of ${twin.file}`, fix: "give each edition its own key, or merge the two files" });
       continue;
     }
-    byKey.set(key.key, file);
+    byKey.set(key.key, { file, text });
   }
   return [...byKey]
-    .map(([key, file]) => ({ key, file: file.split(path.sep).join("/") }))
+    .map(([key, { file, text }]) => ({ key, file: file.split(path.sep).join("/"), text }))
     .sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
 }
 

@@ -24,6 +24,8 @@ interface EditionPage {
   variantIndex: number;
   /** What the template sees as `config`: choice values, and slot markers for text. */
   config: Record<string, string>;
+  /** The edition's Markdown, as lib/site.ts read it. */
+  text: string;
 }
 
 // Eleventy's config object is untyped here on purpose: the plugin uses a handful of documented calls.
@@ -41,18 +43,14 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
   // pagination: Eleventy looks paginated templates up one by one, which grows
   // with the square of their number.)
   eleventyConfig.ignores.add(`${options.content}/*/editions/**/*.md`);
-  const texts = new Map<string, string>();
   for (const [file, page] of pages) {
-    const source = sourceOf(file);
-    if (!texts.has(source)) texts.set(source, readFileSync(source, "utf8"));
-    eleventyConfig.addTemplate(path.relative(options.content, file), texts.get(source)!, {
+    eleventyConfig.addTemplate(path.relative(options.content, file), page.text, {
       layout: "edition.njk",
       config: page.config,
       // One folder per publication: a folder per edition would cost a mkdir each.
       permalink: `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}.${page.variantIndex}.html`,
     });
   }
-  texts.clear();
 
   addDesk(eleventyConfig, site);
 
@@ -113,7 +111,7 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
     const slots = Object.fromEntries(pub.fields.filter((f) => f.type === "text").map((f) => [f.name, slotToken(f.name)]));
     variantsOf(pub.fields).forEach((variant, variantIndex) => {
       const config = { ...variant.values, ...slots };
-      for (const e of pub.editions.list) pages.set(variantFile(normal(e.file), variantIndex), { pub, key: e.key, variant, variantIndex, config });
+      for (const e of pub.editions.list) pages.set(variantFile(normal(e.file), variantIndex), { pub, key: e.key, variant, variantIndex, config, text: e.text });
     });
   }
   if (problems.length) throw new ContentError(problems);
