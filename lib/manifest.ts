@@ -1,4 +1,5 @@
-import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, brotliDecompressSync, constants as zlib } from "node:zlib";
 import type { ConfigField } from "./config-fields.ts";
 import { ContentError, uniqueProblems, type ContentProblem } from "./content-error.ts";
 import { compareKeys, type EditionKey, type EditionsBy } from "./edition-key.ts";
@@ -78,9 +79,11 @@ export interface PackedPublication {
  * across all the editions of a shard (their layout and CSS are the same), so
  * the function bundle holds about a third of what zip alone would make of it.
  */
-export function encodeShard(shard: EditionShard): Buffer {
-  return brotliCompressSync(JSON.stringify(shard), { params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_LGWIN]: 22 } });
+export async function encodeShard(shard: EditionShard): Promise<Buffer> {
+  // Asynchronous: the shards of a build are compressed on libuv's threads, side by side.
+  return compress(JSON.stringify(shard), { params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_LGWIN]: 22 } });
 }
+const compress = promisify(brotliCompress);
 
 export function decodeShard(stored: Buffer): EditionShard {
   return JSON.parse(brotliDecompressSync(stored).toString("utf8")) as EditionShard;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { ContentError, type ContentProblem } from "./content-error.ts";
 import { compareKeys, KEY_FIELD, keyFromFrontMatter, type EditionKey } from "./edition-key.ts";
-import { readFrontMatter } from "./front-matter.ts";
+import { splitFrontMatter } from "./front-matter.ts";
 import { readPublication, type Publication } from "./publication.ts";
 
 /** One Markdown edition, found and keyed before Eleventy renders it. */
@@ -140,7 +140,7 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
 function readKeyField(text: string, field: string): { value: unknown } | { error: string } {
   const plain = new RegExp(`^---[ \\t]*\\r?\\n(?:[A-Za-z_][\\w-]*:[^\\n]*\\r?\\n)*?${field}:[ \\t]*([0-9][0-9T:-]*)[ \\t]*\\r?\\n`).exec(text);
   if (plain) return { value: /^\d+$/.test(plain[1]!) ? Number(plain[1]) : plain[1] };
-  const front = readFrontMatter(text);
+  const front = splitFrontMatter(text);
   return "error" in front ? front : { value: front.data[field] };
 }
 

@@ -2,6 +2,7 @@
 // every edition once per variant, and after the build writes each
 // publication's meta.json and manifest. The rules themselves live in lib/.
 import { readFileSync } from "node:fs";
+import { BundlePlugin, RenderPlugin } from "@11ty/eleventy";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
@@ -12,20 +13,29 @@ import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
 import { processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
+import { splitFrontMatter } from "../lib/front-matter.ts";
 import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
 import { slotToken } from "../lib/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../lib/variants.ts";
 
+/** One page Eleventy renders: an edition in one of its publication's variants. */
 interface EditionPage {
   pub: PublicationSource;
   key: string;
-  /** Which of the publication's variants this page renders. */
+  /** Which of the publication's variants this page renders, and its place in variantsOf(). */
   variant: Variant;
   variantIndex: number;
-  /** What the template sees as `config`: choice values, and slot markers for text. */
-  config: Record<string, string>;
-  /** The edition's Markdown, as lib/site.ts read it. */
-  text: string;
+  /** The author's Markdown file. */
+  source: string;
+  /** Where Eleventy writes the page (and how the plugin finds it again in transforms and results). */
+  url: string;
+  /** What the edition's template sees: its front matter, and `config` (choice values, slot markers for text). */
+  data: Record<string, unknown>;
+  /** The Markdown after the front matter. */
+  body: string;
+  /** What layouts/edition.njk prints around the text. */
+  title?: string;
+  lang: string;
 }
 
 // Eleventy's config object is untyped here on purpose: the plugin uses a handful of documented calls.
@@ -36,19 +46,29 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
   const pages = editionPages(site.publications);
 
   eleventyConfig.addBundle("css");
-  eleventyConfig.addFilter("littlepressPublication", (inputPath: string) => pages.get(normal(inputPath))?.pub);
+  // Editions are rendered with its renderTemplate (renderEdition, below).
+  eleventyConfig.addPlugin(RenderPlugin);
+  // The edition page always fills its <style>: no page needs the bundle plugin's
+  // pass that parses every page to drop empty <style> tags (a tenth of a large build).
+  eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
 
-  // Every edition is handed to Eleventy as a virtual template per variant, with
-  // its own data: the text read once here, no data computed per page. (Not
-  // pagination: Eleventy looks paginated templates up one by one, which grows
-  // with the square of their number.)
+  // One paginated template per publication and variant renders all its editions.
+  // (Not a template per edition: Eleventy looks each template up with a linear
+  // search over all of them, so a build of 100,000 templates grows with the
+  // square of their number. Pages of one template do not.)
   eleventyConfig.ignores.add(`${options.content}/*/editions/**/*.md`);
-  for (const [file, page] of pages) {
-    eleventyConfig.addTemplate(path.relative(options.content, file), page.text, {
+  const byTemplate = new Map<string, EditionPage[]>();
+  for (const page of pages.values()) {
+    const template = `${page.pub.slug}/littlepress-editions-${page.variantIndex}.11ty.js`;
+    byTemplate.set(template, [...(byTemplate.get(template) ?? []), page]);
+  }
+  for (const [template, list] of byTemplate) {
+    eleventyConfig.addTemplate(template, { render: renderEdition }, {
       layout: "edition.njk",
-      config: page.config,
-      // One folder per publication: a folder per edition would cost a mkdir each.
-      permalink: `/${DATA_DIR}/${page.pub.slug}/editions/${page.key}.${page.variantIndex}.html`,
+      eleventyExcludeFromCollections: true,
+      littlepressEditions: list,
+      pagination: { data: "littlepressEditions", size: 1, alias: "edition" },
+      permalink: (data: { edition: EditionPage }) => data.edition.url,
     });
   }
 
@@ -56,22 +76,45 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
 
   // Images in editions: fitted to the paper, greyscale, absolute URLs.
   let assumedUrl: string | undefined;
-  eleventyConfig.addTransform("littlepress-images", async function (this: { page: { inputPath: string } }, html: string) {
-    const page = pages.get(normal(this.page.inputPath));
+  eleventyConfig.addTransform("littlepress-images", async function (this: { page: { url: string } }, html: string) {
+    const page = pages.get(this.page.url);
     if (!page) return html;
     const url = siteUrl({ publication: page.pub.url, site: site.url });
     if (url.assumed && html.includes("<img")) assumedUrl = url.url;
-    return processImages(html, { source: sourceOf(normal(this.page.inputPath)), publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output });
+    return processImages(html, { source: page.source, publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output });
   });
 
-  eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: { inputPath: string; outputPath: string | false; content: string }[]; directories: { output: string } }) => {
-    const warnings = printChecks(site, pages, results, options.content);
+  eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
+    const rendered = renderedEditions(pages, results);
+    const warnings = printChecks(site, rendered, options.content);
     if (assumedUrl) warnings.push({ file: path.join(options.content, "site.json"), field: "url", problem: `not set: image URLs point at ${assumedUrl}, which only works on this machine`, fix: 'add "url": "https://<your site>" (Netlify builds use the site\'s URL by themselves)' });
     reportWarnings(warnings);
-    await writePublications(site.publications, pages, results, directories.output);
+    await writePublications(site.publications, rendered, directories.output);
     await writeSiteIndex(site, directories.output);
   });
 }
+
+/** What Eleventy hands the eleventy.after event for each page it wrote. */
+interface RenderResult {
+  url: string;
+  content: string;
+}
+
+/**
+ * The body of every edition page: the edition's Liquid and Markdown rendered by
+ * Eleventy's own engines, as if it were the file itself; Eleventy then wraps
+ * it in layouts/edition.njk and runs the transforms.
+ */
+async function renderEdition(this: { renderTemplate: RenderTemplate }, data: { edition: EditionPage; page: unknown; eleventy: unknown }): Promise<string> {
+  const { edition } = data;
+  try {
+    // The page is passed explicitly: the template's shared instance keeps the first page's.
+    return await this.renderTemplate.call({ page: data.page, eleventy: data.eleventy }, edition.body, "liquid,md", { ...edition.data });
+  } catch (error) {
+    throw new Error(`${edition.source}: ${(error as Error).message}`, { cause: error });
+  }
+}
+type RenderTemplate = (this: object, content: string, languages: string, data: object) => Promise<string>;
 
 /**
  * The desk: the site's own pages, where authors see their publications as the
@@ -96,7 +139,7 @@ function addDesk(eleventyConfig: EleventyConfig, site: Site) {
 
 function editionPages(publications: PublicationSource[]): Map<string, EditionPage> {
   const pages = new Map<string, EditionPage>();
-  const problems = [];
+  const problems: ContentProblem[] = [];
   for (const pub of publications) {
     const count = variantCount(pub.fields);
     if (count > MAX_VARIANTS) {
@@ -109,36 +152,45 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
       continue;
     }
     const slots = Object.fromEntries(pub.fields.filter((f) => f.type === "text").map((f) => [f.name, slotToken(f.name)]));
+    const editions = pub.editions.list.flatMap((e) => {
+      const split = splitFrontMatter(e.text);
+      if (!("error" in split)) return [{ ...split, source: e }];
+      problems.push({ file: e.file, field: "front matter", problem: split.error, fix: "correct the YAML between the two --- lines" });
+      return [];
+    });
     variantsOf(pub.fields).forEach((variant, variantIndex) => {
       const config = { ...variant.values, ...slots };
-      for (const e of pub.editions.list) pages.set(variantFile(normal(e.file), variantIndex), { pub, key: e.key, variant, variantIndex, config, text: e.text });
+      for (const { data, body, source } of editions) {
+        // One folder per publication: a folder per edition would cost a mkdir each.
+        const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
+        const title = typeof data.title === "string" && data.title ? data.title : undefined;
+        const lang = typeof data.lang === "string" && data.lang ? data.lang : "en";
+        pages.set(url, { pub, key: source.key, variant, variantIndex, source: source.file, url, data: { ...data, config }, body, title, lang });
+      }
     });
   }
   if (problems.length) throw new ContentError(problems);
   return pages;
 }
 
-async function writePublications(
-  publications: PublicationSource[],
-  pages: Map<string, EditionPage>,
-  results: { inputPath: string; outputPath: string | false; content: string }[],
-  output: string,
-) {
-  const renders = new Map<string, RenderedEdition[]>(publications.map((p) => [p.slug, []]));
+/** The rendered editions in Eleventy's results, in a stable order (Eleventy renders in parallel). */
+function renderedEditions(pages: Map<string, EditionPage>, results: RenderResult[]): (RenderedEdition & { pub: string })[] {
+  const rendered = [];
   for (const r of results) {
-    const page = pages.get(normal(r.inputPath));
-    if (!page || !r.outputPath) continue;
-    renders.get(page.pub.slug)!.push({ source: sourceOf(normal(r.inputPath)), key: page.key, variant: page.variant, html: r.content });
+    const page = pages.get(r.url);
+    if (page) rendered.push({ pub: page.pub.slug, source: page.source, key: page.key, variant: page.variant, variantIndex: page.variantIndex, html: r.content });
   }
+  return rendered.sort((a, b) => a.variantIndex - b.variantIndex).map(({ variantIndex: _, ...r }) => r);
+}
+
+async function writePublications(publications: PublicationSource[], rendered: (RenderedEdition & { pub: string })[], output: string) {
   for (const pub of publications) {
     const dataDir = path.join(output, DATA_DIR, pub.slug);
-    // Eleventy renders in parallel: order by variant, so the shards are the same every build.
-    const sorted = renders.get(pub.slug)!.sort((a, b) => (a.variant.id < b.variant.id ? -1 : a.variant.id > b.variant.id ? 1 : 0));
-    const { index, shards } = packPublication(pub, sorted);
+    const { index, shards } = packPublication(pub, rendered.filter((r) => r.pub === pub.slug));
     // The pages Eleventy wrote one by one are now packed into the shards.
     await rm(path.join(dataDir, "editions"), { recursive: true, force: true });
     await mkdir(path.join(dataDir, "shards"), { recursive: true });
-    await Promise.all([...shards].map(([id, shard]) => writeFile(path.join(dataDir, "shards", `${id}${SHARD_EXTENSION}`), encodeShard(shard))));
+    await Promise.all([...shards].map(async ([id, shard]) => writeFile(path.join(dataDir, "shards", `${id}${SHARD_EXTENSION}`), await encodeShard(shard))));
     await writeFile(path.join(dataDir, "index.json"), JSON.stringify(index));
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
@@ -147,13 +199,10 @@ async function writePublications(
 }
 
 /** Print checks on every rendered edition (once per file) and on each description. */
-function printChecks(site: Site, pages: Map<string, EditionPage>, results: { inputPath: string; content: string }[], content: string): ContentProblem[] {
+function printChecks(site: Site, rendered: RenderedEdition[], content: string): ContentProblem[] {
   const warnings: ContentProblem[] = site.publications.flatMap((p) => descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")));
   const checker = new PrintChecker();
-  for (const r of results) {
-    const file = normal(r.inputPath);
-    if (pages.has(file)) warnings.push(...checker.check(r.content, sourceOf(file)));
-  }
+  for (const r of rendered) warnings.push(...checker.check(r.html, r.source));
   return uniqueProblems(warnings);
 }
 
@@ -171,11 +220,3 @@ async function writeSiteIndex(site: Site, output: string) {
   if (!site.root) return;
   for (const file of ["meta.json", "icon.png"]) await copyFile(path.join(output, site.root, file), path.join(output, file));
 }
-
-/** The virtual copy of an edition file for a further variant: `part-1.md` -> `part-1~variant-2.md`. */
-const variantFile = (file: string, index: number) => (index === 0 ? file : file.replace(/\.md$/, `~variant-${index}.md`));
-/** The author's file behind an edition page. */
-const sourceOf = (file: string) => file.replace(/~variant-\d+\.md$/, ".md");
-
-/** Eleventy writes "./content/x.md", lib/ "content/x.md" or an absolute path: one form for both. */
-const normal = (p: string) => path.relative(process.cwd(), path.resolve(p));

@@ -5,6 +5,10 @@ declare module "@11ty/eleventy" {
     disableLogger(): void;
     write(): Promise<unknown>;
   }
+  /** Eleventy's bundle plugin ({% css %}, getBundle), built in. */
+  export const BundlePlugin: (eleventyConfig: unknown, options?: Record<string, unknown>) => void;
+  /** Eleventy's render plugin: renderTemplate renders a string with Eleventy's own engines. */
+  export const RenderPlugin: (eleventyConfig: unknown, options?: Record<string, unknown>) => void;
 }
 
 declare module "@11ty/eleventy-img" {

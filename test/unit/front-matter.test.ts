@@ -1,19 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { readFrontMatter } from "../../lib/front-matter.ts";
+import { splitFrontMatter } from "../../lib/front-matter.ts";
 
 function data(text: string): Record<string, unknown> {
-  const r = readFrontMatter(text);
+  const r = splitFrontMatter(text);
   if ("error" in r) throw new Error(`unexpected error: ${r.error}`);
   return r.data;
 }
 
 function error(text: string): string {
-  const r = readFrontMatter(text);
+  const r = splitFrontMatter(text);
   if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.data)}`);
   return r.error;
 }
 
-describe("readFrontMatter", () => {
+describe("splitFrontMatter", () => {
+  it("gives the text after the front matter as the body, byte-order mark and all line endings handled", () => {
+    const split = (text: string) => {
+      const r = splitFrontMatter(text);
+      if ("error" in r) throw new Error(r.error);
+      return r.body;
+    };
+    expect(split("---\nnumber: 3\n---\n# Body\n\nMore.\n")).toBe("# Body\n\nMore.\n");
+    expect(split("\uFEFF---\r\nnumber: 3\r\n---\r\nBody")).toBe("Body");
+    expect(split("No front matter here.\n")).toBe("No front matter here.\n");
+    expect(split("---\nnumber: 3\n---")).toBe("");
+  });
+
   it("reads key: value lines", () => {
     expect(data("---\nnumber: 3\ntitle: Part three\n---\n# Body\n")).toEqual({ number: 3, title: "Part three" });
   });
