@@ -13,6 +13,8 @@ export interface BuildRun {
   ms: number;
   /** Peak resident memory of the build process, bytes. */
   maxRss: number;
+  /** False when it was stopped at its time limit: `ms` is then a lower bound. */
+  finished: boolean;
 }
 
 export interface BuildRow {
@@ -20,10 +22,21 @@ export interface BuildRow {
   /** Pages littlepress rendered (the choices' editions once per option); plain renders one per edition. */
   pages: number;
   pairs: number;
-  littlepress: { editionsPerSecond: number; seconds: number; maxRss: number };
-  plain: { editionsPerSecond: number; seconds: number; maxRss: number };
-  /** Median over the pairs of littlepress/plain editions per second, each pair run back to back. */
+  littlepress: BuildSide;
+  plain: BuildSide;
+  /**
+   * Median over the pairs of littlepress/plain editions per second, each pair
+   * run back to back. A lower bound when plain Eleventy was stopped at its limit.
+   */
   ratio: number;
+}
+
+export interface BuildSide {
+  /** An upper bound, and `seconds` a lower one, when the build was stopped (`finished` false). */
+  editionsPerSecond: number;
+  seconds: number;
+  maxRss: number;
+  finished: boolean;
 }
 
 /** Files the plain side needs: an Eleventy config and a layout, written once per run folder. */
@@ -38,9 +51,10 @@ export function prepareBuildTools(work: string): BuildTools {
   const hook = path.join(work, "max-rss-hook.mjs");
   writeFileSync(
     hook,
-    `// Preloaded into a build: writes its peak RSS (kB) on exit to BENCH_RSS_FILE.\n` +
+    `// Preloaded into a build: writes its peak RSS (kB) on exit to BENCH_RSS_FILE, also when stopped at its time limit.\n` +
       `import { writeFileSync } from "node:fs";\n` +
-      `process.on("exit", () => { if (process.env.BENCH_RSS_FILE) writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)); });\n`,
+      `process.on("exit", () => { if (process.env.BENCH_RSS_FILE) writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)); });\n` +
+      `process.on("SIGTERM", () => process.exit(143));\n`,
   );
   const includes = path.join(work, "plain", "_includes");
   mkdirSync(includes, { recursive: true });
@@ -100,55 +114,69 @@ export async function littlepressBuild(tools: BuildTools, site: SyntheticSite, o
     { cwd: ROOT, env: { ...process.env, BENCH_RSS_FILE: rssFile } },
   );
   mustSucceed(`littlepress build of ${site.editions} editions`, run);
-  return { ms: run.ms, maxRss: readRss(rssFile) };
+  return { ms: run.ms, maxRss: readRss(rssFile), finished: true };
 }
 
-/** One plain Eleventy build of the same content; its output is removed afterwards. */
-export async function plainBuild(tools: BuildTools, site: SyntheticSite, output: string): Promise<BuildRun> {
+/**
+ * One plain Eleventy build of the same content, stopped after `limitMs` if
+ * given; its output is removed afterwards.
+ */
+export async function plainBuild(tools: BuildTools, site: SyntheticSite, output: string, limitMs?: number): Promise<BuildRun> {
   rmSync(output, { recursive: true, force: true });
   const rssFile = path.join(tools.work, "rss-plain");
   const run = await runChild(
     process.execPath,
     ["--import", pathToFileURL(tools.hook).href, "node_modules/@11ty/eleventy/cmd.cjs", `--config=${tools.plainConfig}`, `--input=${path.relative(ROOT, site.dir)}`, `--output=${path.relative(ROOT, output)}`, "--quiet"],
-    { cwd: ROOT, env: { ...process.env, BENCH_RSS_FILE: rssFile } },
+    { cwd: ROOT, env: { ...process.env, BENCH_RSS_FILE: rssFile }, timeoutMs: limitMs },
   );
-  mustSucceed(`plain Eleventy build of ${site.editions} editions`, run);
-  const pages = countPages(output);
-  if (pages < site.editions) throw new Error(`plain Eleventy wrote ${pages} pages for ${site.editions} editions`);
+  if (!run.timedOut) {
+    mustSucceed(`plain Eleventy build of ${site.editions} editions`, run);
+    const pages = countPages(output);
+    if (pages < site.editions) throw new Error(`plain Eleventy wrote ${pages} pages for ${site.editions} editions`);
+  }
   rmSync(output, { recursive: true, force: true });
-  return { ms: run.ms, maxRss: readRss(rssFile) };
+  return { ms: run.ms, maxRss: readRss(rssFile), finished: !run.timedOut };
 }
 
 /**
  * `pairs` pairs of builds, the order alternating (littlepress first, then
  * plain first, ...), so drifts in the machine's load fall on both sides.
  * The last littlepress build is left in `output` for the other benchmarks.
+ *
+ * With `plainLimit`, littlepress always goes first and plain Eleventy is
+ * stopped once it has taken `plainLimit` times as long: enough to show
+ * whether the target ratio is met, without waiting out a build whose time
+ * grows with the square of the number of pages (see DEFAULT_SIZES in bench.ts).
  */
-export async function benchBuilds(tools: BuildTools, site: SyntheticSite, output: string, pairs: number): Promise<BuildRow> {
+export async function benchBuilds(tools: BuildTools, site: SyntheticSite, output: string, pairs: number, plainLimit?: number): Promise<BuildRow> {
   const lp: BuildRun[] = [];
   const pl: BuildRun[] = [];
   const ratios: number[] = [];
   const plainOut = `${output}-plain`;
   for (let i = 0; i < pairs; i++) {
-    const order = i % 2 === 0 ? (["littlepress", "plain"] as const) : (["plain", "littlepress"] as const);
+    const order = i % 2 === 0 || plainLimit ? (["littlepress", "plain"] as const) : (["plain", "littlepress"] as const);
     for (const side of order) {
-      progress(`build ${site.editions} editions: ${side} (pair ${i + 1}/${pairs})`);
-      const run = side === "littlepress" ? await littlepressBuild(tools, site, output) : await plainBuild(tools, site, plainOut);
+      const limitMs = side === "plain" && plainLimit ? lp[i]!.ms * plainLimit : undefined;
+      progress(`build ${site.editions} editions: ${side} (pair ${i + 1}/${pairs})${limitMs ? `, stopped after ${(limitMs / 1000).toFixed(0)} s` : ""}`);
+      const run = side === "littlepress" ? await littlepressBuild(tools, site, output) : await plainBuild(tools, site, plainOut, limitMs);
       (side === "littlepress" ? lp : pl).push(run);
-      progress(`  ${(run.ms / 1000).toFixed(1)} s, ${(site.editions / (run.ms / 1000)).toFixed(0)} editions/s, max RSS ${(run.maxRss / 2 ** 20).toFixed(0)} MiB`);
+      const stopped = run.finished ? "" : "stopped at its limit: ";
+      progress(`  ${stopped}${(run.ms / 1000).toFixed(1)} s, ${(site.editions / (run.ms / 1000)).toFixed(0)} editions/s, max RSS ${(run.maxRss / 2 ** 20).toFixed(0)} MiB`);
     }
     ratios.push(pl[i]!.ms / lp[i]!.ms);
   }
   // The other benchmarks need the last build: when plain ran last, littlepress's output is still there.
   if (!existsSync(output)) throw new Error(`no littlepress site in ${output}`);
-  const side = (runs: BuildRun[]) => {
+  const side = (runs: BuildRun[]): BuildSide => {
     const ms = median(runs.map((r) => r.ms));
-    return { editionsPerSecond: site.editions / (ms / 1000), seconds: ms / 1000, maxRss: Math.max(...runs.map((r) => r.maxRss)) };
+    return { editionsPerSecond: site.editions / (ms / 1000), seconds: ms / 1000, maxRss: Math.max(...runs.map((r) => r.maxRss)), finished: runs.every((r) => r.finished) };
   };
   return { editions: site.editions, pages: site.pages, pairs, littlepress: side(lp), plain: side(pl), ratio: median(ratios) };
 }
 
+/** The peak RSS a build wrote on exit; 0 for a build stopped before its hook was loaded. */
 function readRss(file: string): number {
+  if (!existsSync(file)) return 0;
   const kb = Number(readFileSync(file, "utf8"));
   rmSync(file, { force: true });
   return kb * 1024;

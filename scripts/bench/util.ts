@@ -35,21 +35,40 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
 export interface ChildResult {
   code: number | null;
   ms: number;
+  /** Stopped after `timeoutMs` before it ended by itself. */
+  timedOut: boolean;
   stdout: string;
   stderr: string;
 }
 
-/** Runs a command to its end, timing its wall clock from spawn to exit. */
-export function runChild(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChildResult> {
+/**
+ * Runs a command to its end, timing its wall clock from spawn to exit. With
+ * `timeoutMs` it is sent SIGTERM at that time (SIGKILL 10 s later).
+ */
+export function runChild(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let timedOut = false;
+    const timers: NodeJS.Timeout[] = [];
+    if (options.timeoutMs !== undefined) {
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          child.kill("SIGTERM");
+          timers.push(setTimeout(() => child.kill("SIGKILL"), 10_000));
+        }, options.timeoutMs),
+      );
+    }
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, ms: performance.now() - t0, stdout, stderr }));
+    child.on("close", (code) => {
+      timers.forEach(clearTimeout);
+      resolve({ code, ms: timedOut ? options.timeoutMs! : performance.now() - t0, timedOut, stdout, stderr });
+    });
   });
 }
 

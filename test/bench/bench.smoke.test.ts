@@ -2,7 +2,12 @@
 // every section with positive, finite figures. Speed itself is judged by
 // `npm run bench`, never by a timed test.
 import { expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
 import { runBench } from "../../scripts/bench.ts";
+import { plainBuild, prepareBuildTools } from "../../scripts/bench/build-bench.ts";
+import { generateSite } from "../../scripts/bench/generate.ts";
+import { ROOT } from "../../scripts/bench/util.ts";
 
 const positive = (what: string, x: number) => expect(Number.isFinite(x) && x > 0, `${what} = ${x}`).toBe(true);
 
@@ -15,7 +20,10 @@ it("runs the quick benchmark and reports every section", async () => {
   expect(report.build.length).toBeGreaterThan(0);
   for (const b of report.build) {
     for (const [what, x] of Object.entries({ editions: b.editions, pages: b.pages, ratio: b.ratio })) positive(`build ${what}`, x);
-    for (const side of [b.littlepress, b.plain]) for (const [what, x] of Object.entries(side)) positive(`build ${b.editions} ${what}`, x);
+    for (const side of [b.littlepress, b.plain]) {
+      for (const what of ["editionsPerSecond", "seconds", "maxRss"] as const) positive(`build ${b.editions} ${what}`, side[what]);
+      expect(side.finished).toBe(true);
+    }
   }
 
   const load = report.load;
@@ -38,3 +46,15 @@ it("runs the quick benchmark and reports every section", async () => {
   expect(report.targets.length).toBeGreaterThanOrEqual(6);
   for (const t of report.targets) expect(typeof t.met).toBe("boolean");
 }, 300_000);
+
+it("stops a plain Eleventy build at its time limit and says the figure is a bound", async () => {
+  const work = mkdtempSync(path.join(ROOT, ".test-work", "bench-limit-"));
+  try {
+    const site = generateSite(path.join(work, "content"), 2_000);
+    // No Eleventy build of 2,000 pages ends within a quarter of a second: node alone takes about that to start.
+    const run = await plainBuild(prepareBuildTools(work), site, path.join(work, "out"), 250);
+    expect(run).toMatchObject({ ms: 250, finished: false });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}, 60_000);
