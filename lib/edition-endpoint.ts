@@ -16,7 +16,7 @@ export function editionEndpoint(endpoint: string, decide: (pub: PublishedPublica
       const url = new URL(req.url);
       const tooMuch = editionRequestProblem(url);
       if (tooMuch) return noEdition(204, tooMuch);
-      const pub = await openPublication(slugFromPath(url.pathname, endpoint));
+      const pub = await openPublication(slugFromPath(url.pathname, endpoint), undefined, url.origin);
       if (!pub) return noEdition(204, "no publication at this address");
       return editionResponse(pub, await decide(pub, url), req.method);
     } catch (error) {

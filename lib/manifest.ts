@@ -39,6 +39,11 @@ export interface ShardRange {
   id: string;
   first: EditionKey;
   last: EditionKey;
+  /**
+   * Set for a shard that did not fit in the function bundle: the URL path of
+   * the same bytes published as a static file (lib/shard-placement.ts).
+   */
+  remote?: string;
 }
 
 /** A run of consecutive editions, every variant, with their HTML. */

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
 import { compareKeys, type EditionKey } from "./edition-key.ts";
-import { decodeShard, SHARD_EXTENSION, type EditionShard, type PackedPublication, type PublicationIndex } from "./manifest.ts";
+import { decodeShard, SHARD_EXTENSION, type EditionShard, type PackedPublication, type PublicationIndex, type ShardRange } from "./manifest.ts";
 import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
@@ -20,18 +20,23 @@ export interface PublishedPublication {
 export const SHARDS_IN_MEMORY = 16;
 
 const opened = new Map<string, Promise<PublishedPublication | undefined>>();
+/** The address each opened site was last reached at: where its remote shards are fetched from. */
+const origins = new Map<string, string>();
 
 /**
  * Opens a built publication by slug ("" for the one at the site root);
  * undefined when the site has no such publication. Reads only the index.
+ * `origin` is the site's address as the request reached it ("https://…"):
+ * shards that are not in the function bundle are fetched from there.
  */
-export async function openPublication(slug: string, site = siteDir()): Promise<PublishedPublication | undefined> {
+export async function openPublication(slug: string, site = siteDir(), origin?: string): Promise<PublishedPublication | undefined> {
+  if (origin) origins.set(site, origin);
   if (slug === "") slug = (await readSiteIndex(site)).root ?? "";
   if (!SAFE_SLUG.test(slug)) return undefined;
   const id = `${site}\u0000${slug}`;
   let pending = opened.get(id);
   if (!pending) {
-    pending = load(publicationDataDir(site, slug));
+    pending = load(site, slug);
     opened.set(id, pending);
     // A publication missing now may be built later (a test, a rebuild): do not remember misses.
     pending.then((p) => p ?? opened.delete(id), () => opened.delete(id));
@@ -47,7 +52,8 @@ async function readSiteIndex(site: string): Promise<SiteIndex> {
   }
 }
 
-async function load(dir: string): Promise<PublishedPublication | undefined> {
+async function load(site: string, slug: string): Promise<PublishedPublication | undefined> {
+  const dir = publicationDataDir(site, slug);
   let index: PublicationIndex;
   try {
     index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PublicationIndex;
@@ -55,8 +61,30 @@ async function load(dir: string): Promise<PublishedPublication | undefined> {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
   }
-  return published(index, async (id) => decodeShard(await readFile(path.join(dir, "shards", `${id}${SHARD_EXTENSION}`))));
+  const ranges = new Map(index.shards.map((r) => [r.id, r]));
+  return published(index, async (id) => decodeShard(await readStored(site, dir, ranges.get(id)!)));
 }
+
+/**
+ * A shard's bytes: from the bundle, or for a remote one from the built site
+ * when it is on this disk (a local build), else from the site's address.
+ */
+async function readStored(site: string, dir: string, range: ShardRange): Promise<Buffer> {
+  if (!range.remote) return readFile(path.join(dir, "shards", `${range.id}${SHARD_EXTENSION}`));
+  try {
+    return await readFile(path.join(site, range.remote));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  const origin = origins.get(site);
+  if (!origin) throw new Error(`shard ${range.remote} is not bundled and the site's address is unknown`);
+  const res = await fetch(new URL(range.remote, origin), { signal: AbortSignal.timeout(REMOTE_SHARD_TIMEOUT_MS) });
+  if (!res.ok) throw new Error(`shard ${range.remote}: ${res.status} from ${origin}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** A remote shard that has not come in this long is given up on (the request gets a 204). */
+const REMOTE_SHARD_TIMEOUT_MS = 4_000;
 
 /** A publication held in memory (tests, benchmarks): the same lookups without files. */
 export function publishedFromMemory({ index, shards }: PackedPublication): PublishedPublication {

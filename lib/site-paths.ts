@@ -6,6 +6,12 @@ export const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Folder inside the built site that holds the functions' data; never served as a static file. */
 export const DATA_DIR = "_littlepress";
 
+/**
+ * Folder inside the built site for shards that did not fit in the function
+ * bundle (lib/shard-placement.ts): public static files the functions fetch.
+ */
+export const PUBLIC_SHARDS_DIR = "_littlepress-shards";
+
 /** The built site's folder name in the project (netlify.toml's publish). */
 const PUBLISHED = "_site";
 

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import Eleventy from "@11ty/eleventy";
 import { findContentError } from "../lib/content-error.ts";
-import { DATA_DIR } from "../lib/site-paths.ts";
+import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/site-paths.ts";
 
 /** Builds `content` (default content/) into `output` (default _site/). */
 export async function build({ content = "content", output = "_site", strict = false } = {}): Promise<void> {
@@ -30,9 +30,12 @@ export async function build({ content = "content", output = "_site", strict = fa
   await rm(`${output}.old`, { recursive: true, force: true });
 }
 
-/** Size of what the functions carry besides their code: the manifests and prebuilt editions. */
-export async function functionDataSize(output = "_site"): Promise<{ files: number; bytes: number }> {
-  const entries = await readdir(path.join(output, DATA_DIR), { recursive: true, withFileTypes: true }).catch(() => []);
+/**
+ * Size of what the functions carry besides their code (the manifests and
+ * prebuilt editions), or with `folder` of the shards published instead.
+ */
+export async function functionDataSize(output = "_site", folder = DATA_DIR): Promise<{ files: number; bytes: number }> {
+  const entries = await readdir(path.join(output, folder), { recursive: true, withFileTypes: true }).catch(() => []);
   const files = entries.filter((e) => e.isFile());
   const sizes = await Promise.all(files.map(async (e) => (await stat(path.join(e.parentPath, e.name))).size));
   return { files: files.length, bytes: sizes.reduce((a, b) => a + b, 0) };
@@ -60,6 +63,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       const data = await functionDataSize(output);
       console.log(`littlepress: built ${output}/ in ${seconds} s`);
       console.log(`littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB of publication indexes and edition shards (${DATA_DIR}/)`);
+      const published = await functionDataSize(output, PUBLIC_SHARDS_DIR);
+      if (published.files) console.log(`littlepress: ${published.files} more shards, ${(published.bytes / 1024).toFixed(0)} KiB, did not fit in the functions: published under /${PUBLIC_SHARDS_DIR}/, the functions fetch them from the site`);
     },
     (error) => {
       console.error(describeBuildError(error));

@@ -8,7 +8,8 @@ import path from "node:path";
 import { ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
-import { encodeShard, packPublication, SHARD_EXTENSION, type RenderedEdition } from "../lib/manifest.ts";
+import { encodeShard, packPublication, type RenderedEdition } from "../lib/manifest.ts";
+import { placeShards, type EncodedPublication } from "../lib/shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
 import { processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
@@ -199,25 +200,41 @@ function renderedEditions(pages: Map<string, EditionPage>, results: RenderResult
 }
 
 async function writePublications(publications: PublicationSource[], rendered: (RenderedEdition & { pub: string })[], output: string) {
+  const encoded: EncodedPublication[] = [];
   for (const pub of publications) {
-    const dataDir = path.join(output, DATA_DIR, pub.slug);
     const { index, shards } = packPublication(pub, rendered.filter((r) => r.pub === pub.slug));
+    const bytes = new Map<string, Buffer>();
+    await inParallel([...shards], async ([id, shard]) => void bytes.set(id, await encodeShard(shard)));
+    encoded.push({ index, shards: bytes });
+  }
+  const files = placeShards(encoded, (slug) => path.posix.join(DATA_DIR, slug), bundleBudget());
+  for (const pub of publications) {
     // The pages Eleventy wrote one by one are now packed into the shards.
-    await rm(path.join(dataDir, "editions"), { recursive: true, force: true });
-    await mkdir(path.join(dataDir, "shards"), { recursive: true });
-    await inParallel([...shards], async ([id, shard]) => writeFile(path.join(dataDir, "shards", `${id}${SHARD_EXTENSION}`), await encodeShard(shard)));
-    await writeFile(path.join(dataDir, "index.json"), JSON.stringify(index));
+    await rm(path.join(output, DATA_DIR, pub.slug, "editions"), { recursive: true, force: true });
+  }
+  for (const dir of new Set(files.map((f) => path.dirname(f.path)))) await mkdir(path.join(output, dir), { recursive: true });
+  await inParallel(files, (f) => writeFile(path.join(output, f.path), f.bytes));
+  for (const { index } of encoded) {
+    await writeFile(path.join(output, DATA_DIR, index.slug, "index.json"), JSON.stringify(index));
+  }
+  for (const pub of publications) {
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
     await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(pub.iconFile ? await readFile(pub.iconFile) : undefined));
   }
 }
 
+/** LITTLEPRESS_BUNDLE_BUDGET (bytes) overrides the shards' share of the function bundle (tests use a tiny one). */
+function bundleBudget(): number | undefined {
+  const value = Number(process.env.LITTLEPRESS_BUNDLE_BUDGET);
+  return process.env.LITTLEPRESS_BUNDLE_BUDGET && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
 /**
  * Runs `work` on every item, a few at a time: as many as libuv has threads to
  * compress on. (All at once, a 100,000-edition site held 3,000 Brotli encoders.)
  */
-async function inParallel<T>(items: T[], work: (item: T) => Promise<void>, limit = 4): Promise<void> {
+async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, limit = 4): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++]!);

@@ -1,6 +1,8 @@
 // Function bundle size against the site's size, with Netlify's own bundler
 // (zip-it-and-ship-it through scripts/bundle-size.ts), as a deploy does.
 import path from "node:path";
+import { PUBLIC_SHARDS_DIR } from "../../lib/site-paths.ts";
+import { functionDataSize } from "../build.ts";
 import { bundleFunctions, NETLIFY_ZIP_LIMIT } from "../bundle-size.ts";
 import { progress, ROOT } from "./util.ts";
 
@@ -9,6 +11,8 @@ export interface BundleRow {
   functions: { name: string; zipBytes: number; files: number }[];
   /** The largest zip against Netlify's limit, 0..1. */
   largestShare: number;
+  /** Shards past the bundle's budget, published as static files (lib/shard-placement.ts). */
+  published: { files: number; bytes: number };
   seconds: number;
 }
 
@@ -25,5 +29,6 @@ export async function benchBundle(siteDir: string, editions: number): Promise<Bu
   };
   const functions = bundles.map((b) => ({ name: b.name, zipBytes: b.zipBytes, files: siteFiles(b) }));
   const largest = Math.max(...functions.map((f) => f.zipBytes));
-  return { editions, functions, largestShare: largest / NETLIFY_ZIP_LIMIT, seconds: (performance.now() - t0) / 1000 };
+  const published = await functionDataSize(siteDir, PUBLIC_SHARDS_DIR);
+  return { editions, functions, largestShare: largest / NETLIFY_ZIP_LIMIT, published, seconds: (performance.now() - t0) / 1000 };
 }

@@ -1,0 +1,73 @@
+// Shards past the function bundle's budget: published as static files and
+// fetched by the edition function from the site's own address. The site is
+// built with a budget of a few bytes, so every shard is remote; the function
+// then runs on a copy of the site that holds only what Netlify bundles with it
+// (_littlepress/), while the local server serves the whole site.
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import edition from "../../functions/edition.mts";
+import { decodeShard, type PublicationIndex } from "../../lib/manifest.ts";
+import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../../lib/site-paths.ts";
+import { startServer, type LocalServer } from "../../scripts/serve.ts";
+import { buildSite } from "../helpers/build-sites.ts";
+
+const ROOT = path.resolve(".test-work", `remote-shards-${process.pid}`);
+const FULL = path.join(ROOT, "_site");
+const BUNDLED = path.join(ROOT, "bundled");
+let server: LocalServer;
+let savedSiteDir: string | undefined;
+
+const index = (slug: string) => JSON.parse(readFileSync(path.join(FULL, DATA_DIR, slug, "index.json"), "utf8")) as PublicationIndex;
+
+beforeAll(async () => {
+  rmSync(ROOT, { recursive: true, force: true });
+  await buildSite("content", FULL, { LITTLEPRESS_BUNDLE_BUDGET: "10" });
+  cpSync(path.join(FULL, DATA_DIR), path.join(BUNDLED, DATA_DIR), { recursive: true });
+  savedSiteDir = process.env.LITTLEPRESS_SITE_DIR;
+  server = await startServer({ port: 0, siteDir: FULL });
+  process.env.LITTLEPRESS_SITE_DIR = BUNDLED; // the functions see only their bundle
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  process.env.LITTLEPRESS_SITE_DIR = savedSiteDir;
+  rmSync(ROOT, { recursive: true, force: true });
+});
+
+describe("a site whose shards do not fit in the function bundle", () => {
+  it("publishes them under /_littlepress-shards/ with a content hash, and the index says where", async () => {
+    const ranges = index("lighthouse").shards;
+    expect(ranges.length).toBeGreaterThan(0);
+    for (const r of ranges) {
+      expect(r.remote).toMatch(new RegExp(`^/${PUBLIC_SHARDS_DIR}/lighthouse/${r.id}-[0-9a-f]{16}\\.shard$`));
+      expect(existsSync(path.join(BUNDLED, DATA_DIR, "lighthouse", "shards"))).toBe(false);
+      const res = await fetch(server.url + r.remote);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(path.join(FULL, r.remote!)))).toBe(true);
+    }
+  });
+
+  it("answers through the local server exactly what the shard holds: the function fetched it from the site", async () => {
+    const range = index("lighthouse").shards[0]!;
+    const shard = decodeShard(readFileSync(path.join(FULL, range.remote!)));
+    const copy = shard.editions["1"]![""]!;
+    const res = await fetch(`${server.url}/lighthouse/edition/?delivery_count=1`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("etag")).toBe(copy.etag);
+    expect(await res.text()).toBe(shard.bodies[copy.body]);
+    expect((await fetch(`${server.url}/lighthouse/edition/?delivery_count=7`)).status).toBe(410);
+  });
+
+  it("answers 204, not an error, when the site cannot be reached for a shard", async () => {
+    // Nothing listens on port 1; the almanac's shard has not been fetched before.
+    const res = await edition(new Request("http://127.0.0.1:1/almanac/edition/?local_delivery_time=2026-11-18T07:00:00-05:00"));
+    expect(res.status).toBe(204);
+    expect(res.headers.get("x-littlepress-reason")).toBe("internal fault");
+  });
+
+  it("keeps the bundle's own files to the indexes", () => {
+    const files = readdirSync(BUNDLED, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    expect(files.sort()).toEqual(["index.json", "index.json", "index.json", "site.json"]);
+  });
+});

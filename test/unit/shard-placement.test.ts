@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { PublicationIndex } from "../../lib/manifest.ts";
+import { placeShards, type EncodedPublication } from "../../lib/shard-placement.ts";
+
+/** A publication with shards of the given sizes (bytes), ids 00000, 00001, … */
+function pub(slug: string, sizes: number[]): EncodedPublication {
+  const ids = sizes.map((_, i) => String(i).padStart(5, "0"));
+  const index = { slug, shards: ids.map((id) => ({ id, first: id, last: id })) } as unknown as PublicationIndex;
+  return { index, shards: new Map(ids.map((id, i) => [id, Buffer.alloc(sizes[i]!, i + slug.length)])) };
+}
+const dataDir = (slug: string) => `_littlepress/${slug}`;
+
+describe("placeShards", () => {
+  it("bundles everything that fits, and marks nothing remote", () => {
+    const a = pub("a", [10, 10]);
+    const files = placeShards([a], dataDir, 100);
+    expect(files.map((f) => f.path)).toEqual(["_littlepress/a/shards/00000.json.br", "_littlepress/a/shards/00001.json.br"]);
+    expect(a.index.shards.every((r) => r.remote === undefined)).toBe(true);
+  });
+
+  it("shares the budget in turns, so a large publication cannot crowd out a small one", () => {
+    const big = pub("big", [10, 10, 10, 10, 10]);
+    const small = pub("small", [10, 10]);
+    placeShards([big, small], dataDir, 40);
+    expect(big.index.shards.map((r) => r.remote === undefined)).toEqual([true, true, false, false, false]);
+    expect(small.index.shards.map((r) => r.remote === undefined)).toEqual([true, true]);
+  });
+
+  it("publishes the rest under /_littlepress-shards/ with a hash of their bytes in the name", () => {
+    const a = pub("a", [10, 20]);
+    const files = placeShards([a], dataDir, 15);
+    const remote = a.index.shards[1]!.remote!;
+    expect(remote).toMatch(/^\/_littlepress-shards\/a\/00001-[0-9a-f]{16}\.shard$/);
+    expect(files[1]).toEqual({ path: remote.slice(1), bytes: a.shards.get("00001") });
+    // The same bytes give the same name; other bytes another.
+    const again = pub("a", [10, 20]);
+    placeShards([again], dataDir, 15);
+    expect(again.index.shards[1]!.remote).toBe(remote);
+    const other = pub("a", [10, 21]);
+    placeShards([other], dataDir, 15);
+    expect(other.index.shards[1]!.remote).not.toBe(remote);
+  });
+
+  it("stops bundling at the first shard over the budget: the later ones stay remote too", () => {
+    const a = pub("a", [10, 50, 1]);
+    placeShards([a], dataDir, 20);
+    expect(a.index.shards.map((r) => r.remote === undefined)).toEqual([true, false, false]);
+  });
+});
