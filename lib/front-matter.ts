@@ -16,6 +16,8 @@ export function splitFrontMatter(text: string): FrontMatterSplit | { error: stri
   const m = FRONT_MATTER.exec(clean);
   if (!m) return { data: {}, body: clean };
   const body = clean.slice(m[0].length);
+  const simple = simpleFrontMatter(m[1]!);
+  if (simple) return { data: simple, body };
   try {
     const data: unknown = parse(m[1]!, { schema: "core" });
     if (data === null || data === undefined) return { data: {}, body };
@@ -24,4 +26,39 @@ export function splitFrontMatter(text: string): FrontMatterSplit | { error: stri
   } catch (e) {
     return { error: `the front matter is not valid YAML: ${(e as Error).message.split("\n")[0]}` };
   }
+}
+
+const LINE = /^([A-Za-z_][\w-]*):[ \t]+(.*?)[ \t]*$/;
+const INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
+const DOUBLE_QUOTED = /^"([^"\\]*)"$/;
+const SINGLE_QUOTED = /^'([^']*)'$/;
+const DATE_OR_HOUR = /^\d{4}-\d\d-\d\d(?:T\d\d(?::\d\d){0,2})?$/;
+// A plain scalar that is a string under the core schema: starts with a letter,
+// holds no character YAML treats specially, and is not a boolean or null.
+const PLAIN_WORDS = /^[A-Za-z][^:#\[\]{}"'`|>&*!%@,\\]*$/;
+const NOT_STRINGS = /^(?:true|false|null|True|False|Null|TRUE|FALSE|NULL)$/;
+
+/**
+ * The front matter most editions have (`number: 12`, `title: "…"`,
+ * `date: 2026-11-22`) read without the YAML parser, a tenth of the cost on a
+ * site of 100,000 editions; undefined for anything else, which YAML reads.
+ * Gives exactly what `parse(block, { schema: "core" })` gives (a property test
+ * checks it).
+ */
+export function simpleFrontMatter(block: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  for (const line of block.split(/\r?\n/)) {
+    const m = LINE.exec(line);
+    if (!m || m[1] === "__proto__" || Object.hasOwn(data, m[1]!)) return undefined;
+    const raw = m[2]!;
+    let value: unknown;
+    if (INTEGER.test(raw)) value = Number(raw);
+    else if (DOUBLE_QUOTED.test(raw)) value = raw.slice(1, -1);
+    else if (SINGLE_QUOTED.test(raw)) value = raw.slice(1, -1);
+    else if (DATE_OR_HOUR.test(raw)) value = raw;
+    else if (PLAIN_WORDS.test(raw) && !NOT_STRINGS.test(raw)) value = raw;
+    else return undefined;
+    data[m[1]!] = value;
+  }
+  return data;
 }

@@ -10,8 +10,10 @@ export interface EditionSource {
   /** Path relative to the project, as Eleventy names it in page.inputPath (without "./"). */
   file: string;
   key: EditionKey;
-  /** The file as read for its key: the build hands this text to Eleventy rather than reading it again. */
-  text: string;
+  /** Its front matter, read once here (the build renders with it). */
+  data: Record<string, unknown>;
+  /** The Markdown after the front matter. */
+  body: string;
 }
 
 /** A publication with its editions, sorted by key. */
@@ -107,15 +109,14 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
     return [];
   }
   const field = KEY_FIELD[pub.editions.by];
-  const byKey = new Map<EditionKey, { file: string; text: string }>();
+  const byKey = new Map<EditionKey, { file: string; data: Record<string, unknown>; body: string }>();
   for (const file of files) {
-    const text = readFileSync(file, "utf8");
-    const front = readKeyField(text, field);
+    const front = splitFrontMatter(readFileSync(file, "utf8"));
     if ("error" in front) {
       problems.push({ file, field: "front matter", problem: front.error, fix: "correct the YAML between the two --- lines" });
       continue;
     }
-    const key = keyFromFrontMatter(pub.editions.by, front.value);
+    const key = keyFromFrontMatter(pub.editions.by, front.data[field]);
     if ("problem" in key) {
       problems.push({ file, field, problem: key.problem, fix: key.fix });
       continue;
@@ -125,23 +126,11 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
       problems.push({ file, field, problem: `${key.key} is also the key of ${twin.file}`, fix: "give each edition its own key, or merge the two files" });
       continue;
     }
-    byKey.set(key.key, { file, text });
+    byKey.set(key.key, { file, ...front });
   }
   return [...byKey]
-    .map(([key, { file, text }]) => ({ key, file: file.split(path.sep).join("/"), text }))
+    .map(([key, { file, data, body }]) => ({ key, file: file.split(path.sep).join("/"), data, body }))
     .sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
-}
-
-/**
- * The key field of an edition's front matter. A plain `number: 12` or
- * `date: 2026-11-22` line is read directly (a site may have 100,000 editions);
- * anything else goes through the YAML parser.
- */
-function readKeyField(text: string, field: string): { value: unknown } | { error: string } {
-  const plain = new RegExp(`^---[ \\t]*\\r?\\n(?:[A-Za-z_][\\w-]*:[^\\n]*\\r?\\n)*?${field}:[ \\t]*([0-9][0-9T:-]*)[ \\t]*\\r?\\n`).exec(text);
-  if (plain) return { value: /^\d+$/.test(plain[1]!) ? Number(plain[1]) : plain[1] };
-  const front = splitFrontMatter(text);
-  return "error" in front ? front : { value: front.data[field] };
 }
 
 function listDirs(dir: string): string[] {

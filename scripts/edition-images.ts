@@ -2,7 +2,6 @@
 // the publication, and linked by absolute URL (the platform renders pages from
 // another host). @11ty/eleventy-img does the image work.
 import path from "node:path";
-import Image from "@11ty/eleventy-img";
 import { parse } from "node-html-parser";
 import type { Sharp } from "sharp";
 import { ContentError } from "../lib/content-error.ts";
@@ -25,6 +24,8 @@ export interface ImageTarget {
 /** Replaces every local <img> of an edition with its processed copy, at an absolute URL. */
 export async function processImages(html: string, target: ImageTarget): Promise<string> {
   if (!html.includes("<img")) return html;
+  // Loaded on the first image only: most editions have none, and it takes a tenth of a second.
+  const { default: Image } = await import("@11ty/eleventy-img");
   const root = parse(html, { comment: true });
   for (const img of root.querySelectorAll("img[src]")) {
     const src = img.getAttribute("src")!;

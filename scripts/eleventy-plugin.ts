@@ -14,7 +14,6 @@ import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
 import { processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
-import { splitFrontMatter } from "../lib/front-matter.ts";
 import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
 import { slotToken } from "../lib/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../lib/variants.ts";
@@ -167,15 +166,10 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
       continue;
     }
     const slots = Object.fromEntries(pub.fields.filter((f) => f.type === "text").map((f) => [f.name, slotToken(f.name)]));
-    const editions = pub.editions.list.flatMap((e) => {
-      const split = splitFrontMatter(e.text);
-      if (!("error" in split)) return [{ ...split, source: e }];
-      problems.push({ file: e.file, field: "front matter", problem: split.error, fix: "correct the YAML between the two --- lines" });
-      return [];
-    });
     variantsOf(pub.fields).forEach((variant, variantIndex) => {
       const config = { ...variant.values, ...slots };
-      for (const { data, body, source } of editions) {
+      for (const source of pub.editions.list) {
+        const { data, body } = source;
         // One folder per publication: a folder per edition would cost a mkdir each.
         const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
         const title = typeof data.title === "string" && data.title ? data.title : undefined;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { splitFrontMatter } from "../../lib/front-matter.ts";
+import fc from "fast-check";
+import { parse } from "yaml";
+import { simpleFrontMatter, splitFrontMatter } from "../../lib/front-matter.ts";
 
 function data(text: string): Record<string, unknown> {
   const r = splitFrontMatter(text);
@@ -87,5 +89,40 @@ describe("splitFrontMatter", () => {
   it("reads front matter after a UTF-8 byte-order mark, as Eleventy does", () => {
     // Eleventy (gray-matter) strips the BOM and sees `number: 3`; littlepress must see the same key.
     expect(data("\uFEFF---\nnumber: 3\n---\nbody")).toEqual({ number: 3 });
+  });
+});
+
+describe("simpleFrontMatter, the fast path for plain key: value lines", () => {
+  const key = fc.stringMatching(/^[A-Za-z_][\w-]{0,8}$/);
+  // Values an author writes, and near misses YAML reads differently.
+  const value = fc.oneof(
+    fc.integer({ min: -1e6, max: 1e6 }).map(String),
+    fc.constantFrom("0", "-0", "007", "+5", "1.5", "1e3", "0x1F", ".inf", "~", "", "true", "False", "NULL", "yes", "no", "on"),
+    fc.constantFrom("2026-11-22", "2026-02-30", "2026-11-22T07", "2026-11-22T07:00", "2026-11-22 07:00"),
+    fc.string({ unit: fc.constantFrom(..."aZ 0:#-'\"\\,.!?&*|>%@[]{}é\t") , maxLength: 12 }),
+    fc.string({ unit: fc.constantFrom(..."abc XYZ.,-!?1"), maxLength: 20 }).map((s) => `"${s}"`),
+    fc.string({ unit: fc.constantFrom(..."abc XYZ.,-!?1'"), maxLength: 20 }).map((s) => `'${s}'`),
+    fc.string({ unit: fc.constantFrom(..."abc XYZ.,-!?1"), maxLength: 20 }).map((s) => `Word ${s}`),
+  );
+  const block = fc.array(fc.tuple(key, fc.constantFrom(" ", "  ", "\t"), value), { minLength: 1, maxLength: 6 }).map((lines) => lines.map(([k, sp, v]) => `${k}:${sp}${v}`).join("\n"));
+
+  it("reads what YAML's core schema reads, or leaves the block to YAML", () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(block, (text) => {
+        const simple = simpleFrontMatter(text);
+        if (simple === undefined) return;
+        fast++;
+        expect(simple).toStrictEqual(parse(text, { schema: "core" }));
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(fast).toBeGreaterThan(500); // the fast path is really taken
+  });
+
+  it("takes the usual edition front matter", () => {
+    expect(simpleFrontMatter('number: 12\ntitle: "Part 13: The Return"')).toEqual({ number: 12, title: "Part 13: The Return" });
+    expect(simpleFrontMatter("date: 2026-11-22\ntitle: Frost on the Window\nlang: fr")).toEqual({ date: "2026-11-22", title: "Frost on the Window", lang: "fr" });
+    expect(simpleFrontMatter("tags:\n  - a")).toBeUndefined();
   });
 });

@@ -23,7 +23,7 @@ function source(charset: string, fields: ConfigField[]): PublicationSource {
     external_configuration: false,
     charset,
     fields,
-    editions: { by: "delivery_count", ends: true, list: [{ key: "3", file: "content/t/editions/3.md", text: "---\nnumber: 3\n---\n" }] },
+    editions: { by: "delivery_count", ends: true, list: [{ key: "3", file: "content/t/editions/3.md", data: { number: 3 }, body: "" }] },
     sampleKey: "3",
   };
 }
