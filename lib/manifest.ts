@@ -1,5 +1,4 @@
-import { promisify } from "node:util";
-import { brotliCompress, brotliDecompressSync, constants as zlib } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { ConfigField } from "./config-fields.ts";
 import { ContentError, uniqueProblems, type ContentProblem } from "./content-error.ts";
 import { compareKeys, type EditionKey, type EditionsBy } from "./edition-key.ts";
@@ -19,7 +18,7 @@ export const SHARD_SIZE = 32;
 
 /** Everything the functions know about a publication before reading any edition. */
 export interface PublicationIndex {
-  format: 2;
+  format: 4;
   slug: string;
   by: EditionsBy;
   ends: boolean;
@@ -32,10 +31,12 @@ export interface PublicationIndex {
   last: EditionKey;
   /** The shards in key order; each covers the keys from `first` to `last`. */
   shards: ShardRange[];
+  /** The HTML every body is compressed against (see encodeShard): the publication's first edition. */
+  dictionary: string;
 }
 
 export interface ShardRange {
-  /** File name (without .json.br) under the publication's shards/ folder. */
+  /** File name (without .shard) under the publication's shards/ folder. */
   id: string;
   first: EditionKey;
   last: EditionKey;
@@ -80,23 +81,56 @@ export interface PackedPublication {
 }
 
 /**
- * A shard as stored: Brotli-compressed JSON. Brotli's window compresses
- * across all the editions of a shard (their layout and CSS are the same), so
- * the function bundle holds about a third of what zip alone would make of it.
+ * A shard as stored: a compressed line of JSON (the keys, the editions, and
+ * where each body lies), then each body compressed on its own. Bodies are
+ * deflated with the publication's dictionary (its first edition: the layout,
+ * CSS and style every edition shares), which makes them as small as a shard
+ * compressed whole, while a request inflates only the one it answers with:
+ * some 30 microseconds instead of half a millisecond for the shard.
  */
-export async function encodeShard(shard: EditionShard): Promise<Buffer> {
-  // Asynchronous: the shards of a build are compressed on libuv's threads, side by side.
-  const json = JSON.stringify(shard);
-  // A window of 256 KiB covers a shard (about 100 KiB of JSON) and keeps each encoder small.
-  return compress(json, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(json) } });
+export function encodeShard(shard: EditionShard, dictionary: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  const at: Record<string, [number, number]> = {};
+  let offset = 0;
+  for (const [id, html] of Object.entries(shard.bodies)) {
+    const bytes = deflateRawSync(html, { level: 9, dictionary });
+    at[id] = [offset, offset + bytes.length];
+    parts.push(bytes);
+    offset += bytes.length;
+  }
+  const head = deflateRawSync(JSON.stringify({ keys: shard.keys, editions: shard.editions, bodies: at }), { level: 9 });
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(head.length);
+  return Buffer.concat([length, head, ...parts]);
 }
-const compress = promisify(brotliCompress);
 
-export function decodeShard(stored: Buffer): EditionShard {
-  return JSON.parse(brotliDecompressSync(stored).toString("utf8")) as EditionShard;
+/** Reads a stored shard; a body is inflated the first time it is asked for. */
+export function decodeShard(stored: Buffer, dictionary: Buffer): EditionShard {
+  const headLength = stored.readUInt32BE(0);
+  const head = JSON.parse(inflateRawSync(stored.subarray(4, 4 + headLength)).toString("utf8")) as Omit<EditionShard, "bodies"> & { bodies: Record<string, [number, number]> };
+  const start = 4 + headLength;
+  const bodies: Record<string, string> = {};
+  for (const [id, [from, to]] of Object.entries(head.bodies)) {
+    Object.defineProperty(bodies, id, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const html = inflateRawSync(stored.subarray(start + from, start + to), { dictionary }).toString("utf8");
+        Object.defineProperty(bodies, id, { value: html, enumerable: true });
+        return html;
+      },
+    });
+  }
+  return { keys: head.keys, editions: head.editions, bodies };
 }
 
-export const SHARD_EXTENSION = ".json.br";
+/** A publication's compression dictionary: the end of its first body (deflate looks back 32 KiB at most). */
+export function shardDictionary(index: PublicationIndex): Buffer {
+  const bytes = Buffer.from(index.dictionary, "utf8");
+  return bytes.subarray(Math.max(0, bytes.length - 32 * 1024));
+}
+
+export const SHARD_EXTENSION = ".shard";
 
 /**
  * Packs a publication's rendered editions (in key order, then variant order)
@@ -120,7 +154,7 @@ export function packPublication(pub: PublicationSource, renders: RenderedEdition
     ranges.push({ id, first: run[0]!, last: run.at(-1)! });
   }
   const index: PublicationIndex = {
-    format: 2,
+    format: 4,
     slug: pub.slug,
     by: pub.editions.by,
     ends: pub.editions.ends,
@@ -131,6 +165,7 @@ export function packPublication(pub: PublicationSource, renders: RenderedEdition
     first: keys[0] ?? "",
     last: keys.at(-1) ?? "",
     shards: ranges,
+    dictionary: renders[0]?.html ?? "",
   };
   return { index, shards };
 }

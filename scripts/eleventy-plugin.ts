@@ -8,7 +8,7 @@ import path from "node:path";
 import { ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
-import { encodeShard, packPublication, type RenderedEdition } from "../lib/manifest.ts";
+import { encodeShard, packPublication, shardDictionary, type RenderedEdition } from "../lib/manifest.ts";
 import { placeShards, type EncodedPublication } from "../lib/shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
 import { processImages, siteUrl } from "./edition-images.ts";
@@ -197,9 +197,8 @@ async function writePublications(publications: PublicationSource[], rendered: (R
   const encoded: EncodedPublication[] = [];
   for (const pub of publications) {
     const { index, shards } = packPublication(pub, rendered.filter((r) => r.pub === pub.slug));
-    const bytes = new Map<string, Buffer>();
-    await inParallel([...shards], async ([id, shard]) => void bytes.set(id, await encodeShard(shard)));
-    encoded.push({ index, shards: bytes });
+    const dictionary = shardDictionary(index);
+    encoded.push({ index, shards: new Map([...shards].map(([id, shard]) => [id, encodeShard(shard, dictionary)])) });
   }
   const files = placeShards(encoded, (slug) => path.posix.join(DATA_DIR, slug), bundleBudget());
   for (const pub of publications) {
@@ -224,10 +223,7 @@ function bundleBudget(): number | undefined {
   return process.env.LITTLEPRESS_BUNDLE_BUDGET && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-/**
- * Runs `work` on every item, a few at a time: as many as libuv has threads to
- * compress on. (All at once, a 100,000-edition site held 3,000 Brotli encoders.)
- */
+/** Runs `work` on every item, a few at a time (thousands of file writes at once would each hold a buffer and a handle). */
 async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, limit = 4): Promise<void> {
   let next = 0;
   const worker = async () => {

@@ -7,7 +7,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";
-import { decodeShard, type PublicationIndex } from "../../lib/manifest.ts";
+import { decodeShard, shardDictionary, type PublicationIndex } from "../../lib/manifest.ts";
 import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../../lib/site-paths.ts";
 import { startServer, type LocalServer } from "../../scripts/serve.ts";
 import { buildSite } from "../helpers/build-sites.ts";
@@ -50,7 +50,7 @@ describe("a site whose shards do not fit in the function bundle", () => {
 
   it("answers through the local server exactly what the shard holds: the function fetched it from the site", async () => {
     const range = index("lighthouse").shards[0]!;
-    const shard = decodeShard(readFileSync(path.join(FULL, range.remote!)));
+    const shard = decodeShard(readFileSync(path.join(FULL, range.remote!)), shardDictionary(index("lighthouse")));
     const copy = shard.editions["1"]![""]!;
     const res = await fetch(`${server.url}/lighthouse/edition/?delivery_count=1`);
     expect(res.status).toBe(200);

@@ -4,7 +4,7 @@ import type { ConfigField } from "../../lib/config-fields.ts";
 import { ContentError } from "../../lib/content-error.ts";
 import type { EditionKey, EditionsBy } from "../../lib/edition-key.ts";
 import { editionEtag } from "../../lib/etag.ts";
-import { packPublication, SHARD_SIZE, type EditionShard, type PackedPublication, type RenderedEdition } from "../../lib/manifest.ts";
+import { decodeShard, encodeShard, packPublication, shardDictionary, SHARD_SIZE, type EditionShard, type PackedPublication, type RenderedEdition } from "../../lib/manifest.ts";
 import type { PublicationSource } from "../../lib/site.ts";
 import { slotToken } from "../../lib/text-slots.ts";
 import { variantsOf, type Variant } from "../../lib/variants.ts";
@@ -41,7 +41,7 @@ describe("packPublication", () => {
   it("indexes the settings and packs one prebuilt copy per key and variant", () => {
     const packed = packPublication(source(), [render("0", EN, "<p>Zero</p>"), render("0", FR, "<p>Zéro</p>"), render("1", EN, "<p>One</p>"), render("1", FR, "<p>Un</p>")]);
     expect(packed.index).toEqual({
-      format: 2,
+      format: 4,
       slug: "tales",
       by: "delivery_count",
       ends: true,
@@ -52,6 +52,7 @@ describe("packPublication", () => {
       first: "0",
       last: "1",
       shards: [{ id: expect.any(String), first: "0", last: "1" }],
+      dictionary: "<p>Zero</p>", // the first page: what the publication's bodies are compressed against
     });
     expect([...packed.shards.keys()]).toEqual([packed.index.shards[0]!.id]);
     const shard = packed.shards.get(packed.index.shards[0]!.id)!;
@@ -205,5 +206,18 @@ describe("packPublication: shards", () => {
     const packed = packPublication(source([], days, "utc_date", "2026-11-09"), days.map((k) => render(k, PLAIN, `<p>${k}</p>`)));
     expect(packed.index).toMatchObject({ by: "utc_date", sample: "2026-11-09", count: 4, first: "2025-12-31", last: "2026-12-01" });
     expect([...packed.shards.values()][0]!.keys).toEqual(["2025-12-31", "2026-01-31", "2026-11-09", "2026-12-01"]);
+  });
+
+  it("stores a shard and reads it back as it was, multibyte text and identical copies included", async () => {
+    const pages = ["<p>Bonjour, Zoë</p>", "<p>日本語の朝</p>", "<p>Bonjour, Zoë</p>", "<p>\u2728 \u{1F4DC} scroll</p>"];
+    const packed = packPublication(source([]), pages.map((html, i) => render(String(i), PLAIN, html)));
+    for (const shard of packed.shards.values()) {
+      const dictionary = shardDictionary(packed.index);
+      const back = decodeShard(encodeShard(shard, dictionary), dictionary);
+      expect(back.keys).toEqual(shard.keys);
+      expect(back.editions).toEqual(shard.editions);
+      expect({ ...back.bodies }).toEqual(shard.bodies);
+      for (const key of back.keys) expect(back.bodies[back.editions[key]![""]!.body]).toBe(pages[Number(key)]);
+    }
   });
 });
