@@ -17,8 +17,12 @@ export interface PublishedPublication {
   shardAtOrBefore(key: EditionKey): Promise<EditionShard | undefined>;
 }
 
-/** Shards kept in memory per publication: every subscriber's "today" and more, in a few MiB. */
-export const SHARDS_IN_MEMORY = 16;
+/**
+ * Shards kept in memory per publication: every subscriber's "today" and more.
+ * A shard in memory is its stored bytes (some 20 KiB) and the pages asked
+ * for, so 64 of them cost a few MiB.
+ */
+export const SHARDS_IN_MEMORY = 64;
 
 const opened = new Map<string, Promise<PublishedPublication | undefined>>();
 /** The address each opened site was last reached at: where its remote shards are fetched from. */

@@ -143,7 +143,7 @@ interface ServerChild {
 /** The local server (scripts/serve.ts) in its own process, serving `siteDir`. */
 export function startServerChild(siteDir: string): Promise<ServerChild> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/bench/serve-child.ts", siteDir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "scripts/bench/serve-child.ts", siteDir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     const stop = () =>
