@@ -58,34 +58,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
   const site = loadSite(options.content);
   const pages = editionPages(site.publications);
 
-  eleventyConfig.addBundle("css");
-  // Editions are rendered with its renderTemplate (renderEdition, below).
-  eleventyConfig.addPlugin(RenderPlugin);
-  // The edition page always fills its <style>: no page needs the bundle plugin's
-  // pass that parses every page to drop empty <style> tags (a tenth of a large build).
-  eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
-
-  // One paginated template per publication and variant renders all its editions.
-  // (Not a template per edition: Eleventy looks each template up with a linear
-  // search over all of them, so a build of 100,000 templates grows with the
-  // square of their number. Pages of one template do not.)
-  eleventyConfig.ignores.add(`${options.content}/*/editions/**/*.md`);
-  const byTemplate = new Map<string, EditionData[]>();
-  for (const page of pages.values()) {
-    const template = `${page.pub.slug}/littlepress-editions-${page.variantIndex}.11ty.js`;
-    const list = byTemplate.get(template) ?? byTemplate.set(template, []).get(template)!;
-    list.push(page.edition);
-  }
-  for (const [template, list] of byTemplate) {
-    eleventyConfig.addTemplate(template, { render: renderEdition }, {
-      layout: "edition.njk",
-      eleventyExcludeFromCollections: true,
-      littlepressEditions: list,
-      pagination: { data: "littlepressEditions", size: 1, alias: "edition" },
-      permalink: (data: { edition: EditionData }) => data.edition.url,
-    });
-  }
-
+  addEditions(eleventyConfig, pages, options.content);
   addDesk(eleventyConfig, site);
 
   // Images in editions: fitted to the paper, greyscale, absolute URLs.
@@ -106,6 +79,38 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: { c
     await writePublications(site.publications, rendered, directories.output);
     await writeSiteIndex(site, directories.output);
   });
+}
+
+/**
+ * Every edition page, for Eleventy to render: one paginated template per
+ * publication and variant. (Not a template per edition: Eleventy looks each
+ * template up with a linear search over all of them, so a build of 100,000
+ * templates grows with the square of their number. Pages of one template do not.)
+ */
+function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionPage>, content: string) {
+  eleventyConfig.addBundle("css");
+  // Editions are rendered with its renderTemplate (renderEdition, below).
+  eleventyConfig.addPlugin(RenderPlugin);
+  // The edition page always fills its <style>: no page needs the bundle plugin's
+  // pass that parses every page to drop empty <style> tags (a tenth of a large build).
+  eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
+  // The author's files are read by lib/site.ts; Eleventy sees them only through these templates.
+  eleventyConfig.ignores.add(`${content}/*/editions/**/*.md`);
+  const byTemplate = new Map<string, EditionData[]>();
+  for (const page of pages.values()) {
+    const template = `${page.pub.slug}/littlepress-editions-${page.variantIndex}.11ty.js`;
+    const list = byTemplate.get(template) ?? byTemplate.set(template, []).get(template)!;
+    list.push(page.edition);
+  }
+  for (const [template, list] of byTemplate) {
+    eleventyConfig.addTemplate(template, { render: renderEdition }, {
+      layout: "edition.njk",
+      eleventyExcludeFromCollections: true,
+      littlepressEditions: list,
+      pagination: { data: "littlepressEditions", size: 1, alias: "edition" },
+      permalink: (data: { edition: EditionData }) => data.edition.url,
+    });
+  }
 }
 
 /** What Eleventy hands the eleventy.after event for each page it wrote. */
