@@ -135,7 +135,7 @@ export async function plainBuild(tools: BuildTools, site: SyntheticSite, output:
     if (pages < site.editions) throw new Error(`plain Eleventy wrote ${pages} pages for ${site.editions} editions`);
   }
   rmSync(output, { recursive: true, force: true });
-  return { ms: run.ms, maxRss: readRss(rssFile), finished: !run.timedOut };
+  return { ms: run.ms, maxRss: readRss(rssFile) || run.peakRssAtStop, finished: !run.timedOut };
 }
 
 /**

@@ -144,7 +144,7 @@ export function tables(r: BenchReport): string {
   lines.push(`### Build: littlepress against plain Eleventy (wall clock, child processes, alternated; median)`, "");
   table(
     ["editions", "pairs", "littlepress pages", "littlepress editions/s", "plain editions/s", "ratio littlepress/plain", "max RSS littlepress", "max RSS plain"],
-    r.build.map((b) => [n(b.editions), String(b.pairs), n(b.pages), rateText(b.littlepress), rateText(b.plain), ratioText(b), mib(b.littlepress.maxRss), `${b.plain.finished ? "" : "> "}${mib(b.plain.maxRss)}`]),
+    r.build.map((b) => [n(b.editions), String(b.pairs), n(b.pages), rateText(b.littlepress), rateText(b.plain), ratioText(b), mib(b.littlepress.maxRss), b.plain.finished ? mib(b.plain.maxRss) : b.plain.maxRss ? `${mib(b.plain.maxRss)} when stopped` : "not read (stopped)"]),
   );
   const l = r.load;
   lines.push(`### Router under load (${n(l.editions)} editions; autocannon, ${l.options.connections} connections, pipelining 1, warm-up ${l.options.warmup} s, ${l.options.rounds} alternating rounds of ${l.options.duration} s; median)`, "");

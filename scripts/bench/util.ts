@@ -1,5 +1,6 @@
 // Small helpers shared by the benchmark modules: child processes, statistics, progress.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -37,6 +38,8 @@ export interface ChildResult {
   ms: number;
   /** Stopped after `timeoutMs` before it ended by itself. */
   timedOut: boolean;
+  /** When stopped: its peak resident memory so far (bytes, from /proc; 0 where there is none). */
+  peakRssAtStop: number;
   stdout: string;
   stderr: string;
 }
@@ -50,11 +53,14 @@ export function runChild(command: string, args: string[], options: { cwd?: strin
     const t0 = performance.now();
     const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     let timedOut = false;
+    let peakRssAtStop = 0;
     const timers: NodeJS.Timeout[] = [];
     if (options.timeoutMs !== undefined) {
       timers.push(
         setTimeout(() => {
           timedOut = true;
+          // A build busy in a synchronous loop only sees SIGTERM when it yields, or never: read its peak first.
+          peakRssAtStop = peakRss(child.pid);
           child.kill("SIGTERM");
           timers.push(setTimeout(() => child.kill("SIGKILL"), 10_000));
         }, options.timeoutMs),
@@ -67,9 +73,19 @@ export function runChild(command: string, args: string[], options: { cwd?: strin
     child.on("error", reject);
     child.on("close", (code) => {
       timers.forEach(clearTimeout);
-      resolve({ code, ms: timedOut ? options.timeoutMs! : performance.now() - t0, timedOut, stdout, stderr });
+      resolve({ code, ms: timedOut ? options.timeoutMs! : performance.now() - t0, timedOut, peakRssAtStop, stdout, stderr });
     });
   });
+}
+
+/** A running process's peak resident memory in bytes (Linux's VmHWM), or 0. */
+function peakRss(pid: number | undefined): number {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Throws with the child's output when it failed. */
