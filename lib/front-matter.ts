@@ -8,21 +8,24 @@ const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 export interface FrontMatterSplit {
   data: Record<string, unknown>;
   body: string;
+  /** The file's line where the body starts (1 without front matter): template errors name file lines. */
+  bodyLine: number;
 }
 
 /** Splits a Markdown file into its front matter (YAML) and the text it renders. */
 export function splitFrontMatter(text: string): FrontMatterSplit | { error: string } {
   const clean = text.replace(/^\uFEFF/, ""); // editors on Windows may save a byte-order mark
   const m = FRONT_MATTER.exec(clean);
-  if (!m) return { data: {}, body: clean };
+  if (!m) return { data: {}, body: clean, bodyLine: 1 };
   const body = clean.slice(m[0].length);
+  const bodyLine = m[0].split("\n").length;
   const simple = simpleFrontMatter(m[1]!);
-  if (simple) return { data: simple, body };
+  if (simple) return { data: simple, body, bodyLine };
   try {
     const data: unknown = parse(m[1]!, { schema: "core" });
-    if (data === null || data === undefined) return { data: {}, body };
+    if (data === null || data === undefined) return { data: {}, body, bodyLine };
     if (typeof data !== "object" || Array.isArray(data)) return { error: "the front matter is not a set of `key: value` lines" };
-    return { data: data as Record<string, unknown>, body };
+    return { data: data as Record<string, unknown>, body, bodyLine };
   } catch (e) {
     return { error: `the front matter is not valid YAML: ${(e as Error).message.split("\n")[0]}` };
   }

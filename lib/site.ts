@@ -12,8 +12,9 @@ export interface EditionSource {
   key: EditionKey;
   /** Its front matter, read once here (the build renders with it). */
   data: Record<string, unknown>;
-  /** The Markdown after the front matter. */
+  /** The Markdown after the front matter, and the file's line where it starts. */
   body: string;
+  bodyLine: number;
 }
 
 /** A publication with its editions, sorted by key. */
@@ -109,7 +110,7 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
     return [];
   }
   const field = KEY_FIELD[pub.editions.by];
-  const byKey = new Map<EditionKey, { file: string; data: Record<string, unknown>; body: string }>();
+  const byKey = new Map<EditionKey, { file: string; data: Record<string, unknown>; body: string; bodyLine: number }>();
   for (const file of files) {
     const front = splitFrontMatter(readFileSync(file, "utf8"));
     if ("error" in front) {
@@ -129,7 +130,7 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
     byKey.set(key.key, { file, ...front });
   }
   return [...byKey]
-    .map(([key, { file, data, body }]) => ({ key, file: file.split(path.sep).join("/"), data, body }))
+    .map(([key, { file, ...front }]) => ({ key, file: file.split(path.sep).join("/"), ...front }))
     .sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
 }
 

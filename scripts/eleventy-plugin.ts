@@ -39,8 +39,9 @@ interface EditionData {
   url: string;
   /** The author's Markdown file. */
   source: string;
-  /** The Markdown after the front matter. */
+  /** The Markdown after the front matter, and the file's line where it starts. */
   body: string;
+  bodyLine: number;
   /** What the edition's Liquid sees: its front matter, and `config` (choice values, slot markers for text). */
   data: Record<string, unknown>;
   /** From the front matter: the heading, and the page's language ("en" unless given). */
@@ -130,8 +131,18 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: { e
     // The page is passed explicitly: the template's shared instance keeps the first page's.
     return await this.renderTemplate.call({ page: data.page, eleventy: data.eleventy }, edition.body, "liquid,md", { ...edition.data });
   } catch (error) {
-    throw new Error(`${edition.source}: ${(error as Error).message}`, { cause: error });
+    throw new ContentError([{ file: edition.source, field: "template", problem: templateProblem(error, edition.bodyLine), fix: 'correct the Liquid there; tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}' }]);
   }
+}
+
+/** The template engine's own words for what is wrong, at the line of the author's file (not of the text after the front matter). */
+function templateProblem(error: unknown, bodyLine: number): string {
+  let e = error as { message?: string; originalError?: unknown; cause?: unknown } | undefined;
+  let message = String(error);
+  for (let depth = 0; e && depth < 8; depth++, e = (e.originalError ?? e.cause) as typeof e) if (e.message) message = e.message;
+  return message
+    .replace(/, file:.*?(?=, line:|$)/, "")
+    .replace(/line:(\d+), col:(\d+)/, (_, line: string, col: string) => `line ${Number(line) + bodyLine - 1}, column ${col}`);
 }
 type RenderTemplate = (this: object, content: string, languages: string, data: object) => Promise<string>;
 
@@ -174,12 +185,12 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
     variantsOf(pub.fields).forEach((variant, variantIndex) => {
       const config = { ...variant.values, ...slots };
       for (const source of pub.editions.list) {
-        const { data, body } = source;
+        const { data, body, bodyLine } = source;
         // One folder per publication: a folder per edition would cost a mkdir each.
         const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
         const title = typeof data.title === "string" && data.title ? data.title : undefined;
         const lang = typeof data.lang === "string" && data.lang ? data.lang : "en";
-        const edition = { url, source: source.file, body, data: { ...data, config }, title, lang, publication: pub.name, charset: pub.charset };
+        const edition = { url, source: source.file, body, bodyLine, data: { ...data, config }, title, lang, publication: pub.name, charset: pub.charset };
         pages.set(url, { pub, key: source.key, variant, variantIndex, edition });
       }
     });

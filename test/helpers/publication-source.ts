@@ -15,7 +15,7 @@ export function publicationSource(o: { slug?: string; by?: EditionsBy; keys: Edi
     external_configuration: false,
     charset: "utf-8",
     fields: o.fields ?? [],
-    editions: { by: o.by ?? "delivery_count", ends: o.ends ?? false, list: o.keys.map((key) => ({ key, file: `content/${slug}/editions/${key}.md`, data: { number: Number(key) }, body: "" })) },
+    editions: { by: o.by ?? "delivery_count", ends: o.ends ?? false, list: o.keys.map((key) => ({ key, file: `content/${slug}/editions/${key}.md`, data: { number: Number(key) }, body: "", bodyLine: 4 })) },
     sampleKey: o.sample ?? o.keys[0]!,
   };
 }

@@ -138,7 +138,7 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     const manifest = path.join(ROOT, "template", "_site", "_littlepress", "pub", "index.json");
     const before = readFileSync(manifest, "utf8");
     writeFileSync(path.join(dir, "pub", "editions", "0.md"), "---\nnumber: 0\n---\n{% if %}broken\n");
-    await expectFailure(dir, /The build failed/, /0\.md/, /line:1, col:\d+/, /fix: correct the template/);
+    await expectFailure(dir, /0\.md: template\n\s+problem: .*line 4, column \d+/, /fix: correct the Liquid there/);
     expect(readFileSync(manifest, "utf8")).toBe(before);
   });
 });

@@ -23,7 +23,7 @@ function source(charset: string, fields: ConfigField[]): PublicationSource {
     external_configuration: false,
     charset,
     fields,
-    editions: { by: "delivery_count", ends: true, list: [{ key: "3", file: "content/t/editions/3.md", data: { number: 3 }, body: "" }] },
+    editions: { by: "delivery_count", ends: true, list: [{ key: "3", file: "content/t/editions/3.md", data: { number: 3 }, body: "", bodyLine: 4 }] },
     sampleKey: "3",
   };
 }

@@ -57,7 +57,7 @@ describe("loadSite", () => {
     const site: Site = loadSite(dir);
     expect(site.publications.map((p) => p.slug)).toEqual(["daily", "tales"]);
     const tales = site.publications[1]!;
-    expect(tales.editions).toEqual({ by: "delivery_count", ends: true, list: [{ key: "0", file: path.join(dir, "tales/editions/one.md").split(path.sep).join("/"), data: { number: 0 }, body: "Text.\n" }] });
+    expect(tales.editions).toEqual({ by: "delivery_count", ends: true, list: [{ key: "0", file: path.join(dir, "tales/editions/one.md").split(path.sep).join("/"), data: { number: 0 }, body: "Text.\n", bodyLine: 4 }] });
     expect(tales.charset).toBe("utf-8");
     expect(tales.sampleKey).toBe("0");
     expect(site).not.toHaveProperty("root");
