@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
@@ -24,34 +24,53 @@ export interface PublishedPublication {
  */
 export const SHARDS_IN_MEMORY = 64;
 
-const opened = new Map<string, Promise<PublishedPublication | undefined>>();
+/** Opened publications, with the index file's stamp when it was read, so a rebuild is noticed. */
+const opened = new Map<string, { pending: Promise<PublishedPublication | undefined>; stamp: string; checkedAt: number }>();
 /** The address each opened site was last reached at: where its remote shards are fetched from. */
 const origins = new Map<string, string>();
+/** How often an opened index is checked against its file (a deployed site never changes; `npm start` may be rebuilt under it). */
+export const RECHECK_MS = 1_000;
 
 /**
  * Opens a built publication by slug ("" for the one at the site root);
- * undefined when the site has no such publication. Reads only the index.
+ * undefined when the site has no such publication. Reads only the index, and
+ * reads it again when the build has replaced it.
  * `origin` is the site's address as the request reached it ("https://…"):
  * shards that are not in the function bundle are fetched from there.
  */
 export async function openPublication(slug: string, site = siteDir(), origin?: string): Promise<PublishedPublication | undefined> {
   if (origin) origins.set(site, origin);
-  if (slug === "") slug = (await readSiteIndex(site)).root ?? "";
+  if (slug === "") slug = readSiteIndex(site).root ?? "";
   if (!SAFE_SLUG.test(slug)) return undefined;
   const id = `${site}\u0000${slug}`;
-  let pending = opened.get(id);
-  if (!pending) {
-    pending = load(site, slug);
-    opened.set(id, pending);
-    // A publication missing now may be built later (a test, a rebuild): do not remember misses.
-    pending.then((p) => p ?? opened.delete(id), () => opened.delete(id));
+  const now = Date.now();
+  const entry = opened.get(id);
+  if (entry && now - entry.checkedAt < RECHECK_MS) return entry.pending;
+  const stamp = fileStamp(path.join(publicationDataDir(site, slug), "index.json"));
+  if (entry && entry.stamp === stamp) {
+    entry.checkedAt = now;
+    return entry.pending;
   }
+  const pending = load(site, slug);
+  opened.set(id, { pending, stamp, checkedAt: now });
+  // A publication missing now may be built later (a test, a rebuild): do not remember misses.
+  pending.then((p) => p ?? opened.delete(id), () => opened.delete(id));
   return pending;
 }
 
-async function readSiteIndex(site: string): Promise<SiteIndex> {
+/** Changes when the file is replaced: its modification time, size and inode. */
+function fileStamp(file: string): string {
   try {
-    return JSON.parse(await readFile(path.join(site, DATA_DIR, SITE_INDEX), "utf8")) as SiteIndex;
+    const s = statSync(file);
+    return `${s.mtimeMs}:${s.size}:${s.ino}`;
+  } catch {
+    return "missing";
+  }
+}
+
+function readSiteIndex(site: string): SiteIndex {
+  try {
+    return JSON.parse(readFileSync(path.join(site, DATA_DIR, SITE_INDEX), "utf8")) as SiteIndex;
   } catch {
     return {};
   }

@@ -1,9 +1,12 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
 import type { EditionKey } from "../../lib/edition-key.ts";
 import { decideEdition } from "../../lib/edition-route.ts";
-import { packPublication, SHARD_SIZE, type EditionShard, type PackedPublication } from "../../lib/manifest.ts";
-import { eachEdition, published, publishedFromMemory, SHARDS_IN_MEMORY } from "../../lib/publication-store.ts";
+import { encodeShard, packPublication, SHARD_EXTENSION, SHARD_SIZE, shardDictionary, type EditionShard, type PackedPublication } from "../../lib/manifest.ts";
+import { eachEdition, openPublication, published, publishedFromMemory, RECHECK_MS, SHARDS_IN_MEMORY } from "../../lib/publication-store.ts";
 import type { PublicationSource } from "../../lib/site.ts";
 
 const PLAIN = { id: "", values: {} };
@@ -190,5 +193,40 @@ describe("published: the shard cache", () => {
     const shard = (await pub.shardFor("0")) as EditionShard;
     expect(shard).toBe(BIG.shards.get(BIG.index.shards[0]!.id));
     expect(pub.validate({}).badFields.size).toBe(0);
+  });
+});
+
+describe("openPublication on a site that is rebuilt under it", () => {
+  /** Writes a built publication of `count` editions into `site`, as the build does. */
+  function writeSite(site: string, count: number) {
+    const keys = Array.from({ length: count }, (_, i) => String(i));
+    const pack = packPublication(publicationSource({ slug: "serial", keys }), keys.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: `<p>Part ${key}</p>` })));
+    const dir = path.join(site, "_littlepress", "serial");
+    mkdirSync(path.join(dir, "shards"), { recursive: true });
+    const dictionary = shardDictionary(pack.index);
+    for (const [id, shard] of pack.shards) writeFileSync(path.join(dir, "shards", `${id}${SHARD_EXTENSION}`), encodeShard(shard, dictionary));
+    // The build replaces the index (a new file), as the swap of _site.next does.
+    writeFileSync(path.join(dir, "index.json.new"), JSON.stringify(pack.index));
+    renameSync(path.join(dir, "index.json.new"), path.join(dir, "index.json"));
+  }
+
+  it("keeps the index it read for a moment, then reads the new one", async () => {
+    const site = mkdtempSync(path.join(os.tmpdir(), "littlepress-store-"));
+    try {
+      writeSite(site, 3);
+      const first = await openPublication("serial", site);
+      expect(first?.index.count).toBe(3);
+      writeSite(site, 5);
+      expect(await openPublication("serial", site)).toBe(first); // checked at most once a second
+      await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 50));
+      const second = await openPublication("serial", site);
+      expect(second?.index.count).toBe(5);
+      const decision = await decideEdition(second!, new URLSearchParams({ delivery_count: "4" }), new Date());
+      expect(decision).toMatchObject({ status: 200, html: "<p>Part 4</p>" });
+      await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 50));
+      expect(await openPublication("serial", site)).toBe(second); // unchanged file: the same publication
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 });
