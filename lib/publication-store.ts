@@ -4,6 +4,7 @@ import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
 import { compareKeys, type EditionKey } from "./edition-key.ts";
 import { decodeShard, SHARD_EXTENSION, shardDictionary, type EditionShard, type PackedPublication, type PublicationIndex, type ShardRange } from "./manifest.ts";
+import { shardHash } from "./shard-placement.ts";
 import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
@@ -107,7 +108,10 @@ async function readStored(site: string, dir: string, range: ShardRange): Promise
   if (!origin) throw new Error(`shard ${range.remote} is not bundled and the site's address is unknown`);
   const res = await fetch(new URL(range.remote, origin), { signal: AbortSignal.timeout(REMOTE_SHARD_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`shard ${range.remote}: ${res.status} from ${origin}`);
-  return Buffer.from(await res.arrayBuffer());
+  const bytes = Buffer.from(await res.arrayBuffer());
+  // The name carries a hash of the bytes: a page that is not the shard (a catch-all rewrite, another deploy) is refused.
+  if (!range.remote.includes(`-${shardHash(bytes)}.`)) throw new Error(`shard ${range.remote}: ${origin} answered with other bytes`);
+  return bytes;
 }
 
 /** A remote shard that has not come in this long is given up on (the request gets a 204). */

@@ -49,10 +49,14 @@ export function placeShards(publications: EncodedPublication[], dataDir: (slug: 
         files.push({ path: `${dataDir(index.slug)}/shards/${range.id}${SHARD_EXTENSION}`, bytes });
         continue;
       }
-      const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-      range.remote = `/${PUBLIC_SHARDS_DIR}/${index.slug}/${range.id}-${hash}.shard`;
+      range.remote = `/${PUBLIC_SHARDS_DIR}/${index.slug}/${range.id}-${shardHash(bytes)}${SHARD_EXTENSION}`;
       files.push({ path: range.remote.slice(1), bytes });
     }
   }
   return files;
+}
+
+/** What a published shard's name carries of its bytes, so a reader can tell it got that shard. */
+export function shardHash(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }

@@ -4,6 +4,8 @@
 // then runs on a copy of the site that holds only what Netlify bundles with it
 // (_littlepress/), while the local server serves the whole site.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";
@@ -64,6 +66,20 @@ describe("a site whose shards do not fit in the function bundle", () => {
     const res = await edition(new Request("http://127.0.0.1:1/almanac/edition/?local_delivery_time=2026-11-18T07:00:00-05:00"));
     expect(res.status).toBe(204);
     expect(res.headers.get("x-littlepress-reason")).toBe("internal fault");
+  });
+
+  it("refuses bytes that are not the shard its name promises (a catch-all page, say): 204", async () => {
+    const impostor = createServer((_, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><p>Welcome!</p>"));
+    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = impostor.address() as AddressInfo;
+      const res = await edition(new Request(`http://127.0.0.1:${port}/good-morning/edition/?local_delivery_time=2026-11-19T07:00:00Z`));
+      expect(res.status).toBe(204);
+      expect(res.headers.get("x-littlepress-reason")).toBe("internal fault");
+    } finally {
+      impostor.closeAllConnections();
+      await new Promise((resolve) => impostor.close(resolve));
+    }
   });
 
   it("keeps the bundle's own files to the indexes", () => {
