@@ -45,11 +45,25 @@ function list(problems: ContentProblem[]): string {
 
 /** Finds a ContentError anywhere in an error's cause chain (Eleventy wraps errors thrown in hooks). */
 export function findContentError(error: unknown): ContentError | undefined {
-  for (let e = error, depth = 0; e && depth < 10; depth++) {
-    if (e instanceof ContentError) return e;
-    if (typeof e !== "object") return undefined;
+  return errorChain(error).find((e): e is ContentError => e instanceof ContentError);
+}
+
+/** An error and the ones it wraps (Eleventy's `originalError`, or `cause`), outermost first, at most `limit`. */
+export function errorChain(error: unknown, limit = 10): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e && chain.length < limit; ) {
+    chain.push(e);
+    if (typeof e !== "object") break;
     const next = e as { originalError?: unknown; cause?: unknown };
     e = next.originalError ?? next.cause;
   }
-  return undefined;
+  return chain;
+}
+
+/** The messages along an error's chain (errorChain), outermost first. */
+export function chainMessages(error: unknown, limit?: number): string[] {
+  return errorChain(error, limit).flatMap((e) => {
+    const message = (e as { message?: unknown }).message;
+    return typeof message === "string" && message ? [message] : [];
+  });
 }

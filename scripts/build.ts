@@ -7,7 +7,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import Eleventy from "@11ty/eleventy";
-import { findContentError } from "../lib/content-error.ts";
+import { chainMessages, findContentError } from "../lib/content-error.ts";
 import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/site-paths.ts";
 
 /** Builds `content` (default content/) into `output` (default _site/). */
@@ -45,11 +45,7 @@ export async function functionDataSize(output = "_site", folder = DATA_DIR): Pro
 export function describeBuildError(error: unknown): string {
   const content = findContentError(error);
   if (content) return content.message;
-  const lines: string[] = [];
-  for (let e = error as { message?: string; originalError?: unknown; cause?: unknown } | undefined, i = 0; e && i < 6; i++) {
-    if (e.message && !lines.includes(e.message)) lines.push(e.message);
-    e = (e.originalError ?? e.cause) as typeof e;
-  }
+  const lines = [...new Set(chainMessages(error, 6))];
   return `The build failed:\n  ${lines.join("\n  ")}\n  fix: correct the template named above (the line and column are given); Liquid tags look like {% if config.lang == "fr" %}…{% endif %}`;
 }
 

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { BundlePlugin, RenderPlugin } from "@11ty/eleventy";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
+import { chainMessages, ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
 import { deskPublication } from "../lib/desk.ts";
 import { makeIcon } from "../lib/icon.ts";
 import { encodeShard, packPublication, shardDictionary, type RenderedEdition } from "../lib/manifest.ts";
@@ -137,10 +137,7 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: { e
 
 /** The template engine's own words for what is wrong, at the line of the author's file (not of the text after the front matter). */
 function templateProblem(error: unknown, bodyLine: number): string {
-  let e = error as { message?: string; originalError?: unknown; cause?: unknown } | undefined;
-  let message = String(error);
-  for (let depth = 0; e && depth < 8; depth++, e = (e.originalError ?? e.cause) as typeof e) if (e.message) message = e.message;
-  return message
+  return (chainMessages(error, 8).at(-1) ?? String(error))
     .replace(/, file:.*?(?=, line:|$)/, "")
     .replace(/line:(\d+), col:(\d+)/, (_, line: string, col: string) => `line ${Number(line) + bodyLine - 1}, column ${col}`);
 }

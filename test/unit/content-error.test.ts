@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ContentError, findContentError, formatProblems, type ContentProblem } from "../../lib/content-error.ts";
+import { chainMessages, ContentError, findContentError, formatProblems, type ContentProblem } from "../../lib/content-error.ts";
 
 const A: ContentProblem = { file: "content/a/publication.json", field: "editions.by", problem: "is missing", fix: "add it" };
 const B: ContentProblem = { file: "content/b/editions/x.md", field: "", problem: "has no key", fix: "add one" };
@@ -47,5 +47,18 @@ describe("findContentError", () => {
     const b = { cause: a };
     a.cause = b;
     expect(findContentError(a)).toBeUndefined();
+  });
+});
+
+describe("chainMessages", () => {
+  it("lists the messages from the outermost error in, through originalError and cause, up to a limit", () => {
+    const inner = new Error("invalid value expression, line:1, col:4");
+    const wrapped = Object.assign(new Error("Having trouble rendering"), { originalError: new Error("", { cause: inner }) });
+    expect(chainMessages(wrapped)).toEqual(["Having trouble rendering", "invalid value expression, line:1, col:4"]);
+    expect(chainMessages(wrapped, 2)).toEqual(["Having trouble rendering"]);
+    expect(chainMessages("a string thrown")).toEqual([]);
+    const loop: { message: string; cause?: unknown } = { message: "again" };
+    loop.cause = loop;
+    expect(chainMessages(loop)).toHaveLength(10);
   });
 });
