@@ -1,5 +1,6 @@
 // What the authors' command-line tools (check, preview) share: where output
-// goes, and how --help and bad arguments are answered.
+// goes, how arguments are read, and how --help and bad arguments are answered.
+import { parseArgs, type ParseArgsConfig } from "node:util";
 
 /** Where a tool writes; tests pass their own to read it. */
 export interface Output {
@@ -26,4 +27,19 @@ export function answerUsage(tool: string, parsed: object, usage: string, out: Ou
     return 2;
   }
   return undefined;
+}
+
+/** Reads a tool's arguments; a mistake in them (an unknown option, a missing value) is an answer, not an exception. */
+export function parseToolArgs<O extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options });
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** What is wrong with a --timeout value (seconds, above 0 and at most 600), or undefined. */
+export function timeoutProblem(text: string): string | undefined {
+  const n = Number(text);
+  return Number.isFinite(n) && n > 0 && n <= 600 ? undefined : `--timeout is in seconds, above 0 and at most 600, not "${text}"`;
 }

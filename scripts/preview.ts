@@ -4,12 +4,11 @@
 // preview/<slug>/<key>.png, a contact sheet and index.json for the desk, then
 // prints each edition's length on paper. The work is in scripts/preview/.
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { PreviewError } from "./preview/errors.ts";
 import { preview, type PreviewOptions } from "./preview/run.ts";
 import { formatSummary } from "./preview/summary.ts";
-import { answerUsage, processOutput, type Output } from "./cli.ts";
+import { answerUsage, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
 
 export type { Output };
 
@@ -33,29 +32,21 @@ Options:
 type Parsed = { help: true } | { error: string } | { options: PreviewOptions };
 
 export function parsePreviewArgs(argv: string[]): Parsed {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        edition: { type: "string" },
-        out: { type: "string" },
-        "no-build": { type: "boolean" },
-        site: { type: "string" },
-        content: { type: "string" },
-        timeout: { type: "string" },
-        readme: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
+  const parsed = parseToolArgs(argv, {
+    edition: { type: "string" },
+    out: { type: "string" },
+    "no-build": { type: "boolean" },
+    site: { type: "string" },
+    content: { type: "string" },
+    timeout: { type: "string" },
+    readme: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if ("error" in parsed) return parsed;
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeout !== undefined && !(timeout > 0 && timeout <= 600)) return { error: `--timeout is in seconds, from more than 0 to 600, not "${values.timeout}"` };
+  const timeoutIssue = values.timeout === undefined ? undefined : timeoutProblem(values.timeout);
+  if (timeoutIssue) return { error: timeoutIssue };
   for (const [name, value] of [["--edition", values.edition], ["--out", values.out], ["--site", values.site], ["--content", values.content]] as const) {
     if (value === "") return { error: `${name} needs a value` };
   }
@@ -68,7 +59,7 @@ export function parsePreviewArgs(argv: string[]): Parsed {
       ...(values.content !== undefined ? { content: values.content } : {}),
       build: !values["no-build"] && values.site === undefined,
       readme: values.readme ?? false,
-      ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+      ...(values.timeout !== undefined ? { timeoutMs: Number(values.timeout) * 1000 } : {}),
     },
   };
 }

@@ -1,6 +1,6 @@
 // Command-line arguments -> CheckOptions, with a plain sentence for each
 // mistake (the CLI prints it with the usage and exits 2, no stack trace).
-import { parseArgs } from "node:util";
+import { parseToolArgs, timeoutProblem } from "../cli.ts";
 import { isTimeZone } from "./delivery-time.ts";
 import type { CheckOptions } from "./run-check.ts";
 
@@ -24,26 +24,18 @@ Exit code: 0 when nothing failed, 1 on any FAIL, 2 on bad arguments.`;
 export type Parsed = { help: true } | { error: string } | { options: CheckOptions; json: boolean };
 
 export function parseCheckArgs(argv: string[]): Parsed {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        days: { type: "string", default: "14" },
-        hour: { type: "string", default: "6" },
-        tz: { type: "string", multiple: true },
-        start: { type: "string" },
-        config: { type: "string", multiple: true },
-        timeout: { type: "string", default: "10" },
-        json: { type: "boolean", default: false },
-        strict: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
+  const parsed = parseToolArgs(argv, {
+    days: { type: "string", default: "14" },
+    hour: { type: "string", default: "6" },
+    tz: { type: "string", multiple: true },
+    start: { type: "string" },
+    config: { type: "string", multiple: true },
+    timeout: { type: "string", default: "10" },
+    json: { type: "boolean", default: false },
+    strict: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
+  if ("error" in parsed) return parsed;
   const { values: v, positionals } = parsed;
   if (v.help) return { help: true };
   if (positionals.length !== 1) return { error: positionals.length ? `expected one URL, got ${positionals.length}: ${positionals.join(" ")}` : "give the publication's URL" };
@@ -82,9 +74,9 @@ function integer(flag: string, text: string, min: number, max: number): number {
 }
 
 function seconds(text: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0 || n > 600) throw new Error(`--timeout is in seconds, above 0 and at most 600, not "${text}"`);
-  return n;
+  const problem = timeoutProblem(text);
+  if (problem) throw new Error(problem);
+  return Number(text);
 }
 
 function zones(list: string[]): string[] {
