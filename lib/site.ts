@@ -2,19 +2,14 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { ContentError, type ContentProblem } from "./content-error.ts";
 import { compareKeys, KEY_FIELD, keyFromFrontMatter, type EditionKey } from "./edition-key.ts";
-import { splitFrontMatter } from "./front-matter.ts";
+import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
 import { readPublication, type Publication } from "./publication.ts";
 
-/** One Markdown edition, found and keyed before Eleventy renders it. */
-export interface EditionSource {
-  /** Path relative to the project, as Eleventy names it in page.inputPath (without "./"). */
+/** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
+export interface EditionSource extends FrontMatterSplit {
+  /** The file, under the content folder as given, with forward slashes: what problems and warnings name. */
   file: string;
   key: EditionKey;
-  /** Its front matter, read once here (the build renders with it). */
-  data: Record<string, unknown>;
-  /** The Markdown after the front matter, and the file's line where it starts. */
-  body: string;
-  bodyLine: number;
 }
 
 /** A publication with its editions, sorted by key. */
@@ -110,7 +105,7 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
     return [];
   }
   const field = KEY_FIELD[pub.editions.by];
-  const byKey = new Map<EditionKey, { file: string; data: Record<string, unknown>; body: string; bodyLine: number }>();
+  const byKey = new Map<EditionKey, FrontMatterSplit & { file: string }>();
   for (const file of files) {
     const front = splitFrontMatter(readFileSync(file, "utf8"));
     if ("error" in front) {
