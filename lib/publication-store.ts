@@ -25,11 +25,13 @@ export interface PublishedPublication {
  */
 export const SHARDS_IN_MEMORY = 64;
 
-/** Opened publications, with the index file's stamp when it was read, so a rebuild is noticed. */
-const opened = new Map<string, { pending: Promise<PublishedPublication | undefined>; stamp: string; checkedAt: number }>();
+/** Opened publications, by site and slug; read again when the build replaces the index. */
+const opened = new Map<string, Fresh<Promise<PublishedPublication | undefined>>>();
+/** Each site's site.json (which publication is at the root), likewise. */
+const siteIndexes = new Map<string, Fresh<SiteIndex>>();
 /** The address each opened site was last reached at: where its remote shards are fetched from. */
 const origins = new Map<string, string>();
-/** How often an opened index is checked against its file (a deployed site never changes; `npm start` may be rebuilt under it). */
+/** How often a file read here is checked again (a deployed site never changes; `npm start` may be rebuilt under it). */
 export const RECHECK_MS = 1_000;
 
 /**
@@ -44,19 +46,46 @@ export async function openPublication(slug: string, site = siteDir(), origin?: s
   if (slug === "") slug = readSiteIndex(site).root ?? "";
   if (!SAFE_SLUG.test(slug)) return undefined;
   const id = `${site}\u0000${slug}`;
+  return freshRead(opened, id, path.join(publicationDataDir(site, slug), "index.json"), () => {
+    const pending = load(site, slug);
+    // A publication missing now may be built later (a test, a rebuild): do not remember misses.
+    const forget = () => opened.get(id)?.value === pending && opened.delete(id);
+    pending.then((p) => p ?? forget(), forget);
+    return pending;
+  });
+}
+
+function readSiteIndex(site: string): SiteIndex {
+  const file = path.join(site, DATA_DIR, SITE_INDEX);
+  return freshRead(siteIndexes, site, file, () => {
+    try {
+      return JSON.parse(readFileSync(file, "utf8")) as SiteIndex;
+    } catch {
+      return {};
+    }
+  });
+}
+
+/** A value read from a file, with what the file was like then and when that was last checked. */
+interface Fresh<T> {
+  value: T;
+  stamp: string;
+  checkedAt: number;
+}
+
+/** The value cached under `key`, read again with `read` when `file` has been replaced (looked at once a RECHECK_MS at most). */
+function freshRead<T>(cache: Map<string, Fresh<T>>, key: string, file: string, read: () => T): T {
   const now = Date.now();
-  const entry = opened.get(id);
-  if (entry && now - entry.checkedAt < RECHECK_MS) return entry.pending;
-  const stamp = fileStamp(path.join(publicationDataDir(site, slug), "index.json"));
+  const entry = cache.get(key);
+  if (entry && now - entry.checkedAt < RECHECK_MS) return entry.value;
+  const stamp = fileStamp(file);
   if (entry && entry.stamp === stamp) {
     entry.checkedAt = now;
-    return entry.pending;
+    return entry.value;
   }
-  const pending = load(site, slug);
-  opened.set(id, { pending, stamp, checkedAt: now });
-  // A publication missing now may be built later (a test, a rebuild): do not remember misses.
-  pending.then((p) => p ?? opened.delete(id), () => opened.delete(id));
-  return pending;
+  const value = read();
+  cache.set(key, { value, stamp, checkedAt: now });
+  return value;
 }
 
 /** Changes when the file is replaced: its modification time, size and inode. */
@@ -66,14 +95,6 @@ function fileStamp(file: string): string {
     return `${s.mtimeMs}:${s.size}:${s.ino}`;
   } catch {
     return "missing";
-  }
-}
-
-function readSiteIndex(site: string): SiteIndex {
-  try {
-    return JSON.parse(readFileSync(path.join(site, DATA_DIR, SITE_INDEX), "utf8")) as SiteIndex;
-  } catch {
-    return {};
   }
 }
 
