@@ -196,20 +196,25 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
   return pages;
 }
 
-/** The rendered editions in Eleventy's results, in a stable order (Eleventy renders in parallel). */
-function renderedEditions(pages: Map<string, EditionPage>, results: RenderResult[]): (RenderedEdition & { pub: string })[] {
-  const rendered = [];
-  for (const r of results) {
+/** The rendered editions in Eleventy's results, by publication, in a stable order (Eleventy renders in parallel). */
+function renderedEditions(pages: Map<string, EditionPage>, results: RenderResult[]): Map<string, RenderedEdition[]> {
+  const found = results.flatMap((r) => {
     const page = pages.get(r.url);
-    if (page) rendered.push({ pub: page.pub.slug, source: page.edition.source, key: page.key, variant: page.variant, variantIndex: page.variantIndex, html: r.content });
+    return page ? [{ page, html: r.content }] : [];
+  });
+  found.sort((a, b) => a.page.variantIndex - b.page.variantIndex);
+  const byPublication = new Map<string, RenderedEdition[]>();
+  for (const { page, html } of found) {
+    const list = byPublication.get(page.pub.slug) ?? byPublication.set(page.pub.slug, []).get(page.pub.slug)!;
+    list.push({ source: page.edition.source, key: page.key, variant: page.variant, html });
   }
-  return rendered.sort((a, b) => a.variantIndex - b.variantIndex).map(({ variantIndex: _, ...r }) => r);
+  return byPublication;
 }
 
-async function writePublications(publications: PublicationSource[], rendered: (RenderedEdition & { pub: string })[], output: string) {
+async function writePublications(publications: PublicationSource[], rendered: Map<string, RenderedEdition[]>, output: string) {
   const encoded: EncodedPublication[] = [];
   for (const pub of publications) {
-    const { index, shards } = packPublication(pub, rendered.filter((r) => r.pub === pub.slug));
+    const { index, shards } = packPublication(pub, rendered.get(pub.slug) ?? []);
     const dictionary = shardDictionary(index);
     encoded.push({ index, shards: new Map([...shards].map(([id, shard]) => [id, encodeShard(shard, dictionary)])) });
   }
@@ -246,10 +251,10 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, li
 }
 
 /** Print checks on every rendered edition (once per file) and on each description. */
-function printChecks(site: Site, rendered: RenderedEdition[], content: string): ContentProblem[] {
+function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, content: string): ContentProblem[] {
   const warnings: ContentProblem[] = site.publications.flatMap((p) => descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")));
   const checker = new PrintChecker();
-  for (const r of rendered) warnings.push(...checker.check(r.html, r.source));
+  for (const r of [...rendered.values()].flat()) warnings.push(...checker.check(r.html, r.source));
   return uniqueProblems(warnings);
 }
 
