@@ -55,6 +55,16 @@ export async function openPublication(slug: string, site = siteDir(), origin?: s
   });
 }
 
+/**
+ * Forgets everything read of a site, for a server that has just rebuilt it
+ * (`npm start`): the next request reads the new indexes at once, without
+ * waiting for the once-a-second check.
+ */
+export function forgetSite(site: string): void {
+  for (const id of opened.keys()) if (id.startsWith(`${site}\u0000`)) opened.delete(id);
+  siteIndexes.delete(site);
+}
+
 function readSiteIndex(site: string): SiteIndex {
   const file = path.join(site, DATA_DIR, SITE_INDEX);
   return freshRead(siteIndexes, site, file, () => {

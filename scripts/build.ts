@@ -2,24 +2,44 @@
 // it in only when the whole build succeeded, so a broken edition never
 // replaces a good site. Content problems are printed for the author, without
 // a stack trace.
-import { readdir, rename, rm, stat } from "node:fs/promises";
+import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import Eleventy from "@11ty/eleventy";
 import { chainMessages, findContentError } from "../lib/content-error.ts";
 import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/site-paths.ts";
+import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
 
-/** Builds `content` (default content/) into `output` (default _site/). */
-export async function build({ content = "content", output = "_site", strict = false } = {}): Promise<void> {
-  process.env.LITTLEPRESS_CONTENT = path.relative(process.cwd(), path.resolve(content)); // read by .eleventy.js; Eleventy wants it relative
-  process.env.LITTLEPRESS_STRICT = strict ? "1" : "0"; // read by the plugin's print checks
+export interface BuildOptions {
+  /** The publications' folder (default content/). */
+  content?: string;
+  /** Where the site goes (default _site/). */
+  output?: string;
+  /** Print warnings fail the build. */
+  strict?: boolean;
+  /** Pages kept from earlier builds in this process (`npm start`), to render only what changed. */
+  memory?: RenderMemory;
+}
+
+/** Builds `content` into `output`. */
+export async function build({ content = "content", output = "_site", strict = false, memory }: BuildOptions = {}): Promise<void> {
+  // Eleventy wants the input relative to the project.
+  const input = path.relative(process.cwd(), path.resolve(content));
+  process.env.LITTLEPRESS_CONTENT = input; // read by .eleventy.js for Eleventy's input folder
   const next = `${output}.next`;
   await rm(next, { recursive: true, force: true });
-  const eleventy = new Eleventy(undefined, next, { quietMode: true, configPath: ".eleventy.js" });
+  const eleventy = new Eleventy(undefined, next, {
+    quietMode: true,
+    configPath: ".eleventy.js",
+    // Registered before .eleventy.js registers it with its defaults: these options win.
+    config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, { content: input, strict, ...(memory ? { memory } : {}) } satisfies LittlepressOptions),
+  });
   eleventy.disableLogger(); // errors are reported once, by describeBuildError
   try {
     await eleventy.write();
+    // Images of the pages kept from the memory were written by an earlier build.
+    if (memory) await keepImages(output, next);
   } catch (error) {
     await rm(next, { recursive: true, force: true });
     throw error;
@@ -28,6 +48,23 @@ export async function build({ content = "content", output = "_site", strict = fa
   await rename(output, `${output}.old`).catch(() => undefined);
   await rename(next, output);
   await rm(`${output}.old`, { recursive: true, force: true });
+}
+
+/**
+ * Links the processed images of the last build (`<slug>/img/`) into the next
+ * one where it has none of that name: their names are hashes of the image
+ * and its settings, so an old one is never a wrong one.
+ */
+async function keepImages(output: string, next: string): Promise<void> {
+  for (const slug of await readdir(output).catch(() => [])) {
+    const images = path.join(output, slug, "img");
+    for (const name of await readdir(images).catch(() => [])) {
+      await mkdir(path.join(next, slug, "img"), { recursive: true });
+      await link(path.join(images, name), path.join(next, slug, "img", name)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== "EEXIST") throw e;
+      });
+    }
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // Images in editions: resized to fit the paper, made greyscale, written next to
 // the publication, and linked by absolute URL (the platform renders pages from
 // another host). @11ty/eleventy-img does the image work.
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "node-html-parser";
 import type { Sharp } from "sharp";
@@ -19,7 +20,15 @@ export interface ImageTarget {
   siteUrl: string;
   /** The build's output folder. */
   output: string;
+  /**
+   * Images already processed in this build, by output folder and file. eleventy-img's own caches
+   * live as long as the process and remember folders of an earlier build that
+   * `npm start` has since replaced, so each build keeps its own.
+   */
+  done: Map<string, Promise<ImageStats>>;
 }
+
+type ImageStats = Record<string, { url: string; width: number; height: number }[]>;
 
 /** Replaces every local <img> of an edition with its processed copy, at an absolute URL. */
 export async function processImages(html: string, target: ImageTarget): Promise<string> {
@@ -31,15 +40,24 @@ export async function processImages(html: string, target: ImageTarget): Promise<
     const src = img.getAttribute("src")!;
     if (REMOTE.test(src)) continue;
     const file = src.startsWith("/") ? path.join(target.publicationDir, src) : path.resolve(path.dirname(target.source), src);
-    let stats: Record<string, { url: string; width: number; height: number }[]>;
+    const outputDir = path.join(target.output, target.slug, "img");
+    let stats: ImageStats;
     try {
-      stats = await Image(file, {
-        widths: [PAPER_WIDTH_PX], // never wider than the paper; smaller images keep their size
-        formats: ["png"],
-        outputDir: path.join(target.output, target.slug, "img"),
-        urlPath: `${target.siteUrl}/${target.slug}/img/`,
-        transform: (sharp: Sharp) => sharp.flatten({ background: "#ffffff" }).greyscale().toColourspace("b-w"),
-      });
+      const id = `${outputDir}\u0000${file}`;
+      let pending = target.done.get(id);
+      if (!pending) {
+        await mkdir(outputDir, { recursive: true });
+        pending = Image(file, {
+          widths: [PAPER_WIDTH_PX], // never wider than the paper; smaller images keep their size
+          formats: ["png"],
+          outputDir,
+          urlPath: `${target.siteUrl}/${target.slug}/img/`,
+          useCache: false,
+          transform: (sharp: Sharp) => sharp.flatten({ background: "#ffffff" }).greyscale().toColourspace("b-w"),
+        }) as Promise<ImageStats>;
+        target.done.set(id, pending);
+      }
+      stats = await pending;
     } catch (e) {
       throw new ContentError([{ file: target.source, field: `<img src="${src}">`, problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`, fix: "put the image file next to the edition (or give a path from the publication's folder starting with /)" }]);
     }

@@ -55,32 +55,58 @@ interface EditionData {
 // Eleventy's config object is untyped here on purpose: the plugin uses a handful of documented calls.
 type EleventyConfig = any;
 
-export default function littlepress(eleventyConfig: EleventyConfig, options: { content: string }) {
+/** What the plugin is given: by `.eleventy.js`, or by `npm run build` and `npm start` for one run. */
+export interface LittlepressOptions {
+  /** The folder of publications (content/<slug>/publication.json …). */
+  content: string;
+  /** Print warnings fail the build (`npm run build -- --strict`). */
+  strict?: boolean;
+  /**
+   * The pages of earlier builds in this process (`npm start`): a page whose
+   * inputs are unchanged is taken from here instead of being rendered again.
+   */
+  memory?: RenderMemory;
+}
+
+/**
+ * Edition pages rendered by earlier builds, by page URL, with the inputs they
+ * were rendered from. Only valid while the layouts, global data and images are
+ * unchanged: whoever keeps one clears it when they change.
+ */
+export type RenderMemory = Map<string, { inputs: string; html: string }>;
+
+export default function littlepress(eleventyConfig: EleventyConfig, options: LittlepressOptions) {
   const site = loadSite(options.content);
   const pages = editionPages(site.publications);
+  const { memory } = options;
 
-  addEditions(eleventyConfig, pages, options.content);
+  addEditions(eleventyConfig, memory ? changedPages(pages, memory) : pages, options.content);
   addDesk(eleventyConfig, site);
 
   // Images in editions: fitted to the paper, greyscale, absolute URLs.
   let assumedUrl: string | undefined;
+  const images = new Map();
   eleventyConfig.addTransform("littlepress-images", async function (this: { page: { url: string } }, html: string) {
     const page = pages.get(this.page.url);
     if (!page) return html;
     const url = siteUrl({ publication: page.pub.url, site: site.url });
     if (url.assumed && html.includes("<img")) assumedUrl = url.url;
-    return processImages(html, { source: page.edition.source, publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output });
+    return processImages(html, { source: page.edition.source, publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output, done: images });
   });
 
   eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
-    const rendered = renderedEditions(pages, results);
+    const rendered = renderedEditions(pages, results, memory);
     const warnings = printChecks(site, rendered, options.content);
     if (assumedUrl) warnings.push({ file: path.join(options.content, "site.json"), field: "url", problem: `not set: image URLs point at ${assumedUrl}, which only works on this machine`, fix: 'add "url": "https://<your site>" (Netlify builds use the site\'s URL by themselves)' });
-    reportWarnings(warnings);
+    reportWarnings(warnings, options.strict ?? false);
     await writePublications(site.publications, rendered, directories.output);
     await writeSiteIndex(site, directories.output);
   });
 }
+
+// `npm run build` registers the plugin with the run's options before `.eleventy.js`
+// does with its defaults: the first registration wins.
+littlepress.eleventyPluginOptions = { unique: true };
 
 /**
  * Every edition page, for Eleventy to render: one paginated template per
@@ -196,19 +222,38 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
   return pages;
 }
 
-/** The rendered editions in Eleventy's results, by publication, in a stable order (Eleventy renders in parallel). */
-function renderedEditions(pages: Map<string, EditionPage>, results: RenderResult[]): Map<string, RenderedEdition[]> {
-  const found = results.flatMap((r) => {
-    const page = pages.get(r.url);
-    return page ? [{ page, html: r.content }] : [];
-  });
-  found.sort((a, b) => a.page.variantIndex - b.page.variantIndex);
+/**
+ * Every edition page, rendered: from Eleventy's results, or from the memory of
+ * an earlier build for a page not rendered again. By publication, in the
+ * pages' order (variant by variant, editions in key order), whatever order
+ * Eleventy rendered them in. The memory is brought up to date.
+ */
+function renderedEditions(pages: Map<string, EditionPage>, results: RenderResult[], memory?: RenderMemory): Map<string, RenderedEdition[]> {
+  const fresh = new Map(results.map((r) => [r.url, r.content]));
   const byPublication = new Map<string, RenderedEdition[]>();
-  for (const { page, html } of found) {
+  for (const [url, page] of pages) {
+    const html = fresh.get(url) ?? memory?.get(url)?.html;
+    if (html === undefined) continue;
+    if (memory && fresh.has(url)) memory.set(url, { inputs: pageInputs(page), html });
     const list = byPublication.get(page.pub.slug) ?? byPublication.set(page.pub.slug, []).get(page.pub.slug)!;
     list.push({ source: page.edition.source, key: page.key, variant: page.variant, html });
   }
+  if (memory) for (const url of memory.keys()) if (!pages.has(url)) memory.delete(url);
   return byPublication;
+}
+
+/** The pages whose inputs differ from those the memory rendered them from (all of them, with an empty memory). */
+function changedPages(pages: Map<string, EditionPage>, memory: RenderMemory): Map<string, EditionPage> {
+  return new Map([...pages].filter(([url, page]) => memory.get(url)?.inputs !== pageInputs(page)));
+}
+
+/**
+ * All a page is rendered from, besides the layouts and the site's data: the
+ * edition as the templates see it, and its publication's settings.
+ */
+function pageInputs(page: EditionPage): string {
+  const { editions, ...settings } = page.pub;
+  return JSON.stringify([page.edition, settings, editions.by, page.variant]);
 }
 
 async function writePublications(publications: PublicationSource[], rendered: Map<string, RenderedEdition[]>, output: string) {
@@ -259,9 +304,9 @@ function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, conte
 }
 
 /** Warnings are printed; with `npm run build -- --strict` they fail the build. */
-function reportWarnings(warnings: ContentProblem[]) {
+function reportWarnings(warnings: ContentProblem[], strict: boolean) {
   if (!warnings.length) return;
-  if (process.env.LITTLEPRESS_STRICT === "1") throw new ContentError(warnings);
+  if (strict) throw new ContentError(warnings);
   console.warn(formatWarnings(warnings));
 }
 

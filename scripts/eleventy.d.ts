@@ -1,7 +1,12 @@
 // Eleventy ships no TypeScript types; the build uses its documented programmatic API only.
 declare module "@11ty/eleventy" {
   export default class Eleventy {
-    constructor(input?: string, output?: string, options?: { quietMode?: boolean; configPath?: string });
+    constructor(input?: string, output?: string, options?: {
+      quietMode?: boolean;
+      configPath?: string;
+      /** Runs before the config file: a plugin added here with `unique` is the one that counts. */
+      config?: (eleventyConfig: { addPlugin(plugin: unknown, options?: object): void }) => void;
+    });
     disableLogger(): void;
     write(): Promise<unknown>;
   }

@@ -2,17 +2,19 @@
 // functions through the very handlers Netlify runs, routed by netlify.toml.
 // Binds 127.0.0.1 only.
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-routes.ts";
 
 type Handler = (req: Request, context: object) => Promise<Response> | Response;
 
+const HTML = "text/html; charset=utf-8";
 const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
+  ".html": HTML,
   ".json": "application/json",
   ".css": "text/css; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -31,7 +33,17 @@ export interface LocalServer {
 }
 
 /** Starts the server; `port: 0` picks a free port (tests). */
-export async function startServer({ port = 8080, root = process.cwd(), siteDir }: { port?: number; root?: string; siteDir?: string } = {}): Promise<LocalServer> {
+export interface ServerOptions {
+  port?: number;
+  /** The project: netlify.toml and functions/ are read from here. */
+  root?: string;
+  /** The built site (default: netlify.toml's publish folder). */
+  siteDir?: string;
+  /** `npm start`: pages opened in a browser reload after each build (scripts/live-reload.ts). */
+  live?: LiveChannel;
+}
+
+export async function startServer({ port = 8080, root = process.cwd(), siteDir, live }: ServerOptions = {}): Promise<LocalServer> {
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
   process.env.LITTLEPRESS_SITE_DIR = site; // where the functions find their manifests
@@ -42,7 +54,8 @@ export async function startServer({ port = 8080, root = process.cwd(), siteDir }
     return h;
   };
   const server = createServer((req, res) => {
-    route(config, site, handler, req, res).catch((error) => {
+    if (live && req.url === LIVE_EVENTS) return liveEvents(live, req, res);
+    route({ config, site, handler, live: live !== undefined }, req, res).catch((error) => {
       console.error(`serve: ${String(error)}`);
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
       res.end("Internal error in the local server\n");
@@ -57,26 +70,35 @@ export async function startServer({ port = 8080, root = process.cwd(), siteDir }
   return { url, server, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
 
-async function route(config: NetlifyConfig, site: string, handler: (name: string) => Promise<Handler>, req: IncomingMessage, res: ServerResponse) {
+/** What every request is answered from. */
+interface Served {
+  config: NetlifyConfig;
+  site: string;
+  handler: (name: string) => Promise<Handler>;
+  /** Pages opened in a browser get the live-reload script (`npm start`). */
+  live: boolean;
+}
+
+async function route({ config, site, handler, live }: Served, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const pathname = safeDecode(url.pathname);
   const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
-  if (direct) return callFunction(await handler(direct[1]!), req, res);
+  if (direct) return callFunction(await handler(direct[1]!), req, res, live);
   for (const rule of config.redirects) {
     const params = rule.match(pathname);
     if (!params) continue;
     if (!rule.force && (await staticFile(site, pathname))) break; // Netlify: an existing file shadows unforced rules
     const target = fillTarget(rule.to, params);
     const fn = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)/.exec(target);
-    if (rule.status === 200 && fn) return callFunction(await handler(fn[1]!), req, res);
+    if (rule.status === 200 && fn) return callFunction(await handler(fn[1]!), req, res, live);
     if (rule.status === 301 || rule.status === 302) return void res.writeHead(rule.status, { Location: target }).end();
-    return serveStatic(config, site, target, res, req.method ?? "GET", rule.status);
+    return serveStatic({ config, site, handler, live }, target, req, res, rule.status);
   }
-  return serveStatic(config, site, pathname, res, req.method ?? "GET", 200);
+  return serveStatic({ config, site, handler, live }, pathname, req, res, 200);
 }
 
 /** Hands the request to a function exactly as Netlify would: a web Request with the original URL. */
-async function callFunction(fn: Handler, req: IncomingMessage, res: ServerResponse) {
+async function callFunction(fn: Handler, req: IncomingMessage, res: ServerResponse, live: boolean) {
   const method = req.method ?? "GET";
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -91,7 +113,11 @@ async function callFunction(fn: Handler, req: IncomingMessage, res: ServerRespon
   } as RequestInit);
   const response = await fn(request, {});
   // Edition pages are a few KiB: one buffer beats a stream for every request.
-  const body = response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;
+  let body: Buffer | undefined = response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;
+  if (live && body && wantsLiveScript(req, response.headers.get("content-type") ?? undefined)) {
+    body = withLiveScript(body);
+    response.headers.delete("content-length");
+  }
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(body);
 }
@@ -106,18 +132,23 @@ async function staticFile(site: string, pathname: string): Promise<string | unde
   return undefined;
 }
 
-async function serveStatic(config: NetlifyConfig, site: string, pathname: string, res: ServerResponse, method: string, status: number) {
-  const file = await staticFile(site, pathname);
-  if (!file || status === 404) {
-    const page = await staticFile(site, "/404.html");
-    res.writeHead(404, { "Content-Type": "text/html; charset=utf-8" });
-    return page && method !== "HEAD" ? void createReadStream(page).pipe(res) : void res.end(page ? undefined : "Not found\n");
+async function serveStatic({ config, site, live }: Served, pathname: string, req: IncomingMessage, res: ServerResponse, status: number) {
+  const file = status === 404 ? undefined : await staticFile(site, pathname);
+  const headers: Record<string, string> = { "Content-Type": HTML };
+  if (file) {
+    headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
+    headers["Cache-Control"] = "public, max-age=0, must-revalidate";
+    for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
   }
-  const headers: Record<string, string> = { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream", "Cache-Control": "public, max-age=0, must-revalidate" };
-  for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
-  res.writeHead(status, headers);
-  if (method === "HEAD") return void res.end();
-  createReadStream(file).pipe(res);
+  const page = file ?? (await staticFile(site, "/404.html"));
+  res.writeHead(file ? status : 404, headers);
+  if (req.method === "HEAD") return void res.end();
+  if (live && wantsLiveScript(req, headers["Content-Type"])) {
+    // Even before a first good build, a page in the browser hears when there is one.
+    return void res.end(withLiveScript(page ? await readFile(page) : Buffer.from("<!doctype html><p>Not found</p>")));
+  }
+  if (page) return void createReadStream(page).pipe(res);
+  res.end("Not found\n");
 }
 
 function safeDecode(pathname: string): string {

@@ -1,0 +1,137 @@
+// The live half of `npm start`: watches the content and the layouts, rebuilds
+// in this process when they change (only the pages whose inputs changed are
+// rendered again), and tells open pages to reload or to show what went wrong.
+// A broken save never replaces the last good build.
+import { watch, type FSWatcher } from "node:fs";
+import path from "node:path";
+import { forgetSite } from "../lib/publication-store.ts";
+import { build, describeBuildError } from "./build.ts";
+import type { RenderMemory } from "./eleventy-plugin.ts";
+
+/** What open pages are told after each build: which build they should show, and what is wrong with the latest save. */
+export interface LiveState {
+  /** Changes with every good build; a page showing another one reloads. */
+  build: number;
+  /** Why the latest build failed (the last good one is still served); undefined when it succeeded. */
+  problem?: string;
+}
+
+export interface LiveOptions {
+  content: string;
+  output: string;
+  /** Folders whose changes rebuild the site (content/ and layouts/). */
+  watch: string[];
+  /** Where progress and problems are written (the terminal). */
+  log?: (line: string) => void;
+}
+
+/** A site kept up to date with its sources while `npm start` runs. */
+export class LiveSite {
+  state: LiveState = { build: 0 };
+  /** Pages of earlier builds: a save re-renders only what it changed. */
+  private readonly memory: RenderMemory = new Map();
+  private readonly listeners = new Set<(state: LiveState) => void>();
+  private readonly watchers: FSWatcher[] = [];
+  private changed = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly options: LiveOptions) {}
+
+  /** Builds once, then watches. A failed first build is reported like any other; the server starts anyway. */
+  async start(): Promise<void> {
+    await this.rebuild([]);
+    for (const dir of this.options.watch) {
+      const watcher = watch(dir, { recursive: true }, (_event, name) => name && this.touched(path.join(dir, name)));
+      watcher.on("error", (error) => this.log(`littlepress: stopped watching ${dir}: ${error.message}`));
+      this.watchers.push(watcher);
+    }
+  }
+
+  /** Calls `listener` with the state now and after every build, until the returned function is called. */
+  subscribe(listener: (state: LiveState) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.state);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves when no build is running or waiting (tests). */
+  async settled(): Promise<void> {
+    while (this.running || this.timer) await (this.running ?? new Promise((r) => setTimeout(r, 10)));
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    for (const w of this.watchers) w.close();
+    this.listeners.clear();
+  }
+
+  private touched(file: string) {
+    this.changed.add(file);
+    // An editor's save is several events (write, rename, chmod): one build for them all.
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.next();
+    }, SETTLE_MS);
+  }
+
+  /** Runs one build at a time; changes seen during a build are built right after it. */
+  private async next(): Promise<void> {
+    if (this.running) return;
+    while (this.changed.size) {
+      const files = [...this.changed];
+      this.changed = new Set();
+      this.running = this.rebuild(files);
+      await this.running;
+      this.running = undefined;
+    }
+  }
+
+  private async rebuild(files: string[]): Promise<void> {
+    const { content, output } = this.options;
+    if (files.some((f) => !keepsMemory(content, f))) this.memory.clear();
+    const started = performance.now();
+    try {
+      await build({ content, output, memory: this.memory });
+    } catch (error) {
+      this.state = { build: this.state.build, problem: describeBuildError(error) };
+      this.log(`${this.state.problem}\nlittlepress: still serving the last good build; fix the file and save again`);
+      return this.tell();
+    }
+    forgetSite(path.resolve(output)); // the functions read the new indexes on the next request
+    this.state = { build: this.state.build + 1 };
+    const what = files.length ? `${describeFiles(files)} changed: rebuilt` : "built";
+    this.log(`littlepress: ${what} ${output}/ in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    this.tell();
+  }
+
+  private tell() {
+    for (const listener of this.listeners) listener(this.state);
+  }
+
+  private log(line: string) {
+    (this.options.log ?? console.log)(line);
+  }
+}
+
+/** How long a burst of file events must be quiet before the build starts. */
+const SETTLE_MS = 30;
+
+/**
+ * Whether the pages kept from earlier builds stay valid after `file` changed.
+ * An edition or a publication.json is part of each page's recorded inputs, so
+ * the plugin sees for itself which pages changed; anything else (a layout, an
+ * image, global data, site.json) may change any page.
+ */
+function keepsMemory(content: string, file: string): boolean {
+  const relative = path.relative(content, file).split(path.sep);
+  if (relative[0] === ".." || relative.length < 2) return false;
+  const name = relative.at(-1)!;
+  return (relative.length === 2 && name === "publication.json") || (relative[1] === "editions" && name.endsWith(".md"));
+}
+
+function describeFiles(files: string[]): string {
+  const unique = [...new Set(files.map((f) => path.relative(process.cwd(), f)))];
+  return unique.length === 1 ? unique[0]! : `${unique[0]} and ${unique.length - 1} more`;
+}
