@@ -51,6 +51,19 @@ export async function build({ content = "content", output = "_site", strict = fa
 }
 
 /**
+ * Tells Eleventy's caches that these files changed. Eleventy keeps layouts and
+ * template texts in caches that outlive a build, shared by every build in the
+ * process, and clears them only on the event its own --watch sends; `npm start`
+ * builds again in the same process, so it sends the same event. The event bus
+ * is not among Eleventy's exports: it is imported by its file.
+ */
+export async function eleventyForget(files: string[]): Promise<void> {
+  const bus = new URL("EventBus.js", import.meta.resolve("@11ty/eleventy")).href;
+  const { default: events } = (await import(bus)) as { default: { emit(event: string, ...args: unknown[]): unknown } };
+  for (const file of files) await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
+}
+
+/**
  * Links the processed images of the last build (`<slug>/img/`) into the next
  * one where it has none of that name: their names are hashes of the image
  * and its settings, so an old one is never a wrong one.

@@ -2,10 +2,10 @@
 // in this process when they change (only the pages whose inputs changed are
 // rendered again), and tells open pages to reload or to show what went wrong.
 // A broken save never replaces the last good build.
-import { watch, type FSWatcher } from "node:fs";
+import { watch, type FSWatcher } from "chokidar";
 import path from "node:path";
 import { forgetSite } from "../lib/publication-store.ts";
-import { build, describeBuildError } from "./build.ts";
+import { build, describeBuildError, eleventyForget } from "./build.ts";
 import type { RenderMemory } from "./eleventy-plugin.ts";
 
 /** What open pages are told after each build: which build they should show, and what is wrong with the latest save. */
@@ -31,7 +31,7 @@ export class LiveSite {
   /** Pages of earlier builds: a save re-renders only what it changed. */
   private readonly memory: RenderMemory = new Map();
   private readonly listeners = new Set<(state: LiveState) => void>();
-  private readonly watchers: FSWatcher[] = [];
+  private watcher: FSWatcher | undefined;
   private changed = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -41,11 +41,11 @@ export class LiveSite {
   /** Builds once, then watches. A failed first build is reported like any other; the server starts anyway. */
   async start(): Promise<void> {
     await this.rebuild([]);
-    for (const dir of this.options.watch) {
-      const watcher = watch(dir, { recursive: true }, (_event, name) => name && this.touched(path.join(dir, name)));
-      watcher.on("error", (error) => this.log(`littlepress: stopped watching ${dir}: ${error.message}`));
-      this.watchers.push(watcher);
-    }
+    // chokidar, not fs.watch: Node 20's recursive watch on Linux loses a file an editor saves by renaming over it.
+    this.watcher = watch(this.options.watch, { ignoreInitial: true });
+    this.watcher.on("all", (_event, file) => this.touched(file));
+    this.watcher.on("error", (error) => this.log(`littlepress: watching failed: ${String(error)}`));
+    await new Promise<void>((resolve) => this.watcher!.once("ready", () => resolve()));
   }
 
   /** Calls `listener` with the state now and after every build, until the returned function is called. */
@@ -60,10 +60,11 @@ export class LiveSite {
     while (this.running || this.timer) await (this.running ?? new Promise((r) => setTimeout(r, 10)));
   }
 
-  close(): void {
+  async close(): Promise<void> {
     clearTimeout(this.timer);
-    for (const w of this.watchers) w.close();
     this.listeners.clear();
+    await this.watcher?.close();
+    await this.running;
   }
 
   private touched(file: string) {
@@ -91,6 +92,7 @@ export class LiveSite {
   private async rebuild(files: string[]): Promise<void> {
     const { content, output } = this.options;
     if (files.some((f) => !keepsMemory(content, f))) this.memory.clear();
+    await eleventyForget(files);
     const started = performance.now();
     try {
       await build({ content, output, memory: this.memory });

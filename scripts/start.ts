@@ -42,8 +42,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const server = await startServer({ port, siteDir: output, live });
   console.log(`littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`);
   const stop = () => {
-    live.close();
-    void server.close().then(() => process.exit(0));
+    void Promise.all([live.close(), server.close()]).then(() => process.exit(0));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
