@@ -55,11 +55,6 @@ export class LiveSite {
     return () => this.listeners.delete(listener);
   }
 
-  /** Resolves when no build is running or waiting (tests). */
-  async settled(): Promise<void> {
-    while (this.running || this.timer) await (this.running ?? new Promise((r) => setTimeout(r, 10)));
-  }
-
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.listeners.clear();

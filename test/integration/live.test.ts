@@ -1,0 +1,176 @@
+// `npm start`'s live rebuilds, over real HTTP: a save is served at once, open
+// pages hear of it on the server-sent-events channel, a broken save keeps the
+// last good build up and says what is wrong, and the pages a rebuild keeps
+// from memory give the very bytes a clean build gives.
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIVE_EVENTS } from "../../scripts/live-reload.ts";
+import type { LiveState } from "../../scripts/live.ts";
+import { buildSite } from "../helpers/build-sites.ts";
+import { FIXTURES } from "../helpers/sites.ts";
+
+const ROOT = path.join(".test-work", `live-${process.pid}`);
+const CONTENT = path.join(ROOT, "content");
+const OUTPUT = path.join(ROOT, "_site");
+const edition = (name: string) => path.join(CONTENT, "serial", "editions", name);
+
+/** `npm start` as an author runs it, on a content folder of the test's own. */
+let child: ChildProcess;
+let log = "";
+const server = { url: "" };
+
+beforeAll(async () => {
+  rmSync(ROOT, { recursive: true, force: true });
+  mkdirSync(CONTENT, { recursive: true });
+  cpSync(path.join(FIXTURES, "basic", "serial"), path.join(CONTENT, "serial"), { recursive: true });
+  const args = ["--import", "tsx", "scripts/start.ts", "--port", "0", "--content", CONTENT, "--output", OUTPUT];
+  child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const heard = (chunk: Buffer) => (log += chunk.toString());
+  child.stdout!.on("data", heard);
+  child.stderr!.on("data", heard);
+  server.url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not start:\n${log}`)), 60_000);
+    child.stdout!.on("data", () => {
+      const url = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
+      if (url) clearTimeout(timer), resolve(url);
+    });
+  });
+});
+
+afterAll(async () => {
+  // Ctrl+C: the server stops and the process exits by itself.
+  const exited = new Promise((resolve) => child?.once("exit", resolve));
+  child?.kill("SIGINT");
+  await exited;
+  rmSync(ROOT, { recursive: true, force: true });
+});
+
+const get = (pathAndQuery: string, headers: Record<string, string> = {}) =>
+  fetch(server.url + pathAndQuery, { headers, signal: AbortSignal.timeout(10_000) });
+
+/** Asks until `done` holds for the answer (bounded: a watcher that never fires fails the test, not hangs it). */
+async function until(pathAndQuery: string, done: (res: Response, body: string) => boolean): Promise<{ res: Response; body: string }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await get(pathAndQuery);
+    const body = await res.text();
+    if (done(res, body)) return { res, body };
+    if (Date.now() > deadline) throw new Error(`${pathAndQuery} never changed: ${res.status} ${body.slice(-300)}\n${log}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The live channel as a browser's EventSource reads it: each `build` event's state, over a raw HTTP response. */
+function listen(): { states: LiveState[]; next(test: (s: LiveState) => boolean): Promise<LiveState>; close(): void } {
+  const states: LiveState[] = [];
+  const waiting: { test: (s: LiveState) => boolean; resolve: (s: LiveState) => void }[] = [];
+  const req = request(server.url + LIVE_EVENTS, { headers: { accept: "text/event-stream" } }, (res) => {
+    let buffered = "";
+    res.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      let end: number;
+      while ((end = buffered.indexOf("\n\n")) >= 0) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const data = /^data: (.*)$/m.exec(event)?.[1];
+        if (!/^event: build$/m.test(event) || data === undefined) continue;
+        const state = JSON.parse(data) as LiveState;
+        states.push(state);
+        for (const w of waiting.filter((w) => w.test(state))) w.resolve(state);
+      }
+    });
+  });
+  req.end();
+  return {
+    states,
+    next: (test) =>
+      new Promise((resolve, reject) => {
+        const found = states.find(test);
+        if (found) return resolve(found);
+        waiting.push({ test, resolve });
+        setTimeout(() => reject(new Error(`no such event; got ${JSON.stringify(states)}`)), 10_000);
+      }),
+    close: () => req.destroy(),
+  };
+}
+
+describe("npm start's live rebuilds", () => {
+  it("serves a saved edition at the next request, and only its ETag changes", async () => {
+    const before = { 0: (await get("/serial/edition/?delivery_count=0")).headers.get("etag"), 1: (await get("/serial/edition/?delivery_count=1")).headers.get("etag") };
+    writeFileSync(edition("0.md"), "---\nnumber: 0\ntitle: Part one\n---\nThe first part, rewritten.\n");
+    const { res, body } = await until("/serial/edition/?delivery_count=0", (r) => r.headers.get("etag") !== before[0]);
+    expect(body).toContain("The first part, rewritten.");
+    expect(res.headers.get("etag")).toMatch(/^"0-[0-9a-f]+"$/);
+    expect((await get("/serial/edition/?delivery_count=1")).headers.get("etag")).toBe(before[1]);
+  });
+
+  it("builds a new edition file and a new publication folder without a restart", async () => {
+    writeFileSync(edition("3.md"), "---\nnumber: 3\ntitle: Part four\n---\nThe missing part.\n");
+    const { body } = await until("/serial/edition/?delivery_count=3", (r) => r.status === 200);
+    expect(body).toContain("The missing part.");
+    cpSync(path.join(FIXTURES, "basic", "open-serial"), path.join(CONTENT, "fresh"), { recursive: true });
+    const meta = await until("/fresh/meta.json", (r) => r.status === 200);
+    expect(JSON.parse(meta.body)).toMatchObject({ name: expect.any(String) });
+    expect((await until("/fresh/edition/?delivery_count=0", (r) => r.status === 200)).res.headers.get("etag")).toMatch(/^"0-/);
+  });
+
+  it("tells open pages of each good build, and of a broken save while the last good build is served", async () => {
+    const channel = listen();
+    try {
+      const first = await channel.next(() => true);
+      expect(first.problem).toBeUndefined();
+      const good = await get("/serial/edition/?delivery_count=1");
+      const etag = good.headers.get("etag");
+
+      writeFileSync(edition("1.md"), "---\nnumber: 1\ntitle: Part two\n---\n{% if %}broken{% endif %}\n");
+      const broken = await channel.next((s) => s.problem !== undefined);
+      expect(broken.build).toBe(first.build);
+      expect(broken.problem).toContain(path.join(CONTENT, "serial", "editions", "1.md").split(path.sep).join("/"));
+      expect(broken.problem).toMatch(/line 5/);
+      expect(log).toContain("still serving the last good build");
+      const still = await get("/serial/edition/?delivery_count=1");
+      expect(still.status).toBe(200);
+      expect(still.headers.get("etag")).toBe(etag);
+
+      writeFileSync(edition("1.md"), "---\nnumber: 1\ntitle: Part two\n---\nMended.\n");
+      const mended = await channel.next((s) => s.build > first.build);
+      expect(mended.problem).toBeUndefined();
+      expect(await (await get("/serial/edition/?delivery_count=1")).text()).toContain("Mended.");
+    } finally {
+      channel.close();
+    }
+  });
+
+  it("puts the reload script only into pages a browser opens as documents", async () => {
+    const plain = await get("/serial/edition/?delivery_count=2");
+    const plainBody = await plain.text();
+    expect(plainBody).not.toContain(LIVE_EVENTS);
+    const opened = await get("/serial/edition/?delivery_count=2", { "sec-fetch-dest": "document" });
+    const openedBody = await opened.text();
+    expect(openedBody).toContain(`new EventSource("${LIVE_EVENTS}")`);
+    expect(openedBody.replace(/<script>[\s\S]*?<\/script>(?=<\/body>)/, "")).toBe(plainBody);
+    expect(opened.headers.get("etag")).toBe(plain.headers.get("etag"));
+    expect(await (await get("/serial/", { "sec-fetch-dest": "document" })).text()).toContain(LIVE_EVENTS);
+    expect(await (await get("/serial/", { "sec-fetch-dest": "iframe" })).text()).not.toContain(LIVE_EVENTS);
+  });
+
+  it("gives the same indexes and shards as a clean build, after edits, additions and removals", async () => {
+    unlinkSync(edition("2.md"));
+    writeFileSync(edition("4.md"), "---\nnumber: 4\ntitle: Part five\n---\nThe last part, again.\n");
+    await until("/serial/edition/?delivery_count=4", (r, body) => body.includes("again"));
+    await until("/serial/edition/?delivery_count=2", (r) => r.status === 204);
+    const clean = path.join(ROOT, "clean");
+    await buildSite(CONTENT, clean);
+    for (const slug of ["serial", "fresh"]) {
+      const dir = (site: string) => path.join(site, "_littlepress", slug);
+      const files = readdirSync(dir(clean), { recursive: true }).map(String).sort();
+      expect(readdirSync(dir(OUTPUT), { recursive: true }).map(String).sort()).toEqual(files);
+      for (const file of files.filter((f) => f.includes("."))) {
+        expect(readFileSync(path.join(dir(OUTPUT), file)).equals(readFileSync(path.join(dir(clean), file))), `${slug}/${file}`).toBe(true);
+      }
+    }
+  });
+});
