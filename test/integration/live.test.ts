@@ -2,51 +2,20 @@
 // pages hear of it on the server-sent-events channel, a broken save keeps the
 // last good build up and says what is wrong, and the pages a rebuild keeps
 // from memory give the very bytes a clean build gives.
-import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LIVE_EVENTS } from "../../scripts/live-reload.ts";
 import type { LiveState } from "../../scripts/live.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { FIXTURES } from "../helpers/sites.ts";
+import { withStart } from "../helpers/start.ts";
 
-const ROOT = path.join(".test-work", `live-${process.pid}`);
-const CONTENT = path.join(ROOT, "content");
-const OUTPUT = path.join(ROOT, "_site");
+const server = withStart("live", ["basic/serial"]);
+const CONTENT = server.content;
+const OUTPUT = server.output;
 const edition = (name: string) => path.join(CONTENT, "serial", "editions", name);
-
-/** `npm start` as an author runs it, on a content folder of the test's own. */
-let child: ChildProcess;
-let log = "";
-const server = { url: "" };
-
-beforeAll(async () => {
-  rmSync(ROOT, { recursive: true, force: true });
-  mkdirSync(CONTENT, { recursive: true });
-  cpSync(path.join(FIXTURES, "basic", "serial"), path.join(CONTENT, "serial"), { recursive: true });
-  const args = ["--import", "tsx", "scripts/start.ts", "--port", "0", "--content", CONTENT, "--output", OUTPUT];
-  child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const heard = (chunk: Buffer) => (log += chunk.toString());
-  child.stdout!.on("data", heard);
-  child.stderr!.on("data", heard);
-  server.url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not start:\n${log}`)), 60_000);
-    child.stdout!.on("data", () => {
-      const url = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
-      if (url) clearTimeout(timer), resolve(url);
-    });
-  });
-});
-
-afterAll(async () => {
-  // Ctrl+C: the server stops and the process exits by itself.
-  const exited = new Promise((resolve) => child?.once("exit", resolve));
-  child?.kill("SIGINT");
-  await exited;
-  rmSync(ROOT, { recursive: true, force: true });
-});
 
 const get = (pathAndQuery: string, headers: Record<string, string> = {}) =>
   fetch(server.url + pathAndQuery, { headers, signal: AbortSignal.timeout(10_000) });
@@ -58,7 +27,7 @@ async function until(pathAndQuery: string, done: (res: Response, body: string) =
     const res = await get(pathAndQuery);
     const body = await res.text();
     if (done(res, body)) return { res, body };
-    if (Date.now() > deadline) throw new Error(`${pathAndQuery} never changed: ${res.status} ${body.slice(-300)}\n${log}`);
+    if (Date.now() > deadline) throw new Error(`${pathAndQuery} never changed: ${res.status} ${body.slice(-300)}\n${server.log}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -132,7 +101,7 @@ describe("npm start's live rebuilds", () => {
       expect(broken.build).toBe(good.build);
       expect(broken.problem).toContain(path.join(CONTENT, "serial", "editions", "1.md").split(path.sep).join("/"));
       expect(broken.problem).toMatch(/line 5, column 6/);
-      expect(log).toContain("still serving the last good build");
+      expect(server.log).toContain("still serving the last good build");
       const still = await get("/serial/edition/?delivery_count=1");
       expect(still.status).toBe(200);
       expect(still.headers.get("etag")).toBe(etag);
@@ -164,7 +133,7 @@ describe("npm start's live rebuilds", () => {
     writeFileSync(edition("4.md"), "---\nnumber: 4\ntitle: Part five\n---\nThe last part, again.\n");
     await until("/serial/edition/?delivery_count=4", (r, body) => body.includes("again"));
     await until("/serial/edition/?delivery_count=2", (r) => r.status === 204);
-    const clean = path.join(ROOT, "clean");
+    const clean = path.join(path.dirname(CONTENT), "clean");
     await buildSite(CONTENT, clean);
     for (const slug of ["serial", "fresh"]) {
       const dir = (site: string) => path.join(site, "_littlepress", slug);
