@@ -153,7 +153,7 @@ export function packPublication(pub: PublicationSource, renders: RenderedEdition
   const problems: ContentProblem[] = [];
   const byKey = new Map<EditionKey, RenderedEdition[]>();
   for (const r of renders) {
-    for (const problem of slotMisuse(r.html, pub.fields)) problems.push({ file: r.source, field: "config", problem, fix: "see “Text settings in templates” in the README" });
+    for (const problem of slotMisuse(r.html, pub.fields)) problems.push({ file: r.source, field: "config", problem, fix: 'print text settings as they are; conditions and filters suit select and radio settings (README: "Subscriber settings")' });
     byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   }
   if (problems.length) throw new ContentError(uniqueProblems(problems));

@@ -53,7 +53,7 @@ export function readPublication(slug: string, file: string): { publication: Publ
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === "ENOENT") return problem("", "is missing", "create it with name, description, owner_email, delivered_on and editions (see the README)");
+    if (err.code === "ENOENT") return problem("", "is missing", 'create it with name, description, owner_email, delivered_on and editions (README: "publication.json")');
     return problem("", `is not valid JSON: ${err.message}`, "correct the JSON syntax (a trailing comma or a missing quote, usually)");
   }
   if (!validatePublication(raw)) {
