@@ -27,7 +27,8 @@ export function describeAjvError(e: ErrorObject, hints: Record<string, string>):
     }
     case "additionalProperties": {
       const name = String(p.additionalProperty);
-      return { field: join(at, name), problem: "is not a field littlepress knows", fix: `remove it, or check its spelling (${readmeSection(at)})` };
+      const fix = `remove it, or check its spelling (${readmeSection(at)})`;
+      return { field: join(at, name), problem: "is not a field littlepress knows", fix };
     }
     case "enum":
       return { field: at, problem: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`, fix: "use one of those values" };

@@ -193,8 +193,8 @@ function printBench(options: BenchOptions) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const flags = { quick: { type: "boolean" }, write: { type: "boolean" }, keep: { type: "boolean" }, sizes: { type: "string" } } as const;
-  const args = scriptArgs("bench", USAGE, flags);
+  const flag = { type: "boolean" } as const;
+  const args = scriptArgs("bench", USAGE, { quick: flag, write: flag, keep: flag, sizes: { type: "string" } });
   const sizes = args?.values.sizes === undefined ? undefined : parseSizes(args.values.sizes);
   if (typeof sizes === "string") {
     console.error(`bench: ${sizes}; see --help`);

@@ -85,6 +85,7 @@ function main(values: { content?: string; output?: string; strict?: boolean }) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = scriptArgs("build", USAGE, { content: { type: "string" }, output: { type: "string" }, strict: { type: "boolean" } });
+  const folder = { type: "string" } as const;
+  const args = scriptArgs("build", USAGE, { content: folder, output: folder, strict: { type: "boolean" } });
   if (args) main(args.values);
 }

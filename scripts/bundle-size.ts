@@ -66,8 +66,9 @@ function printBundles(site: string) {
   bundleFunctions(process.cwd(), site).then(
     (bundles) => {
       for (const b of bundles) {
+        const [kib, files] = [(b.zipBytes / 1024).toFixed(0).padStart(8), String(b.siteFiles.length).padStart(6)];
         const share = ((100 * b.zipBytes) / NETLIFY_ZIP_LIMIT).toFixed(1);
-        console.log(`${b.name.padEnd(16)} ${(b.zipBytes / 1024).toFixed(0).padStart(8)} KiB zipped, ${String(b.siteFiles.length).padStart(6)} site files (${share}% of Netlify's 50 MiB)`);
+        console.log(`${b.name.padEnd(16)} ${kib} KiB zipped, ${files} site files (${share}% of Netlify's 50 MiB)`);
       }
     },
     (error: unknown) => {

@@ -65,10 +65,10 @@ export function siteUrl(settings: { publication?: string; site?: string }): { ur
  * GitHub Actions and most others do) is the one that gets deployed, and there
  * the printers' renderer would find no images.
  */
-export function assumedUrlWarnings(assumedUrl: string | undefined, siteJson: string, env = process.env): ContentProblem[] {
+export function assumedUrlWarnings(assumedUrl: string | undefined, siteJson: string, env = process.env) {
   const ci = env.CI !== undefined && !["", "0", "false"].includes(env.CI.toLowerCase());
-  if (!assumedUrl || !ci) return [];
-  const problem = `not set, and this build runs in CI: image URLs point at ${assumedUrl}, which only works on this machine`;
+  if (!assumedUrl || !ci) return [] as ContentProblem[];
+  const problem = `not set, and this build runs in CI: image URLs point at ${assumedUrl}, which works only here`;
   const fix = 'add "url": "https://<your site>", or set URL for the build (Netlify\'s own builds set it)';
-  return [{ file: siteJson, field: "url", problem, fix }];
+  return [{ file: siteJson, field: "url", problem, fix } satisfies ContentProblem];
 }

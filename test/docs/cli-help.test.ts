@@ -11,7 +11,8 @@ const run = promisify(execFile);
 /** The .ts files package.json's scripts run with tsx, e.g. "scripts/build.ts". */
 function packageScripts(): string[] {
   const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-  const files = Object.values(pkg.scripts).flatMap((line) => [...line.matchAll(/\btsx (\S+\.ts)\b/g)].map((m) => m[1]!));
+  const run = (line: string) => [...line.matchAll(/\btsx (\S+\.ts)\b/g)].map((m) => m[1]!);
+  const files = Object.values(pkg.scripts).flatMap(run);
   return [...new Set(files)].sort();
 }
 

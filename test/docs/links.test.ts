@@ -17,7 +17,8 @@ function linkProblem(page: string, target: string): string | undefined {
   const inside = path.relative(ROOT, resolved);
   if (inside.startsWith("..") || path.isAbsolute(inside)) return "points outside the repository";
   if (!existsSync(resolved)) return "leads to no file";
-  if (anchor && resolved.endsWith(".md") && !anchors(readFileSync(resolved, "utf8")).has(anchor)) return "names no heading there";
+  const markdown = resolved.endsWith(".md") ? readFileSync(resolved, "utf8") : "";
+  if (anchor && markdown && !anchors(markdown).has(anchor)) return "names no heading there";
   return undefined;
 }
 
@@ -52,7 +53,8 @@ describe("the link checks themselves", () => {
   it("read every kind of link and GitHub's anchors", () => {
     const page = '[a](x.md) ![b](y.png "t") <a href="z.md#q">c</a>\n[r]: w.md\n`[no](code.md)`\n```\n[no](f.md)\n```\n';
     expect(linkTargets(page).sort()).toEqual(["w.md", "x.md", "y.png", "z.md#q"]);
-    expect([...anchors("# What is served\n### publication.json\n## A\n## A\n")]).toEqual(["what-is-served", "publicationjson", "a", "a-1"]);
+    const page2 = "# What is served\n### publication.json\n## A\n## A\n";
+    expect([...anchors(page2)]).toEqual(["what-is-served", "publicationjson", "a", "a-1"]);
     expect(codePathsUp("see `../shared/spec.md` and `lib/x.ts`")).toEqual(["../shared/spec.md"]);
   });
 });

@@ -52,7 +52,8 @@ describe.each(found.filter(({ text }) => pointers(text).length || loosePointers(
 
 describe("the pointer checks themselves", () => {
   it("read pointers in either quoting, and the README's headings outside code", () => {
-    expect(pointers(`fix: 'x (README: "Subscriber settings")', y: "z (README: \\"Editions\\")"`)).toEqual(["Subscriber settings", "Editions"]);
+    const source = `fix: 'x (README: "Subscriber settings")', y: "z (README: \\"Editions\\")"`;
+    expect(pointers(source)).toEqual(["Subscriber settings", "Editions"]);
     expect(headings("# A\n```sh\n# not a heading\n```\n#### D ####\n##### E\n")).toEqual(["A", "D"]);
     expect(readme.has("Text settings in templates")).toBe(false); // the heading the old message named
   });
