@@ -11,6 +11,11 @@ export function dottedPath(pointer: string): string {
 
 const join = (parent: string, child: string) => (parent ? `${parent}.${child}` : child);
 
+/** Where the README describes a publication.json field: subscriber settings have their own section. */
+function readmeSection(field: string): string {
+  return field.startsWith("config") ? 'README: "Subscriber settings"' : 'README: "publication.json"';
+}
+
 /** The field an ajv error is about, and what was wrong with it, in an author's words. */
 export function describeAjvError(e: ErrorObject, hints: Record<string, string>): { field: string; problem: string; fix: string } {
   const at = dottedPath(e.instancePath);
@@ -22,7 +27,8 @@ export function describeAjvError(e: ErrorObject, hints: Record<string, string>):
     }
     case "additionalProperties": {
       const name = String(p.additionalProperty);
-      return { field: join(at, name), problem: "is not a field littlepress knows", fix: "remove it, or check its spelling against the README" };
+      const fix = `remove it, or check its spelling (${readmeSection(at)})`;
+      return { field: join(at, name), problem: "is not a field littlepress knows", fix };
     }
     case "enum":
       return { field: at, problem: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`, fix: "use one of those values" };
@@ -38,6 +44,6 @@ export function describeAjvError(e: ErrorObject, hints: Record<string, string>):
     case "maxItems":
       return { field: at, problem: "must be a [label, value] pair", fix: 'write it as ["Label", "value"]' };
     default:
-      return { field: at, problem: e.message ?? "is not valid", fix: "correct it as the README describes" };
+      return { field: at, problem: e.message ?? "is not valid", fix: `correct it (${readmeSection(at)})` };
   }
 }

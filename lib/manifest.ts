@@ -145,6 +145,9 @@ export function shardDictionary(index: PublicationIndex): Buffer {
 
 export const SHARD_EXTENSION = ".shard";
 
+const TEXT_SETTING_FIX =
+  'print text settings as they are; conditions and filters are for select and radio (README: "Subscriber settings")';
+
 /**
  * Packs a publication's rendered editions (in key order, then variant order)
  * into its index and shards, refusing text settings used other than printed.
@@ -153,7 +156,9 @@ export function packPublication(pub: PublicationSource, renders: RenderedEdition
   const problems: ContentProblem[] = [];
   const byKey = new Map<EditionKey, RenderedEdition[]>();
   for (const r of renders) {
-    for (const problem of slotMisuse(r.html, pub.fields)) problems.push({ file: r.source, field: "config", problem, fix: "see “Text settings in templates” in the README" });
+    for (const problem of slotMisuse(r.html, pub.fields)) {
+      problems.push({ file: r.source, field: "config", problem, fix: TEXT_SETTING_FIX });
+    }
     byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   }
   if (problems.length) throw new ContentError(uniqueProblems(problems));

@@ -42,6 +42,9 @@ const validatePublication = ajv.compile(publicationSchema);
 
 const RESERVED_SLUGS = new Set(["edition", "validate_config", "sample", "meta.json", "icon.png"]);
 
+const MISSING_FIX =
+  'create it with name, description, owner_email, delivered_on and editions (README: "publication.json")';
+
 /** Reads and checks one publication.json; returns the publication or every problem found. */
 export function readPublication(slug: string, file: string): { publication: Publication } | { problems: ContentProblem[] } {
   const problem = (field: string, problem: string, fix: string) => ({ problems: [{ file, field, problem, fix }] });
@@ -53,7 +56,7 @@ export function readPublication(slug: string, file: string): { publication: Publ
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === "ENOENT") return problem("", "is missing", "create it with name, description, owner_email, delivered_on and editions (see the README)");
+    if (err.code === "ENOENT") return problem("", "is missing", MISSING_FIX);
     return problem("", `is not valid JSON: ${err.message}`, "correct the JSON syntax (a trailing comma or a missing quote, usually)");
   }
   if (!validatePublication(raw)) {

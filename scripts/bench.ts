@@ -3,18 +3,10 @@
 // static file, the edition function's cold start and memory, and the function
 // bundles, at several numbers of editions. Every comparison is a ratio
 // of two sides measured side by side in this run. Prints the tables and writes
-// BENCHMARKS.md.
-//
-//   npm run bench                    the full run, 1,000, 10,000 and 100,000 editions (under 10 minutes on 2 cores)
-//   npm run bench -- --sizes 1000,10000
-//                                    other sizes (at least two)
-//   npm run bench -- --quick         a smoke run of a few hundred editions; writes nothing
-//   npm run bench -- --quick --write the smoke run, written to BENCHMARKS.md
-//   --keep                           leaves the temporary folder for a look
+// BENCHMARKS.md. The options are in USAGE.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { benchBuilds, prepareBuildTools, type BuildRow } from "./bench/build-bench.ts";
 import { benchBundle, type BundleRow } from "./bench/bundle-bench.ts";
@@ -24,6 +16,24 @@ import { benchLoad, type LoadOptions } from "./bench/load-bench.ts";
 import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "./bench/report.ts";
 import { describeMix } from "./bench/requests.ts";
 import { progress, ROOT, setQuiet } from "./bench/util.ts";
+import { scriptArgs } from "./cli.ts";
+
+export const USAGE = `Usage: npm run bench [-- options]
+
+Generates synthetic publications and measures the build against plain
+Eleventy, the router against a static file, cold starts, memory and the
+function bundles; prints the tables and writes BENCHMARKS.md.
+
+Options:
+  --sizes N,N,...   numbers of editions, at least two (default 1000,10000,100000;
+                    about 7 minutes on 2 cores); 10k and 10_000 are understood
+  --quick           a smoke run of a few hundred editions; writes nothing
+  --write           with --quick, write BENCHMARKS.md all the same
+  --keep            leave the temporary folder for a look
+  -h, --help        show this text
+
+Example:
+  npm run bench -- --sizes 1000,10000`;
 
 export interface BenchOptions {
   /** The smoke run: small sizes, short load runs. */
@@ -161,10 +171,16 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { quick: { type: "boolean" }, write: { type: "boolean" }, keep: { type: "boolean" }, sizes: { type: "string" } } });
-  const sizes = values.sizes?.split(",").map((x) => Number(x.replace(/[_k]/g, (c) => (c === "k" ? "000" : ""))));
-  runBench({ ...values, sizes }).then(
+/** "1000,10k,100_000" -> numbers, or what is wrong with the list. */
+function parseSizes(text: string): number[] | string {
+  const sizes = text.split(",").map((x) => Number(x.replace(/[_k]/g, (c) => (c === "k" ? "000" : ""))));
+  const usable = sizes.length >= 2 && sizes.every((n) => Number.isSafeInteger(n) && n >= 20);
+  return usable ? sizes : `--sizes takes at least two numbers of editions, 20 or more, not "${text}"`;
+}
+
+/** The command line: runs the bench and prints its tables. */
+function printBench(options: BenchOptions) {
+  runBench(options).then(
     (report) => {
       process.stdout.write(tables(report) + "\n");
       progress(`done in ${report.seconds.toFixed(0)} s`);
@@ -174,4 +190,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       process.exitCode = 1;
     },
   );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const flag = { type: "boolean" } as const;
+  const args = scriptArgs("bench", USAGE, { quick: flag, write: flag, keep: flag, sizes: { type: "string" } });
+  const sizes = args?.values.sizes === undefined ? undefined : parseSizes(args.values.sizes);
+  if (typeof sizes === "string") {
+    console.error(`bench: ${sizes}; see --help`);
+    process.exitCode = 2;
+  } else if (args) printBench({ ...args.values, sizes });
 }

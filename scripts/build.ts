@@ -4,12 +4,27 @@
 // a stack trace.
 import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import Eleventy from "@11ty/eleventy";
 import { chainMessages, findContentError } from "../lib/content-error.ts";
 import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/site-paths.ts";
 import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
+import { scriptArgs } from "./cli.ts";
+
+export const USAGE = `Usage: npm run build [-- options]
+
+Checks every publication in content/ and renders the site into _site/: the
+editions, their shards for the functions, meta.json, icons and the desk. A
+failed build names each problem and leaves the previous _site/ as it was.
+
+Options:
+  --content <dir>   the publications are in <dir> instead of content/
+  --output <dir>    build into <dir> instead of _site/
+  --strict          print warnings (small text, relative URLs, …) become errors
+  -h, --help        show this text
+
+Example:
+  npm run build -- --strict`;
 
 export interface BuildOptions {
   /** The publications' folder (default content/). */
@@ -99,8 +114,8 @@ export function describeBuildError(error: unknown): string {
   return `The build failed:\n  ${lines.join("\n  ")}\n  fix: correct the template named above (the line and column are given); Liquid tags look like {% if config.lang == "fr" %}…{% endif %}`;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { content: { type: "string" }, output: { type: "string" }, strict: { type: "boolean" } } });
+/** The command line: builds, then says what the functions carry. */
+function main(values: { content?: string; output?: string; strict?: boolean }) {
   const started = performance.now();
   const output = values.output ?? "_site";
   build(values).then(
@@ -117,4 +132,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       process.exitCode = 1;
     },
   );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const folder = { type: "string" } as const;
+  const args = scriptArgs("build", USAGE, { content: folder, output: folder, strict: { type: "boolean" } });
+  if (args) main(args.values);
 }

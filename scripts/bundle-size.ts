@@ -8,6 +8,20 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
 import { parse } from "smol-toml";
+import { scriptArgs } from "./cli.ts";
+
+export const USAGE = `Usage: npm run bundle [-- <site>]
+
+Zips the functions with Netlify's own bundler, as a deploy does, and prints
+each zip's size and how many files of the built site it carries, against
+Netlify's 50 MiB limit. Run npm run build first.
+
+Arguments:
+  <site>       the built site to bundle (default _site)
+  -h, --help   show this text
+
+Example:
+  npm run build && npm run bundle`;
 
 /** Netlify refuses a function whose zip is larger than this. */
 export const NETLIFY_ZIP_LIMIT = 50 * 1024 * 1024;
@@ -47,11 +61,27 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
   }
 }
 
+/** The command line: one line per function. */
+function printBundles(site: string) {
+  bundleFunctions(process.cwd(), site).then(
+    (bundles) => {
+      for (const b of bundles) {
+        const [kib, files] = [(b.zipBytes / 1024).toFixed(0).padStart(8), String(b.siteFiles.length).padStart(6)];
+        const share = ((100 * b.zipBytes) / NETLIFY_ZIP_LIMIT).toFixed(1);
+        console.log(`${b.name.padEnd(16)} ${kib} KiB zipped, ${files} site files (${share}% of Netlify's 50 MiB)`);
+      }
+    },
+    (error: unknown) => {
+      console.error(`bundle: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  bundleFunctions(process.cwd(), process.argv[2] ?? "_site").then((bundles) => {
-    for (const b of bundles) {
-      const share = ((100 * b.zipBytes) / NETLIFY_ZIP_LIMIT).toFixed(1);
-      console.log(`${b.name.padEnd(16)} ${(b.zipBytes / 1024).toFixed(0).padStart(8)} KiB zipped, ${String(b.siteFiles.length).padStart(6)} site files (${share}% of Netlify's 50 MiB)`);
-    }
-  });
+  const args = scriptArgs("bundle", USAGE, {}, true);
+  if (args && args.positionals.length > 1) {
+    console.error(`bundle: give one site folder, not ${args.positionals.length}; see --help`);
+    process.exitCode = 2;
+  } else if (args) printBundles(args.positionals[0] ?? "_site");
 }

@@ -1,5 +1,6 @@
-// What the authors' command-line tools (check, preview) share: where output
-// goes, how arguments are read, and how --help and bad arguments are answered.
+// What the command-line tools share: where output goes, how arguments are
+// read, and how --help and bad arguments are answered (usage on --help, exit 0;
+// one line and "see --help" on a mistake, exit 2; never a stack trace).
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
 /** Where a tool writes; tests pass their own to read it. */
@@ -13,8 +14,13 @@ export const processOutput: Output = {
   stderr: (text) => process.stderr.write(text),
 };
 
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Every tool takes -h and --help. */
+const HELP = { help: { type: "boolean", short: "h" } } as const;
+
 /**
- * Answers `--help` (exit 0) and bad arguments (a sentence and the usage, exit 2);
+ * Answers `--help` (exit 0) and bad arguments (one sentence and "see --help", exit 2);
  * returns undefined when the tool should go on with the parsed options.
  */
 export function answerUsage(tool: string, parsed: object, usage: string, out: Output): number | undefined {
@@ -23,19 +29,41 @@ export function answerUsage(tool: string, parsed: object, usage: string, out: Ou
     return 0;
   }
   if ("error" in parsed) {
-    out.stderr(`${tool}: ${String(parsed.error)}\n\n${usage}\n`);
+    out.stderr(`${tool}: ${String(parsed.error)}; see --help\n`);
     return 2;
   }
   return undefined;
 }
 
 /** Reads a tool's arguments; a mistake in them (an unknown option, a missing value) is an answer, not an exception. */
-export function parseToolArgs<O extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: O) {
+export function parseToolArgs<O extends Options>(argv: string[], options: O, allowPositionals = true) {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, options });
+    return parseArgs({ args: argv, allowPositionals, options });
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: error instanceof Error ? firstSentence(error.message) : String(error) };
   }
+}
+
+/** parseArgs explains how to pass "--x" as a positional after its complaint; the complaint is what the author needs. */
+function firstSentence(message: string): string {
+  const sentence = message.split(/\.\s/)[0]!;
+  return sentence.charAt(0).toLowerCase() + sentence.slice(1);
+}
+
+/**
+ * For a script run from package.json: reads process.argv with -h/--help added,
+ * answers help and mistakes (setting the exit code), and then returns undefined;
+ * otherwise returns the parsed arguments.
+ */
+export function scriptArgs<O extends Options>(tool: string, usage: string, options: O, allowPositionals = false) {
+  const parsed = parseToolArgs(process.argv.slice(2), { ...options, ...HELP }, allowPositionals);
+  const help = !("error" in parsed) && (parsed.values as { help?: boolean }).help === true;
+  const answered = answerUsage(tool, help ? { help } : parsed, usage, processOutput);
+  if (answered !== undefined || "error" in parsed) {
+    process.exitCode = answered ?? 2;
+    return undefined;
+  }
+  return parsed;
 }
 
 /** What is wrong with a --timeout value (seconds, above 0 and at most 600), or undefined. */

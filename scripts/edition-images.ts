@@ -5,7 +5,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "node-html-parser";
 import type { Sharp } from "sharp";
-import { ContentError } from "../lib/content-error.ts";
+import { ContentError, type ContentProblem } from "../lib/content-error.ts";
 import { PAPER_WIDTH_PX } from "../lib/print-checks.ts";
 
 const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
@@ -74,4 +74,19 @@ export function siteUrl(settings: { publication?: string; site?: string }): { ur
   const url = settings.publication ?? settings.site ?? process.env.URL; // Netlify sets URL during its builds
   if (url) return { url: url.replace(/\/+$/, ""), assumed: false };
   return { url: `http://127.0.0.1:${process.env.PORT ?? 8080}`, assumed: true };
+}
+
+/**
+ * The warning that image URLs point at this machine, when that matters. A
+ * local build is served here (npm start, the preview), where the assumed
+ * address is right, so it says nothing. A build on a CI service (CI set, as
+ * GitHub Actions and most others do) is the one that gets deployed, and there
+ * the printers' renderer would find no images.
+ */
+export function assumedUrlWarnings(assumedUrl: string | undefined, siteJson: string, env = process.env) {
+  const ci = env.CI !== undefined && !["", "0", "false"].includes(env.CI.toLowerCase());
+  if (!assumedUrl || !ci) return [] as ContentProblem[];
+  const problem = `not set, and this build runs in CI: image URLs point at ${assumedUrl}, which works only here`;
+  const fix = 'add "url": "https://<your site>", or set URL for the build (Netlify\'s own builds set it)';
+  return [{ file: siteJson, field: "url", problem, fix } satisfies ContentProblem];
 }

@@ -11,7 +11,7 @@ import { makeIcon } from "../lib/icon.ts";
 import { encodeShard, packPublication, shardDictionary, type RenderedEdition } from "../lib/manifest.ts";
 import { placeShards, type EncodedPublication } from "../lib/shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
-import { processImages, siteUrl } from "./edition-images.ts";
+import { assumedUrlWarnings, processImages, siteUrl } from "./edition-images.ts";
 import { metaJson } from "../lib/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
 import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
@@ -97,7 +97,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
   eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
     const rendered = renderedEditions(pages, results, memory);
     const warnings = printChecks(site, rendered, options.content);
-    if (assumedUrl) warnings.push({ file: path.join(options.content, "site.json"), field: "url", problem: `not set: image URLs point at ${assumedUrl}, which only works on this machine`, fix: 'add "url": "https://<your site>" (Netlify builds use the site\'s URL by themselves)' });
+    warnings.push(...assumedUrlWarnings(assumedUrl, path.join(options.content, "site.json")));
     reportWarnings(warnings, options.strict ?? false);
     await writePublications(site.publications, rendered, directories.output);
     await writeSiteIndex(site, directories.output);

@@ -27,7 +27,10 @@ Options:
   --content <dir>   the publications are in <dir> instead of content/
   --timeout <s>     give each page this many seconds to load (default 20)
   --readme          also write docs/desk.png and docs/preview-strip.png for the README
-  -h, --help        show this text`;
+  -h, --help        show this text
+
+Example:
+  npm run preview -- lighthouse --edition 0`;
 
 type Parsed = { help: true } | { error: string } | { options: PreviewOptions };
 

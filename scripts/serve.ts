@@ -8,6 +8,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
+import { scriptArgs } from "./cli.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-routes.ts";
 
 type Handler = (req: Request, context: object) => Promise<Response> | Response;
@@ -159,7 +160,21 @@ function safeDecode(pathname: string): string {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+const USAGE = `Usage: npm run serve    (npm start builds first)
+
+Serves the built _site/ on http://127.0.0.1:8080/ and runs the functions
+through the handlers Netlify runs, routed by netlify.toml: the desk at /,
+each publication under /<slug>/. Ctrl+C stops it.
+
+Options:
+  -h, --help   show this text
+Environment:
+  PORT=N       listen on port N instead of 8080
+
+Example:
+  PORT=3000 npm start`;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && scriptArgs("serve", USAGE, {})) {
   const port = Number(process.env.PORT ?? 8080);
   startServer({ port }).then(
     ({ url }) => console.log(`littlepress: serving _site/ and the functions on ${url}/ (Ctrl+C stops)`),

@@ -3,7 +3,7 @@
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
 import { pathToFileURL } from "node:url";
-import { answerUsage, parseToolArgs, processOutput } from "./cli.ts";
+import { processOutput, scriptArgs } from "./cli.ts";
 import { LiveSite } from "./live.ts";
 import { startServer } from "./serve.ts";
 
@@ -18,23 +18,16 @@ Options:
   --port <n>        listen on this port (default: $PORT, else 8080; 0 picks a free one)
   --content <dir>   the publications are in <dir> instead of content/
   --output <dir>    build into <dir> instead of _site/
-  -h, --help        show this text`;
+  -h, --help        show this text
 
-async function main(argv: string[]): Promise<number | undefined> {
-  const parsed = parseToolArgs(argv, {
-    port: { type: "string" },
-    content: { type: "string" },
-    output: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
-  if ("error" in parsed || parsed.values.help || parsed.positionals.length) {
-    const problem = "error" in parsed ? parsed : parsed.values.help ? { help: true } : { error: `unexpected "${parsed.positionals[0]}"` };
-    return answerUsage("start", problem, USAGE, processOutput);
-  }
-  const { content = "content", output = "_site" } = parsed.values;
-  const port = Number(parsed.values.port ?? process.env.PORT ?? 8080);
+Example:
+  PORT=3000 npm start`;
+
+async function main(values: { port?: string; content?: string; output?: string }): Promise<number | undefined> {
+  const { content = "content", output = "_site" } = values;
+  const port = Number(values.port ?? process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    processOutput.stderr(`start: the port must be a whole number from 0 to 65535, not "${parsed.values.port ?? process.env.PORT}"\n`);
+    processOutput.stderr(`start: the port must be a whole number from 0 to 65535, not "${values.port ?? process.env.PORT}"\n`);
     return 2;
   }
   const live = new LiveSite({ content, output, watch: [content, "layouts"] });
@@ -50,7 +43,9 @@ async function main(argv: string[]): Promise<number | undefined> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
+  const folder = { type: "string" } as const;
+  const args = scriptArgs("start", USAGE, { port: folder, content: folder, output: folder });
+  if (args) main(args.values).then(
     (code) => {
       if (code !== undefined) process.exitCode = code;
     },

@@ -51,13 +51,13 @@ describe("arguments", () => {
     [["http://127.0.0.1/pub/", "--start", "2026-02-30"], /--start must be a date written YYYY-MM-DD/],
     [["http://127.0.0.1/pub/", "--config", "lang"], /--config takes NAME=VALUE/],
     [["http://127.0.0.1/pub/", "--timeout", "0"], /--timeout is in seconds/],
-    [["http://127.0.0.1/pub/", "--colour"], /Unknown option '--colour'/],
-  ])("%j is refused with a sentence and exit code 2", async (argv, message) => {
+    [["http://127.0.0.1/pub/", "--colour"], /^check: unknown option '--colour'; see --help\n$/],
+  ])("%j is refused with one sentence, a pointer to --help and exit code 2", async (argv, message) => {
     const { code, stdout, stderr } = await cli(...argv);
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toMatch(message);
-    expect(stderr).toMatch(/Usage:/);
+    expect(stderr).toMatch(/^check: [^\n]*; see --help\n$/);
   });
 });
 

@@ -1,0 +1,56 @@
+// Every command package.json runs answers --help with its usage (exit 0) and
+// an unknown option with one line pointing at --help (exit 2), never with a
+// stack trace. The scripts are read from package.json, so a new one is covered.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+
+/** The .ts files package.json's scripts run with tsx, e.g. "scripts/build.ts". */
+function packageScripts(): string[] {
+  const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+  const run = (line: string) => [...line.matchAll(/\btsx (\S+\.ts)\b/g)].map((m) => m[1]!);
+  const files = Object.values(pkg.scripts).flatMap(run);
+  return [...new Set(files)].sort();
+}
+
+/** Runs a script as npm does (through tsx), without throwing on a non-zero exit. */
+async function runScript(file: string, ...args: string[]) {
+  const options = { timeout: 60_000 };
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", file, ...args], options);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout: string; stderr: string };
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const STACK_LINE = /^\s+at /m;
+const scripts = packageScripts();
+
+it("finds the commands in package.json", () => {
+  for (const cli of ["build", "serve", "check", "preview", "bundle-size", "fuzz", "bench"]) {
+    expect(scripts).toContain(`scripts/${cli}.ts`);
+  }
+});
+
+describe.concurrent.each(scripts)("%s", (file) => {
+  it.each(["--help", "-h"])("%s prints the usage, its options and an example, and exits 0", async (flag) => {
+    const { code, stdout, stderr } = await runScript(file, flag);
+    expect(stderr).not.toMatch(STACK_LINE);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: npm (run \w+|start)/);
+    expect(stdout).toMatch(/\n {2}-h, --help +show this/);
+    expect(stdout).toMatch(/\nExample:\n {2}\S/);
+  });
+
+  it("refuses an unknown option in one line that points at --help, exit 2", async () => {
+    const { code, stdout, stderr } = await runScript(file, "--nope");
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^\w+: unknown option '--nope'; see --help\n$/);
+  });
+});
