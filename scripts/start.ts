@@ -2,6 +2,7 @@
 // and rebuilds on every save to content/ or layouts/ (scripts/live.ts). Pages
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
+import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { processOutput, scriptArgs } from "./cli.ts";
 import { LiveSite } from "./live.ts";
@@ -40,6 +41,40 @@ async function main(values: { port?: string; content?: string; output?: string }
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return undefined;
+}
+
+/** `npm start` running in a child process (the live tests and the benchmark). */
+export interface StartedProcess {
+  url: string;
+  /** Everything it printed so far, stdout and stderr. */
+  readonly log: string;
+  /** Ctrl+C, and its exit. */
+  stop(): Promise<void>;
+}
+
+/** Runs this script in a child process on a free port, and resolves once it serves. */
+export function spawnStart({ content, output, timeoutMs = 60_000 }: { content: string; output: string; timeoutMs?: number }): Promise<StartedProcess> {
+  const args = ["--import", "tsx", import.meta.filename, "--port", "0", "--content", content, "--output", output];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => void stop().then(() => reject(new Error(`npm start ${why}:\n${log}`)));
+    const timer = setTimeout(() => fail("did not start in time"), timeoutMs);
+    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`npm start exited with ${code}:\n${log}`))));
+    child.stdout.on("data", () => {
+      const url = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ url, stop, get log() { return log; } });
+    });
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,10 +1,10 @@
-// Runs `npm start` (scripts/start.ts) as an author does, in a child process, on
-// a content folder of the test's own copied from fixtures, for one test file.
-// The server binds a free 127.0.0.1 port; Ctrl+C (SIGINT) stops it after the file.
-import { spawn, type ChildProcess } from "node:child_process";
+// Runs `npm start` as an author does (scripts/start.ts, in a child process) on
+// a content folder of the test's own, copied from fixtures, for one test file.
+// The server binds a free 127.0.0.1 port and is stopped with Ctrl+C after the file.
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { spawnStart, type StartedProcess } from "../../scripts/start.ts";
 import { FIXTURES } from "./sites.ts";
 
 export interface StartedSite {
@@ -19,33 +19,28 @@ export interface StartedSite {
 /** `fixtures`: publication folders under test/fixtures/, each copied into the content folder under its last name. */
 export function withStart(name: string, fixtures: string[]): StartedSite {
   const root = path.join(".test-work", `${name}-${process.pid}`);
-  const site = { url: "", log: "", content: path.join(root, "content"), output: path.join(root, "_site") };
-  let child: ChildProcess | undefined;
+  const content = path.join(root, "content");
+  const output = path.join(root, "_site");
+  let started: StartedProcess | undefined;
   beforeAll(async () => {
     rmSync(root, { recursive: true, force: true });
-    mkdirSync(site.content, { recursive: true });
-    for (const f of fixtures) cpSync(path.join(FIXTURES, f), path.join(site.content, path.basename(f)), { recursive: true });
-    const args = ["--import", "tsx", "scripts/start.ts", "--port", "0", "--content", site.content, "--output", site.output];
-    child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-    const heard = (chunk: Buffer) => (site.log += chunk.toString());
-    child.stdout!.on("data", heard);
-    child.stderr!.on("data", heard);
-    site.url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm start did not start:\n${site.log}`)), 60_000);
-      child!.once("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${site.log}`)));
-      child!.stdout!.on("data", () => {
-        const url = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(site.log)?.[1];
-        if (url) clearTimeout(timer), resolve(url);
-      });
-    });
+    mkdirSync(content, { recursive: true });
+    for (const f of fixtures) cpSync(path.join(FIXTURES, f), path.join(content, path.basename(f)), { recursive: true });
+    started = await spawnStart({ content, output });
   });
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once("exit", resolve));
-      child.kill("SIGINT");
-      await exited;
-    }
+    await started?.stop();
     rmSync(root, { recursive: true, force: true });
   });
-  return site;
+  return {
+    content,
+    output,
+    get url() {
+      if (!started) throw new Error("npm start runs from beforeAll");
+      return started.url;
+    },
+    get log() {
+      return started?.log ?? "";
+    },
+  };
 }
