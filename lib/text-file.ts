@@ -12,7 +12,7 @@ const lossy = new TextDecoder("utf-8");
 /** What a text file holds, or why it is not UTF-8 text (`problem`, a sentence). */
 export type DecodedText = { text: string } | { problem: string };
 
-/** Decodes an author's file as UTF-8 (a byte-order mark is kept), or says which encoding it looks like. */
+/** Decodes an author's file as UTF-8 (dropping a byte-order mark), or says which encoding it looks like. */
 export function decodeText(bytes: Uint8Array): DecodedText {
   const utf16 = utf16Kind(bytes);
   if (utf16) return { problem: `is saved as ${utf16}, not UTF-8` };
