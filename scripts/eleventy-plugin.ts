@@ -266,7 +266,8 @@ async function writePublications(publications: PublicationSource[], rendered: Ma
   for (const pub of publications) {
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
-    await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(pub.iconFile ? await readFile(pub.iconFile) : undefined));
+    const icon = pub.iconFile ? { file: pub.iconFile, bytes: await readFile(pub.iconFile) } : undefined;
+    await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(icon));
   }
 }
 
