@@ -27,12 +27,16 @@ function kindOf(tree: ContentTree, dirent: Dirent, full: string): { kind: "file"
     real = realpathSync(full);
     stats = statSync(real);
   } catch {
-    tree.problems.push({ file: full, field: "", problem: "is a symbolic link to nothing (its target does not exist)", fix: "point the link at an existing file in the content folder, or remove it" });
+    const fix = "point the link at an existing file in the content folder, or remove it";
+    const problem = "is a symbolic link to nothing (its target does not exist)";
+    tree.problems.push({ file: full, field: "", problem, fix });
     return undefined;
   }
   const rel = path.relative(tree.realRoot, real);
   if (rel.startsWith("..") || path.isAbsolute(rel)) {
-    tree.problems.push({ file: full, field: "", problem: `is a symbolic link to ${real}, outside the content folder`, fix: "copy the file into the content folder, or point the link at a file inside it" });
+    const fix = "copy the file into the content folder, or point the link at a file inside it";
+    const problem = `is a symbolic link to ${real}, outside the content folder`;
+    tree.problems.push({ file: full, field: "", problem, fix });
     return undefined;
   }
   return { kind: stats.isDirectory() ? "dir" : "file", real };

@@ -33,7 +33,9 @@ export function splitFrontMatter(text: string): FrontMatterSplit | FrontMatterEr
   try {
     const data: unknown = parse(block, { schema: "core" });
     if (data === null || data === undefined) return { data: {}, body, bodyLine };
-    if (typeof data !== "object" || Array.isArray(data)) return { error: "the front matter is not a set of `key: value` lines", fix: FIX_YAML };
+    if (typeof data !== "object" || Array.isArray(data)) {
+      return { error: "the front matter is not a set of `key: value` lines", fix: FIX_YAML };
+    }
     return { data: data as Record<string, unknown>, body, bodyLine };
   } catch (e) {
     return { error: `the front matter is not valid YAML: ${(e as Error).message.split("\n")[0]}`, fix: FIX_YAML };
@@ -46,7 +48,8 @@ const LATE_OPENING = /^(?:[ \t]*\r?\n)+---[ \t]*\r?\n/;
 /** Front matter that was meant but is not there: opened and never closed, or opened below blank lines. */
 function missingFrontMatter(text: string): FrontMatterError | undefined {
   if (OPENING.test(text)) {
-    return { error: "the front matter opened by `---` on line 1 is never closed", fix: "end it with a line of three dashes, `---`, before the text" };
+    const fix = "end it with a line of three dashes, `---`, before the text";
+    return { error: "the front matter opened by `---` on line 1 is never closed", fix };
   }
   const late = LATE_OPENING.exec(text);
   if (late) {

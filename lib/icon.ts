@@ -39,16 +39,20 @@ export async function makeIcon(source?: IconSource): Promise<Buffer> {
       .raw()
       .toBuffer();
   } catch (e) {
-    throw iconError(source, `cannot be read as an image: ${(e as Error).message}`, "use a PNG, JPEG, GIF, WebP or SVG image");
+    const problem = `cannot be read as an image: ${(e as Error).message}`;
+    throw iconError(source, problem, "use a PNG, JPEG, GIF, WebP or SVG image");
   }
   const bits = floydSteinberg(grey, ICON_SIZE);
   const ink = bits.filter((v) => v === 0).length / bits.length;
   if (ink < MIN_ICON_INK || ink > 1 - MIN_ICON_INK) {
     const shade = ink < MIN_ICON_INK ? "white" : "black";
     const problem = `comes out ${(ink * 100).toFixed(1)}% black: an all-${shade} square once made black and white`;
-    throw iconError(source, problem, "use an image with clear dark and light parts (a dark shape on a light ground prints best)");
+    const fix = "use an image with clear dark and light parts (a dark shape on a light ground prints best)";
+    throw iconError(source, problem, fix);
   }
-  return sharp(bits, { raw: { width: ICON_SIZE, height: ICON_SIZE, channels: 1 } }).png({ palette: true, colours: 2 }).toBuffer();
+  return sharp(bits, { raw: { width: ICON_SIZE, height: ICON_SIZE, channels: 1 } })
+    .png({ palette: true, colours: 2 })
+    .toBuffer();
 }
 
 function iconError(source: IconSource | undefined, problem: string, fix: string): ContentError {

@@ -59,8 +59,10 @@ function sizeWarning(size: number, file: string): ContentProblem {
   return {
     file,
     field: "size",
-    problem: `the edition's page is ${kib(size)}, over the ${kib(EDITION_BUDGET_BYTES)} budget: every delivery sends it whole`,
-    fix: "make the edition shorter (the platform advises about 800 px of paper), or split it over several editions; link images rather than inlining them",
+    problem: `the edition's page is ${kib(size)}, over the ${kib(EDITION_BUDGET_BYTES)} budget: `
+      + "every delivery sends it whole",
+    fix: "make the edition shorter (the platform advises about 800 px of paper), or split it over several editions; "
+      + "link images rather than inlining them",
   };
 }
 

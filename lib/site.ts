@@ -147,14 +147,18 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree): Edition
     .sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
 }
 
+type Said = { problem: string; fix: string };
+
 /** A missing key, said as what is really wrong: no front matter at all, or the field under another case. */
-function keyProblem(key: { problem: string; fix: string }, front: FrontMatterSplit, field: string): { problem: string; fix: string } {
+function keyProblem(key: Said, front: FrontMatterSplit, field: string): Said {
   if (front.bodyLine === 1) {
-    return { problem: `has no front matter (a \`---\` line at the very top), so no \`${field}\``, fix: `${key.fix}, between two \`---\` lines at the top of the file` };
+    const problem = `has no front matter (a \`---\` line at the very top), so no \`${field}\``;
+    return { problem, fix: `${key.fix}, between two \`---\` lines at the top of the file` };
   }
   const near = Object.keys(front.data).find((k) => k !== field && k.toLowerCase() === field);
-  if (near) return { problem: `the front matter has \`${near}\`, not \`${field}\`: names are lowercase`, fix: `write it as \`${field}\`` };
-  return key;
+  if (!near) return key;
+  const problem = `the front matter has \`${near}\`, not \`${field}\`: names are lowercase`;
+  return { problem, fix: `write it as \`${field}\`` };
 }
 
 // Eleventy's data files: JSON, or JavaScript modules.
@@ -171,13 +175,15 @@ const DATA_GOES = "put data for every publication in content/_data/ (`_data/haik
   + "for this publication's editions in editions/editions.json, or for one edition in its front matter";
 
 function ignoredDataProblem(file: string): ContentProblem {
-  return { file, field: "", problem: "is not an edition, and littlepress does not read data files here", fix: DATA_GOES };
+  const problem = "is not an edition, and littlepress does not read data files here";
+  return { file, field: "", problem, fix: DATA_GOES };
 }
 
 /** A `_data` folder in a publication: Eleventy reads global data only from the content folder's own `_data`. */
 function misplacedData(publicationDir: string, problems: ContentProblem[]) {
   const dir = path.join(publicationDir, "_data");
-  if (exists(dir)) problems.push({ file: dir, field: "", problem: "is not read: only the content folder's own _data/ holds global data", fix: DATA_GOES });
+  const problem = "is not read: only the content folder's own _data/ holds global data";
+  if (exists(dir)) problems.push({ file: dir, field: "", problem, fix: DATA_GOES });
 }
 
 function exists(p: string): boolean {

@@ -16,7 +16,9 @@ export type DecodedText = { text: string } | { problem: string };
 export function decodeText(bytes: Uint8Array): DecodedText {
   const utf16 = utf16Kind(bytes);
   if (utf16) return { problem: `is saved as ${utf16}, not UTF-8` };
-  if (bytes.includes(0)) return { problem: "holds NUL bytes: it is not a text file, or not in an encoding littlepress reads" };
+  if (bytes.includes(0)) {
+    return { problem: "holds NUL bytes: it is not a text file, or not in an encoding littlepress reads" };
+  }
   try {
     return { text: strict.decode(bytes) };
   } catch {

@@ -24,7 +24,8 @@ export function renderData(scope: Record<string, unknown>, settings: RenderSetti
   return { ...scope, [SETTINGS]: settings };
 }
 
-const settingsOf = (data: unknown): RenderSettings | undefined => (data as { [SETTINGS]?: RenderSettings } | undefined)?.[SETTINGS];
+const settingsOf = (data: unknown): RenderSettings | undefined =>
+  (data as { [SETTINGS]?: RenderSettings } | undefined)?.[SETTINGS];
 
 // Eleventy's config object is untyped here on purpose: amendLibrary and setLiquidOptions are documented calls.
 type EleventyConfig = any;

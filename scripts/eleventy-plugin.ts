@@ -136,7 +136,8 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: Edi
   const scope = renderData({ ...authorData(data), ...edition.data }, edition.render);
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
-    return await this.renderTemplate.call({ page: data.page, eleventy: data.eleventy }, edition.body, "liquid,md", scope);
+    const self = { page: data.page, eleventy: data.eleventy };
+    return await this.renderTemplate.call(self, edition.body, "liquid,md", scope);
   } catch (error) {
     throw new ContentError([templateError(error, edition)]);
   }
@@ -146,7 +147,10 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: Edi
 type EditionTemplateData = { edition: EditionData; page: unknown; eleventy: unknown } & Record<string, unknown>;
 
 // Keys of the cascade that are Eleventy's or the editions template's, not the author's data files'.
-const NOT_AUTHOR_DATA = new Set(["edition", "page", "eleventy", "collections", "pkg", "pagination", "permalink", "layout", "eleventyExcludeFromCollections", "littlepressEditions"]);
+const NOT_AUTHOR_DATA = new Set([
+  ...["edition", "page", "eleventy", "collections", "pkg", "pagination", "permalink", "layout"],
+  ...["eleventyExcludeFromCollections", "littlepressEditions"],
+]);
 
 /** The author's global (`_data/`) and directory data (`<slug>/<slug>.json`, `<slug>/editions/editions.json`). */
 function authorData(data: EditionTemplateData): Record<string, unknown> {
@@ -158,9 +162,14 @@ function templateError(error: unknown, edition: EditionData): ContentProblem {
   const problem = templateProblem(error, edition.bodyLine);
   const unknown = /^undefined variable: ([^,]+)(.*)$/.exec(problem);
   if (unknown) {
-    return { file: edition.source, field: `{{ ${unknown[1]} }}`, problem: `\`${unknown[1]}\` is not defined${unknown[2]!.replace(/^, (.+)$/, " ($1)")}: not in the front matter, \`config\` or a data file`, fix: UNKNOWN_VARIABLE_FIX };
+    const [, name, place] = unknown;
+    const where = place!.replace(/^, (.+)$/, " ($1)");
+    const problem = `\`${name}\` is not defined${where}: not in the front matter, \`config\` or a data file`;
+    return { file: edition.source, field: `{{ ${name} }}`, problem, fix: UNKNOWN_VARIABLE_FIX };
   }
-  return { file: edition.source, field: "template", problem, fix: 'correct the Liquid there; tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}' };
+  const fix = "correct the Liquid there; "
+    + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
+  return { file: edition.source, field: "template", problem, fix };
 }
 
 const UNKNOWN_VARIABLE_FIX = "correct the name, or define it in the front matter or a data file; "
@@ -222,7 +231,8 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
         const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
         const title = typeof data.title === "string" && data.title ? data.title : undefined;
         const lang = typeof data.lang === "string" && data.lang ? data.lang : "en";
-        const edition = { url, source: source.file, body, bodyLine, data: { ...data, config }, title, lang, publication: pub.name, charset: pub.charset, render };
+        const edition = { url, source: source.file, body, bodyLine, data: { ...data, config }, title, lang,
+          publication: pub.name, charset: pub.charset, render };
         pages.set(url, { pub, key: source.key, variant, variantIndex, edition });
       }
     });
