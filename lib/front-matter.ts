@@ -2,7 +2,7 @@ import { parse } from "yaml";
 
 // YAML 1.2 core schema: `date: 2026-02-30` stays the string the author wrote,
 // so an impossible date is reported instead of silently becoming March 2nd.
-const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+const FRONT_MATTER = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
 /** A Markdown file split in two: the data of its front matter, and the text after it. */
 export interface FrontMatterSplit {
@@ -12,23 +12,52 @@ export interface FrontMatterSplit {
   bodyLine: number;
 }
 
+/** What is wrong with a file's front matter, and what to do. */
+export interface FrontMatterError {
+  error: string;
+  fix: string;
+}
+
+const FIX_YAML = "correct the YAML between the two --- lines";
+
 /** Splits a Markdown file into its front matter (YAML) and the text it renders. */
-export function splitFrontMatter(text: string): FrontMatterSplit | { error: string } {
+export function splitFrontMatter(text: string): FrontMatterSplit | FrontMatterError {
   const clean = text.replace(/^\uFEFF/, ""); // editors on Windows may save a byte-order mark
   const m = FRONT_MATTER.exec(clean);
-  if (!m) return { data: {}, body: clean, bodyLine: 1 };
+  if (!m) return missingFrontMatter(clean) ?? { data: {}, body: clean, bodyLine: 1 };
   const body = clean.slice(m[0].length);
   const bodyLine = m[0].split("\n").length;
-  const simple = simpleFrontMatter(m[1]!);
+  const block = m[1] ?? "";
+  const simple = simpleFrontMatter(block);
   if (simple) return { data: simple, body, bodyLine };
   try {
-    const data: unknown = parse(m[1]!, { schema: "core" });
+    const data: unknown = parse(block, { schema: "core" });
     if (data === null || data === undefined) return { data: {}, body, bodyLine };
-    if (typeof data !== "object" || Array.isArray(data)) return { error: "the front matter is not a set of `key: value` lines" };
+    if (typeof data !== "object" || Array.isArray(data)) {
+      return { error: "the front matter is not a set of `key: value` lines", fix: FIX_YAML };
+    }
     return { data: data as Record<string, unknown>, body, bodyLine };
   } catch (e) {
-    return { error: `the front matter is not valid YAML: ${(e as Error).message.split("\n")[0]}` };
+    return { error: `the front matter is not valid YAML: ${(e as Error).message.split("\n")[0]}`, fix: FIX_YAML };
   }
+}
+
+const OPENING = /^---[ \t]*\r?\n/;
+const LATE_OPENING = /^(?:[ \t]*\r?\n)+---[ \t]*\r?\n/;
+
+/** Front matter that was meant but is not there: opened and never closed, or opened below blank lines. */
+function missingFrontMatter(text: string): FrontMatterError | undefined {
+  if (OPENING.test(text)) {
+    const fix = "end it with a line of three dashes, `---`, before the text";
+    return { error: "the front matter opened by `---` on line 1 is never closed", fix };
+  }
+  const late = LATE_OPENING.exec(text);
+  if (late) {
+    const line = late[0].split("\n").length - 1;
+    const error = `the front matter starts on line ${line}, after blank lines, so it is read as text`;
+    return { error, fix: "remove the blank lines: the first `---` must be the file's first line" };
+  }
+  return undefined;
 }
 
 const LINE = /^([A-Za-z_][\w-]*):[ \t]+(.*?)[ \t]*$/;

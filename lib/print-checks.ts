@@ -7,6 +7,13 @@ export const PAPER_WIDTH_PX = 384;
 /** Text smaller than this is hard to read on thermal paper. */
 export const MIN_FONT_PX = 20;
 
+/**
+ * An edition's HTML past this many bytes is warned about. One edition is a few
+ * KiB (the layout's CSS and a screen or two of text); the platform advises
+ * about 800 px of paper, and every delivery sends the whole page again.
+ */
+export const EDITION_BUDGET_BYTES = 64 * 1024;
+
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 
 /**
@@ -25,9 +32,16 @@ export function printWarnings(html: string, file: string): ContentProblem[] {
  */
 export class PrintChecker {
   readonly #cssWarnings = new Map<string, { field: string; problem: string; fix: string }[]>();
+  /** Files already warned about for their size: once each, not once per settings variant. */
+  readonly #oversized = new Set<string>();
 
   check(html: string, file: string): ContentProblem[] {
     const warnings: ContentProblem[] = [];
+    const size = Buffer.byteLength(html);
+    if (size > EDITION_BUDGET_BYTES && !this.#oversized.has(file)) {
+      this.#oversized.add(file);
+      warnings.push(sizeWarning(size, file));
+    }
     for (const block of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)) {
       const css = block[1]!;
       if (!this.#cssWarnings.has(css)) this.#cssWarnings.set(css, cssWarnings(css));
@@ -38,6 +52,18 @@ export class PrintChecker {
     if (/\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup)) warnings.push(...markupWarnings(markup, file));
     return uniqueProblems(warnings);
   }
+}
+
+function sizeWarning(size: number, file: string): ContentProblem {
+  const kib = (n: number) => `${Math.ceil(n / 1024)} KiB`;
+  return {
+    file,
+    field: "size",
+    problem: `the edition's page is ${kib(size)}, over the ${kib(EDITION_BUDGET_BYTES)} budget: `
+      + "every delivery sends it whole",
+    fix: "make the edition shorter (the platform advises about 800 px of paper), or split it over several editions; "
+      + "link images rather than inlining them",
+  };
 }
 
 function markupWarnings(markup: string, file: string): ContentProblem[] {

@@ -56,6 +56,13 @@ export const publicationSchema = {
     charset: { type: "string", default: "utf-8" },
     icon: { type: "string", minLength: 1 },
     url: { type: "string", pattern: "^https?://[^/\\s]+" },
+    strict_variables: { type: "boolean", default: true },
+    markdown: {
+      type: "object",
+      additionalProperties: false,
+      properties: { breaks: { type: "boolean", default: false } },
+      default: {},
+    },
     editions: {
       type: "object",
       required: ["by"],

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import iconv from "iconv-lite";
 import { describeAjvError } from "./ajv-problems.ts";
@@ -7,6 +6,7 @@ import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import type { EditionsBy } from "./edition-key.ts";
 import { publicationSchema, REQUIRED_HINTS } from "./publication-schema.ts";
 import { SAFE_SLUG } from "./site-paths.ts";
+import { readText } from "./text-file.ts";
 
 /** A publication's settings, read from content/<slug>/publication.json with defaults filled in. */
 export interface Publication {
@@ -33,6 +33,10 @@ export interface Publication {
   icon?: string;
   /** Where the site is deployed, when this publication's differs from content/site.json's. */
   url?: string;
+  /** An unknown variable in an edition's Liquid fails the build (the default), or prints as nothing (false). */
+  strict_variables: boolean;
+  /** How editions' Markdown is read: `breaks` prints a line break inside a paragraph as one (poems, addresses). */
+  markdown: { breaks: boolean };
   /** Subscriber settings, in form order. */
   fields: ConfigField[];
 }
@@ -53,7 +57,9 @@ export function readPublication(slug: string, file: string): { publication: Publ
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    const read = readText(file);
+    if ("problem" in read) return { problems: [read.problem] };
+    raw = JSON.parse(read.text);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === "ENOENT") return problem("", "is missing", MISSING_FIX);

@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { ContentError, type ContentProblem } from "./content-error.ts";
+import { contentTree, listDirs, listFiles, type ContentTree } from "./content-tree.ts";
 import { compareKeys, KEY_FIELD, keyFromFrontMatter, type EditionKey } from "./edition-key.ts";
 import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
 import { readPublication, type Publication } from "./publication.ts";
+import { readText } from "./text-file.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
 export interface EditionSource extends FrontMatterSplit {
@@ -37,7 +39,9 @@ export interface Site {
 export function loadSite(contentDir: string): Site {
   const problems: ContentProblem[] = [];
   const publications: PublicationSource[] = [];
-  for (const slug of listDirs(contentDir)) {
+  if (!exists(contentDir)) return { publications };
+  const tree = contentTree(contentDir, problems);
+  for (const slug of listDirs(tree, contentDir)) {
     const dir = path.join(contentDir, slug);
     if (!exists(path.join(dir, "publication.json")) && !exists(path.join(dir, "editions"))) continue;
     const read = readPublication(slug, path.join(dir, "publication.json"));
@@ -46,7 +50,8 @@ export function loadSite(contentDir: string): Site {
       continue;
     }
     const pub = read.publication;
-    const list = readEditions(pub, path.join(dir, "editions"), problems);
+    const list = readEditions(pub, path.join(dir, "editions"), tree);
+    misplacedData(dir, problems);
     const file = path.join(dir, "publication.json");
     const sampleKey = list.length ? sampleOf(pub, list, file, problems) : "";
     const iconFile = iconOf(pub, dir, file, problems);
@@ -79,8 +84,13 @@ function readSiteSettings(contentDir: string, publications: PublicationSource[],
   const file = path.join(contentDir, "site.json");
   if (!exists(file)) return {};
   let settings: { root?: unknown; url?: unknown } | null;
+  const read = readText(file);
+  if ("problem" in read) {
+    problems.push(read.problem);
+    return {};
+  }
   try {
-    settings = JSON.parse(readFileSync(file, "utf8"));
+    settings = JSON.parse(read.text);
   } catch (e) {
     problems.push({ file, field: "", problem: `is not valid JSON: ${(e as Error).message}`, fix: 'write it as {"root": "<slug>", "url": "https://…"}' });
     return {};
@@ -98,8 +108,11 @@ function readSiteSettings(contentDir: string, publications: PublicationSource[],
   return result;
 }
 
-function readEditions(pub: Publication, dir: string, problems: ContentProblem[]): EditionSource[] {
-  const files = listMarkdown(dir);
+function readEditions(pub: Publication, dir: string, tree: ContentTree): EditionSource[] {
+  const { problems } = tree;
+  const all = listFiles(tree, dir);
+  const files = all.filter((f) => f.endsWith(".md"));
+  problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
   if (files.length === 0) {
     problems.push({ file: dir, field: "", problem: "has no editions", fix: "add at least one Markdown file with the edition's key in its front matter" });
     return [];
@@ -107,14 +120,19 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
   const field = KEY_FIELD[pub.editions.by];
   const byKey = new Map<EditionKey, FrontMatterSplit & { file: string }>();
   for (const file of files) {
-    const front = splitFrontMatter(readFileSync(file, "utf8"));
+    const text = readText(file);
+    if ("problem" in text) {
+      problems.push(text.problem);
+      continue;
+    }
+    const front = splitFrontMatter(text.text);
     if ("error" in front) {
-      problems.push({ file, field: "front matter", problem: front.error, fix: "correct the YAML between the two --- lines" });
+      problems.push({ file, field: "front matter", problem: front.error, fix: front.fix });
       continue;
     }
     const key = keyFromFrontMatter(pub.editions.by, front.data[field]);
     if ("problem" in key) {
-      problems.push({ file, field, problem: key.problem, fix: key.fix });
+      problems.push({ file, field, ...keyProblem(key, front, field) });
       continue;
     }
     const twin = byKey.get(key.key);
@@ -129,21 +147,43 @@ function readEditions(pub: Publication, dir: string, problems: ContentProblem[])
     .sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
 }
 
-function listDirs(dir: string): string[] {
-  if (!exists(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !d.name.startsWith(".") && !d.name.startsWith("_"))
-    .map((d) => d.name)
-    .sort();
+type Said = { problem: string; fix: string };
+
+/** A missing key, said as what is really wrong: no front matter at all, or the field under another case. */
+function keyProblem(key: Said, front: FrontMatterSplit, field: string): Said {
+  if (front.bodyLine === 1) {
+    const problem = `has no front matter (a \`---\` line at the very top), so no \`${field}\``;
+    return { problem, fix: `${key.fix}, between two \`---\` lines at the top of the file` };
+  }
+  const near = Object.keys(front.data).find((k) => k !== field && k.toLowerCase() === field);
+  if (!near) return key;
+  const problem = `the front matter has \`${near}\`, not \`${field}\`: names are lowercase`;
+  return { problem, fix: `write it as \`${field}\`` };
 }
 
-/** Markdown files under an editions folder, subfolders included (authors may group by year). */
-function listMarkdown(dir: string): string[] {
-  if (!exists(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((d) => d.isFile() && d.name.endsWith(".md"))
-    .map((d) => path.join(d.parentPath, d.name))
-    .sort();
+// Eleventy's data files: JSON, or JavaScript modules.
+const DATA_FILE = /\.(?:json|c?js|mjs)$/;
+// The data files Eleventy itself reads beside the editions: the editions folder's directory data.
+const EDITIONS_DATA = /^editions(?:\.11tydata)?\.(?:json|c?js|mjs)$/;
+
+/** A data file in an editions folder that nothing reads: anywhere but editions/editions.json (or .11tydata.*). */
+function isIgnoredData(editionsDir: string, file: string): boolean {
+  return DATA_FILE.test(file) && !EDITIONS_DATA.test(path.relative(editionsDir, file));
+}
+
+const DATA_GOES = "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), "
+  + "for this publication's editions in editions/editions.json, or for one edition in its front matter";
+
+function ignoredDataProblem(file: string): ContentProblem {
+  const problem = "is not an edition, and littlepress does not read data files here";
+  return { file, field: "", problem, fix: DATA_GOES };
+}
+
+/** A `_data` folder in a publication: Eleventy reads global data only from the content folder's own `_data`. */
+function misplacedData(publicationDir: string, problems: ContentProblem[]) {
+  const dir = path.join(publicationDir, "_data");
+  const problem = "is not read: only the content folder's own _data/ holds global data";
+  if (exists(dir)) problems.push({ file: dir, field: "", problem, fix: DATA_GOES });
 }
 
 function exists(p: string): boolean {

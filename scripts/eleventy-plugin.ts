@@ -12,6 +12,7 @@ import { encodeShard, packPublication, shardDictionary, type RenderedEdition } f
 import { placeShards, type EncodedPublication } from "../lib/shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
 import { assumedUrlWarnings, processImages, siteUrl } from "./edition-images.ts";
+import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
 import { metaJson } from "../lib/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
 import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
@@ -50,6 +51,8 @@ interface EditionData {
   /** The publication's name (the page title of an edition without one) and charset. */
   publication: string;
   charset: string;
+  /** The publication's settings for Liquid and Markdown (one object per publication). */
+  render: RenderSettings;
 }
 
 // Eleventy's config object is untyped here on purpose: the plugin uses a handful of documented calls.
@@ -118,6 +121,7 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
   eleventyConfig.addBundle("css");
   // Editions are rendered with its renderTemplate (renderEdition, below).
   eleventyConfig.addPlugin(RenderPlugin);
+  amendEngines(eleventyConfig);
   // The edition page always fills its <style>: no page needs the bundle plugin's
   // pass that parses every page to drop empty <style> tags (a tenth of a large build).
   eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
@@ -125,7 +129,8 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
   eleventyConfig.ignores.add(`${content}/*/editions/**/*.md`);
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
-    const template = `${page.pub.slug}/littlepress-editions-${page.variantIndex}.11ty.js`;
+    // In the editions folder, so that Eleventy's directory data (editions/editions.json) applies.
+    const template = `${page.pub.slug}/editions/littlepress-editions-${page.variantIndex}.11ty.js`;
     const list = byTemplate.get(template) ?? byTemplate.set(template, []).get(template)!;
     list.push(page.edition);
   }
@@ -151,19 +156,57 @@ interface RenderResult {
  * Eleventy's own engines, as if it were the file itself; Eleventy then wraps
  * it in layouts/edition.njk and runs the transforms.
  */
-async function renderEdition(this: { renderTemplate: RenderTemplate }, data: { edition: EditionData; page: unknown; eleventy: unknown }): Promise<string> {
+async function renderEdition(this: { renderTemplate: RenderTemplate }, data: EditionTemplateData): Promise<string> {
   const { edition } = data;
+  // Global and directory data first: the edition's front matter wins, as in Eleventy.
+  const scope = renderData({ ...authorData(data), ...edition.data }, edition.render);
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
-    return await this.renderTemplate.call({ page: data.page, eleventy: data.eleventy }, edition.body, "liquid,md", { ...edition.data });
+    const self = { page: data.page, eleventy: data.eleventy };
+    return await this.renderTemplate.call(self, edition.body, "liquid,md", scope);
   } catch (error) {
-    throw new ContentError([{ file: edition.source, field: "template", problem: templateProblem(error, edition.bodyLine), fix: 'correct the Liquid there; tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}' }]);
+    throw new ContentError([templateError(error, edition)]);
   }
 }
 
+/** What Eleventy hands an edition page: the data cascade, with Eleventy's own keys and the plugin's. */
+type EditionTemplateData = { edition: EditionData; page: unknown; eleventy: unknown } & Record<string, unknown>;
+
+// Keys of the cascade that are Eleventy's or the editions template's, not the author's data files'.
+const NOT_AUTHOR_DATA = new Set([
+  ...["edition", "page", "eleventy", "collections", "pkg", "pagination", "permalink", "layout"],
+  ...["eleventyExcludeFromCollections", "littlepressEditions"],
+]);
+
+/** The author's global (`_data/`) and directory data (`<slug>/<slug>.json`, `<slug>/editions/editions.json`). */
+function authorData(data: EditionTemplateData): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([key]) => !NOT_AUTHOR_DATA.has(key)));
+}
+
+/** A template error as the author's problem: an unknown variable by name, anything else in the engine's words. */
+function templateError(error: unknown, edition: EditionData): ContentProblem {
+  const problem = templateProblem(error, edition.bodyLine);
+  const unknown = /^undefined variable: ([^,]+)(.*)$/.exec(problem);
+  if (unknown) {
+    const [, name, place] = unknown;
+    const where = place!.replace(/^, (.+)$/, " ($1)");
+    const problem = `\`${name}\` is not defined${where}: not in the front matter, \`config\` or a data file`;
+    return { file: edition.source, field: `{{ ${name} }}`, problem, fix: UNKNOWN_VARIABLE_FIX };
+  }
+  const fix = "correct the Liquid there; "
+    + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
+  return { file: edition.source, field: "template", problem, fix };
+}
+
+const UNKNOWN_VARIABLE_FIX = "correct the name, or define it in the front matter or a data file; "
+  + 'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} '
+  + '(README, "Template variables")';
+
 /** The template engine's own words for what is wrong, at the line of the author's file (not of the text after the front matter). */
 function templateProblem(error: unknown, bodyLine: number): string {
-  return (chainMessages(error, 8).at(-1) ?? String(error))
+  const messages = chainMessages(error, 8);
+  // The innermost message that has a place (liquidjs wraps an unknown variable's error once more, without one).
+  return (messages.findLast((m) => /line:\d+, col:\d+/.test(m)) ?? messages.at(-1) ?? String(error))
     .replace(/, file:.*?(?=, line:|$)/, "")
     .replace(/line:(\d+), col:(\d+)/, (_, line: string, col: string) => `line ${Number(line) + bodyLine - 1}, column ${col}`);
 }
@@ -204,6 +247,7 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
       });
       continue;
     }
+    const render: RenderSettings = { strictVariables: pub.strict_variables, breaks: pub.markdown.breaks };
     const slots = Object.fromEntries(pub.fields.filter((f) => f.type === "text").map((f) => [f.name, slotToken(f.name)]));
     variantsOf(pub.fields).forEach((variant, variantIndex) => {
       const config = { ...variant.values, ...slots };
@@ -213,7 +257,8 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
         const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
         const title = typeof data.title === "string" && data.title ? data.title : undefined;
         const lang = typeof data.lang === "string" && data.lang ? data.lang : "en";
-        const edition = { url, source: source.file, body, bodyLine, data: { ...data, config }, title, lang, publication: pub.name, charset: pub.charset };
+        const edition = { url, source: source.file, body, bodyLine, data: { ...data, config }, title, lang,
+          publication: pub.name, charset: pub.charset, render };
         pages.set(url, { pub, key: source.key, variant, variantIndex, edition });
       }
     });
@@ -276,7 +321,8 @@ async function writePublications(publications: PublicationSource[], rendered: Ma
   for (const pub of publications) {
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
-    await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(pub.iconFile ? await readFile(pub.iconFile) : undefined));
+    const icon = pub.iconFile ? { file: pub.iconFile, bytes: await readFile(pub.iconFile) } : undefined;
+    await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(icon));
   }
 }
 

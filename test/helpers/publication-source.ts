@@ -14,6 +14,8 @@ export function publicationSource(o: { slug?: string; by?: EditionsBy; keys: Edi
     publication_api_version: "1.0",
     external_configuration: false,
     charset: "utf-8",
+    strict_variables: true,
+    markdown: { breaks: false },
     fields: o.fields ?? [],
     editions: { by: o.by ?? "delivery_count", ends: o.ends ?? false, list: o.keys.map((key) => ({ key, file: `content/${slug}/editions/${key}.md`, data: { number: Number(key) }, body: "", bodyLine: 4 })) },
     sampleKey: o.sample ?? o.keys[0]!,

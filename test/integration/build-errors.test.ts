@@ -1,10 +1,12 @@
 // A broken publication fails the build with the file, the field and the fix,
 // no stack trace, and the previous good site stays in place.
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
+import { eachEdition, openPublication } from "../../lib/publication-store.ts";
 
 const run = promisify(execFile);
 const ROOT = ".test-work/broken";
@@ -140,5 +142,73 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     writeFileSync(path.join(dir, "pub", "editions", "0.md"), "---\nnumber: 0\n---\n{% if %}broken\n");
     await expectFailure(dir, /0\.md: template\n\s+problem: .*line 4, column \d+/, /fix: correct the Liquid there/);
     expect(readFileSync(manifest, "utf8")).toBe(before);
+  });
+});
+
+/** Every rendered page of a built publication, by edition key. */
+async function pages(dir: string, slug = "pub"): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for await (const e of eachEdition((await openPublication(slug, path.resolve(path.dirname(dir), "_site")))!)) found.set(e.key, e.html);
+  return found;
+}
+
+describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
+  it("an unknown variable fails the build naming the file, the variable and its line", async () => {
+    const dir = content("strict", GOOD, { "0.md": "---\nnumber: 0\ntitle: T\n---\n\n{{ titel }}\n" });
+    await expectFailure(dir, /0\.md: \{\{ titel \}\}\n\s+problem: `titel` is not defined \(line 6, column 4\)/, /fix: correct the name.*\| default/);
+  });
+
+  it("data files, default and if, kept line breaks, attributes; strict_variables: false prints an unknown variable as nothing", async () => {
+    const pub = { ...GOOD, markdown: { breaks: true } };
+    const body = "Sky: {{ haiku.first }} / {{ shared }} / {{ mood | default: \"calm\" }}{% if missing %}!{% endif %}\n\n"
+      + "line one\nline two\n\n![Sun](sun.png){.dither}\n";
+    const dir = content("data", pub, { "0.md": `---\nnumber: 0\n---\n${body}`, "editions.json": '{"shared": "from editions.json"}' });
+    mkdirSync(path.join(dir, "_data"));
+    writeFileSync(path.join(dir, "_data", "haiku.json"), '{"first": "old pond"}');
+    await sharp({ create: { width: 20, height: 20, channels: 3, background: "#888" } }).png().toFile(path.join(dir, "pub", "editions", "sun.png"));
+    const other = path.join(dir, "lenient");
+    mkdirSync(path.join(other, "editions"), { recursive: true });
+    writeFileSync(path.join(other, "publication.json"), JSON.stringify({ ...GOOD, strict_variables: false }));
+    writeFileSync(path.join(other, "editions", "0.md"), "---\nnumber: 0\n---\n[{{ titel }}]\n\nline one\nline two\n");
+    const { code, output } = await build(dir);
+    expect(code).toBe(0);
+    const html = (await pages(dir)).get("0")!;
+    expect(html).toContain("<p>Sky: old pond / from editions.json / calm</p>");
+    expect(html).toContain("<p>line one<br>\nline two</p>");
+    expect(html).toMatch(/<img src="[^"]+" alt="Sun" class="dither"/);
+    const lenient = (await pages(dir, "lenient")).get("0")!;
+    expect(lenient).toContain("<p>[]</p>");
+    expect(lenient).toContain("<p>line one\nline two</p>"); // breaks are off by default
+  });
+
+  it("a publication.json not in UTF-8 and a Latin-1 edition are refused naming the encoding", async () => {
+    const dir = content("latin1", GOOD, { "0.md": "---\nnumber: 0\n---\nHi\n", "1.md": "" });
+    writeFileSync(path.join(dir, "pub", "editions", "1.md"), Buffer.from("---\nnumber: 1\n---\nCaf\xe9\n", "latin1"));
+    await expectFailure(dir, /1\.md: encoding\n\s+problem: is not valid UTF-8 \(line 4\); it looks like Latin-1\/Windows-1252\n\s+fix: save it as UTF-8/);
+    writeFileSync(path.join(dir, "pub", "publication.json"), Buffer.from("\uFEFF" + JSON.stringify(GOOD), "utf16le"));
+    await expectFailure(dir, /publication\.json: encoding\n\s+problem: is saved as UTF-16 LE, not UTF-8/);
+  });
+
+  it("an icon that comes out blank fails the build naming it", async () => {
+    const dir = content("icon", GOOD);
+    await sharp({ create: { width: 60, height: 60, channels: 3, background: "#ffffff" } }).png().toFile(path.join(dir, "pub", "icon.png"));
+    await expectFailure(dir, /pub\/icon\.png: icon\n\s+problem: comes out 0\.0% black/);
+  });
+
+  it("an edition over the size budget is a warning", async () => {
+    const dir = content("size", GOOD, { "0.md": `---\nnumber: 0\n---\n${"All work and no play. ".repeat(4000)}\n` });
+    const { code, output } = await build(dir);
+    expect(code).toBe(0);
+    expect(output).toMatch(/0\.md: size\n\s+problem: the edition's page is \d+ KiB, over the 64 KiB budget/);
+  });
+
+  it("a symlinked edition is built; one pointing outside the content folder is refused", async () => {
+    const dir = content("links", { ...GOOD, editions: { by: "delivery_count", ends: true } });
+    writeFileSync(path.join(dir, "shared.md"), "---\nnumber: 1\n---\nShared\n");
+    symlinkSync("../../shared.md", path.join(dir, "pub", "editions", "1.md"));
+    expect((await build(dir)).code).toBe(0);
+    expect([...(await pages(dir)).keys()]).toEqual(["0", "1"]);
+    symlinkSync(path.resolve("package.json"), path.join(dir, "pub", "editions", "2.md"));
+    await expectFailure(dir, /editions\/2\.md\n\s+problem: is a symbolic link to .*package\.json, outside the content folder/);
   });
 });

@@ -86,6 +86,18 @@ describe("splitFrontMatter", () => {
     expect(data("---\nnumber: 6\n---\nText\n\n---\n\nMore")).toEqual({ number: 6 });
   });
 
+  it("says an opening --- that is never closed is that, not a missing key", () => {
+    expect(error("---\nnumber: 3\ntitle: x\n\nThe text.\n")).toBe("the front matter opened by `---` on line 1 is never closed");
+  });
+
+  it("says front matter below blank lines is read as text, naming its line", () => {
+    expect(error("\n\n---\nnumber: 3\n---\nbody")).toBe("the front matter starts on line 3, after blank lines, so it is read as text");
+  });
+
+  it("reads --- followed at once by --- as empty front matter", () => {
+    expect(data("---\n---\nbody")).toEqual({});
+  });
+
   it("reads front matter after a UTF-8 byte-order mark, as Eleventy does", () => {
     // Eleventy (gray-matter) strips the BOM and sees `number: 3`; littlepress must see the same key.
     expect(data("\uFEFF---\nnumber: 3\n---\nbody")).toEqual({ number: 3 });

@@ -23,6 +23,8 @@ function source(charset: string, fields: ConfigField[]): PublicationSource {
     external_configuration: false,
     charset,
     fields,
+    strict_variables: true,
+    markdown: { breaks: false },
     editions: { by: "delivery_count", ends: true, list: [{ key: "3", file: "content/t/editions/3.md", data: { number: 3 }, body: "", bodyLine: 4 }] },
     sampleKey: "3",
   };

@@ -16,6 +16,8 @@ function publication(by: EditionsBy, extra: Partial<Publication> = {}): Publicat
     external_configuration: false,
     charset: "shift_jis",
     editions: { by, ends: true },
+    strict_variables: true,
+    markdown: { breaks: false },
     fields: [],
     ...extra,
   };

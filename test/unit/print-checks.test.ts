@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { descriptionWarnings, printWarnings } from "../../lib/print-checks.ts";
+import { descriptionWarnings, EDITION_BUDGET_BYTES, PrintChecker, printWarnings } from "../../lib/print-checks.ts";
 
 const page = (head: string, body: string) => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 const problems = (html: string) => printWarnings(html, "content/x/editions/a.md").map((w) => w.problem);
@@ -54,5 +54,16 @@ describe("PrintChecker over a whole build", () => {
     expect(checker.check(page(shared, "<p>a</p>"), "a.md").map((w) => w.file)).toEqual(["a.md"]);
     expect(checker.check(page(shared, "<p>b</p>"), "b.md").map((w) => w.file)).toEqual(["b.md"]);
     expect(checker.check(page(shared, '<img src="x.png">'), "c.md").map((w) => w.problem)).toEqual([expect.stringMatching(/font-size: 10px/), expect.stringMatching(/"x\.png" is a relative URL/)]);
+  });
+});
+
+describe("the size budget", () => {
+  it("warns once per file about an edition over the budget, and not about one under it", () => {
+    const checker = new PrintChecker();
+    const big = page("", `<p>${"word ".repeat(EDITION_BUDGET_BYTES / 5)}</p>`);
+    const first = checker.check(big, "content/x/editions/a.md");
+    expect(first).toEqual([expect.objectContaining({ field: "size", problem: expect.stringMatching(/^the edition's page is 65 KiB, over the 64 KiB budget/) })]);
+    expect(checker.check(big, "content/x/editions/a.md")).toEqual([]); // the same edition in another settings variant
+    expect(checker.check(page("", "<p>short</p>"), "content/x/editions/b.md")).toEqual([]);
   });
 });

@@ -67,6 +67,7 @@ describe("published: shard lookups", () => {
     const days = ["2026-01-02", "2026-01-03"];
     const source: PublicationSource = {
       slug: "d", name: "D", description: "D", owner_email: "t@example.com", delivered_on: "Daily", publication_api_version: "1.0", external_configuration: false, charset: "utf-8", fields: [],
+      strict_variables: true, markdown: { breaks: false },
       editions: { by: "utc_date", ends: false, list: days.map((key) => ({ key, file: `${key}.md`, data: { date: key }, body: "", bodyLine: 4 })) },
       sampleKey: days[0]!,
     };

@@ -59,6 +59,8 @@ describe("readPublication: defaults", () => {
       publication_api_version: "1.0",
       external_configuration: false,
       charset: "utf-8",
+      strict_variables: true,
+      markdown: { breaks: false },
       editions: { by: "delivery_count", ends: false },
       fields: [],
     });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContentError, type ContentProblem } from "../../lib/content-error.ts";
@@ -149,9 +149,84 @@ describe("loadSite", () => {
     expect(problems[0]!.file.endsWith("a.md")).toBe(true);
   });
 
-  it("reports a file with no front matter at all", () => {
+  it("reports a file with no front matter at all as that", () => {
     const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/a.md": "# Just text\n" });
-    expect(problemsOf(dir)).toEqual([expect.objectContaining({ field: "number" })]);
+    expect(problemsOf(dir)).toEqual([expect.objectContaining({ field: "number", problem: "has no front matter (a `---` line at the very top), so no `number`" })]);
+  });
+
+  it("reports a key written with a capital as that", () => {
+    const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("Number: 0") });
+    expect(problemsOf(dir)).toEqual([expect.objectContaining({ field: "number", problem: "the front matter has `Number`, not `number`: names are lowercase" })]);
+  });
+
+  it("refuses files that are not UTF-8, naming the encoding, and an unclosed front matter as such", () => {
+    const dir = content({ "s/editions/ok.md": md("number: 0") });
+    writeFileSync(path.join(dir, "s/publication.json"), Buffer.from(JSON.stringify(pub("delivery_count", { name: "Caf\xe9" })), "latin1"));
+    writeFileSync(path.join(dir, "s/editions/b.md"), Buffer.from("\uFEFF" + md("number: 1"), "utf16le"));
+    writeFileSync(path.join(dir, "site.json"), Buffer.from('{"url": "https://caf\xe9.example"}', "latin1"));
+    const problems = problemsOf(dir);
+    expect(problems.map((p) => [path.relative(dir, p.file), p.field, p.problem])).toEqual([
+      [path.join("s", "publication.json"), "encoding", "is not valid UTF-8 (line 1); it looks like Latin-1/Windows-1252"],
+      ["site.json", "encoding", "is not valid UTF-8 (line 1); it looks like Latin-1/Windows-1252"],
+    ]);
+    expect(problems[0]!.fix).toMatch(/^save it as UTF-8/);
+    writeFileSync(path.join(dir, "s/publication.json"), JSON.stringify(pub("delivery_count")));
+    writeFileSync(path.join(dir, "s/editions/c.md"), "---\nnumber: 2\n\nText\n");
+    rmSync(path.join(dir, "site.json"));
+    expect(problemsOf(dir).map((p) => [path.basename(p.file), p.field, p.problem])).toEqual([
+      ["b.md", "encoding", "is saved as UTF-16 LE, not UTF-8"],
+      ["c.md", "front matter", "the front matter opened by `---` on line 1 is never closed"],
+    ]);
+  });
+
+  it("follows links to editions and publication folders inside the content folder", () => {
+    const dir = content({
+      "shared/one.md": md("number: 1"),
+      "shared/more/two.md": md("number: 2"),
+      "s/publication.json": pub("delivery_count"),
+      "s/editions/0.md": md("number: 0"),
+      "elsewhere/t/publication.json": pub("delivery_count"),
+      "elsewhere/t/editions/0.md": md("number: 0"),
+    });
+    symlinkSync(path.resolve(dir, "shared/one.md"), path.join(dir, "s/editions/1.md"));
+    symlinkSync("../../shared/more", path.join(dir, "s/editions/more"));
+    symlinkSync("elsewhere/t", path.join(dir, "t"));
+    const site = loadSite(dir);
+    expect(site.publications.map((p) => p.slug)).toEqual(["s", "t"]);
+    const list = site.publications[0]!.editions.list;
+    expect(list.map((e) => [e.key, path.relative(dir, e.file)])).toEqual([
+      ["0", path.join("s", "editions", "0.md")],
+      ["1", path.join("s", "editions", "1.md")],
+      ["2", path.join("s", "editions", "more", "two.md")],
+    ]);
+  });
+
+  it("refuses links pointing outside the content folder, or at nothing, by name", () => {
+    const outside = content({ "far.md": md("number: 1"), "far/publication.json": pub("delivery_count") });
+    const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/0.md": md("number: 0") });
+    symlinkSync(path.resolve(outside, "far.md"), path.join(dir, "s/editions/1.md"));
+    symlinkSync("nowhere.md", path.join(dir, "s/editions/2.md"));
+    symlinkSync(path.resolve(outside, "far"), path.join(dir, "far"));
+    const problems = problemsOf(dir);
+    expect(problems.map((p) => [path.relative(dir, p.file), p.problem])).toEqual([
+      ["far", `is a symbolic link to ${realpathSync(path.join(outside, "far"))}, outside the content folder`],
+      [path.join("s", "editions", "1.md"), `is a symbolic link to ${realpathSync(path.join(outside, "far.md"))}, outside the content folder`],
+      [path.join("s", "editions", "2.md"), "is a symbolic link to nothing (its target does not exist)"],
+    ]);
+  });
+
+  it("refuses data files no one reads, saying where data goes; editions/editions.json is read by Eleventy", () => {
+    const dir = content({
+      "s/publication.json": pub("delivery_count"),
+      "s/editions/0.md": md("number: 0"),
+      "s/editions/editions.json": { ok: true },
+      "s/editions/haiku.json": { first: "old pond" },
+      "s/editions/2026/2026.json": {},
+      "s/_data/x.json": {},
+    });
+    const problems = problemsOf(dir);
+    expect(problems.map((p) => path.relative(dir, p.file))).toEqual([path.join("s", "editions", "2026", "2026.json"), path.join("s", "editions", "haiku.json"), path.join("s", "_data")]);
+    expect(problems[1]).toMatchObject({ problem: "is not an edition, and littlepress does not read data files here", fix: expect.stringContaining("content/_data/") });
   });
 
   it("reports malformed keys", () => {
