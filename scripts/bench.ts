@@ -12,6 +12,7 @@ import { benchBuilds, prepareBuildTools, type BuildRow } from "./bench/build-ben
 import { benchBundle, type BundleRow } from "./bench/bundle-bench.ts";
 import { benchColdStarts } from "./bench/cold-start.ts";
 import { generateSite, LANGS, MIX, splitEditions, type SyntheticSite } from "./bench/generate.ts";
+import { benchLive } from "./bench/live-bench.ts";
 import { benchLoad, type LoadOptions } from "./bench/load-bench.ts";
 import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "./bench/report.ts";
 import { describeMix } from "./bench/requests.ts";
@@ -60,6 +61,9 @@ interface Plan {
   loadSize: number;
   load: LoadOptions;
   coldRuns: number;
+  /** Saves timed under `npm start`, and the size of the publication saved in. */
+  liveSaves: number;
+  liveEditions: number;
 }
 
 /**
@@ -80,7 +84,10 @@ function plan(options: BenchOptions): Plan {
   if (sizes.length < 2 || sizes.some((n) => !Number.isSafeInteger(n) || n < 20)) throw new Error("give at least two sizes of 20 editions or more");
   const loadSize = [...sizes].reverse().find((n) => n <= 10_000) ?? sizes[0]!;
   const plainLimit = (size: number) => (size >= BOUNDED_FROM ? PLAIN_LIMIT : undefined);
-  if (options.quick) return { sizes, pairs: () => 1, plainLimit, loadSize, load: { duration: 1, warmup: 0.5, rounds: 2, connections: 10 }, coldRuns: 1 };
+  if (options.quick) {
+    const load = { duration: 1, warmup: 0.5, rounds: 2, connections: 10 };
+    return { sizes, pairs: () => 1, plainLimit, loadSize, load, coldRuns: 1, liveSaves: 2, liveEditions: 100 };
+  }
   return {
     sizes,
     plainLimit,
@@ -88,12 +95,14 @@ function plan(options: BenchOptions): Plan {
     loadSize,
     load: { duration: 5, warmup: 1, rounds: 3, connections: 10 },
     coldRuns: 3,
+    liveSaves: 20,
+    liveEditions: 1_000,
   };
 }
 
 export async function runBench(options: BenchOptions = {}): Promise<BenchReport> {
   setQuiet(!!options.quiet);
-  const { sizes, pairs, plainLimit, loadSize, load: loadOptions, coldRuns } = plan(options);
+  const { sizes, pairs, plainLimit, loadSize, load: loadOptions, coldRuns, liveSaves, liveEditions } = plan(options);
   const t0 = performance.now();
   const loadAtStart = os.loadavg()[0] ?? 0;
   const work = path.join(ROOT, ".test-work", "bench", `run-${process.pid}-${Date.now().toString(36)}`);
@@ -119,6 +128,9 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
 
     const coldStart = await benchColdStarts(work, [...sites.values()], coldRuns);
 
+    progress(`npm start: ${liveSaves} saves in a ${liveEditions.toLocaleString("en-US")}-edition publication`);
+    const live = await benchLive(work, liveSaves, liveEditions);
+
     const bundle: BundleRow[] = [];
     for (const size of sizes) bundle.push(await benchBundle(sites.get(size)!.siteDir, size));
 
@@ -137,6 +149,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       build,
       load,
       coldStart,
+      live,
       bundle,
       caveats: [
         ...(sizes.at(-1)! < 100_000 ? ["Not measured: 100,000 editions (`npm run bench` includes them)."] : []),

@@ -5,6 +5,7 @@ import os from "node:os";
 import type { BuildRow, BuildSide } from "./build-bench.ts";
 import type { BundleRow } from "./bundle-bench.ts";
 import type { ColdStartRow } from "./cold-start.ts";
+import type { LiveRow } from "./live-bench.ts";
 import type { LoadResult } from "./load-bench.ts";
 
 export interface Machine {
@@ -38,6 +39,8 @@ export interface BenchReport {
   build: BuildRow[];
   load: LoadResult;
   coldStart: ColdStartRow[];
+  /** Save to served under `npm start`. */
+  live: LiveRow;
   bundle: BundleRow[];
   /** What this run did not measure, and why. */
   caveats: string[];
@@ -60,6 +63,7 @@ export const BUILD_TARGET = 0.85;
 export const LOAD_TARGET = 0.8;
 export const P99_TARGET_MS = 5;
 export const GROWTH_TARGET = 1.5;
+export const LIVE_TARGET_MS = 1_000;
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
 const n = (x: number) => x.toLocaleString("en-US");
@@ -118,6 +122,16 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
     met: memGrowth <= GROWTH_TARGET,
     reading: `Most of the RSS is Node, tsx and the function's code; what grows with the site is what a request makes the function read and keep.`,
   });
+  const live = r.live;
+  out.push({
+    name: `Save to served, ${n(live.editions)}-edition publication`,
+    goal: `median < ${n(LIVE_TARGET_MS)} ms from saving an edition to its new ETag under npm start`,
+    figure: `${live.medianMs.toFixed(0)} ms (max ${live.maxMs.toFixed(0)} ms over ${live.saves} saves)`,
+    met: live.medianMs < LIVE_TARGET_MS,
+    reading:
+      `A save renders that edition again, and repacks and rewrites the publication's shards; ` +
+      `a publication.json save renders all ${n(live.editions)} editions again, and was served in ${live.publicationMs.toFixed(0)} ms.`,
+  });
   for (const b of r.bundle) {
     const largest = b.functions.reduce((a, f) => (f.zipBytes > a.zipBytes ? f : a));
     out.push({
@@ -161,6 +175,14 @@ export function tables(r: BenchReport): string {
   table(
     ["editions", "import ms", "first answer ms", "import to first answer ms", `RSS after ${n(r.coldStart[0]!.requests)} requests`],
     r.coldStart.map((c) => [n(c.editions), c.importMs.toFixed(0), c.firstAnswerMs.toFixed(1), c.coldStartMs.toFixed(0), mib(c.rss)]),
+  );
+  lines.push(`### npm start: save to served (one edition of a ${n(r.live.editions)}-edition publication saved ${r.live.saves} times)`, "");
+  table(
+    ["what is saved", "median ms", "max ms"],
+    [
+      ["an edition (until its new ETag is served)", r.live.medianMs.toFixed(0), r.live.maxMs.toFixed(0)],
+      ["publication.json (until its new meta.json is served)", r.live.publicationMs.toFixed(0), ""],
+    ],
   );
   lines.push(`### Function bundles (zip-it-and-ship-it; Netlify's limit 50 MiB)`, "");
   const names = [...new Set(r.bundle.flatMap((b) => b.functions.map((f) => f.name)))];
@@ -210,6 +232,8 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
     "  Against it: the same server sending a copy of one edition's HTML as a static file. Latencies are autocannon's exact per-response times.",
     "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts with LITTLEPRESS_SITE_DIR set, times the import and the first answer (today's edition of the dated publication),",
     "  then calls the handler with 1,000 mixed requests (the mix above) and reads `process.memoryUsage().rss`.",
+    "- Save to served: `npm start` (scripts/start.ts) in a child process on a synthetic publication; an edition file is written again (a line added)",
+    "  and the edition asked for every 2 ms until its ETag changes: the time from the write to that answer (the watcher, the rebuild, the request).",
     "- Bundles: `bundleFunctions()` from scripts/bundle-size.ts (zip-it-and-ship-it, as a deploy does).",
     "",
     "## Figures",

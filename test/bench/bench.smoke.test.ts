@@ -37,6 +37,9 @@ it("runs the quick benchmark and reports every section", async () => {
   expect(report.coldStart.length).toBeGreaterThan(1);
   for (const c of report.coldStart) for (const what of ["importMs", "firstAnswerMs", "coldStartMs", "rss"] as const) positive(`cold start ${c.editions} ${what}`, c[what]);
 
+  for (const what of ["medianMs", "maxMs", "publicationMs"] as const) positive(`live ${what}`, report.live[what]);
+  expect(report.live.saves).toBeGreaterThan(0);
+
   expect(report.bundle.length).toBeGreaterThan(0);
   for (const b of report.bundle) {
     expect(b.functions.map((f) => f.name)).toContain("edition");
