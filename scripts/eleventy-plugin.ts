@@ -200,7 +200,7 @@ function templateError(error: unknown, edition: EditionData): ContentProblem {
 
 const UNKNOWN_VARIABLE_FIX = "correct the name, or define it in the front matter or a data file; "
   + 'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} '
-  + '(README, "Template variables")';
+  + '(README: "Template variables")';
 
 /** The template engine's own words for what is wrong, at the line of the author's file (not of the text after the front matter). */
 function templateProblem(error: unknown, bodyLine: number): string {

@@ -13,7 +13,7 @@ const SOURCE_FILE = /\.(?:[cm]?[jt]s|njk|html|css)$/;
 /** `README: "Heading"`, quotes escaped or not (it may sit inside a "…" string). */
 const POINTER = /README: \\?"([^"\\]+)\\?"/g;
 /** Ways of pointing at the README without naming a heading the test could check. */
-const LOOSE = /\b(?:see|in|against|as)\s+(?:the\s+)?README\b(?!:)|\bREADME\s+(?:describes|says)\b/i;
+const LOOSE = /\b(?:see|in|against|as)\s+(?:the\s+)?README\b(?!:)|\bREADME\s+(?:describes|says)\b|\(README,/i;
 
 function sourceFiles(): string[] {
   return SOURCES.flatMap((dir) => readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => path.join(dir, f)))
