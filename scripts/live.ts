@@ -42,7 +42,7 @@ export class LiveSite {
   async start(): Promise<void> {
     await this.rebuild([]);
     // chokidar, not fs.watch: Node 20's recursive watch on Linux loses a file an editor saves by renaming over it.
-    this.watcher = watch(this.options.watch, { ignoreInitial: true });
+    this.watcher = watch(this.options.watch, { ignoreInitial: true, ignored: isEditorScratch });
     this.watcher.on("all", (_event, file) => this.touched(file));
     this.watcher.on("error", (error) => this.log(`littlepress: watching failed: ${String(error)}`));
     await new Promise<void>((resolve) => this.watcher!.once("ready", () => resolve()));
@@ -110,6 +110,12 @@ export class LiveSite {
   private log(line: string) {
     (this.options.log ?? console.log)(line);
   }
+}
+
+/** Files editors write beside the one being saved (.swap files, backups~, vim's test file 4913): not content. */
+function isEditorScratch(file: string): boolean {
+  const name = path.basename(file);
+  return /^\.[^/]*\.sw[a-p]$|~$|^4913$|^\.#/.test(name);
 }
 
 /** How long a burst of file events must be quiet before the build starts. */
