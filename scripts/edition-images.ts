@@ -1,6 +1,7 @@
 // Images in editions: resized to fit the paper, made greyscale, written next to
 // the publication, and linked by absolute URL (the platform renders pages from
 // another host). @11ty/eleventy-img does the image work.
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "node-html-parser";
@@ -58,6 +59,8 @@ export async function processImages(html: string, target: ImageTarget): Promise<
         target.done.set(id, pending);
       }
       stats = await pending;
+      // Without its cache, eleventy-img answers a missing file with no image rather than an error.
+      if (!stats.png?.[0]) throw new Error(existsSync(file) ? "no image came out of it" : `${file} does not exist`);
     } catch (e) {
       throw new ContentError([{ file: target.source, field: `<img src="${src}">`, problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`, fix: "put the image file next to the edition (or give a path from the publication's folder starting with /)" }]);
     }
