@@ -10,10 +10,15 @@ import Eleventy from "@11ty/eleventy";
 import { chainMessages, findContentError } from "../lib/content-error.ts";
 import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/site-paths.ts";
 
-/** Builds `content` (default content/) into `output` (default _site/). */
-export async function build({ content = "content", output = "_site", strict = false } = {}): Promise<void> {
+/**
+ * Builds `content` (default content/) into `output` (default _site/). `url` is
+ * the site's address, as Netlify gives it to its builds (`npm run verify` gives
+ * its own local server's); content/site.json's `url` still comes first.
+ */
+export async function build({ content = "content", output = "_site", strict = false, url = "" } = {}): Promise<void> {
   process.env.LITTLEPRESS_CONTENT = path.relative(process.cwd(), path.resolve(content)); // read by .eleventy.js; Eleventy wants it relative
   process.env.LITTLEPRESS_STRICT = strict ? "1" : "0"; // read by the plugin's print checks
+  if (url) process.env.URL = url; // Netlify's own variable, read where image URLs are made absolute
   const next = `${output}.next`;
   await rm(next, { recursive: true, force: true });
   const eleventy = new Eleventy(undefined, next, { quietMode: true, configPath: ".eleventy.js" });
