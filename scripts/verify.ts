@@ -57,12 +57,18 @@ export function parseVerifyArgs(argv: string[]): Parsed {
   if ("error" in parsed) return parsed;
   const { values: v, positionals } = parsed;
   if (v.help) return { help: true };
-  if (positionals.length) return { error: `unexpected argument: ${positionals.join(" ")} (verify checks every publication)` };
+  if (positionals.length) {
+    return { error: `unexpected argument: ${positionals.join(" ")} (verify checks every publication)` };
+  }
   if (v.content === "") return { error: "--content needs a value" };
-  if (!/^\d+$/.test(v.days) || Number(v.days) < 1 || Number(v.days) > 366) return { error: `--days must be a whole number from 1 to 366, not "${v.days}"` };
+  const days = Number(v.days);
+  if (!/^\d+$/.test(v.days) || days < 1 || days > 366) {
+    return { error: `--days must be a whole number from 1 to 366, not "${v.days}"` };
+  }
   const timeoutIssue = timeoutProblem(v.timeout);
   if (timeoutIssue) return { error: timeoutIssue };
-  return { options: { content: v.content, maxDays: Number(v.days), timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] } };
+  const content = v.content.replace(/(.)\/+$/, "$1"); // "content/" is named as "content/" in messages, not "content//"
+  return { options: { content, maxDays: days, timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] } };
 }
 
 /** Runs verify as the command line does; resolves to the exit code. */
@@ -76,7 +82,8 @@ export async function main(argv: string[], out: Output = processOutput): Promise
 export async function verify(options: VerifyOptions, out: Output): Promise<number> {
   const started = performance.now();
   if (!hasPublications(options.content)) {
-    out.stdout(`verify: no publications in ${options.content}/ (each is a folder <slug>/ with publication.json and editions/); nothing to verify\n`);
+    const what = "each is a folder <slug>/ with publication.json and editions/";
+    out.stdout(`verify: no publications in ${options.content}/ (${what}); nothing to verify\n`);
     return 0;
   }
   // Everything goes to a folder of its own: _site/ and preview/ stay as the author left them.
@@ -112,7 +119,8 @@ async function strictBuild(content: string, site: string, url: string, out: Outp
     await build({ content, output: site, strict: true, url });
     return true;
   } catch (error) {
-    out.stdout(`${describeBuildError(error)}\n\nverify: NOT READY: the build of ${content}/ failed (--strict: warnings count), so nothing was checked\n`);
+    const why = `the build of ${content}/ failed (--strict: warnings count), so nothing was checked`;
+    out.stdout(`${describeBuildError(error)}\n\nverify: NOT READY: ${why}\n`);
     return false;
   }
 }
@@ -124,8 +132,10 @@ function report(verdicts: Verdict[], started: number, out: Output): number {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const n = verdicts.length;
   const all = `${n} publication${n === 1 ? "" : "s"}`;
-  if (failed.length) out.stdout(`\nverify: NOT READY: ${failed.length} of ${all} failed (${failed.join(", ")}) in ${seconds} s\n`);
-  else out.stdout(`\nverify: OK: ${all} ready (strict build, conformance checks${verdicts[0]?.preview ? ", print preview" : ""}) in ${seconds} s\n`);
+  const done = `strict build, conformance checks${verdicts[0]?.preview ? ", print preview" : ""}`;
+  const which = `${failed.length} of ${all} failed (${failed.join(", ")})`;
+  if (failed.length) out.stdout(`\nverify: NOT READY: ${which} in ${seconds} s\n`);
+  else out.stdout(`\nverify: OK: ${all} ready (${done}) in ${seconds} s\n`);
   return failed.length ? 1 : 0;
 }
 

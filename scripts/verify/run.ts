@@ -33,7 +33,10 @@ export interface Verdict {
 export async function builtPublications(site: string): Promise<PublicationIndex[]> {
   const data = path.join(site, DATA_DIR);
   const dirs = (await readdir(data, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  return Promise.all(dirs.map(async (slug) => JSON.parse(await readFile(path.join(data, slug, "index.json"), "utf8")) as PublicationIndex));
+  const read = async (slug: string) => {
+    return JSON.parse(await readFile(path.join(data, slug, "index.json"), "utf8")) as PublicationIndex;
+  };
+  return Promise.all(dirs.map(read));
 }
 
 export async function checkPublications(
@@ -46,8 +49,9 @@ export async function checkPublications(
   for (const index of await builtPublications(site)) {
     const window = checkWindow(index, o.maxDays);
     progress(`checking ${index.slug}: ${describeWindow(index.by, window)}`);
-    const options = { base: `${base}/${index.slug}/`, ...window, timeoutMs: o.timeoutMs, config: textDefaults(index.fields), strict: true };
-    const report = await runCheck(options);
+    const config = textDefaults(index.fields);
+    const url = `${base}/${index.slug}/`;
+    const report = await runCheck({ base: url, ...window, timeoutMs: o.timeoutMs, config, strict: true });
     verdicts.push({ slug: index.slug, window: describeWindow(index.by, window), report, ok: report.ok });
   }
   return verdicts;
@@ -58,18 +62,27 @@ export async function checkPublications(
  * accepts, where the checker's sample name might not match a pattern.
  */
 function textDefaults(fields: ConfigField[]): Record<string, string> {
-  return Object.fromEntries(fields.flatMap((f) => (f.type === "text" && f.default !== undefined ? [[f.name, f.default]] : [])));
+  const withDefaults = fields.filter((f) => f.type === "text" && f.default !== undefined);
+  return Object.fromEntries(withDefaults.map((f) => [f.name, f.default!]));
 }
 
 /** Renders every edition (into `out`, which verify throws away) and adds what it found to each verdict. */
-export async function previewPublications(content: string, site: string, out: string, verdicts: Verdict[], o: Output): Promise<void> {
+export async function previewPublications(
+  content: string,
+  site: string,
+  out: string,
+  verdicts: Verdict[],
+  o: Output,
+): Promise<void> {
   o.stderr("verify: rendering every edition as the printer prints it\n");
+  const progress = (line: string) => o.stderr(`verify: preview ${line}\n`);
   try {
-    const result = await preview({ content, site, build: false, out, progress: (line) => o.stderr(`verify: preview ${line}\n`) });
+    const result = await preview({ content, site, build: false, out, progress });
     for (const v of verdicts) v.preview = { rows: result.rows.filter((r) => r.slug === v.slug) };
   } catch (error) {
     if (!(error instanceof PreviewError)) throw error;
-    for (const v of verdicts) v.preview = { rows: [], error: `${error.message} (npm run verify -- --no-preview skips the preview)` };
+    const message = `${error.message} (npm run verify -- --no-preview skips the preview)`;
+    for (const v of verdicts) v.preview = { rows: [], error: message };
   }
   for (const v of verdicts) v.ok &&= !v.preview?.error && !v.preview?.rows.some((r) => r.error !== undefined);
 }

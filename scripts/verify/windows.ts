@@ -19,7 +19,9 @@ const HOUR = 6;
  * date: the checker counts one a day from today.
  */
 export function checkWindow(index: Pick<PublicationIndex, "by" | "first" | "last">, maxDays: number): CheckWindow {
-  if (index.by === "delivery_count") return { days: Math.min(Number(index.last) + 2, maxDays), hour: HOUR, zones: ["UTC"] };
+  if (index.by === "delivery_count") {
+    return { days: Math.min(Number(index.last) + 2, maxDays), hour: HOUR, zones: ["UTC"] };
+  }
   const start = index.first.slice(0, 10);
   const days = Math.min(daysFrom(start, index.last.slice(0, 10)) + 2, maxDays);
   if (index.by === "utc_hour") return { start, days, hour: Number(index.first.slice(11, 13)), zones: ["UTC"] };
