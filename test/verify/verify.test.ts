@@ -42,7 +42,8 @@ describe("npm run verify on publications of every kind, one of them not ready", 
     const lines = stdout.split("\n").filter((l) => /^(PASS|FAIL) /.test(l));
     const verdicts = lines.map((l) => l.split(/:? +/).slice(0, 2).join(" "));
     expect(verdicts).toEqual(["PASS diary", "FAIL postcode", "PASS tide"]);
-    // From the first edition (2 March) to a day past the last (5 March), in zones on both sides of UTC.
+    // From the first edition (2 March) to a day past the last (5 March), in zones on both sides of UTC;
+    // its postcode field refuses the checker's sample name, and passes with the field's own default.
     const diary = "5 days from 2026-03-02 at 06:00 in America/Los_Angeles, Asia/Tokyo; 3 editions previewed, up to";
     expect(stdout).toMatch(new RegExp(`PASS {2}diary: +\\d+ passed, 0 failed, \\d+ skipped over ${diary} \\d+ px\n`));
     // Three editions, 0 to 2: the fourth delivery is the 410 that ends the series.
@@ -55,6 +56,7 @@ describe("npm run verify on publications of every kind, one of them not ready", 
     expect(stdout).toMatch(/FAIL {2}postcode: \d+ passed, 1 failed/);
     expect(stdout).toContain("      FAIL subscribe.accepts-valid: accepts a valid config");
     expect(stdout).toContain("refused every sample config (Postcode: please fill this in.)");
+    expect(stdout).toContain("verify subscribes with each text field's default: give such a field a default it accepts");
     expect(stdout).toMatch(/\nverify: NOT READY: 1 of 3 publications failed \(postcode\) in [\d.]+ s\n$/);
     expect(code).toBe(1);
   }, 110_000);
