@@ -19,7 +19,7 @@ it("installs, tests, builds and runs the conformance checker, in that order", ()
   expect([...order].sort((a, b) => a - b)).toEqual(order);
 });
 
-it("names no publication: the author's replace the examples", () => {
+it("names no publication: authors replace the examples", () => {
   expect(runs).not.toMatch(/lighthouse|almanac|good-morning/);
 });
 
