@@ -75,9 +75,9 @@ export async function previewPublications(
   o: Output,
 ): Promise<void> {
   o.stderr("verify: rendering every edition as the printer prints it\n");
-  const progress = (line: string) => o.stderr(`verify: preview ${line}\n`);
   try {
-    const result = await preview({ content, site, build: false, out, progress });
+    // No line per edition: a failed one is named in the summary.
+    const result = await preview({ content, site, build: false, out });
     for (const v of verdicts) v.preview = { rows: result.rows.filter((r) => r.slug === v.slug) };
   } catch (error) {
     if (!(error instanceof PreviewError)) throw error;
