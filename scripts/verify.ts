@@ -119,7 +119,7 @@ async function strictBuild(content: string, site: string, url: string, out: Outp
     await build({ content, output: site, strict: true, url });
     return true;
   } catch (error) {
-    const why = `the build of ${content}/ failed (--strict: warnings count), so nothing was checked`;
+    const why = `the build of ${content}/ failed (with --strict, print warnings fail it too), so nothing was checked`;
     out.stdout(`${describeBuildError(error)}\n\nverify: NOT READY: ${why}\n`);
     return false;
   }
