@@ -33,10 +33,8 @@ export interface Verdict {
 export async function builtPublications(site: string): Promise<PublicationIndex[]> {
   const data = path.join(site, DATA_DIR);
   const dirs = (await readdir(data, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  const read = async (slug: string) => {
-    return JSON.parse(await readFile(path.join(data, slug, "index.json"), "utf8")) as PublicationIndex;
-  };
-  return Promise.all(dirs.map(read));
+  const read = async (slug: string) => JSON.parse(await readFile(path.join(data, slug, "index.json"), "utf8"));
+  return Promise.all(dirs.map(read)) as Promise<PublicationIndex[]>;
 }
 
 export async function checkPublications(
@@ -48,11 +46,12 @@ export async function checkPublications(
   const verdicts: Verdict[] = [];
   for (const index of await builtPublications(site)) {
     const window = checkWindow(index, o.maxDays);
-    progress(`checking ${index.slug}: ${describeWindow(index.by, window)}`);
+    const described = describeWindow(index.by, window);
+    progress(`checking ${index.slug}: ${described}`);
     const config = textDefaults(index.fields);
     const url = `${base}/${index.slug}/`;
     const report = await runCheck({ base: url, ...window, timeoutMs: o.timeoutMs, config, strict: true });
-    verdicts.push({ slug: index.slug, window: describeWindow(index.by, window), report, ok: report.ok });
+    verdicts.push({ slug: index.slug, window: described, report, ok: report.ok });
   }
   return verdicts;
 }
