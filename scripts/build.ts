@@ -35,10 +35,15 @@ export interface BuildOptions {
   strict?: boolean;
   /** Pages kept from earlier builds in this process (`npm start`), to render only what changed. */
   memory?: RenderMemory;
+  /**
+   * The site's address when content/site.json does not give one: Netlify's URL
+   * for its builds, the local server's for `npm start` and `npm run verify`.
+   */
+  url?: string;
 }
 
 /** Builds `content` into `output`. */
-export async function build({ content = "content", output = "_site", strict = false, memory }: BuildOptions = {}): Promise<void> {
+export async function build({ content = "content", output = "_site", strict = false, memory, url }: BuildOptions = {}): Promise<void> {
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   process.env.LITTLEPRESS_CONTENT = input; // read by .eleventy.js for Eleventy's input folder
@@ -48,7 +53,7 @@ export async function build({ content = "content", output = "_site", strict = fa
     quietMode: true,
     configPath: ".eleventy.js",
     // Registered before .eleventy.js registers it with its defaults: these options win.
-    config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, { content: input, strict, ...(memory ? { memory } : {}) } satisfies LittlepressOptions),
+    config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, { content: input, strict, ...(memory ? { memory } : {}), ...(url ? { url } : {}) } satisfies LittlepressOptions),
   });
   eleventy.disableLogger(); // errors are reported once, by describeBuildError
   try {
@@ -118,7 +123,8 @@ export function describeBuildError(error: unknown): string {
 function main(values: { content?: string; output?: string; strict?: boolean }) {
   const started = performance.now();
   const output = values.output ?? "_site";
-  build(values).then(
+  // Netlify sets URL, the site's address, during its builds.
+  build({ ...values, ...(process.env.URL ? { url: process.env.URL } : {}) }).then(
     async () => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const data = await functionDataSize(output);

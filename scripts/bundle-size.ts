@@ -51,7 +51,8 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
     return zips
       .map((z) => {
         const siteFiles = [...new Set([...inSite(z.includedFiles), ...inSite(z.inputs)])].sort();
-        const code = /[/\\](node_modules|functions|lib)[/\\]/;
+        // A symlinked node_modules (a git worktree sharing another's) is listed as an input itself.
+        const code = /[/\\](node_modules|functions|lib)([/\\]|$)/;
         const strayFiles = (z.inputs ?? []).map((f) => path.resolve(root, f)).filter((f) => !code.test(path.relative(root, f).replace(/^/, "/")) && !siteFiles.includes(f));
         return { name: z.name, zipBytes: z.size ?? 0, siteFiles, strayFiles };
       })

@@ -74,9 +74,9 @@ export async function processImages(html: string, target: ImageTarget): Promise<
 
 /** The site's address for absolute URLs, and whether it is only assumed (a local build with no setting). */
 export function siteUrl(settings: { publication?: string; site?: string }): { url: string; assumed: boolean } {
-  const url = settings.publication ?? settings.site ?? process.env.URL; // Netlify sets URL during its builds
+  const url = settings.publication ?? settings.site;
   if (url) return { url: url.replace(/\/+$/, ""), assumed: false };
-  return { url: `http://127.0.0.1:${process.env.PORT ?? 8080}`, assumed: true };
+  return { url: "http://127.0.0.1:8080", assumed: true };
 }
 
 /**

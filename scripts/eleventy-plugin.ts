@@ -69,6 +69,8 @@ export interface LittlepressOptions {
    * inputs are unchanged is taken from here instead of being rendered again.
    */
   memory?: RenderMemory;
+  /** The site's address where content/site.json and publication.json give none (Netlify's, or a local server's). */
+  url?: string;
 }
 
 /**
@@ -92,7 +94,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
   eleventyConfig.addTransform("littlepress-images", async function (this: { page: { url: string } }, html: string) {
     const page = pages.get(this.page.url);
     if (!page) return html;
-    const url = siteUrl({ publication: page.pub.url, site: site.url });
+    const url = siteUrl({ publication: page.pub.url, site: site.url ?? options.url });
     if (url.assumed && html.includes("<img")) assumedUrl = url.url;
     return processImages(html, { source: page.edition.source, publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output, done: images });
   });

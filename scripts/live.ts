@@ -38,8 +38,12 @@ export class LiveSite {
 
   constructor(private readonly options: LiveOptions) {}
 
-  /** Builds once, then watches. A failed first build is reported like any other; the server starts anyway. */
-  async start(): Promise<void> {
+  /** Where the site is served: image URLs point there unless content/site.json names the site's address. */
+  private url: string | undefined;
+
+  /** Builds once, then watches. A failed first build is reported like any other; the server goes on. */
+  async start(url?: string): Promise<void> {
+    this.url = url;
     await this.rebuild([]);
     // chokidar, not fs.watch: Node 20's recursive watch on Linux loses a file an editor saves by renaming over it.
     this.watcher = watch(this.options.watch, { ignoreInitial: true, ignored: isEditorScratch });
@@ -90,7 +94,7 @@ export class LiveSite {
     await eleventyForget(files);
     const started = performance.now();
     try {
-      await build({ content, output, memory: this.memory });
+      await build({ content, output, memory: this.memory, ...(this.url ? { url: this.url } : {}) });
     } catch (error) {
       this.state = { build: this.state.build, problem: describeBuildError(error) };
       this.log(`${this.state.problem}\nlittlepress: still serving the last good build; fix the file and save again`);

@@ -32,11 +32,9 @@ async function main(values: { port?: string; content?: string; output?: string }
     return 2;
   }
   const live = new LiveSite({ content, output, watch: [content, "layouts"] });
-  await live.start();
-  const server = await startServer({ port, siteDir: output, live }).catch(async (error: Error) => {
-    await live.close(); // or the watcher keeps the process alive
-    throw error;
-  });
+  // The server first: the build needs its address for image URLs.
+  const server = await startServer({ port, siteDir: output, live });
+  await live.start(server.url);
   console.log(`littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`);
   const stop = () => {
     void Promise.all([live.close(), server.close()]).then(() => process.exit(0));

@@ -33,7 +33,7 @@ describe("real littlepress publications pass", () => {
   }
 });
 
-// The example publications in content/, as `npm start` serves them.
+// The example publications (test/fixtures/examples, the kit's content/ as shipped), as `npm start` serves them.
 const EXAMPLES: { slug: string; options: Partial<CheckOptions>; passes: CheckId[] }[] = [
   { slug: "lighthouse", options: { days: 10 }, passes: ["edition.etag-changes", "edition.after-410", "edition.resubscribe", "meta.icon"] },
   { slug: "almanac", options: { start: "2026-11-20", days: 24, zones: ["Europe/Paris", "America/New_York"] }, passes: ["edition.etag-daily", "edition.etag-changes"] },

@@ -12,10 +12,20 @@ it("runs on every push and pull request", () => {
   expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
 });
 
+// npm run verify runs the conformance checker on every publication in content/.
 it("installs, tests, builds and runs the conformance checker, in that order", () => {
-  const order = ["npm ci", "npm test", "npm run build", "npm run check"].map((cmd) => runs.indexOf(cmd));
+  const order = ["npm ci", "npm test", "npm run build", "npm run verify"].map((cmd) => runs.indexOf(cmd));
   expect(order.every((i) => i >= 0)).toBe(true);
   expect([...order].sort((a, b) => a - b)).toEqual(order);
+});
+
+it("names no publication: authors replace the examples", () => {
+  expect(runs).not.toMatch(/lighthouse|almanac|good-morning/);
+});
+
+it("runs the same in .ci/run: the kit's tests, then the author's publications", () => {
+  const commands = readFileSync(".ci/run", "utf8").split("\n").filter((line) => /^npm /.test(line));
+  expect(commands).toEqual(["npm ci --no-audit --no-fund", "npm test", "npm run verify"]);
 });
 
 it("deploys only on main, and skips with a clear line without the secrets", () => {

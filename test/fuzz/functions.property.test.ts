@@ -1,5 +1,5 @@
 // Property tests: whatever a request sends, the functions stay within the
-// contract and do not leak, crash or remember. Runs against the example site.
+// contract and do not leak, crash or remember. Runs against the example site (test/fixtures/examples).
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";

@@ -1,5 +1,7 @@
-// Global setup: builds content/ (the examples) and every fixture under
-// test/fixtures/ with the real build script, into a folder of this run's own.
+// Global setup: builds every fixture under test/fixtures/ (the examples among
+// them, copied from the kit's content/) with the real build script, into a
+// folder of this run's own. It never builds content/: that folder is the
+// author's, and `npm run verify` tests it.
 import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -16,8 +18,6 @@ export async function buildSite(content: string, output: string, env: Record<str
 export default async function setup() {
   const root = path.join(".test-work", `sites-${process.pid}`);
   process.env.LITTLEPRESS_TEST_SITES = root; // inherited by the test workers
-  const jobs = [buildSite("content", builtSite("examples"))];
-  for (const name of readdirSync(FIXTURES)) jobs.push(buildSite(`${FIXTURES}/${name}`, builtSite(name)));
-  await Promise.all(jobs);
+  await Promise.all(readdirSync(FIXTURES).map((name) => buildSite(`${FIXTURES}/${name}`, builtSite(name))));
   return () => rm(root, { recursive: true, force: true });
 }

@@ -4,8 +4,14 @@ import path from "node:path";
 export const FIXTURES = "test/fixtures";
 
 /**
- * Where the global setup builds a site: "examples" is content/, any other
- * name a fixture. Each test run builds into its own folder, so two runs at
- * once (a developer and a helper, say) never pull a site from under each other.
+ * The kit's three example publications as they shipped in content/. The tests
+ * use this copy, so an author may replace or delete content/ without breaking them.
+ */
+export const EXAMPLES = `${FIXTURES}/examples`;
+
+/**
+ * Where the global setup builds the fixture test/fixtures/<name>. Each test
+ * run builds into its own folder, so two runs at once (a developer and a
+ * helper, say) never pull a site from under each other.
  */
 export const builtSite = (name: string) => path.join(process.env.LITTLEPRESS_TEST_SITES ?? path.join(".test-work", "sites"), name);

@@ -6,18 +6,21 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/publication-store.ts";
 import { buildSite } from "../helpers/build-sites.ts";
+import { EXAMPLES } from "../helpers/sites.ts";
 
 const ROOT = ".test-work/determinism";
 
-/** Copies content/ file by file, in the given order, stamping each with its own time. */
+/** Copies the examples file by file, in the given order, stamping each with its own time. */
 function copyContent(to: string, order: "forward" | "reverse", stamp: number) {
-  const files = readdirSync("content", { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative("content", path.join(e.parentPath, e.name)));
+  const files = readdirSync(EXAMPLES, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(EXAMPLES, path.join(e.parentPath, e.name)));
   files.sort();
   if (order === "reverse") files.reverse();
   files.forEach((file, i) => {
     const target = path.join(to, file);
     mkdirSync(path.dirname(target), { recursive: true });
-    cpSync(path.join("content", file), target);
+    cpSync(path.join(EXAMPLES, file), target);
     utimesSync(target, stamp + i * 3600, stamp + i * 3600);
   });
 }

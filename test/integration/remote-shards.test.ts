@@ -13,6 +13,7 @@ import { decodeShard, shardDictionary, type PublicationIndex } from "../../lib/m
 import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../../lib/site-paths.ts";
 import { startServer, type LocalServer } from "../../scripts/serve.ts";
 import { buildSite } from "../helpers/build-sites.ts";
+import { EXAMPLES } from "../helpers/sites.ts";
 
 const ROOT = path.resolve(".test-work", `remote-shards-${process.pid}`);
 const FULL = path.join(ROOT, "_site");
@@ -24,7 +25,7 @@ const index = (slug: string) => JSON.parse(readFileSync(path.join(FULL, DATA_DIR
 
 beforeAll(async () => {
   rmSync(ROOT, { recursive: true, force: true });
-  await buildSite("content", FULL, { LITTLEPRESS_BUNDLE_BUDGET: "10" });
+  await buildSite(EXAMPLES, FULL, { LITTLEPRESS_BUNDLE_BUDGET: "10" });
   cpSync(path.join(FULL, DATA_DIR), path.join(BUNDLED, DATA_DIR), { recursive: true });
   savedSiteDir = process.env.LITTLEPRESS_SITE_DIR;
   server = await startServer({ port: 0, siteDir: FULL });

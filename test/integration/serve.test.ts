@@ -1,5 +1,5 @@
 // `npm start`'s server: static files and the functions, routed by netlify.toml,
-// against the example publications in content/.
+// against the example publications (test/fixtures/examples).
 import { describe, expect, it } from "vitest";
 import { withServer } from "../helpers/server.ts";
 

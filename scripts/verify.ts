@@ -1,0 +1,152 @@
+// `npm run verify [-- options]`: tests the author's own publications, as CI
+// does. `npm test` tests the kit on its fixtures; this tests content/: it
+// builds it with --strict (a print warning fails), serves the result on a free
+// 127.0.0.1 port, plays the platform (the conformance checker) against every
+// publication the build produced, over deliveries chosen from its own
+// editions, and renders every edition as the printer prints it. One line per
+// publication; the exit code is 1 if any is not ready.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { findContentError } from "../lib/content-error.ts";
+import { loadSite } from "../lib/site.ts";
+import { build, describeBuildError } from "./build.ts";
+import { answerUsage, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
+import { startServer } from "./serve.ts";
+import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
+import { formatVerdict } from "./verify/summary.ts";
+
+export interface VerifyOptions {
+  /** The publications (default content). */
+  content: string;
+  /** At most this many days (or deliveries) of the checker's run per publication. */
+  maxDays: number;
+  timeoutMs: number;
+  /** Also render every edition in headless Chromium (default true). */
+  preview: boolean;
+}
+
+export const USAGE = `Usage: npm run verify [-- options]
+
+Tests your publications before you deploy them: builds content/ with --strict
+(print warnings fail), serves it on a free local port, runs the conformance
+checker (npm run check) on every publication over the days of its own editions,
+and renders every edition as the printer prints it (npm run preview).
+Prints one line per publication. npm test tests the kit itself, not content/.
+
+Options:
+  --content <dir>    the publications are in <dir> instead of content/
+  --days N           check at most N days (or deliveries) per publication (default 60)
+  --timeout SECONDS  per-request time limit of the checker (default 10)
+  --no-preview       do not render the editions (needs no Chromium)
+  -h, --help         show this help
+Exit code: 0 when every publication is ready (or there are none), 1 if any is not, 2 on bad arguments.`;
+
+type Parsed = { help: true } | { error: string } | { options: VerifyOptions };
+
+export function parseVerifyArgs(argv: string[]): Parsed {
+  const parsed = parseToolArgs(argv, {
+    content: { type: "string", default: "content" },
+    days: { type: "string", default: "60" },
+    timeout: { type: "string", default: "10" },
+    "no-preview": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
+  if ("error" in parsed) return parsed;
+  const { values: v, positionals } = parsed;
+  if (v.help) return { help: true };
+  if (positionals.length) {
+    return { error: `unexpected argument: ${positionals.join(" ")} (verify checks every publication)` };
+  }
+  if (v.content === "") return { error: "--content needs a value" };
+  const days = Number(v.days);
+  if (!/^\d+$/.test(v.days) || days < 1 || days > 366) {
+    return { error: `--days must be a whole number from 1 to 366, not "${v.days}"` };
+  }
+  const timeoutIssue = timeoutProblem(v.timeout);
+  if (timeoutIssue) return { error: timeoutIssue };
+  const content = v.content.replace(/(.)\/+$/, "$1"); // "content/" is named as "content/" in messages, not "content//"
+  return { options: { content, maxDays: days, timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] } };
+}
+
+/** Runs verify as the command line does; resolves to the exit code. */
+export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+  const parsed = parseVerifyArgs(argv);
+  const answered = answerUsage("verify", parsed, USAGE, out);
+  if (answered !== undefined || !("options" in parsed)) return answered ?? 2;
+  return verify(parsed.options, out);
+}
+
+export async function verify(options: VerifyOptions, out: Output): Promise<number> {
+  const started = performance.now();
+  if (!hasPublications(options.content)) {
+    const what = "each is a folder <slug>/ with publication.json and editions/";
+    out.stdout(`verify: no publications in ${options.content}/ (${what}); nothing to verify\n`);
+    return 0;
+  }
+  // Everything goes to a folder of its own: _site/ and preview/ stay as the author left them.
+  const work = await mkdtemp(path.join(tmpdir(), "littlepress-verify-"));
+  const site = path.join(work, "site");
+  // The server is up before the build, so image URLs can name it, as Netlify's builds name the site's own URL.
+  const server = await startServer({ port: 0, siteDir: site });
+  try {
+    if (!(await strictBuild(options.content, site, server.url, out))) return 1;
+    const verdicts = await checkPublications(site, server.url, options, (line) => out.stderr(`verify: ${line}\n`));
+    if (options.preview) await previewPublications(options.content, site, path.join(work, "preview"), verdicts, out);
+    return report(verdicts, started, out);
+  } finally {
+    await server.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Whether there is anything to verify; a folder whose publications have problems has (the build says which). */
+function hasPublications(content: string): boolean {
+  if (!existsSync(content)) return false;
+  try {
+    return loadSite(content).publications.length > 0;
+  } catch (error) {
+    if (findContentError(error)) return true;
+    throw error;
+  }
+}
+
+async function strictBuild(content: string, site: string, url: string, out: Output): Promise<boolean> {
+  out.stderr(`verify: building ${content}/ with --strict\n`);
+  try {
+    await build({ content, output: site, strict: true, url });
+    return true;
+  } catch (error) {
+    const why = `the build of ${content}/ failed (with --strict, print warnings fail it too), so nothing was checked`;
+    out.stdout(`${describeBuildError(error)}\n\nverify: NOT READY: ${why}\n`);
+    return false;
+  }
+}
+
+function report(verdicts: Verdict[], started: number, out: Output): number {
+  const width = Math.max(...verdicts.map((v) => v.slug.length));
+  for (const v of verdicts) out.stdout(formatVerdict(v, width));
+  const failed = verdicts.filter((v) => !v.ok).map((v) => v.slug);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const n = verdicts.length;
+  const all = `${n} publication${n === 1 ? "" : "s"}`;
+  const done = `strict build, conformance checks${verdicts[0]?.preview ? ", print preview" : ""}`;
+  const which = `${failed.length} of ${all} failed (${failed.join(", ")})`;
+  if (failed.length) out.stdout(`\nverify: NOT READY: ${which} in ${seconds} s\n`);
+  else out.stdout(`\nverify: OK: ${all} ready (${done}) in ${seconds} s\n`);
+  return failed.length ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`verify: internal error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 3;
+    },
+  );
+}

@@ -1,0 +1,35 @@
+// verify's output: one line per publication, and under a publication that is
+// not ready, what failed.
+import { ADVISED_PX } from "../preview/summary.ts";
+import type { PreviewNote, Verdict } from "./run.ts";
+
+/** `width`: the longest slug's, so the lines of a run line up. */
+// verify cannot take --config per publication: the author's defaults are its samples.
+const DEFAULTS_HINT = "verify subscribes with each text field's default: give such a field a default it accepts";
+
+export function formatVerdict(v: Verdict, width = 0): string {
+  const c = v.report.counts;
+  const checks = `${c.pass} passed, ${c.fail} failed, ${c.skip} skipped over ${v.window}`;
+  const previewed = v.preview ? `; ${previewLine(v.preview)}` : "";
+  const lines = [`${v.ok ? "PASS" : "FAIL"}  ${`${v.slug}:`.padEnd(width + 1)} ${checks}${previewed}`];
+  for (const check of v.report.checks.filter((x) => x.status === "fail")) {
+    lines.push(`      FAIL ${check.id}: ${check.title}`, `           ${check.detail}`);
+    if (check.request) lines.push(`           ${check.request}`);
+    if (check.id === "subscribe.accepts-valid") lines.push(`           ${DEFAULTS_HINT}`);
+  }
+  if (v.preview?.error) lines.push(`      FAIL preview: ${v.preview.error}`);
+  for (const row of v.preview?.rows ?? []) {
+    if (row.error !== undefined) lines.push(`      FAIL preview of edition ${row.key}: ${row.error}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** "7 editions previewed, up to 1178 px (7 longer than the advised 800 px)". */
+function previewLine(p: PreviewNote): string {
+  if (p.error) return "no preview";
+  const heights = p.rows.flatMap((r) => (r.heightPx === undefined ? [] : [r.heightPx]));
+  const long = heights.filter((h) => h > ADVISED_PX).length;
+  const tallest = heights.length ? `, up to ${Math.max(...heights)} px` : "";
+  const longer = long ? ` (${long} longer than the advised ${ADVISED_PX} px)` : "";
+  return `${heights.length} edition${heights.length === 1 ? "" : "s"} previewed${tallest}${longer}`;
+}

@@ -1,0 +1,109 @@
+// `npm run verify` on content folders of its own (test/verify/content/, not
+// test/fixtures/: the global setup would fail on the misprinted one). Each run
+// is the real command in a child process, bounded in time; its server binds
+// 127.0.0.1 on a free port and stops with it.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../scripts/verify.ts";
+
+const CONTENT = "test/verify/content";
+const exec = promisify(execFile);
+
+/** Runs `npm run verify -- ...argv` as a child process; resolves to its exit code and output. */
+async function verify(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const args = ["--import", "tsx", "scripts/verify.ts", ...argv];
+  try {
+    const { stdout, stderr } = await exec(process.execPath, args, { timeout: 100_000, killSignal: "SIGKILL" });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; killed?: boolean; stdout: string; stderr: string };
+    if (e.killed || typeof e.code !== "number") throw error; // timed out or never ran: not an answer of verify's
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** main() with its output captured, for the arguments (no build, no server). */
+async function cli(...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe("npm run verify on publications of every kind, one of them not ready", () => {
+  const run = verify("--content", `${CONTENT}/mixed`);
+
+  it("checks every publication the build produced, over the days of its own editions, and previews them", async () => {
+    const { stdout } = await run;
+    const lines = stdout.split("\n").filter((l) => /^(PASS|FAIL) /.test(l));
+    const verdicts = lines.map((l) => l.split(/:? +/).slice(0, 2).join(" "));
+    expect(verdicts).toEqual(["PASS diary", "FAIL postcode", "PASS tide"]);
+    // From the first edition (2 March) to a day past the last (5 March), in zones on both sides of UTC;
+    // its postcode field refuses the checker's sample name, and passes with the field's own default.
+    const diary = "5 days from 2026-03-02 at 06:00 in America/Los_Angeles, Asia/Tokyo; 3 editions previewed, up to";
+    expect(stdout).toMatch(new RegExp(`PASS {2}diary: +\\d+ passed, 0 failed, \\d+ skipped over ${diary} \\d+ px\n`));
+    // Three editions, 0 to 2: the fourth delivery is the 410 that ends the series.
+    const tide = /PASS {2}tide: +\d+ passed, 0 failed, \d+ skipped over 4 deliveries from delivery_count 0; 3 editions/;
+    expect(stdout).toMatch(tide);
+  }, 110_000);
+
+  it("reports what failed and exits 1", async () => {
+    const { code, stdout } = await run;
+    expect(stdout).toMatch(/FAIL {2}postcode: \d+ passed, 1 failed/);
+    expect(stdout).toContain("      FAIL subscribe.accepts-valid: accepts a valid config");
+    expect(stdout).toContain("refused every sample config (Postcode: please fill this in.)");
+    expect(stdout).toContain("verify subscribes with each text field's default: give such a field a default");
+    expect(stdout).toMatch(/\nverify: NOT READY: 1 of 3 publications failed \(postcode\) in [\d.]+ s\n$/);
+    expect(code).toBe(1);
+  }, 110_000);
+});
+
+describe("npm run verify on a publication that would not print well", () => {
+  it("fails the --strict build, naming the file and the fix, and checks nothing", async () => {
+    const { code, stdout } = await verify("--content", `${CONTENT}/misprinted/`, "--no-preview");
+    const file = "test/verify/content/misprinted/tiny/editions/0.md";
+    expect(stdout).toContain(`${file}: CSS\n    problem: font-size: 10px is smaller than 20 px`);
+    const why = "the build of test/verify/content/misprinted/ failed (with --strict, print warnings fail it too)";
+    expect(stdout).toContain(`verify: NOT READY: ${why}`);
+    expect(stdout).not.toMatch(/^(PASS|FAIL) /m);
+    expect(code).toBe(1);
+  }, 110_000);
+});
+
+describe("npm run verify without publications", () => {
+  const empty = mkdtempSync(path.join(tmpdir(), "littlepress-verify-empty-"));
+  afterAll(() => rmSync(empty, { recursive: true, force: true }));
+
+  const folders = [["an empty folder", empty], ["a missing folder", path.join(empty, "nothing")]];
+  it.each(folders)("says so for %s and exits 0", async (_, dir) => {
+    const { code, stdout } = await cli("--content", dir!);
+    const what = "each is a folder <slug>/ with publication.json and editions/";
+    expect(stdout).toBe(`verify: no publications in ${dir}/ (${what}); nothing to verify\n`);
+    expect(code).toBe(0);
+  });
+});
+
+describe("arguments", () => {
+  it("--help prints the usage and exits 0", async () => {
+    const { code, stdout } = await cli("--help");
+    expect(stdout).toMatch(/^Usage: npm run verify \[-- options\]\n/);
+    expect(stdout).toContain("--content <dir>");
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    [["--days", "0"], '--days must be a whole number from 1 to 366, not "0"'],
+    [["--timeout", "0"], '--timeout is in seconds, above 0 and at most 600, not "0"'],
+    [["lighthouse"], "unexpected argument: lighthouse"],
+    [["--nope"], "Unknown option '--nope'"],
+  ])("refuses %j with a sentence and the usage, exit 2", async (argv, sentence) => {
+    const { code, stderr } = await cli(...argv);
+    expect(stderr).toContain(`verify: ${sentence}`);
+    expect(stderr).toContain("Usage: npm run verify");
+    expect(code).toBe(2);
+  });
+});
