@@ -6,7 +6,8 @@ import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Eleventy from "@11ty/eleventy";
-import { chainMessages, findContentError } from "../lib/content-error.ts";
+import { existsSync } from "node:fs";
+import { chainMessages, ContentError, findContentError } from "../lib/content-error.ts";
 import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/site-paths.ts";
 import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
 import { scriptArgs } from "./cli.ts";
@@ -46,6 +47,10 @@ export interface BuildOptions {
 export async function build({ content = "content", output = "_site", strict = false, memory, url }: BuildOptions = {}): Promise<void> {
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
+  if (!existsSync(content)) {
+    const fix = `create the folder and add a publication in it, content/<slug>/publication.json (README: "Writing a publication")`;
+    throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
+  }
   process.env.LITTLEPRESS_CONTENT = input; // read by .eleventy.js for Eleventy's input folder
   const next = `${output}.next`;
   await rm(next, { recursive: true, force: true });

@@ -361,6 +361,7 @@ function reportWarnings(warnings: ContentProblem[], strict: boolean) {
 /** Tells the functions which publication answers at the site root, and puts its static files there. */
 async function writeSiteIndex(site: Site, output: string) {
   const index: SiteIndex = site.root ? { root: site.root } : {};
+  await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data
   await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));
   if (!site.root) return;
   for (const file of ["meta.json", "icon.png"]) await copyFile(path.join(output, site.root, file), path.join(output, file));

@@ -212,3 +212,20 @@ describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
     await expectFailure(dir, /editions\/2\.md\n\s+problem: is a symbolic link to .*package\.json, outside the content folder/);
   });
 });
+
+describe("a site with no publications yet (an author has just removed the examples)", () => {
+  it("builds an empty content folder: the desk, and nothing for the functions to find", async () => {
+    const dir = path.join(ROOT, "empty", "content");
+    rmSync(path.dirname(dir), { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const { code, output } = await build(dir);
+    expect(code, output).toBe(0);
+    const site = path.join(ROOT, "empty", "_site");
+    expect(readFileSync(path.join(site, "index.html"), "utf8")).toContain("littlepress desk");
+    expect(await openPublication("", path.resolve(site))).toBeUndefined();
+  });
+
+  it("names a content folder that does not exist, and what to do", async () => {
+    await expectFailure(path.join(ROOT, "nowhere", "content"), /nowhere\/content\n\s+problem: does not exist\n\s+fix: create the folder/);
+  });
+});
