@@ -41,8 +41,11 @@ Options:
   --days N           check at most N days (or deliveries) per publication (default 60)
   --timeout SECONDS  per-request time limit of the checker (default 10)
   --no-preview       do not render the editions (needs no Chromium)
-  -h, --help         show this help
-Exit code: 0 when every publication is ready (or there are none), 1 if any is not, 2 on bad arguments.`;
+  -h, --help         show this text
+Exit code: 0 when every publication is ready (or there are none), 1 if any is not, 2 on bad arguments.
+
+Example:
+  npm run verify -- --no-preview`;
 
 type Parsed = { help: true } | { error: string } | { options: VerifyOptions };
 
