@@ -2,7 +2,7 @@
 // plugin (scripts/eleventy-plugin.ts), which calls the publication model in lib/.
 // Run it through `npm run build`, which loads the TypeScript modules with tsx.
 import path from "node:path";
-import littlepress from "./scripts/eleventy-plugin.ts";
+import littlepress from "./lib/build/eleventy-plugin.ts";
 
 // content/<slug>/publication.json and content/<slug>/editions/*.md
 const content = process.env.LITTLEPRESS_CONTENT ?? "content";

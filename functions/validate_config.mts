@@ -1,10 +1,10 @@
 // POST /<slug>/validate_config/: the platform sends what a subscriber typed
 // into the settings form. Parse the body, check it against the fields, answer
 // {"valid": true} or {"valid": false, "errors": [...]}.
-import { readConfigRequest } from "../lib/config-request.ts";
-import { jsonResponse } from "../lib/http.ts";
-import { openPublication } from "../lib/publication-store.ts";
-import { slugFromPath } from "../lib/site-paths.ts";
+import { readConfigRequest } from "../lib/serve/config-request.ts";
+import { jsonResponse } from "../lib/serve/http.ts";
+import { openPublication } from "../lib/serve/publication-store.ts";
+import { slugFromPath } from "../lib/serve/site-folder.ts";
 
 export default async (req: Request): Promise<Response> => {
   try {

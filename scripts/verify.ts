@@ -10,11 +10,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { findContentError } from "../lib/content-error.ts";
-import { loadSite } from "../lib/site.ts";
-import { build, describeBuildError } from "./build.ts";
+import { findContentError } from "../lib/model/content-error.ts";
+import { loadSite } from "../lib/build/site.ts";
+import { build, describeBuildError } from "../lib/build/build.ts";
 import { answerUsage, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
-import { startServer } from "./serve.ts";
+import { startServer } from "../lib/serve/server.ts";
 import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
 import { formatVerdict } from "./verify/summary.ts";
 

@@ -228,7 +228,7 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
     "  plain Eleventy renders the same Markdown (Liquid) with a Nunjucks layout that inlines the same layouts/print.css, and does nothing else.",
     "  Each pair runs back to back, the order alternating; the ratio is the median of the pairs' ratios. Max RSS from `process.resourceUsage()` at the build's exit.",
     "  From 50,000 editions littlepress goes first and plain Eleventy is stopped once it has taken 1.5 times as long (\"<\" and \">\" in the table: bounds, not figures).",
-    `- Router: the kit's local server (scripts/serve.ts) in a child process; autocannon in the parent on 127.0.0.1. The /edition/ mix: ${r.requestMix}.`,
+    `- Router: the kit's local server (lib/serve/server.ts) in a child process; autocannon in the parent on 127.0.0.1. The /edition/ mix: ${r.requestMix}.`,
     "  Against it: the same server sending a copy of one edition's HTML as a static file. Latencies are autocannon's exact per-response times.",
     "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts with LITTLEPRESS_SITE_DIR set, times the import and the first answer (today's edition of the dated publication),",
     "  then calls the handler with 1,000 mixed requests (the mix above) and reads `process.memoryUsage().rss`.",

@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { DATA_DIR } from "../../lib/site-paths.ts";
+import { DATA_DIR } from "../../lib/model/site-paths.ts";
 import type { Box } from "./monochrome.ts";
 
 /** The paper's width in dots (= CSS pixels). */

@@ -2,9 +2,9 @@
 // publication the build produced, then the print preview of every edition.
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { ConfigField } from "../../lib/config-fields.ts";
-import type { PublicationIndex } from "../../lib/manifest.ts";
-import { DATA_DIR } from "../../lib/site-paths.ts";
+import type { ConfigField } from "../../lib/model/config-fields.ts";
+import type { PublicationIndex } from "../../lib/model/shard.ts";
+import { DATA_DIR } from "../../lib/model/site-paths.ts";
 import type { Report } from "../check/report.ts";
 import { runCheck } from "../check/run-check.ts";
 import type { Output } from "../cli.ts";

@@ -2,7 +2,7 @@
 // block. The functions find their site through LITTLEPRESS_SITE_DIR, one per
 // process, so blocks that use different sites run one after the other.
 import { afterAll, beforeAll } from "vitest";
-import { startServer, type LocalServer } from "../../scripts/serve.ts";
+import { startServer, type LocalServer } from "../../lib/serve/server.ts";
 import { builtSite } from "./sites.ts";
 
 export function withServer(site: string): { readonly url: string } {

@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";
-import { decodeShard, shardDictionary, type PublicationIndex } from "../../lib/manifest.ts";
-import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../../lib/site-paths.ts";
-import { startServer, type LocalServer } from "../../scripts/serve.ts";
+import { decodeShard, shardDictionary, type PublicationIndex } from "../../lib/model/shard.ts";
+import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../../lib/model/site-paths.ts";
+import { startServer, type LocalServer } from "../../lib/serve/server.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { EXAMPLES } from "../helpers/sites.ts";
 

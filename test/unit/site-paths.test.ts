@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATA_DIR, publicationDataDir, siteDir, slugFromPath } from "../../lib/site-paths.ts";
+import { DATA_DIR, publicationDataDir } from "../../lib/model/site-paths.ts";
+import { siteDir, slugFromPath } from "../../lib/serve/site-folder.ts";
 
 describe("slugFromPath", () => {
   it("finds the folder before the endpoint", () => {

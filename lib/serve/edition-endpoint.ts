@@ -2,7 +2,7 @@ import type { EditionDecision } from "./edition-route.ts";
 import { editionResponse, noEdition } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
 import { editionRequestProblem } from "./request-limits.ts";
-import { slugFromPath } from "./site-paths.ts";
+import { slugFromPath } from "./site-folder.ts";
 
 /**
  * A handler for an endpoint that answers with an edition (/edition/, /sample/):

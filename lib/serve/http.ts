@@ -1,8 +1,8 @@
-import { encodeHtml } from "./charset.ts";
+import { encodeHtml } from "../model/charset.ts";
 import type { EditionDecision } from "./edition-route.ts";
-import { filledEtag } from "./etag.ts";
+import { filledEtag } from "../model/etag.ts";
 import type { PublishedPublication } from "./publication-store.ts";
-import { fillSlots } from "./text-slots.ts";
+import { fillSlots } from "../model/text-slots.ts";
 
 // Every /edition/ answer depends on the query string and on the day, and some
 // on the subscriber: no browser or CDN may reuse one for another request.

@@ -1,11 +1,11 @@
 import { readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
-import { compareKeys, type EditionKey } from "./edition-key.ts";
-import { decodeShard, SHARD_EXTENSION, shardDictionary, type EditionShard, type PackedPublication, type PublicationIndex, type ShardRange } from "./manifest.ts";
-import { shardHash } from "./shard-placement.ts";
-import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
+import { compileConfigValidator, type ConfigValidator } from "../model/config-validator.ts";
+import { compareKeys, type EditionKey } from "../model/edition-key.ts";
+import { decodeShard, SHARD_EXTENSION, shardDictionary, shardHash, type EditionShard, type PackedPublication, type PublicationIndex, type ShardRange } from "../model/shard.ts";
+import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
+import { siteDir } from "./site-folder.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {

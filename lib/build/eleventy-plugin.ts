@@ -5,19 +5,20 @@ import { readFileSync } from "node:fs";
 import { BundlePlugin, RenderPlugin } from "@11ty/eleventy";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { chainMessages, ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
-import { deskPublication } from "../lib/desk.ts";
-import { makeIcon } from "../lib/icon.ts";
-import { encodeShard, packPublication, shardDictionary, type RenderedEdition } from "../lib/manifest.ts";
-import { placeShards, type EncodedPublication } from "../lib/shard-placement.ts";
-import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
+import { chainMessages, ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import { deskPublication } from "./desk.ts";
+import { makeIcon } from "./icon.ts";
+import { encodeShard, shardDictionary } from "../model/shard.ts";
+import { packPublication, type RenderedEdition } from "./pack.ts";
+import { placeShards, type EncodedPublication } from "./shard-placement.ts";
+import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import { assumedUrlWarnings, processImages, siteUrl } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
-import { metaJson } from "../lib/meta.ts";
-import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
-import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
-import { slotToken } from "../lib/text-slots.ts";
-import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../lib/variants.ts";
+import { metaJson } from "../model/meta.ts";
+import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
+import { loadSite, type PublicationSource, type Site } from "./site.ts";
+import { slotToken } from "../model/text-slots.ts";
+import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
 
 /** One page Eleventy renders: an edition in one of its publication's variants. */
 interface EditionPage {
@@ -127,7 +128,7 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
   // The edition page always fills its <style>: no page needs the bundle plugin's
   // pass that parses every page to drop empty <style> tags (a tenth of a large build).
   eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
-  // The author's files are read by lib/site.ts; Eleventy sees them only through these templates.
+  // The author's files are read by lib/build/site.ts; Eleventy sees them only through these templates.
   eleventyConfig.ignores.add(`${content}/*/editions/**/*.md`);
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
