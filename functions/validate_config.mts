@@ -1,15 +1,23 @@
 // POST /<slug>/validate_config/: the platform sends what a subscriber typed
 // into the settings form. Parse the body, check it against the fields, answer
 // {"valid": true} or {"valid": false, "errors": [...]}.
+import type { Config } from "@netlify/functions";
 import { readConfigRequest } from "../lib/serve/config-request.ts";
 import { jsonResponse } from "../lib/serve/http.ts";
 import { openPublication } from "../lib/serve/publication-store.ts";
-import { slugFromPath } from "../lib/serve/site-folder.ts";
+import { functionPaths, slugOf } from "../lib/serve/routes.ts";
+import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
 
-export default async (req: Request): Promise<Response> => {
+// This function's routes, the only place they are written (lib/serve/routes.ts).
+export const config: Config = {
+  path: ["/:slug/validate_config/", "/:slug/validate_config", "/validate_config/", "/validate_config"],
+};
+
+export default async (req: Request, context?: ServeContext): Promise<Response> => {
   try {
     if (req.method !== "POST") return jsonResponse({ valid: false, errors: ["Send the settings with POST."] }, 405, { Allow: "POST" });
-    const pub = await openPublication(slugFromPath(new URL(req.url).pathname, "validate_config"));
+    const slug = slugOf(functionPaths(config), new URL(req.url).pathname);
+    const pub = slug === undefined ? undefined : await openPublication(slug, siteFor(context));
     if (!pub) return jsonResponse({ valid: false, errors: ["There is no publication at this address."] }, 404);
     const read = await readConfigRequest(req);
     if ("error" in read) return jsonResponse({ valid: false, errors: [read.error] }, read.status);

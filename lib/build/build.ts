@@ -23,24 +23,29 @@ export interface BuildOptions {
    * for its builds, the local server's for `npm start` and `npm run verify`.
    */
   url?: string;
+  /** Shard bytes the function bundle may carry (default: lib/build/shard-placement.ts's; tests give a tiny one). */
+  bundleBudget?: number;
 }
 
 /** Builds `content` into `output`. */
-export async function build({ content = "content", output = "_site", strict = false, memory, url }: BuildOptions = {}): Promise<void> {
+export async function build(options: BuildOptions = {}): Promise<void> {
+  const { content = "content", output = "_site", strict = false, memory, url, bundleBudget } = options;
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   if (!existsSync(content)) {
     const fix = `create the folder and add a publication in it, content/<slug>/publication.json (README: "Writing a publication")`;
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
-  process.env.LITTLEPRESS_CONTENT = input; // read by .eleventy.js for Eleventy's input folder
   const next = `${output}.next`;
   await rm(next, { recursive: true, force: true });
-  const eleventy = new Eleventy(undefined, next, {
+  const plugin: LittlepressOptions = { content: input, strict, ...(memory && { memory }), ...(url && { url }),
+    ...(bundleBudget !== undefined && { bundleBudget }) };
+  // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
+  const eleventy = new Eleventy(input, next, {
     quietMode: true,
     configPath: ".eleventy.js",
     // Registered before .eleventy.js registers it with its defaults: these options win.
-    config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, { content: input, strict, ...(memory ? { memory } : {}), ...(url ? { url } : {}) } satisfies LittlepressOptions),
+    config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, plugin),
   });
   eleventy.disableLogger(); // errors are reported once, by describeBuildError
   try {

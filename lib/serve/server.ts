@@ -1,16 +1,36 @@
 // The local server behind `npm start`: serves the built site and runs the
-// functions through the very handlers Netlify runs, routed by netlify.toml.
-// Binds 127.0.0.1 only.
+// functions through the very handlers Netlify runs, routed as Netlify routes
+// them: each function's own `config.path`, then netlify.toml's redirects and
+// headers. Binds 127.0.0.1 only.
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
+import { functionPaths, matchPaths, type FunctionConfig } from "./routes.ts";
+import { insideSite, type ServeContext } from "./site-folder.ts";
 
-type Handler = (req: Request, context: object) => Promise<Response> | Response;
+type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
+
+/** A function of the project: its handler and the paths it declares (none: only /.netlify/functions/<name>). */
+interface LocalFunction {
+  name: string;
+  paths: string[];
+  handler: Handler;
+}
+
+/** Loads every function in the functions folder, as Netlify finds them: one per .mts file. */
+async function loadFunctions(dir: string): Promise<Map<string, LocalFunction>> {
+  const names = (await readdir(dir)).filter((f) => f.endsWith(".mts")).map((f) => f.slice(0, -".mts".length));
+  const loaded = await Promise.all(names.sort().map(async (name) => {
+    const module = (await import(pathToFileURL(path.join(dir, `${name}.mts`)).href)) as { default: Handler; config?: FunctionConfig };
+    return { name, paths: functionPaths(module.config), handler: module.default };
+  }));
+  return new Map(loaded.map((f) => [f.name, f]));
+}
 
 const HTML = "text/html; charset=utf-8";
 const TYPES: Record<string, string> = {
@@ -39,23 +59,24 @@ export interface ServerOptions {
   root?: string;
   /** The built site (default: netlify.toml's publish folder). */
   siteDir?: string;
+  /**
+   * The site the functions read their data from (default: `siteDir`). A test
+   * gives them a copy that holds only what Netlify bundles with them.
+   */
+  functionSite?: string;
   /** `npm start`: pages opened in a browser reload after each build (lib/serve/live-reload.ts). */
   live?: LiveChannel;
 }
 
-export async function startServer({ port = 8080, root = process.cwd(), siteDir, live }: ServerOptions = {}): Promise<LocalServer> {
+export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
+  const { port = 8080, root = process.cwd(), siteDir, functionSite, live } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
-  process.env.LITTLEPRESS_SITE_DIR = site; // where the functions find their manifests
-  const handlers = new Map<string, Promise<Handler>>();
-  const handler = (name: string) => {
-    let h = handlers.get(name);
-    if (!h) handlers.set(name, (h = import(pathToFileURL(path.join(root, config.functions, `${name}.mts`)).href).then((m) => m.default as Handler)));
-    return h;
-  };
+  const functions = await loadFunctions(path.join(root, config.functions));
+  const context: ServeContext = { littlepressSite: path.resolve(root, functionSite ?? site) };
   const server = createServer((req, res) => {
     if (live && req.url === LIVE_EVENTS) return liveEvents(live, req, res);
-    route({ config, site, handler, live: live !== undefined }, req, res).catch((error) => {
+    route({ config, site, context, functions, live: live !== undefined }, req, res).catch((error) => {
       console.error(`serve: ${String(error)}`);
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
       res.end("Internal error in the local server\n");
@@ -74,31 +95,43 @@ export async function startServer({ port = 8080, root = process.cwd(), siteDir, 
 interface Served {
   config: NetlifyConfig;
   site: string;
-  handler: (name: string) => Promise<Handler>;
+  /** What the functions are handed with each request: the site they read. */
+  context: ServeContext;
+  functions: Map<string, LocalFunction>;
   /** Pages opened in a browser get the live-reload script (`npm start`). */
   live: boolean;
 }
 
-async function route({ config, site, handler, live }: Served, req: IncomingMessage, res: ServerResponse) {
+async function route(served: Served, req: IncomingMessage, res: ServerResponse) {
+  const { config, site, functions, live } = served;
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const pathname = safeDecode(url.pathname);
+  // Netlify: a function with paths answers there (before redirects and files) and only there.
   const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
-  if (direct) return callFunction(await handler(direct[1]!), req, res, live);
+  const named = direct ? functions.get(direct[1]!) : undefined;
+  if (named && !named.paths.length) return callFunction(served, named, req, res);
+  for (const fn of functions.values()) if (matchPaths(fn.paths, url.pathname)) return callFunction(served, fn, req, res);
   for (const rule of config.redirects) {
     const params = rule.match(pathname);
     if (!params) continue;
     if (!rule.force && (await staticFile(site, pathname))) break; // Netlify: an existing file shadows unforced rules
     const target = fillTarget(rule.to, params);
     const fn = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)/.exec(target);
-    if (rule.status === 200 && fn) return callFunction(await handler(fn[1]!), req, res, live);
+    const rewritten = fn ? functions.get(fn[1]!) : undefined;
+    if (rule.status === 200 && rewritten && !rewritten.paths.length) return callFunction(served, rewritten, req, res);
     if (rule.status === 301 || rule.status === 302) return void res.writeHead(rule.status, { Location: target }).end();
-    return serveStatic({ config, site, handler, live }, target, req, res, rule.status);
+    return serveStatic(served, target, req, res, rule.status);
   }
-  return serveStatic({ config, site, handler, live }, pathname, req, res, 200);
+  return serveStatic(served, pathname, req, res, 200);
 }
 
-/** Hands the request to a function exactly as Netlify would: a web Request with the original URL. */
-async function callFunction(fn: Handler, req: IncomingMessage, res: ServerResponse, live: boolean) {
+/**
+ * Hands the request to a function as Netlify would: a web Request with the
+ * original URL. Its context names the site this server serves, which is
+ * where the function finds its data (Netlify's names none: there the data is
+ * beside the function).
+ */
+async function callFunction({ context, live }: Served, fn: LocalFunction, req: IncomingMessage, res: ServerResponse) {
   const method = req.method ?? "GET";
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -111,7 +144,7 @@ async function callFunction(fn: Handler, req: IncomingMessage, res: ServerRespon
     body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
-  const response = await fn(request, {});
+  const response = await fn.handler(request, context);
   // Edition pages are a few KiB: one buffer beats a stream for every request.
   let body: Buffer | undefined = response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (live && body && wantsLiveScript(req, response.headers.get("content-type") ?? undefined)) {
@@ -123,8 +156,8 @@ async function callFunction(fn: Handler, req: IncomingMessage, res: ServerRespon
 }
 
 async function staticFile(site: string, pathname: string): Promise<string | undefined> {
-  const file = path.join(site, pathname);
-  if (!file.startsWith(site + path.sep) && file !== site) return undefined; // no way out of the site
+  const file = insideSite(site, pathname);
+  if (!file) return undefined;
   for (const candidate of [file, path.join(file, "index.html")]) {
     const info = await stat(candidate).catch(() => undefined);
     if (info?.isFile()) return candidate;

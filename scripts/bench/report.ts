@@ -230,7 +230,7 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
     "  From 50,000 editions littlepress goes first and plain Eleventy is stopped once it has taken 1.5 times as long (\"<\" and \">\" in the table: bounds, not figures).",
     `- Router: the kit's local server (lib/serve/server.ts) in a child process; autocannon in the parent on 127.0.0.1. The /edition/ mix: ${r.requestMix}.`,
     "  Against it: the same server sending a copy of one edition's HTML as a static file. Latencies are autocannon's exact per-response times.",
-    "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts with LITTLEPRESS_SITE_DIR set, times the import and the first answer (today's edition of the dated publication),",
+    "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts, hands it the built site in its context, times the import and the first answer (today's edition of the dated publication),",
     "  then calls the handler with 1,000 mixed requests (the mix above) and reads `process.memoryUsage().rss`.",
     "- Save to served: `npm start` (scripts/start.ts) in a child process on a synthetic publication; an edition file is written again (a line added)",
     "  and the edition asked for every 2 ms until its ETag changes: the time from the write to that answer (the watcher, the rebuild, the request).",
