@@ -9,4 +9,5 @@ import { functionPaths } from "../lib/serve/routes.ts";
 // This function's routes, the only place they are written (lib/serve/routes.ts).
 export const config: Config = { path: ["/:slug/edition/", "/:slug/edition", "/edition/", "/edition"] };
 
-export default editionEndpoint("edition", functionPaths(config), (pub, url) => decideEdition(pub, url.searchParams, new Date()));
+export default editionEndpoint("edition", functionPaths(config), (pub, url) =>
+  decideEdition(pub, url.searchParams, new Date()));

@@ -15,7 +15,9 @@ export const config: Config = {
 
 export default async (req: Request, context?: ServeContext): Promise<Response> => {
   try {
-    if (req.method !== "POST") return jsonResponse({ valid: false, errors: ["Send the settings with POST."] }, 405, { Allow: "POST" });
+    if (req.method !== "POST") {
+      return jsonResponse({ valid: false, errors: ["Send the settings with POST."] }, 405, { Allow: "POST" });
+    }
     const slug = slugOf(functionPaths(config), new URL(req.url).pathname);
     const pub = slug === undefined ? undefined : await openPublication(slug, siteFor(context));
     if (!pub) return jsonResponse({ valid: false, errors: ["There is no publication at this address."] }, 404);
@@ -24,6 +26,7 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
     return jsonResponse(pub.validate(read.config).result);
   } catch (error) {
     console.error(`validate_config: internal fault: ${String(error)}`);
-    return jsonResponse({ valid: false, errors: ["The settings could not be checked just now. Please try again."] }, 500);
+    const errors = ["The settings could not be checked just now. Please try again."];
+    return jsonResponse({ valid: false, errors }, 500);
   }
 };

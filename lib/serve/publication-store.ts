@@ -38,7 +38,11 @@ export const RECHECK_MS = 1_000;
  * `origin` is the site's address as the request reached it ("https://…"):
  * shards that are not in the function bundle are fetched from there.
  */
-export async function openPublication(slug: string, site: string, origin?: string): Promise<PublishedPublication | undefined> {
+export async function openPublication(
+  slug: string,
+  site: string,
+  origin?: string,
+): Promise<PublishedPublication | undefined> {
   if (slug === "") slug = readSiteIndex(site).root ?? "";
   if (!SAFE_SLUG.test(slug)) return undefined;
   const pub = await openSlug(site, slug);

@@ -110,7 +110,9 @@ async function route(served: Served, req: IncomingMessage, res: ServerResponse) 
   const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
   const named = direct ? functions.get(direct[1]!) : undefined;
   if (named && !named.paths.length) return callFunction(served, named, req, res);
-  for (const fn of functions.values()) if (matchPaths(fn.paths, url.pathname)) return callFunction(served, fn, req, res);
+  for (const fn of functions.values()) {
+    if (matchPaths(fn.paths, url.pathname)) return callFunction(served, fn, req, res);
+  }
   for (const rule of config.redirects) {
     const params = rule.match(pathname);
     if (!params) continue;
