@@ -1,7 +1,13 @@
 // GET /<slug>/edition/ (and /<slug>/edition, and /edition/ for the root
 // publication): the platform asks for today's edition. The query parameters
 // pick it; the answer is 200, 204 or 410.
-import { decideEdition } from "../lib/edition-route.ts";
-import { editionEndpoint } from "../lib/edition-endpoint.ts";
+import type { Config } from "@netlify/functions";
+import { decideEdition } from "../lib/serve/edition-route.ts";
+import { editionEndpoint } from "../lib/serve/edition-endpoint.ts";
+import { functionPaths } from "../lib/serve/routes.ts";
 
-export default editionEndpoint("edition", (pub, url) => decideEdition(pub, url.searchParams, new Date()));
+// This function's routes, the only place they are written (lib/serve/routes.ts).
+export const config: Config = { path: ["/:slug/edition/", "/:slug/edition", "/edition/", "/edition"] };
+
+export default editionEndpoint("edition", functionPaths(config), (pub, url) =>
+  decideEdition(pub, url.searchParams, new Date()));

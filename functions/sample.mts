@@ -1,6 +1,11 @@
 // GET /<slug>/sample/: the edition shown to people browsing publications
 // before they subscribe (the author's pick, or the first), with default settings.
-import { decideSample } from "../lib/edition-route.ts";
-import { editionEndpoint } from "../lib/edition-endpoint.ts";
+import type { Config } from "@netlify/functions";
+import { decideSample } from "../lib/serve/edition-route.ts";
+import { editionEndpoint } from "../lib/serve/edition-endpoint.ts";
+import { functionPaths } from "../lib/serve/routes.ts";
 
-export default editionEndpoint("sample", (pub, url) => decideSample(pub, url.searchParams));
+// This function's routes, the only place they are written (lib/serve/routes.ts).
+export const config: Config = { path: ["/:slug/sample/", "/:slug/sample", "/sample/", "/sample"] };
+
+export default editionEndpoint("sample", functionPaths(config), (pub, url) => decideSample(pub, url.searchParams));

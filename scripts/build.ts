@@ -1,15 +1,9 @@
-// npm run build: renders the site with Eleventy into a fresh folder and swaps
-// it in only when the whole build succeeded, so a broken edition never
-// replaces a good site. Content problems are printed for the author, without
-// a stack trace.
-import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
-import path from "node:path";
+// npm run build: checks content/ and renders the site into _site/ (lib/build/build.ts),
+// then says what the functions carry. Content problems are printed for the
+// author, without a stack trace.
 import { pathToFileURL } from "node:url";
-import Eleventy from "@11ty/eleventy";
-import { existsSync } from "node:fs";
-import { chainMessages, ContentError, findContentError } from "../lib/content-error.ts";
-import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/site-paths.ts";
-import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
+import { build, describeBuildError, functionDataSize } from "../lib/build/build.ts";
+import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/model/site-paths.ts";
 import { scriptArgs } from "./cli.ts";
 
 export const USAGE = `Usage: npm run build [-- options]
@@ -26,103 +20,6 @@ Options:
 
 Example:
   npm run build -- --strict`;
-
-export interface BuildOptions {
-  /** The publications' folder (default content/). */
-  content?: string;
-  /** Where the site goes (default _site/). */
-  output?: string;
-  /** Print warnings fail the build. */
-  strict?: boolean;
-  /** Pages kept from earlier builds in this process (`npm start`), to render only what changed. */
-  memory?: RenderMemory;
-  /**
-   * The site's address when content/site.json does not give one: Netlify's URL
-   * for its builds, the local server's for `npm start` and `npm run verify`.
-   */
-  url?: string;
-}
-
-/** Builds `content` into `output`. */
-export async function build({ content = "content", output = "_site", strict = false, memory, url }: BuildOptions = {}): Promise<void> {
-  // Eleventy wants the input relative to the project.
-  const input = path.relative(process.cwd(), path.resolve(content));
-  if (!existsSync(content)) {
-    const fix = `create the folder and add a publication in it, content/<slug>/publication.json (README: "Writing a publication")`;
-    throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
-  }
-  process.env.LITTLEPRESS_CONTENT = input; // read by .eleventy.js for Eleventy's input folder
-  const next = `${output}.next`;
-  await rm(next, { recursive: true, force: true });
-  const eleventy = new Eleventy(undefined, next, {
-    quietMode: true,
-    configPath: ".eleventy.js",
-    // Registered before .eleventy.js registers it with its defaults: these options win.
-    config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, { content: input, strict, ...(memory ? { memory } : {}), ...(url ? { url } : {}) } satisfies LittlepressOptions),
-  });
-  eleventy.disableLogger(); // errors are reported once, by describeBuildError
-  try {
-    await eleventy.write();
-    // Images of the pages kept from the memory were written by an earlier build.
-    if (memory) await keepImages(output, next);
-  } catch (error) {
-    await rm(next, { recursive: true, force: true });
-    throw error;
-  }
-  await rm(`${output}.old`, { recursive: true, force: true });
-  await rename(output, `${output}.old`).catch(() => undefined);
-  await rename(next, output);
-  await rm(`${output}.old`, { recursive: true, force: true });
-}
-
-/**
- * Tells Eleventy's caches that these files changed. Eleventy keeps layouts and
- * template texts in caches that outlive a build, shared by every build in the
- * process, and clears them only on the event its own --watch sends; `npm start`
- * builds again in the same process, so it sends the same event. The event bus
- * is not among Eleventy's exports: it is imported by its file.
- */
-export async function eleventyForget(files: string[]): Promise<void> {
-  const bus = new URL("EventBus.js", import.meta.resolve("@11ty/eleventy")).href;
-  const { default: events } = (await import(bus)) as { default: { emit(event: string, ...args: unknown[]): unknown } };
-  for (const file of files) await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
-}
-
-/**
- * Links the processed images of the last build (`<slug>/img/`) into the next
- * one where it has none of that name: their names are hashes of the image
- * and its settings, so an old one is never a wrong one.
- */
-async function keepImages(output: string, next: string): Promise<void> {
-  for (const slug of await readdir(output).catch(() => [])) {
-    const images = path.join(output, slug, "img");
-    for (const name of await readdir(images).catch(() => [])) {
-      await mkdir(path.join(next, slug, "img"), { recursive: true });
-      await link(path.join(images, name), path.join(next, slug, "img", name)).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== "EEXIST") throw e;
-      });
-    }
-  }
-}
-
-/**
- * Size of what the functions carry besides their code (the manifests and
- * prebuilt editions), or with `folder` of the shards published instead.
- */
-export async function functionDataSize(output = "_site", folder = DATA_DIR): Promise<{ files: number; bytes: number }> {
-  const entries = await readdir(path.join(output, folder), { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((e) => e.isFile());
-  const sizes = await Promise.all(files.map(async (e) => (await stat(path.join(e.parentPath, e.name))).size));
-  return { files: files.length, bytes: sizes.reduce((a, b) => a + b, 0) };
-}
-
-/** Every message in an error's chain, for errors that are not content problems (a template syntax error, say). */
-export function describeBuildError(error: unknown): string {
-  const content = findContentError(error);
-  if (content) return content.message;
-  const lines = [...new Set(chainMessages(error, 6))];
-  return `The build failed:\n  ${lines.join("\n  ")}\n  fix: correct the template named above (the line and column are given); Liquid tags look like {% if config.lang == "fr" %}…{% endif %}`;
-}
 
 /** The command line: builds, then says what the functions carry. */
 function main(values: { content?: string; output?: string; strict?: boolean }) {

@@ -1,13 +1,12 @@
 // npm run bundle: zips the functions with Netlify's own bundler
 // (zip-it-and-ship-it, as a deploy does), with the included_files netlify.toml
 // names, and prints what each bundle carries against Netlify's limit.
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
-import { parse } from "smol-toml";
+import { readNetlifyConfig } from "../lib/serve/netlify-config.ts";
 import { scriptArgs } from "./cli.ts";
 
 export const USAGE = `Usage: npm run bundle [-- <site>]
@@ -33,19 +32,21 @@ export interface FunctionBundle {
   siteFiles: string[];
   /** Anything else traced into the bundle that is neither code nor the site's function data (should be empty). */
   strayFiles: string[];
+  /** Every file the bundler traced into the zip (absolute): the code and its packages among them. */
+  inputs: string[];
 }
 
 /** Bundles the functions of the project at `root`, reading the site from `site` (default: publish folder). */
 export async function bundleFunctions(root = process.cwd(), site = "_site"): Promise<FunctionBundle[]> {
-  const toml = parse(readFileSync(path.join(root, "netlify.toml"), "utf8")) as { functions: Record<string, { included_files?: string[] }> & { directory: string } };
+  const netlify = readNetlifyConfig(path.join(root, "netlify.toml"));
   const config: Record<string, { nodeBundler: "esbuild"; includedFiles: string[] }> = {};
-  for (const [name, settings] of Object.entries(toml.functions)) {
-    if (typeof settings !== "object" || !settings.included_files) continue;
-    config[name] = { nodeBundler: "esbuild", includedFiles: settings.included_files.map((f) => f.replace(/^_site\//, `${site}/`)) };
+  for (const [name, files] of Object.entries(netlify.includedFiles)) {
+    const published = new RegExp(`^${netlify.publish}/`);
+    config[name] = { nodeBundler: "esbuild", includedFiles: files.map((f) => f.replace(published, `${site}/`)) };
   }
   const out = await mkdtemp(path.join(tmpdir(), "littlepress-bundle-"));
   try {
-    const zips = await zipFunctions([path.join(root, toml.functions.directory)], out, { basePath: root, repositoryRoot: root, config });
+    const zips = await zipFunctions([path.join(root, netlify.functions)], out, { basePath: root, repositoryRoot: root, config });
     const siteRoot = path.resolve(root, site) + path.sep;
     const inSite = (files: string[] = []) => files.filter((f) => path.resolve(root, f).startsWith(siteRoot)).map((f) => path.resolve(root, f));
     return zips
@@ -54,7 +55,8 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
         // A symlinked node_modules (a git worktree sharing another's) is listed as an input itself.
         const code = /[/\\](node_modules|functions|lib)([/\\]|$)/;
         const strayFiles = (z.inputs ?? []).map((f) => path.resolve(root, f)).filter((f) => !code.test(path.relative(root, f).replace(/^/, "/")) && !siteFiles.includes(f));
-        return { name: z.name, zipBytes: z.size ?? 0, siteFiles, strayFiles };
+        const inputs = (z.inputs ?? []).map((f) => path.resolve(root, f));
+        return { name: z.name, zipBytes: z.size ?? 0, siteFiles, strayFiles, inputs };
       })
       .sort((a, b) => a.name.localeCompare(b.name));
   } finally {

@@ -2,11 +2,10 @@
 // printer platform against any publication URL over HTTP (it imports nothing
 // from lib/, so it judges a publication only by what the platform would see)
 // and reports each check as PASS, WARN, FAIL or SKIP with the request behind it.
-import { pathToFileURL } from "node:url";
 import { parseCheckArgs, USAGE } from "./check/options.ts";
 import { formatReport } from "./check/report.ts";
 import { runCheck } from "./check/run-check.ts";
-import { answerUsage, processOutput, type Output } from "./cli.ts";
+import { answerUsage, processOutput, runTool, type Output } from "./cli.ts";
 
 export type { Output };
 
@@ -24,15 +23,4 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   return report.ok ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    // Every expected failure is a FAIL in the report; this is a bug in the checker itself.
-    (error: unknown) => {
-      console.error(`check: internal error: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 3;
-    },
-  );
-}
+runTool("check", import.meta.url, main);

@@ -1,6 +1,7 @@
 // What the command-line tools share: where output goes, how arguments are
 // read, and how --help and bad arguments are answered (usage on --help, exit 0;
 // one line and "see --help" on a mistake, exit 2; never a stack trace).
+import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
 /** Where a tool writes; tests pass their own to read it. */
@@ -70,4 +71,22 @@ export function scriptArgs<O extends Options>(tool: string, usage: string, optio
 export function timeoutProblem(text: string): string | undefined {
   const n = Number(text);
   return Number.isFinite(n) && n > 0 && n <= 600 ? undefined : `--timeout is in seconds, above 0 and at most 600, not "${text}"`;
+}
+
+/**
+ * Runs a tool's `main` when its file (`moduleUrl`, import.meta.url) is the
+ * script node was started with: its answer is the exit code. Every expected
+ * failure is an answer; a throw is a bug in the tool itself (exit 3).
+ */
+export function runTool(tool: string, moduleUrl: string, main: (argv: string[]) => Promise<number>): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`${tool}: internal error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 3;
+    },
+  );
 }

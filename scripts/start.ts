@@ -1,12 +1,12 @@
-// `npm start`: builds the site, serves it with the functions (scripts/serve.ts),
-// and rebuilds on every save to content/ or layouts/ (scripts/live.ts). Pages
+// `npm start`: builds the site, serves it with the functions (lib/serve/server.ts),
+// and rebuilds on every save to content/ or layouts/ (lib/build/live.ts). Pages
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { processOutput, scriptArgs } from "./cli.ts";
-import { LiveSite } from "./live.ts";
-import { startServer } from "./serve.ts";
+import { LiveSite } from "../lib/build/live.ts";
+import { startServer } from "../lib/serve/server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
 

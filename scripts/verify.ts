@@ -9,12 +9,11 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { findContentError } from "../lib/content-error.ts";
-import { loadSite } from "../lib/site.ts";
-import { build, describeBuildError } from "./build.ts";
-import { answerUsage, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
-import { startServer } from "./serve.ts";
+import { findContentError } from "../lib/model/content-error.ts";
+import { loadSite } from "../lib/build/site.ts";
+import { build, describeBuildError } from "../lib/build/build.ts";
+import { answerUsage, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
+import { startServer } from "../lib/serve/server.ts";
 import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
 import { formatVerdict } from "./verify/summary.ts";
 
@@ -142,14 +141,4 @@ function report(verdicts: Verdict[], started: number, out: Output): number {
   return failed.length ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`verify: internal error: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 3;
-    },
-  );
-}
+runTool("verify", import.meta.url, main);

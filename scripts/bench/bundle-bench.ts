@@ -1,8 +1,8 @@
 // Function bundle size against the site's size, with Netlify's own bundler
 // (zip-it-and-ship-it through scripts/bundle-size.ts), as a deploy does.
 import path from "node:path";
-import { PUBLIC_SHARDS_DIR } from "../../lib/site-paths.ts";
-import { functionDataSize } from "../build.ts";
+import { PUBLIC_SHARDS_DIR } from "../../lib/model/site-paths.ts";
+import { functionDataSize } from "../../lib/build/build.ts";
 import { bundleFunctions, NETLIFY_ZIP_LIMIT } from "../bundle-size.ts";
 import { progress, ROOT } from "./util.ts";
 
@@ -11,7 +11,7 @@ export interface BundleRow {
   functions: { name: string; zipBytes: number; files: number }[];
   /** The largest zip against Netlify's limit, 0..1. */
   largestShare: number;
-  /** Shards past the bundle's budget, published as static files (lib/shard-placement.ts). */
+  /** Shards past the bundle's budget, published as static files (lib/build/shard-placement.ts). */
   published: { files: number; bytes: number };
   seconds: number;
 }

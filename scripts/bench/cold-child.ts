@@ -1,20 +1,23 @@
 // One cold start of the edition function, in a fresh process: the time from
 // importing functions/edition.mts to its first answer, then the resident
 // memory after the mixed requests, called on the handler directly.
-// Usage: LITTLEPRESS_SITE_DIR=<site> node --import tsx scripts/bench/cold-child.ts <requests.json>
+// Usage: node --import tsx scripts/bench/cold-child.ts <requests.json> <site>
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { ServeContext } from "../../lib/serve/site-folder.ts";
 import { checkAnswer, type EditionRequest } from "./requests.ts";
 import { ROOT } from "./util.ts";
 
 const [first, ...rest] = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as EditionRequest[];
+// The site, as the local server names it to the functions.
+const context: ServeContext = { littlepressSite: path.resolve(process.argv[3]!) };
 const origin = "https://bench.example";
 
 const t0 = performance.now();
-const handler = ((await import(pathToFileURL(path.join(ROOT, "functions", "edition.mts")).href)) as { default: (req: Request) => Promise<Response> }).default;
+const handler = ((await import(pathToFileURL(path.join(ROOT, "functions", "edition.mts")).href)) as { default: (req: Request, context: ServeContext) => Promise<Response> }).default;
 const imported = performance.now();
-const firstAnswer = await handler(new Request(origin + first!.path));
+const firstAnswer = await handler(new Request(origin + first!.path), context);
 const firstBody = await firstAnswer.text();
 const answered = performance.now();
 
@@ -25,7 +28,7 @@ const note = (r: EditionRequest, status: number, body: string) => {
 };
 note(first!, firstAnswer.status, firstBody);
 for (const r of rest) {
-  const res = await handler(new Request(origin + r.path));
+  const res = await handler(new Request(origin + r.path), context);
   note(r, res.status, await res.text());
 }
 process.stdout.write(

@@ -1,5 +1,5 @@
 // Cold start and memory against the site's size: fresh processes import the
-// edition function with LITTLEPRESS_SITE_DIR set to a built site, answer one
+// edition function, hand it a built site in its context, answer one
 // request, then 1,000 mixed ones. Sizes are interleaved run by run.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -43,7 +43,7 @@ export async function benchColdStarts(work: string, sites: { siteDir: string; si
     for (const [j, { siteDir, site }] of sites.entries()) {
       const run = mustSucceed(
         `cold start at ${site.editions} editions`,
-        await runChild(process.execPath, ["--import", "tsx", "scripts/bench/cold-child.ts", files[j]!], { cwd: ROOT, env: { ...process.env, LITTLEPRESS_SITE_DIR: path.resolve(siteDir) } }),
+        await runChild(process.execPath, ["--import", "tsx", "scripts/bench/cold-child.ts", files[j]!, path.resolve(siteDir)], { cwd: ROOT }),
       );
       const r = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as ColdRun;
       if (r.problems.length) throw new Error(`the edition function answered wrongly at ${site.editions} editions:\n  ${r.problems.join("\n  ")}`);

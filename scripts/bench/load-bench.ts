@@ -140,7 +140,7 @@ interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** The local server (scripts/serve.ts) in its own process, serving `siteDir`. */
+/** The local server (lib/serve/server.ts) in its own process, serving `siteDir`. */
 export function startServerChild(siteDir: string): Promise<ServerChild> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "scripts/bench/serve-child.ts", siteDir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });

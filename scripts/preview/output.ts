@@ -4,7 +4,7 @@
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import type { EditionKey } from "../../lib/edition-key.ts";
+import type { EditionKey } from "../../lib/model/edition-key.ts";
 import { contactSheet } from "./contact-sheet.ts";
 import { CONTACT_SHEET, indexEdition, type IndexEdition, type PreviewIndex } from "./summary.ts";
 

@@ -4,7 +4,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { DATA_DIR } from "../../lib/site-paths.ts";
+import { DATA_DIR } from "../../lib/model/site-paths.ts";
+import { insideSite } from "../../lib/serve/site-folder.ts";
 import type { Box } from "./monochrome.ts";
 
 /** The paper's width in dots (= CSS pixels). */
@@ -107,9 +108,8 @@ async function siteFile(dir: string, pathname: string): Promise<string | undefin
   } catch {
     return undefined;
   }
-  const root = path.resolve(dir);
-  const file = path.resolve(root, `.${path.posix.normalize(decoded)}`);
-  if (!file.startsWith(root + path.sep) || file.startsWith(path.join(root, DATA_DIR) + path.sep)) return undefined;
+  const file = insideSite(dir, decoded);
+  if (!file || file.startsWith(path.join(path.resolve(dir), DATA_DIR) + path.sep)) return undefined;
   return (await stat(file).catch(() => undefined))?.isFile() ? file : undefined;
 }
 

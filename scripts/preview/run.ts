@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { CHROMIUM, launchChromium } from "../browser.ts";
-import { startServer } from "../serve.ts";
+import { startServer } from "../../lib/serve/server.ts";
 import { PreviewError } from "./errors.ts";
 import { toMonochrome, type Box } from "./monochrome.ts";
 import { copyIntoSite, writePublicationPreview, type Rendered } from "./output.ts";
@@ -141,7 +141,7 @@ async function renderEdition(renderer: PaperRenderer, url: string) {
 
 async function buildSite(content: string, output: string, progress: (line: string) => void): Promise<void> {
   progress(`building ${output}/ from ${content}/`);
-  const { build, describeBuildError } = await import("../build.ts"); // Eleventy loads only when building
+  const { build, describeBuildError } = await import("../../lib/build/build.ts"); // Eleventy loads only when building
   await build({ content, output }).catch((error: unknown) => {
     throw new PreviewError(describeBuildError(error));
   });

@@ -1,6 +1,6 @@
 // Lengths on paper: the index.json the desk page reads, and the table printed
 // at the end of a run.
-import type { EditionKey } from "../../lib/edition-key.ts";
+import type { EditionKey } from "../../lib/model/edition-key.ts";
 import { MAX_HEIGHT } from "./render.ts";
 
 /** The printer prints 8 dots per millimetre. */

@@ -1,10 +1,10 @@
 // Which editions to preview, and the /edition/ URL that asks for each one the
 // way the platform would. The publications and their edition keys come from
-// the content through the publication model (lib/site.ts), the same reading
+// the content through the publication model (lib/build/site.ts), the same reading
 // the build starts from; the pages themselves come from the built site.
-import type { EditionKey, EditionsBy } from "../../lib/edition-key.ts";
-import { findContentError } from "../../lib/content-error.ts";
-import { loadSite } from "../../lib/site.ts";
+import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
+import { findContentError } from "../../lib/model/content-error.ts";
+import { loadSite } from "../../lib/build/site.ts";
 import { PreviewError } from "./errors.ts";
 
 /** What the preview needs to know of a publication. */

@@ -2,9 +2,9 @@
 // publication the build produced, then the print preview of every edition.
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { ConfigField } from "../../lib/config-fields.ts";
-import type { PublicationIndex } from "../../lib/manifest.ts";
-import { DATA_DIR } from "../../lib/site-paths.ts";
+import { textFields, type ConfigField } from "../../lib/model/config-fields.ts";
+import type { PublicationIndex } from "../../lib/model/shard.ts";
+import { DATA_DIR } from "../../lib/model/site-paths.ts";
 import type { Report } from "../check/report.ts";
 import { runCheck } from "../check/run-check.ts";
 import type { Output } from "../cli.ts";
@@ -61,7 +61,7 @@ export async function checkPublications(
  * accepts, where the checker's sample name might not match a pattern.
  */
 function textDefaults(fields: ConfigField[]): Record<string, string> {
-  const withDefaults = fields.filter((f) => f.type === "text" && f.default !== undefined);
+  const withDefaults = textFields(fields).filter((f) => f.default !== undefined);
   return Object.fromEntries(withDefaults.map((f) => [f.name, f.default!]));
 }
 

@@ -1,7 +1,7 @@
 // Which deliveries to play against each publication: a window taken from the
 // publication's own editions (its index in the built site), so every
 // publication is checked where it has editions, whatever today's date is.
-import type { PublicationIndex } from "../../lib/manifest.ts";
+import type { PublicationIndex } from "../../lib/model/shard.ts";
 import { addDays } from "../check/delivery-time.ts";
 import type { CheckOptions } from "../check/run-check.ts";
 

@@ -2,19 +2,24 @@
 // carries what its function reads and nothing else, well within the limit.
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { expect, it } from "vitest";
-import { bundleFunctions, NETLIFY_ZIP_LIMIT } from "../../scripts/bundle-size.ts";
+import { beforeAll, expect, it } from "vitest";
+import { bundleFunctions, NETLIFY_ZIP_LIMIT, type FunctionBundle } from "../../scripts/bundle-size.ts";
 import { builtSite } from "../helpers/sites.ts";
+
+let bundles: Record<string, FunctionBundle>;
+const site = builtSite("examples");
+
+beforeAll(async () => {
+  bundles = Object.fromEntries((await bundleFunctions(process.cwd(), site)).map((b) => [b.name, b]));
+}, 60_000);
 
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
 it("bundles the indexes and edition shards with the edition functions, only the indexes with the validator, and nothing else of the site", async () => {
-  const site = builtSite("examples");
   const data = path.resolve(site, "_littlepress");
   const all = readdirSync(data, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
-  const bundles = Object.fromEntries((await bundleFunctions(process.cwd(), site)).map((b) => [b.name, b]));
   expect(Object.keys(bundles).sort()).toEqual(["edition", "sample", "validate_config"]);
   expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
   expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
@@ -25,4 +30,15 @@ it("bundles the indexes and edition shards with the edition functions, only the 
     expect(b.zipBytes).toBeGreaterThan(0);
     expect(b.zipBytes).toBeLessThan(NETLIFY_ZIP_LIMIT);
   }
-}, 60_000);
+});
+
+// The same boundary as test/unit/layers.test.ts, seen in what Netlify ships: no build code, no build packages.
+it("ships no code of the build: nothing of lib/build/, no yaml, sharp or Eleventy package", () => {
+  const buildCode = path.resolve("lib", "build") + path.sep;
+  const buildPackage = /[/\\]node_modules[/\\](yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml)[/\\]/;
+  for (const b of Object.values(bundles)) {
+    expect(b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}serve${path.sep}`)), b.name).toBe(true);
+    expect(b.inputs.filter((f) => f.startsWith(buildCode)), b.name).toEqual([]);
+    expect(b.inputs.filter((f) => buildPackage.test(f)), b.name).toEqual([]);
+  }
+});

@@ -1,9 +1,9 @@
-// What the desk's pages say about each publication (lib/desk.ts), and the
+// What the desk's pages say about each publication (lib/build/desk.ts), and the
 // simulator's time-zone arithmetic (layouts/desk/assets/timezone.js, plain
 // browser JS that runs in Node as it is).
 import { describe, expect, it } from "vitest";
-import { deskPublication, keyText } from "../../lib/desk.ts";
-import { loadSite } from "../../lib/site.ts";
+import { deskPublication, keyText } from "../../lib/build/desk.ts";
+import { loadSite } from "../../lib/build/site.ts";
 
 describe("the desk's publication data", () => {
   const site = loadSite("test/fixtures/basic");

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";
 import sample from "../../functions/sample.mts";
 import validateConfig from "../../functions/validate_config.mts";
-import { BASE, useSite } from "../helpers/handlers.ts";
+import { BASE, siteContext, useSite } from "../helpers/handlers.ts";
 import { configBody, headers, method, queryString, RUNS } from "./arbitraries.ts";
 
 beforeAll(() => useSite("examples"));
@@ -22,7 +22,7 @@ const INJECTED = ["<script>alert(1)</script>", "<img src=x onerror", "\u27E6litt
 
 async function call(path: string, query: string, m: string, h: Record<string, string>) {
   const req = new Request(`${BASE}${path}?${query}`, { method: m, headers: h, body: m === "GET" || m === "HEAD" ? undefined : "x=1" });
-  return handlerFor(path)(req);
+  return handlerFor(path)(req, siteContext);
 }
 
 describe(`/edition/ and /sample/ under ${RUNS} hostile requests per property`, () => {
@@ -59,7 +59,7 @@ describe(`/validate_config/ under ${RUNS} hostile requests per property`, () => 
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("/good-morning/validate_config/", "/lighthouse/validate_config", "/nope/validate_config/"), configBody, method, async (path, { type, body }, m) => {
         const withBody = m !== "GET" && m !== "HEAD";
-        const res = await validateConfig(new Request(BASE + path, { method: m, headers: type ? { "content-type": type } : {}, body: withBody ? body : undefined }));
+        const res = await validateConfig(new Request(BASE + path, { method: m, headers: type ? { "content-type": type } : {}, body: withBody ? body : undefined }), siteContext);
         expect([200, 400, 404, 405, 413]).toContain(res.status);
         expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
         const json = (await res.json()) as Record<string, unknown>;
@@ -87,14 +87,14 @@ describe("no request changes what the next one sees", () => {
       const res = await call(path, query, "GET", {});
       return { status: res.status, etag: res.headers.get("etag"), body: await res.text() };
     }));
-  const validConfig = () => validateConfig(new Request(`${BASE}/good-morning/validate_config/`, { method: "POST", body: new URLSearchParams({ config: '{"lang":"en"}' }) })).then((r) => r.json());
+  const validConfig = () => validateConfig(new Request(`${BASE}/good-morning/validate_config/`, { method: "POST", body: new URLSearchParams({ config: '{"lang":"en"}' }) }), siteContext).then((r) => r.json());
 
   it(`after ${RUNS} random requests of both kinds, the reference answers are byte for byte the same`, async () => {
     const before = await snapshot();
     await fc.assert(
       fc.asyncProperty(editionPath, queryString, configBody, async (path, query, { type, body }) => {
         await call(path, query, "GET", {});
-        await validateConfig(new Request(`${BASE}/good-morning/validate_config/`, { method: "POST", headers: { "content-type": type }, body }));
+        await validateConfig(new Request(`${BASE}/good-morning/validate_config/`, { method: "POST", headers: { "content-type": type }, body }), siteContext);
       }),
       { numRuns: RUNS },
     );

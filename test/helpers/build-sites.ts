@@ -7,12 +7,21 @@ import { readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import type { BuildOptions } from "../../lib/build/build.ts";
 import { builtSite, FIXTURES } from "./sites.ts";
 
 const run = promisify(execFile);
 
-export async function buildSite(content: string, output: string, env: Record<string, string> = {}): Promise<void> {
-  await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--content", content, "--output", output], { timeout: 120_000, env: { ...process.env, ...env } });
+/**
+ * Builds `content` into `output` in a child process: with the build script,
+ * or, given `options` the command line has no flag for (a tiny bundle budget),
+ * with build() itself.
+ */
+export async function buildSite(content: string, output: string, options?: BuildOptions): Promise<void> {
+  const args = options
+    ? ["--input-type=module", "-e", `import { build } from "./lib/build/build.ts"; await build(${JSON.stringify({ ...options, content, output })});`]
+    : ["scripts/build.ts", "--content", content, "--output", output];
+  await run(process.execPath, ["--import", "tsx", ...args], { timeout: 120_000 });
 }
 
 export default async function setup() {

@@ -1,22 +1,26 @@
 // Calls the Netlify functions the way Netlify does: a web Request in, a
-// Response out, with LITTLEPRESS_SITE_DIR pointing at a site built for tests.
+// Response out, with a context naming a site built for tests (as the local server's does).
 import path from "node:path";
 import edition from "../../functions/edition.mts";
 import validateConfig from "../../functions/validate_config.mts";
+import type { ServeContext } from "../../lib/serve/site-folder.ts";
 import { builtSite } from "./sites.ts";
 
+/** What the functions are handed besides the request: the site chosen with useSite. */
+export const siteContext: ServeContext = {};
+
 export function useSite(name: string) {
-  process.env.LITTLEPRESS_SITE_DIR = path.resolve(builtSite(name));
+  siteContext.littlepressSite = path.resolve(builtSite(name));
 }
 
 export const BASE = "http://127.0.0.1";
 
 export function getEdition(pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
-  return edition(new Request(BASE + pathAndQuery, init));
+  return edition(new Request(BASE + pathAndQuery, init), siteContext);
 }
 
 export function postConfig(pathname: string, body: BodyInit | null, headers: Record<string, string> = {}, method = "POST"): Promise<Response> {
-  return validateConfig(new Request(BASE + pathname, { method, body, headers }));
+  return validateConfig(new Request(BASE + pathname, { method, body, headers }), siteContext);
 }
 
 /** Posts `config` the way the platform does: a url-encoded form field holding JSON text. */

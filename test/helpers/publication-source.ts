@@ -1,6 +1,6 @@
-import type { ConfigField } from "../../lib/config-fields.ts";
-import type { EditionKey, EditionsBy } from "../../lib/edition-key.ts";
-import type { PublicationSource } from "../../lib/site.ts";
+import type { ConfigField } from "../../lib/model/config-fields.ts";
+import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
+import type { PublicationSource } from "../../lib/build/site.ts";
 
 /** A publication as the build reads it, made by hand for unit tests: only what a test names differs. */
 export function publicationSource(o: { slug?: string; by?: EditionsBy; keys: EditionKey[]; fields?: ConfigField[]; ends?: boolean; sample?: EditionKey }): PublicationSource {

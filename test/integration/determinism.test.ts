@@ -4,7 +4,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { eachEdition, openPublication } from "../../lib/publication-store.ts";
+import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { EXAMPLES } from "../helpers/sites.ts";
 

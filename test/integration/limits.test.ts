@@ -1,6 +1,6 @@
 // The documented request limits: each refused clearly, within the contract.
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_CONFIG_KEYS, MAX_JSON_DEPTH, MAX_QUERY_LENGTH, MAX_QUERY_PARAMS, jsonDepth } from "../../lib/request-limits.ts";
+import { MAX_CONFIG_KEYS, MAX_JSON_DEPTH, MAX_QUERY_LENGTH, MAX_QUERY_PARAMS, jsonDepth } from "../../lib/serve/request-limits.ts";
 import { getEdition, postConfigForm, postConfig, useSite } from "../helpers/handlers.ts";
 
 beforeAll(() => useSite("basic"));

@@ -6,8 +6,8 @@ import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "no
 import { request } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { LIVE_EVENTS } from "../../scripts/live-reload.ts";
-import type { LiveState } from "../../scripts/live.ts";
+import { LIVE_EVENTS } from "../../lib/serve/live-reload.ts";
+import type { LiveState } from "../../lib/build/live.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { FIXTURES } from "../helpers/sites.ts";
 import { withStart } from "../helpers/start.ts";

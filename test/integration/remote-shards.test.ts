@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";
-import { decodeShard, shardDictionary, type PublicationIndex } from "../../lib/manifest.ts";
-import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../../lib/site-paths.ts";
-import { startServer, type LocalServer } from "../../scripts/serve.ts";
+import { decodeShard, shardDictionary, type PublicationIndex } from "../../lib/model/shard.ts";
+import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../../lib/model/site-paths.ts";
+import { startServer, type LocalServer } from "../../lib/serve/server.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { EXAMPLES } from "../helpers/sites.ts";
 
@@ -19,22 +19,20 @@ const ROOT = path.resolve(".test-work", `remote-shards-${process.pid}`);
 const FULL = path.join(ROOT, "_site");
 const BUNDLED = path.join(ROOT, "bundled");
 let server: LocalServer;
-let savedSiteDir: string | undefined;
+/** The functions see only their bundle. */
+const bundled = { littlepressSite: BUNDLED };
 
 const index = (slug: string) => JSON.parse(readFileSync(path.join(FULL, DATA_DIR, slug, "index.json"), "utf8")) as PublicationIndex;
 
 beforeAll(async () => {
   rmSync(ROOT, { recursive: true, force: true });
-  await buildSite(EXAMPLES, FULL, { LITTLEPRESS_BUNDLE_BUDGET: "10" });
+  await buildSite(EXAMPLES, FULL, { bundleBudget: 10 });
   cpSync(path.join(FULL, DATA_DIR), path.join(BUNDLED, DATA_DIR), { recursive: true });
-  savedSiteDir = process.env.LITTLEPRESS_SITE_DIR;
-  server = await startServer({ port: 0, siteDir: FULL });
-  process.env.LITTLEPRESS_SITE_DIR = BUNDLED; // the functions see only their bundle
+  server = await startServer({ port: 0, siteDir: FULL, functionSite: BUNDLED });
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
-  process.env.LITTLEPRESS_SITE_DIR = savedSiteDir;
   rmSync(ROOT, { recursive: true, force: true });
 });
 
@@ -64,7 +62,8 @@ describe("a site whose shards do not fit in the function bundle", () => {
 
   it("answers 204, not an error, when the site cannot be reached for a shard", async () => {
     // Nothing listens on port 1; the almanac's shard has not been fetched before.
-    const res = await edition(new Request("http://127.0.0.1:1/almanac/edition/?local_delivery_time=2026-11-18T07:00:00-05:00"));
+    const url = "http://127.0.0.1:1/almanac/edition/?local_delivery_time=2026-11-18T07:00:00-05:00";
+    const res = await edition(new Request(url), bundled);
     expect(res.status).toBe(204);
     expect(res.headers.get("x-littlepress-reason")).toBe("internal fault");
   });
@@ -74,7 +73,8 @@ describe("a site whose shards do not fit in the function bundle", () => {
     await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = impostor.address() as AddressInfo;
-      const res = await edition(new Request(`http://127.0.0.1:${port}/good-morning/edition/?local_delivery_time=2026-11-19T07:00:00Z`));
+      const url = `http://127.0.0.1:${port}/good-morning/edition/?local_delivery_time=2026-11-19T07:00:00Z`;
+      const res = await edition(new Request(url), bundled);
       expect(res.status).toBe(204);
       expect(res.headers.get("x-littlepress-reason")).toBe("internal fault");
     } finally {

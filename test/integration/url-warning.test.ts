@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assumedUrlWarnings } from "../../scripts/edition-images.ts";
+import { assumedUrlWarnings } from "../../lib/build/edition-images.ts";
 
 const run = promisify(execFile);
 const ROOT = ".test-work/url-warning";

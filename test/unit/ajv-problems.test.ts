@@ -1,6 +1,6 @@
 import type { ErrorObject } from "ajv";
 import { describe, expect, it } from "vitest";
-import { describeAjvError, dottedPath } from "../../lib/ajv-problems.ts";
+import { describeAjvError, dottedPath } from "../../lib/model/ajv-problems.ts";
 
 const err = (keyword: string, instancePath: string, params: Record<string, unknown>): ErrorObject => ({ keyword, instancePath, schemaPath: "#", params });
 

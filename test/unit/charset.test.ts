@@ -1,6 +1,6 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { encodeHtml } from "../../lib/charset.ts";
+import { encodeHtml } from "../../lib/model/charset.ts";
 
 const PAGE = "<p>日本語のお知らせ: 東京 ☃ 😀 &amp; é</p>";
 

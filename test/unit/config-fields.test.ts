@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFields, fallbackValue, isChoice, RESERVED_NAMES, specField, type ChoiceField, type ConfigField, type TextField } from "../../lib/config-fields.ts";
+import { checkFields, fallbackValue, isChoice, RESERVED_NAMES, specField, type ChoiceField, type ConfigField, type TextField } from "../../lib/model/config-fields.ts";
 
 const FILE = "content/tales/publication.json";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChoiceField, ConfigField, TextField } from "../../lib/config-fields.ts";
-import { compileConfigValidator, configSchema, type ConfigCheck } from "../../lib/config-validator.ts";
+import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
+import { compileConfigValidator, configSchema, type ConfigCheck } from "../../lib/model/config-validator.ts";
 
 const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] };
 const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: false, options: [["Small", "s"], ["Medium", "m"], ["Large", "l"]] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainMessages, ContentError, findContentError, formatProblems, type ContentProblem } from "../../lib/content-error.ts";
+import { chainMessages, ContentError, findContentError, formatProblems, type ContentProblem } from "../../lib/model/content-error.ts";
 
 const A: ContentProblem = { file: "content/a/publication.json", field: "editions.by", problem: "is missing", fix: "add it" };
 const B: ContentProblem = { file: "content/b/editions/x.md", field: "", problem: "has no key", fix: "add one" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoDate, isRealDate, utcDateOf, utcHourOf } from "../../lib/dates.ts";
+import { isoDate, isRealDate, utcDateOf, utcHourOf } from "../../lib/model/dates.ts";
 
 describe("isRealDate", () => {
   it("knows month lengths", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDeliveryTime, type DeliveryTime } from "../../lib/delivery-time.ts";
+import { parseDeliveryTime, type DeliveryTime } from "../../lib/model/delivery-time.ts";
 
 function ok(raw: string): DeliveryTime {
   const t = parseDeliveryTime(raw);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareKeys, EDITIONS_BY, isDated, KEY_FIELD, keyFromFrontMatter, requestedKey, type EditionsBy, type RequestedKey } from "../../lib/edition-key.ts";
+import { compareKeys, EDITIONS_BY, isDated, KEY_FIELD, keyFromFrontMatter, requestedKey, type EditionsBy, type RequestedKey } from "../../lib/model/edition-key.ts";
 
 function key(by: EditionsBy, value: unknown): string {
   const k = keyFromFrontMatter(by, value);

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
-import type { ChoiceField, ConfigField, TextField } from "../../lib/config-fields.ts";
-import type { EditionKey, EditionsBy } from "../../lib/edition-key.ts";
-import { decideEdition, decideSample, type EditionDecision } from "../../lib/edition-route.ts";
-import { editionEtag } from "../../lib/etag.ts";
-import { packPublication, SHARD_SIZE, type EditionShard, type PublicationIndex, type RenderedEdition } from "../../lib/manifest.ts";
-import { published, publishedFromMemory, type PublishedPublication } from "../../lib/publication-store.ts";
-import type { PublicationSource } from "../../lib/site.ts";
-import { slotToken } from "../../lib/text-slots.ts";
-import { variantsOf } from "../../lib/variants.ts";
+import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
+import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
+import { decideEdition, decideSample, type EditionDecision } from "../../lib/serve/edition-route.ts";
+import { editionEtag } from "../../lib/model/etag.ts";
+import { packPublication, SHARD_SIZE, type RenderedEdition } from "../../lib/build/pack.ts";
+import type { EditionShard, PublicationIndex } from "../../lib/model/shard.ts";
+import { published, publishedFromMemory, type PublishedPublication } from "../../lib/serve/publication-store.ts";
+import type { PublicationSource } from "../../lib/build/site.ts";
+import { slotToken } from "../../lib/model/text-slots.ts";
+import { variantsOf } from "../../lib/model/variants.ts";
 
 const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, default: "fr", options: [["English", "en"], ["Français", "fr"]] };
 const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: false, options: [["Small", "s"], ["Large", "l"]] };

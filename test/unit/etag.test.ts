@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentHash, editionEtag, filledEtag } from "../../lib/etag.ts";
+import { contentHash, editionEtag, filledEtag } from "../../lib/model/etag.ts";
 
 const QUOTED = /^"[^"]+"$/;
 

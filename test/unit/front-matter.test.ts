@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parse } from "yaml";
-import { simpleFrontMatter, splitFrontMatter } from "../../lib/front-matter.ts";
+import { simpleFrontMatter, splitFrontMatter } from "../../lib/build/front-matter.ts";
 
 function data(text: string): Record<string, unknown> {
   const r = splitFrontMatter(text);

@@ -1,13 +1,13 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import type { ConfigField } from "../../lib/config-fields.ts";
-import { decideEdition, type EditionDecision } from "../../lib/edition-route.ts";
-import { editionEtag, filledEtag } from "../../lib/etag.ts";
-import { editionResponse, jsonResponse, noEdition, REASON_HEADER } from "../../lib/http.ts";
-import { packPublication } from "../../lib/manifest.ts";
-import { publishedFromMemory, type PublishedPublication } from "../../lib/publication-store.ts";
-import type { PublicationSource } from "../../lib/site.ts";
-import { slotToken } from "../../lib/text-slots.ts";
+import type { ConfigField } from "../../lib/model/config-fields.ts";
+import { decideEdition, type EditionDecision } from "../../lib/serve/edition-route.ts";
+import { editionEtag, filledEtag } from "../../lib/model/etag.ts";
+import { editionResponse, jsonResponse, noEdition, REASON_HEADER } from "../../lib/serve/http.ts";
+import { packPublication } from "../../lib/build/pack.ts";
+import { publishedFromMemory, type PublishedPublication } from "../../lib/serve/publication-store.ts";
+import type { PublicationSource } from "../../lib/build/site.ts";
+import { slotToken } from "../../lib/model/text-slots.ts";
 
 const NAME: ConfigField = { type: "text", name: "name", label: "Name", required: false };
 const PLAIN = { id: "", values: {} };

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ContentError } from "../../lib/content-error.ts";
-import { floydSteinberg, ICON_SIZE, makeIcon } from "../../lib/icon.ts";
+import { ContentError } from "../../lib/model/content-error.ts";
+import { floydSteinberg, ICON_SIZE, makeIcon } from "../../lib/build/icon.ts";
 
 // Light blue sky with a yellow sun: both light, nearly the same grey.
 const SKY = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
-import type { ConfigField } from "../../lib/config-fields.ts";
-import { ContentError } from "../../lib/content-error.ts";
-import type { EditionKey, EditionsBy } from "../../lib/edition-key.ts";
-import { editionEtag } from "../../lib/etag.ts";
-import { decodeShard, encodeShard, packPublication, shardDictionary, SHARD_SIZE, type EditionShard, type PackedPublication, type RenderedEdition } from "../../lib/manifest.ts";
-import type { PublicationSource } from "../../lib/site.ts";
-import { slotToken } from "../../lib/text-slots.ts";
-import { variantsOf, type Variant } from "../../lib/variants.ts";
+import type { ConfigField } from "../../lib/model/config-fields.ts";
+import { ContentError } from "../../lib/model/content-error.ts";
+import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
+import { editionEtag } from "../../lib/model/etag.ts";
+import { packPublication, SHARD_SIZE, type RenderedEdition } from "../../lib/build/pack.ts";
+import { decodeShard, encodeShard, shardDictionary, type EditionShard, type PackedPublication } from "../../lib/model/shard.ts";
+import type { PublicationSource } from "../../lib/build/site.ts";
+import { slotToken } from "../../lib/model/text-slots.ts";
+import { variantsOf, type Variant } from "../../lib/model/variants.ts";
 
 const FIELDS: ConfigField[] = [
   { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] },

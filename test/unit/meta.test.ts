@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { EditionsBy } from "../../lib/edition-key.ts";
-import { metaJson } from "../../lib/meta.ts";
-import type { Publication } from "../../lib/publication.ts";
+import type { EditionsBy } from "../../lib/model/edition-key.ts";
+import { metaJson } from "../../lib/model/meta.ts";
+import type { Publication } from "../../lib/model/publication.ts";
 
 const SPEC_KEYS = ["owner_email", "publication_api_version", "name", "description", "delivered_on", "send_timezone_info", "send_delivery_count", "external_configuration", "config"];
 

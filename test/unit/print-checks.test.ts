@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { descriptionWarnings, EDITION_BUDGET_BYTES, PrintChecker, printWarnings } from "../../lib/print-checks.ts";
+import { descriptionWarnings, EDITION_BUDGET_BYTES, PrintChecker, printWarnings } from "../../lib/build/print-checks.ts";
 
 const page = (head: string, body: string) => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 const problems = (html: string) => printWarnings(html, "content/x/editions/a.md").map((w) => w.problem);
@@ -48,7 +48,7 @@ describe("descriptionWarnings", () => {
 
 describe("PrintChecker over a whole build", () => {
   it("checks each shared <style> block once but still names every file, and finds problems outside it", async () => {
-    const { PrintChecker } = await import("../../lib/print-checks.ts");
+    const { PrintChecker } = await import("../../lib/build/print-checks.ts");
     const checker = new PrintChecker();
     const shared = "<style>small { font-size: 10px }</style>";
     expect(checker.check(page(shared, "<p>a</p>"), "a.md").map((w) => w.file)).toEqual(["a.md"]);

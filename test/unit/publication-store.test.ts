@@ -3,11 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
-import type { EditionKey } from "../../lib/edition-key.ts";
-import { decideEdition } from "../../lib/edition-route.ts";
-import { encodeShard, packPublication, SHARD_EXTENSION, SHARD_SIZE, shardDictionary, type EditionShard, type PackedPublication } from "../../lib/manifest.ts";
-import { eachEdition, openPublication, published, publishedFromMemory, RECHECK_MS, SHARDS_IN_MEMORY } from "../../lib/publication-store.ts";
-import type { PublicationSource } from "../../lib/site.ts";
+import type { EditionKey } from "../../lib/model/edition-key.ts";
+import { decideEdition } from "../../lib/serve/edition-route.ts";
+import { packPublication, SHARD_SIZE } from "../../lib/build/pack.ts";
+import { encodeShard, SHARD_EXTENSION, shardDictionary, type EditionShard, type PackedPublication } from "../../lib/model/shard.ts";
+import { eachEdition, openPublication, published, publishedFromMemory, RECHECK_MS, SHARDS_IN_MEMORY } from "../../lib/serve/publication-store.ts";
+import type { PublicationSource } from "../../lib/build/site.ts";
 
 const PLAIN = { id: "", values: {} };
 

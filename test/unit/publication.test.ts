@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ContentProblem } from "../../lib/content-error.ts";
-import { readPublication, type Publication } from "../../lib/publication.ts";
+import type { ContentProblem } from "../../lib/model/content-error.ts";
+import { readPublication } from "../../lib/build/publication-file.ts";
+import type { Publication } from "../../lib/model/publication.ts";
 
 let dir: string;
 let n = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PublicationIndex } from "../../lib/manifest.ts";
-import { placeShards, type EncodedPublication } from "../../lib/shard-placement.ts";
+import type { PublicationIndex } from "../../lib/model/shard.ts";
+import { placeShards, type EncodedPublication } from "../../lib/build/shard-placement.ts";
 
 /** A publication with shards of the given sizes (bytes), ids 00000, 00001, … */
 function pub(slug: string, sizes: number[]): EncodedPublication {

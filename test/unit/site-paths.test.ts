@@ -1,28 +1,32 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATA_DIR, publicationDataDir, siteDir, slugFromPath } from "../../lib/site-paths.ts";
+import { config as edition } from "../../functions/edition.mts";
+import { config as validateConfig } from "../../functions/validate_config.mts";
+import { DATA_DIR, publicationDataDir } from "../../lib/model/site-paths.ts";
+import { functionPaths, slugOf } from "../../lib/serve/routes.ts";
+import { deployedSite, siteFor } from "../../lib/serve/site-folder.ts";
 
-describe("slugFromPath", () => {
+// The publication a URL is for, read from the function's own routes (its config.path).
+const slugFromPath = (pathname: string, fn: "edition" | "validate_config") =>
+  slugOf(functionPaths(fn === "edition" ? edition : validateConfig), pathname);
+
+describe("slugOf a function's routes", () => {
   it("finds the folder before the endpoint", () => {
     expect(slugFromPath("/tales/edition/", "edition")).toBe("tales");
     expect(slugFromPath("/tales/edition", "edition")).toBe("tales");
     expect(slugFromPath("/tales/validate_config/", "validate_config")).toBe("tales");
-    expect(slugFromPath("/dir/sub/tales/edition/", "edition")).toBe("tales");
   });
 
-  it("gives \"\" at the site root or without the endpoint", () => {
+  it("gives \"\" at the site root, and nothing for a path that is not the function's", () => {
     expect(slugFromPath("/edition/", "edition")).toBe("");
     expect(slugFromPath("/edition", "edition")).toBe("");
-    expect(slugFromPath("/tales/meta.json", "edition")).toBe("");
-    expect(slugFromPath("/", "edition")).toBe("");
-  });
-
-  it("uses the last occurrence of the endpoint", () => {
-    expect(slugFromPath("/edition/tales/edition/", "edition")).toBe("tales");
+    expect(slugFromPath("/tales/meta.json", "edition")).toBeUndefined();
+    expect(slugFromPath("/", "edition")).toBeUndefined();
+    expect(slugFromPath("/dir/sub/tales/edition/", "edition")).toBeUndefined();
   });
 });
 
-describe("siteDir / publicationDataDir", () => {
+describe("siteFor / publicationDataDir", () => {
   const saved = process.env.LITTLEPRESS_SITE_DIR;
   afterEach(() => {
     if (saved === undefined) delete process.env.LITTLEPRESS_SITE_DIR;
@@ -31,9 +35,14 @@ describe("siteDir / publicationDataDir", () => {
 
   it("is _site in the working directory unless LITTLEPRESS_SITE_DIR says otherwise", () => {
     delete process.env.LITTLEPRESS_SITE_DIR;
-    expect(siteDir()).toBe(path.resolve(process.cwd(), "_site"));
+    expect(deployedSite()).toBe(path.resolve(process.cwd(), "_site"));
     process.env.LITTLEPRESS_SITE_DIR = "/tmp/elsewhere";
-    expect(siteDir()).toBe("/tmp/elsewhere");
+    expect(deployedSite()).toBe("/tmp/elsewhere");
+  });
+
+  it("is the site the caller's context names, when it names one (the local server, tests)", () => {
+    expect(siteFor({ littlepressSite: "/tmp/built" })).toBe("/tmp/built");
+    expect(siteFor(undefined)).toBe(deployedSite());
   });
 
   it("keeps each publication's data under the data folder", () => {

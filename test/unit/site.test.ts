@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContentError, type ContentProblem } from "../../lib/content-error.ts";
-import { loadSite, type Site } from "../../lib/site.ts";
+import { ContentError, type ContentProblem } from "../../lib/model/content-error.ts";
+import { loadSite, type Site } from "../../lib/build/site.ts";
 
 let root: string;
 let n = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ChoiceField, ConfigField, TextField } from "../../lib/config-fields.ts";
-import { compileConfigValidator } from "../../lib/config-validator.ts";
-import { subscriberSettings } from "../../lib/subscriber.ts";
+import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
+import { compileConfigValidator } from "../../lib/model/config-validator.ts";
+import { subscriberSettings } from "../../lib/model/subscriber.ts";
 
 const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] };
 const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: false, default: "l", options: [["Small", "s"], ["Large", "l"]] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeText } from "../../lib/text-file.ts";
+import { decodeText } from "../../lib/build/text-file.ts";
 
 const problem = (bytes: Uint8Array) => {
   const r = decodeText(bytes);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigField } from "../../lib/config-fields.ts";
-import { escapeHtml, fillSlots, hasSlots, slotMisuse, slotToken } from "../../lib/text-slots.ts";
+import type { ConfigField } from "../../lib/model/config-fields.ts";
+import { escapeHtml, fillSlots, hasSlots, slotMisuse, slotToken } from "../../lib/model/text-slots.ts";
 
 const FIELDS: ConfigField[] = [
   { type: "text", name: "name", label: "Name", required: false },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ChoiceField, ConfigField, TextField } from "../../lib/config-fields.ts";
-import { MAX_VARIANTS, variantCount, variantId, variantsOf } from "../../lib/variants.ts";
+import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
+import { MAX_VARIANTS, variantCount, variantId, variantsOf } from "../../lib/model/variants.ts";
 
 const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] };
 const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: true, options: [["Small", "s"], ["Medium", "m"], ["Large", "l"]] };

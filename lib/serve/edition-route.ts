@@ -1,8 +1,8 @@
-import { compareKeys, isDated, requestedKey, type EditionKey } from "./edition-key.ts";
-import { utcDateOf, utcHourOf } from "./dates.ts";
-import type { EditionShard, PublicationIndex } from "./manifest.ts";
+import { compareKeys, isDated, requestedKey, type EditionKey } from "../model/edition-key.ts";
+import { utcDateOf, utcHourOf } from "../model/dates.ts";
+import type { EditionShard, PublicationIndex } from "../model/shard.ts";
 import type { PublishedPublication } from "./publication-store.ts";
-import { subscriberSettings } from "./subscriber.ts";
+import { subscriberSettings } from "../model/subscriber.ts";
 
 /** What /edition/ answers, decided before any byte is written. */
 export type EditionDecision =

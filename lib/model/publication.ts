@@ -6,7 +6,6 @@ import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import type { EditionsBy } from "./edition-key.ts";
 import { publicationSchema, REQUIRED_HINTS } from "./publication-schema.ts";
 import { SAFE_SLUG } from "./site-paths.ts";
-import { readText } from "./text-file.ts";
 
 /** A publication's settings, read from content/<slug>/publication.json with defaults filled in. */
 export interface Publication {
@@ -46,25 +45,19 @@ const validatePublication = ajv.compile(publicationSchema);
 
 const RESERVED_SLUGS = new Set(["edition", "validate_config", "sample", "meta.json", "icon.png"]);
 
-const MISSING_FIX =
-  'create it with name, description, owner_email, delivered_on and editions (README: "publication.json")';
+/** What the checks found: the publication with its defaults filled in, or every problem. */
+export type CheckedPublication = { publication: Publication } | { problems: ContentProblem[] };
 
-/** Reads and checks one publication.json; returns the publication or every problem found. */
-export function readPublication(slug: string, file: string): { publication: Publication } | { problems: ContentProblem[] } {
-  const problem = (field: string, problem: string, fix: string) => ({ problems: [{ file, field, problem, fix }] });
-  if (!SAFE_SLUG.test(slug) || RESERVED_SLUGS.has(slug)) {
-    return problem("", `the folder name "${slug}" cannot be used in a URL`, "rename the folder with lowercase letters, digits and dashes (for example `morning-tales`)");
-  }
-  let raw: unknown;
-  try {
-    const read = readText(file);
-    if ("problem" in read) return { problems: [read.problem] };
-    raw = JSON.parse(read.text);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === "ENOENT") return problem("", "is missing", MISSING_FIX);
-    return problem("", `is not valid JSON: ${err.message}`, "correct the JSON syntax (a trailing comma or a missing quote, usually)");
-  }
+/** Whether a folder name can be a publication's slug (a URL segment of its own); problems name `file`. */
+export function checkSlug(slug: string, file: string): ContentProblem[] {
+  if (SAFE_SLUG.test(slug) && !RESERVED_SLUGS.has(slug)) return [];
+  const problem = `the folder name "${slug}" cannot be used in a URL`;
+  const fix = "rename the folder with lowercase letters, digits and dashes (for example `morning-tales`)";
+  return [{ file, field: "", problem, fix }];
+}
+
+/** Checks the parsed JSON of `file`, a publication.json: the schema, then what it cannot say (fields, charset). */
+export function checkPublication(slug: string, raw: unknown, file: string): CheckedPublication {
   if (!validatePublication(raw)) {
     const problems = (validatePublication.errors ?? [])
       .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if")

@@ -1,20 +1,14 @@
+import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { ConfigField } from "./config-fields.ts";
-import { ContentError, uniqueProblems, type ContentProblem } from "./content-error.ts";
-import { compareKeys, type EditionKey, type EditionsBy } from "./edition-key.ts";
-import { contentHash, editionEtag } from "./etag.ts";
-import type { PublicationSource } from "./site.ts";
-import { hasSlots, slotMisuse } from "./text-slots.ts";
-import type { Variant, VariantId } from "./variants.ts";
+import type { EditionKey, EditionsBy } from "./edition-key.ts";
+import type { VariantId } from "./variants.ts";
 
 // What the build hands the functions for one publication: a small index, read
 // at cold start, and the editions packed in shards of consecutive keys, read
 // only when a request needs one. Packing keeps the function bundle small
 // (zip compresses across the editions of a shard) and the cold start flat
 // however many editions there are.
-
-/** Editions per shard: a shard is read whole, so it stays small (about 100 KiB of HTML, far less compressed). */
-export const SHARD_SIZE = 32;
 
 /** Everything the functions know about a publication before reading any edition. */
 export interface PublicationIndex {
@@ -42,7 +36,7 @@ export interface ShardRange {
   last: EditionKey;
   /**
    * Set for a shard that did not fit in the function bundle: the URL path of
-   * the same bytes published as a static file (lib/shard-placement.ts).
+   * the same bytes published as a static file (lib/build/shard-placement.ts).
    */
   remote?: string;
 }
@@ -65,14 +59,6 @@ export interface PrebuiltEdition {
   etag: string;
   /** Whether the HTML has text slots to fill per request. */
   slots: boolean;
-}
-
-/** One page Eleventy rendered: which edition, which variant, and the HTML. */
-export interface RenderedEdition {
-  source: string;
-  key: EditionKey;
-  variant: Variant;
-  html: string;
 }
 
 export interface PackedPublication {
@@ -145,59 +131,7 @@ export function shardDictionary(index: PublicationIndex): Buffer {
 
 export const SHARD_EXTENSION = ".shard";
 
-const TEXT_SETTING_FIX =
-  'print text settings as they are; conditions and filters are for select and radio (README: "Subscriber settings")';
-
-/**
- * Packs a publication's rendered editions (in key order, then variant order)
- * into its index and shards, refusing text settings used other than printed.
- */
-export function packPublication(pub: PublicationSource, renders: RenderedEdition[]): PackedPublication {
-  const problems: ContentProblem[] = [];
-  const byKey = new Map<EditionKey, RenderedEdition[]>();
-  for (const r of renders) {
-    for (const problem of slotMisuse(r.html, pub.fields)) {
-      problems.push({ file: r.source, field: "config", problem, fix: TEXT_SETTING_FIX });
-    }
-    byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
-  }
-  if (problems.length) throw new ContentError(uniqueProblems(problems));
-  const keys = pub.editions.list.map((e) => e.key).sort((a, b) => compareKeys(pub.editions.by, a, b));
-  const shards = new Map<string, EditionShard>();
-  const ranges: ShardRange[] = [];
-  for (let start = 0; start < keys.length; start += SHARD_SIZE) {
-    const run = keys.slice(start, start + SHARD_SIZE);
-    const id = String(ranges.length).padStart(5, "0");
-    shards.set(id, packShard(run, byKey));
-    ranges.push({ id, first: run[0]!, last: run.at(-1)! });
-  }
-  const index: PublicationIndex = {
-    format: 4,
-    slug: pub.slug,
-    by: pub.editions.by,
-    ends: pub.editions.ends,
-    charset: pub.charset,
-    fields: pub.fields,
-    sample: pub.sampleKey,
-    count: keys.length,
-    first: keys[0] ?? "",
-    last: keys.at(-1) ?? "",
-    shards: ranges,
-    dictionary: renders[0]?.html ?? "",
-  };
-  return { index, shards };
-}
-
-function packShard(keys: EditionKey[], byKey: Map<EditionKey, RenderedEdition[]>): EditionShard {
-  const shard: EditionShard = { keys, editions: {}, bodies: {} };
-  for (const key of keys) {
-    const copies: Record<VariantId, PrebuiltEdition> = {};
-    for (const r of byKey.get(key) ?? []) {
-      const body = contentHash(r.html).slice(0, 20);
-      shard.bodies[body] = r.html;
-      copies[r.variant.id] = { body, etag: editionEtag(key, r.variant.id, r.html), slots: hasSlots(r.html) };
-    }
-    shard.editions[key] = copies;
-  }
-  return shard;
+/** What a published shard's name carries of its bytes, so a reader can tell it got that shard. */
+export function shardHash(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }

@@ -2,7 +2,7 @@
 // pages about each build, and the small script put into every HTML page a
 // browser opens, which reloads on a new build and shows a failed one.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { LiveState } from "./live.ts";
+import type { LiveState } from "../build/live.ts";
 
 /** Where pages listen; outside every publication's paths and the site's files. */
 export const LIVE_EVENTS = "/.littlepress/live";

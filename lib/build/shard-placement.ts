@@ -5,9 +5,8 @@
 // in the bundle up to a budget; the rest are published under
 // /_littlepress-shards/ with their content hash in the name, and the
 // functions fetch them from the site itself when asked for one.
-import { createHash } from "node:crypto";
-import { SHARD_EXTENSION, type PublicationIndex } from "./manifest.ts";
-import { PUBLIC_SHARDS_DIR } from "./site-paths.ts";
+import { SHARD_EXTENSION, shardHash, type PublicationIndex } from "../model/shard.ts";
+import { PUBLIC_SHARDS_DIR } from "../model/site-paths.ts";
 
 /**
  * Shard bytes the function bundle may carry, all publications together: 40 MiB
@@ -54,9 +53,4 @@ export function placeShards(publications: EncodedPublication[], dataDir: (slug: 
     }
   }
   return files;
-}
-
-/** What a published shard's name carries of its bytes, so a reader can tell it got that shard. */
-export function shardHash(bytes: Buffer): string {
-  return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }

@@ -1,6 +1,6 @@
 import { parse } from "node-html-parser";
-import { uniqueProblems, type ContentProblem } from "./content-error.ts";
-import { disallowedTags } from "./description.ts";
+import { uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import { disallowedTags } from "../model/description.ts";
 
 /** The printer's width in CSS pixels: nothing in an edition may be wider. */
 export const PAPER_WIDTH_PX = 384;

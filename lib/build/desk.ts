@@ -1,7 +1,7 @@
-import type { SpecField } from "./config-fields.ts";
-import { specField } from "./config-fields.ts";
-import { renderDescription } from "./description.ts";
-import type { EditionKey, EditionsBy } from "./edition-key.ts";
+import type { SpecField } from "../model/config-fields.ts";
+import { specField } from "../model/config-fields.ts";
+import { renderDescription } from "../model/description.ts";
+import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
 import type { PublicationSource } from "./site.ts";
 
 /** What the desk (the site's own pages at / and /<slug>/) shows about a publication. */

@@ -1,8 +1,7 @@
-import { encodeHtml } from "./charset.ts";
+import { encodeHtml } from "../model/charset.ts";
 import type { EditionDecision } from "./edition-route.ts";
-import { filledEtag } from "./etag.ts";
 import type { PublishedPublication } from "./publication-store.ts";
-import { fillSlots } from "./text-slots.ts";
+import { finishEdition } from "../model/text-slots.ts";
 
 // Every /edition/ answer depends on the query string and on the day, and some
 // on the subscriber: no browser or CDN may reuse one for another request.
@@ -22,13 +21,7 @@ export function noEdition(status: 204 | 410, reason: string): Response {
 export function editionResponse(pub: PublishedPublication, d: EditionDecision, method: string): Response {
   if (d.status !== 200) return noEdition(d.status, d.reason);
   const { charset, fields } = pub.index;
-  let html = d.html;
-  let etag = d.etag;
-  if (d.slots) {
-    const text = fields.filter((f) => f.type === "text").map((f) => [f.name, d.values.get(f.name) ?? ""] as [string, string]);
-    html = fillSlots(html, new Map(text));
-    etag = filledEtag(d.key, etag, text);
-  }
+  const { html, etag } = finishEdition(d, fields, d.values);
   const body = encodeHtml(html, charset);
   return new Response(method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), {
     status: 200,

@@ -1,10 +1,11 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { ContentError, type ContentProblem } from "./content-error.ts";
+import { ContentError, type ContentProblem } from "../model/content-error.ts";
 import { contentTree, listDirs, listFiles, type ContentTree } from "./content-tree.ts";
-import { compareKeys, KEY_FIELD, keyFromFrontMatter, type EditionKey } from "./edition-key.ts";
+import { compareKeys, KEY_FIELD, keyFromFrontMatter, type EditionKey } from "../model/edition-key.ts";
 import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
-import { readPublication, type Publication } from "./publication.ts";
+import type { Publication } from "../model/publication.ts";
+import { readPublication } from "./publication-file.ts";
 import { readText } from "./text-file.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { ContentProblem } from "./content-error.ts";
+import type { ContentProblem } from "../model/content-error.ts";
 
 // Every text file an author writes (editions, publication.json, site.json) is
 // read here. Node's "utf8" decoding turns bytes that are not UTF-8 into U+FFFD

@@ -1,23 +1,25 @@
 // The littlepress build plugin: checks the content, tells Eleventy to render
 // every edition once per variant, and after the build writes each
-// publication's meta.json and manifest. The rules themselves live in lib/.
+// publication's meta.json and manifest. The rules themselves live in lib/model.
 import { readFileSync } from "node:fs";
 import { BundlePlugin, RenderPlugin } from "@11ty/eleventy";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { chainMessages, ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../lib/content-error.ts";
-import { deskPublication } from "../lib/desk.ts";
-import { makeIcon } from "../lib/icon.ts";
-import { encodeShard, packPublication, shardDictionary, type RenderedEdition } from "../lib/manifest.ts";
-import { placeShards, type EncodedPublication } from "../lib/shard-placement.ts";
-import { descriptionWarnings, PrintChecker } from "../lib/print-checks.ts";
+import { chainMessages, ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import { deskPublication } from "./desk.ts";
+import { makeIcon } from "./icon.ts";
+import { encodeShard, shardDictionary } from "../model/shard.ts";
+import { packPublication, type RenderedEdition } from "./pack.ts";
+import { placeShards, type EncodedPublication } from "./shard-placement.ts";
+import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import { assumedUrlWarnings, processImages, siteUrl } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
-import { metaJson } from "../lib/meta.ts";
-import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../lib/site-paths.ts";
-import { loadSite, type PublicationSource, type Site } from "../lib/site.ts";
-import { slotToken } from "../lib/text-slots.ts";
-import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../lib/variants.ts";
+import { metaJson } from "../model/meta.ts";
+import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
+import { loadSite, type PublicationSource, type Site } from "./site.ts";
+import { textFields } from "../model/config-fields.ts";
+import { slotToken } from "../model/text-slots.ts";
+import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
 
 /** One page Eleventy renders: an edition in one of its publication's variants. */
 interface EditionPage {
@@ -71,6 +73,8 @@ export interface LittlepressOptions {
   memory?: RenderMemory;
   /** The site's address where content/site.json and publication.json give none (Netlify's, or a local server's). */
   url?: string;
+  /** Shard bytes the function bundle may carry (default BUNDLE_BUDGET_BYTES; tests give a tiny one). */
+  bundleBudget?: number;
 }
 
 /**
@@ -104,7 +108,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     const warnings = printChecks(site, rendered, options.content);
     warnings.push(...assumedUrlWarnings(assumedUrl, path.join(options.content, "site.json")));
     reportWarnings(warnings, options.strict ?? false);
-    await writePublications(site.publications, rendered, directories.output);
+    await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
     await writeSiteIndex(site, directories.output);
   });
 }
@@ -127,7 +131,7 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
   // The edition page always fills its <style>: no page needs the bundle plugin's
   // pass that parses every page to drop empty <style> tags (a tenth of a large build).
   eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
-  // The author's files are read by lib/site.ts; Eleventy sees them only through these templates.
+  // The author's files are read by lib/build/site.ts; Eleventy sees them only through these templates.
   eleventyConfig.ignores.add(`${content}/*/editions/**/*.md`);
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
@@ -250,7 +254,7 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
       continue;
     }
     const render: RenderSettings = { strictVariables: pub.strict_variables, breaks: pub.markdown.breaks };
-    const slots = Object.fromEntries(pub.fields.filter((f) => f.type === "text").map((f) => [f.name, slotToken(f.name)]));
+    const slots = Object.fromEntries(textFields(pub.fields).map((f) => [f.name, slotToken(f.name)]));
     variantsOf(pub.fields).forEach((variant, variantIndex) => {
       const config = { ...variant.values, ...slots };
       for (const source of pub.editions.list) {
@@ -303,14 +307,19 @@ function pageInputs(page: EditionPage): string {
   return JSON.stringify([page.edition, settings, editions.by, page.variant]);
 }
 
-async function writePublications(publications: PublicationSource[], rendered: Map<string, RenderedEdition[]>, output: string) {
+async function writePublications(
+  publications: PublicationSource[],
+  rendered: Map<string, RenderedEdition[]>,
+  output: string,
+  bundleBudget: number | undefined,
+) {
   const encoded: EncodedPublication[] = [];
   for (const pub of publications) {
     const { index, shards } = packPublication(pub, rendered.get(pub.slug) ?? []);
     const dictionary = shardDictionary(index);
     encoded.push({ index, shards: new Map([...shards].map(([id, shard]) => [id, encodeShard(shard, dictionary)])) });
   }
-  const files = placeShards(encoded, (slug) => path.posix.join(DATA_DIR, slug), bundleBudget());
+  const files = placeShards(encoded, (slug) => path.posix.join(DATA_DIR, slug), bundleBudget);
   for (const pub of publications) {
     // The pages Eleventy wrote one by one are now packed into the shards.
     await rm(path.join(output, DATA_DIR, pub.slug, "editions"), { recursive: true, force: true });
@@ -326,12 +335,6 @@ async function writePublications(publications: PublicationSource[], rendered: Ma
     const icon = pub.iconFile ? { file: pub.iconFile, bytes: await readFile(pub.iconFile) } : undefined;
     await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(icon));
   }
-}
-
-/** LITTLEPRESS_BUNDLE_BUDGET (bytes) overrides the shards' share of the function bundle (tests use a tiny one). */
-function bundleBudget(): number | undefined {
-  const value = Number(process.env.LITTLEPRESS_BUNDLE_BUDGET);
-  return process.env.LITTLEPRESS_BUNDLE_BUDGET && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** Runs `work` on every item, a few at a time (thousands of file writes at once would each hold a buffer and a handle). */

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { ContentError } from "./content-error.ts";
+import { ContentError } from "../model/content-error.ts";
 
 /** The platform shows a 55x55 black-and-white PNG next to the publication's name. */
 export const ICON_SIZE = 55;

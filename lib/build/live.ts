@@ -4,7 +4,7 @@
 // A broken save never replaces the last good build.
 import { watch, type FSWatcher } from "chokidar";
 import path from "node:path";
-import { forgetSite } from "../lib/publication-store.ts";
+import { forgetSite } from "../serve/publication-store.ts";
 import { build, describeBuildError, eleventyForget } from "./build.ts";
 import type { RenderMemory } from "./eleventy-plugin.ts";
 

@@ -1,11 +1,10 @@
 import { readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { compileConfigValidator, type ConfigValidator } from "./config-validator.ts";
-import { compareKeys, type EditionKey } from "./edition-key.ts";
-import { decodeShard, SHARD_EXTENSION, shardDictionary, type EditionShard, type PackedPublication, type PublicationIndex, type ShardRange } from "./manifest.ts";
-import { shardHash } from "./shard-placement.ts";
-import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDir, type SiteIndex } from "./site-paths.ts";
+import { compileConfigValidator, type ConfigValidator } from "../model/config-validator.ts";
+import { compareKeys, type EditionKey } from "../model/edition-key.ts";
+import { decodeShard, SHARD_EXTENSION, shardDictionary, shardHash, type EditionShard, type PackedPublication, type PublicationIndex, type ShardRange } from "../model/shard.ts";
+import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {
@@ -26,11 +25,9 @@ export interface PublishedPublication {
 export const SHARDS_IN_MEMORY = 64;
 
 /** Opened publications, by site and slug; read again when the build replaces the index. */
-const opened = new Map<string, Fresh<Promise<PublishedPublication | undefined>>>();
+const opened = new Map<string, Fresh<Promise<OpenedPublication | undefined>>>();
 /** Each site's site.json (which publication is at the root), likewise. */
 const siteIndexes = new Map<string, Fresh<SiteIndex>>();
-/** The address each opened site was last reached at: where its remote shards are fetched from. */
-const origins = new Map<string, string>();
 /** How often a file read here is checked again (a deployed site never changes; `npm start` may be rebuilt under it). */
 export const RECHECK_MS = 1_000;
 
@@ -41,10 +38,18 @@ export const RECHECK_MS = 1_000;
  * `origin` is the site's address as the request reached it ("https://…"):
  * shards that are not in the function bundle are fetched from there.
  */
-export async function openPublication(slug: string, site = siteDir(), origin?: string): Promise<PublishedPublication | undefined> {
-  if (origin) origins.set(site, origin);
+export async function openPublication(
+  slug: string,
+  site: string,
+  origin?: string,
+): Promise<PublishedPublication | undefined> {
   if (slug === "") slug = readSiteIndex(site).root ?? "";
   if (!SAFE_SLUG.test(slug)) return undefined;
+  const pub = await openSlug(site, slug);
+  return pub && origin ? pub.at(origin) : pub;
+}
+
+function openSlug(site: string, slug: string): Promise<OpenedPublication | undefined> {
   const id = `${site}\u0000${slug}`;
   return freshRead(opened, id, path.join(publicationDataDir(site, slug), "index.json"), () => {
     const pending = load(site, slug);
@@ -108,7 +113,7 @@ function fileStamp(file: string): string {
   }
 }
 
-async function load(site: string, slug: string): Promise<PublishedPublication | undefined> {
+async function load(site: string, slug: string): Promise<OpenedPublication | undefined> {
   const dir = publicationDataDir(site, slug);
   let index: PublicationIndex;
   try {
@@ -119,14 +124,15 @@ async function load(site: string, slug: string): Promise<PublishedPublication | 
   }
   const ranges = new Map(index.shards.map((r) => [r.id, r]));
   const dictionary = shardDictionary(index);
-  return published(index, async (id) => decodeShard(await readStored(site, dir, ranges.get(id)!), dictionary));
+  return published(index, async (id, origin) => decodeShard(await readStored(site, dir, ranges.get(id)!, origin), dictionary));
 }
 
 /**
  * A shard's bytes: from the bundle, or for a remote one from the built site
- * when it is on this disk (a local build), else from the site's address.
+ * when it is on this disk (a local build), else from `origin`, the site's
+ * address as the request reached it.
  */
-async function readStored(site: string, dir: string, range: ShardRange): Promise<Buffer> {
+async function readStored(site: string, dir: string, range: ShardRange, origin?: string): Promise<Buffer> {
   // Synchronous: a shard is some 20 KiB, read in microseconds, where a read on
   // libuv's threads costs half a millisecond in hops on a small machine.
   if (!range.remote) return readFileSync(path.join(dir, "shards", `${range.id}${SHARD_EXTENSION}`));
@@ -135,7 +141,6 @@ async function readStored(site: string, dir: string, range: ShardRange): Promise
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
-  const origin = origins.get(site);
   if (!origin) throw new Error(`shard ${range.remote} is not bundled and the site's address is unknown`);
   const res = await fetch(new URL(range.remote, origin), { signal: AbortSignal.timeout(REMOTE_SHARD_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`shard ${range.remote}: ${res.status} from ${origin}`);
@@ -153,13 +158,26 @@ export function publishedFromMemory({ index, shards }: PackedPublication): Publi
   return published(index, async (id) => shards.get(id)!);
 }
 
+/**
+ * A publication as opened: its lookups for a caller that gives no address,
+ * and `at(origin)`, the same lookups for a request that reached the site at
+ * `origin` ("https://…"), where shards missing from the bundle are fetched.
+ * Both share one validator and one cache of shards.
+ */
+export interface OpenedPublication extends PublishedPublication {
+  at(origin: string): PublishedPublication;
+}
+
+/** Reads a shard by id; `origin` is the site's address as the request reached it, when known. */
+export type ReadShard = (id: string, origin?: string) => Promise<EditionShard>;
+
 /** The lookups over any way of reading a shard by id; shards are cached, the least recently used dropped first. */
-export function published(index: PublicationIndex, readShard: (id: string) => Promise<EditionShard>): PublishedPublication {
+export function published(index: PublicationIndex, readShard: ReadShard): OpenedPublication {
   const cache = new Map<string, Promise<EditionShard>>(); // insertion order doubles as recency
-  const shard = (id: string) => {
+  const shard = (id: string, origin: string | undefined) => {
     let pending = cache.get(id);
     if (pending) cache.delete(id);
-    else pending = readShard(id);
+    else pending = readShard(id, origin);
     cache.set(id, pending);
     const mine = pending;
     mine.catch(() => cache.get(id) === mine && cache.delete(id)); // a failed read is retried next time
@@ -178,18 +196,20 @@ export function published(index: PublicationIndex, readShard: (id: string) => Pr
     }
     return found;
   };
-  return {
+  const validate = compileConfigValidator(index.fields);
+  const at = (origin?: string): PublishedPublication => ({
     index,
-    validate: compileConfigValidator(index.fields),
+    validate,
     async shardFor(key) {
       const range = index.shards[lastStartingBy(key)];
-      return range && compareKeys(index.by, key, range.last) <= 0 ? shard(range.id) : undefined;
+      return range && compareKeys(index.by, key, range.last) <= 0 ? shard(range.id, origin) : undefined;
     },
     async shardAtOrBefore(key) {
       const range = index.shards[lastStartingBy(key)];
-      return range ? shard(range.id) : undefined;
+      return range ? shard(range.id, origin) : undefined;
     },
-  };
+  });
+  return { ...at(), at };
 }
 
 /** Every prebuilt copy of a publication, in key order (for tools: the preview, tests). */

@@ -1,58 +1,49 @@
-// The subset of Netlify's routing that netlify.toml uses here: redirects
-// (rewrites to functions, forced 404s, plain redirects) and custom headers.
-// The local server applies them in the same order Netlify does.
+// netlify.toml, read once for everyone who needs it: the local server (the
+// publish and functions folders, redirects and custom headers, applied in the
+// order Netlify applies them) and `npm run bundle` (each function's
+// included_files). The functions' own routes are in their `config.path`
+// (lib/serve/routes.ts).
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
+import { pathPattern, type PathParams } from "./routes.ts";
 
 export interface RedirectRule {
   from: string;
   to: string;
   status: number;
   force: boolean;
-  match(pathname: string): Record<string, string> | null;
+  match(pathname: string): PathParams | null;
 }
 
 export interface HeaderRule {
   for: string;
   values: Record<string, string>;
-  match(pathname: string): Record<string, string> | null;
+  match(pathname: string): PathParams | null;
 }
 
 export interface NetlifyConfig {
   publish: string;
   functions: string;
+  /** Per function, the files of the site it carries besides its code (`[functions.<name>] included_files`). */
+  includedFiles: Record<string, string[]>;
   redirects: RedirectRule[];
   headers: HeaderRule[];
-}
-
-/** Compiles a Netlify path pattern (`/:slug/edition/`, `/_littlepress/*`) into a matcher. */
-export function pathPattern(pattern: string): (pathname: string) => Record<string, string> | null {
-  const names: string[] = [];
-  const source = pattern
-    .split("/")
-    .map((part) => {
-      if (part === "*") return names.push("splat"), "(.*)";
-      if (part.startsWith(":")) return names.push(part.slice(1)), "([^/]+)";
-      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    })
-    .join("/");
-  const re = new RegExp(`^${source}$`);
-  return (pathname) => {
-    const m = re.exec(pathname);
-    return m ? Object.fromEntries(names.map((n, i) => [n, m[i + 1] ?? ""])) : null;
-  };
 }
 
 export function readNetlifyConfig(file = "netlify.toml"): NetlifyConfig {
   const toml = parse(readFileSync(file, "utf8")) as {
     build?: { publish?: string };
-    functions?: { directory?: string };
+    functions?: { directory?: string } & Record<string, { included_files?: string[] } | string>;
     redirects?: { from: string; to: string; status?: number; force?: boolean }[];
     headers?: { for: string; values: Record<string, string> }[];
   };
   return {
     publish: toml.build?.publish ?? "_site",
     functions: toml.functions?.directory ?? "netlify/functions",
+    includedFiles: Object.fromEntries(
+      Object.entries(toml.functions ?? {}).flatMap(([name, settings]) =>
+        typeof settings === "object" && settings.included_files ? [[name, settings.included_files]] : []),
+    ),
     redirects: (toml.redirects ?? []).map((r) => ({ from: r.from, to: r.to, status: r.status ?? 301, force: r.force ?? false, match: pathPattern(r.from) })),
     headers: (toml.headers ?? []).map((h) => ({ for: h.for, values: h.values, match: pathPattern(h.for) })),
   };

@@ -1,4 +1,5 @@
-import type { ConfigField } from "./config-fields.ts";
+import { textFields, type ConfigField } from "./config-fields.ts";
+import { filledEtag } from "./etag.ts";
 
 // A text value cannot be listed, so editions are built with a marker where the
 // template prints it, and the router swaps in the subscriber's value, escaped.
@@ -24,6 +25,26 @@ export function fillSlots(html: string, values: ReadonlyMap<string, string>): st
   return html.replace(SLOT, (_, name: string) => escapeHtml(values.get(name) ?? "").replace(/[\u27E6\u27E7]/g, (c) => `&#x${c.codePointAt(0)!.toString(16)};`));
 }
 
+/** A prebuilt copy of an edition as the router picked it: its HTML, its ETag, whether it has slots. */
+export interface PickedCopy {
+  key: string;
+  html: string;
+  etag: string;
+  slots: boolean;
+}
+
+/**
+ * The page one subscriber gets, and its ETag: the copy's slots filled with
+ * their text values (every text field's, "" for one not given), the ETag
+ * derived from the copy's and those values. A copy without slots is served as
+ * it was built. The one place a 200 answer is finished.
+ */
+export function finishEdition(copy: PickedCopy, fields: readonly ConfigField[], values: ReadonlyMap<string, string>) {
+  if (!copy.slots) return { html: copy.html, etag: copy.etag };
+  const text = textFields(fields).map((f): [string, string] => [f.name, values.get(f.name) ?? ""]);
+  return { html: fillSlots(copy.html, new Map(text)), etag: filledEtag(copy.key, copy.etag, text) };
+}
+
 /**
  * Finds text values a template did more with than print: a filter or slice
  * leaves a mangled marker, and a marker inside <script> or <style> would not
@@ -31,7 +52,7 @@ export function fillSlots(html: string, values: ReadonlyMap<string, string>): st
  */
 export function slotMisuse(html: string, fields: ConfigField[]): string[] {
   const problems: string[] = [];
-  const textNames = new Set(fields.filter((f) => f.type === "text").map((f) => f.name));
+  const textNames = new Set(textFields(fields).map((f) => f.name));
   const intact = html.replace(SLOT, (whole, name: string) => (textNames.has(name) ? "" : whole));
   if (/littlepress:/i.test(intact) || intact.includes("\u27E6") || intact.includes(CLOSE)) {
     problems.push("a text setting was changed by a filter or used in a condition; text settings can only be printed as they are, with {{ config.<name> }}");

@@ -48,6 +48,9 @@ export interface SpecField {
 
 export const isChoice = (f: ConfigField): f is ChoiceField => f.type !== "text";
 
+/** The free-text fields, in field order: the ones whose values fill slots at request time. */
+export const textFields = (fields: readonly ConfigField[]): TextField[] => fields.filter((f): f is TextField => !isChoice(f));
+
 export function specField(f: ConfigField): SpecField {
   return isChoice(f) ? { type: f.type, name: f.name, label: f.label, options: f.options } : { type: f.type, name: f.name, label: f.label };
 }

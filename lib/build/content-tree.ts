@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
-import type { ContentProblem } from "./content-error.ts";
+import type { ContentProblem } from "../model/content-error.ts";
 
 // How the build walks the content folder. A symbolic link counts as what it
 // points to, as long as that is inside the content folder (an author may share

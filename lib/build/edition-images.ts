@@ -6,8 +6,8 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "node-html-parser";
 import type { Sharp } from "sharp";
-import { ContentError, type ContentProblem } from "../lib/content-error.ts";
-import { PAPER_WIDTH_PX } from "../lib/print-checks.ts";
+import { ContentError, type ContentProblem } from "../model/content-error.ts";
+import { PAPER_WIDTH_PX } from "./print-checks.ts";
 
 const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 

@@ -1,0 +1,77 @@
+// Packing: a publication's rendered editions become its index and its shards
+// (the format is lib/model/shard.ts). Only the build packs; the functions read.
+import { ContentError, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import { compareKeys, type EditionKey } from "../model/edition-key.ts";
+import { contentHash, editionEtag } from "../model/etag.ts";
+import type { EditionShard, PackedPublication, PrebuiltEdition, PublicationIndex, ShardRange } from "../model/shard.ts";
+import { hasSlots, slotMisuse } from "../model/text-slots.ts";
+import type { Variant, VariantId } from "../model/variants.ts";
+import type { PublicationSource } from "./site.ts";
+
+/** Editions per shard: a shard is read whole, so it stays small (about 100 KiB of HTML, far less compressed). */
+export const SHARD_SIZE = 32;
+
+/** One page Eleventy rendered: which edition, which variant, and the HTML. */
+export interface RenderedEdition {
+  source: string;
+  key: EditionKey;
+  variant: Variant;
+  html: string;
+}
+
+const TEXT_SETTING_FIX =
+  'print text settings as they are; conditions and filters are for select and radio (README: "Subscriber settings")';
+
+/**
+ * Packs a publication's rendered editions (in key order, then variant order)
+ * into its index and shards, refusing text settings used other than printed.
+ */
+export function packPublication(pub: PublicationSource, renders: RenderedEdition[]): PackedPublication {
+  const problems: ContentProblem[] = [];
+  const byKey = new Map<EditionKey, RenderedEdition[]>();
+  for (const r of renders) {
+    for (const problem of slotMisuse(r.html, pub.fields)) {
+      problems.push({ file: r.source, field: "config", problem, fix: TEXT_SETTING_FIX });
+    }
+    byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+  }
+  if (problems.length) throw new ContentError(uniqueProblems(problems));
+  const keys = pub.editions.list.map((e) => e.key).sort((a, b) => compareKeys(pub.editions.by, a, b));
+  const shards = new Map<string, EditionShard>();
+  const ranges: ShardRange[] = [];
+  for (let start = 0; start < keys.length; start += SHARD_SIZE) {
+    const run = keys.slice(start, start + SHARD_SIZE);
+    const id = String(ranges.length).padStart(5, "0");
+    shards.set(id, packShard(run, byKey));
+    ranges.push({ id, first: run[0]!, last: run.at(-1)! });
+  }
+  const index: PublicationIndex = {
+    format: 4,
+    slug: pub.slug,
+    by: pub.editions.by,
+    ends: pub.editions.ends,
+    charset: pub.charset,
+    fields: pub.fields,
+    sample: pub.sampleKey,
+    count: keys.length,
+    first: keys[0] ?? "",
+    last: keys.at(-1) ?? "",
+    shards: ranges,
+    dictionary: renders[0]?.html ?? "",
+  };
+  return { index, shards };
+}
+
+function packShard(keys: EditionKey[], byKey: Map<EditionKey, RenderedEdition[]>): EditionShard {
+  const shard: EditionShard = { keys, editions: {}, bodies: {} };
+  for (const key of keys) {
+    const copies: Record<VariantId, PrebuiltEdition> = {};
+    for (const r of byKey.get(key) ?? []) {
+      const body = contentHash(r.html).slice(0, 20);
+      shard.bodies[body] = r.html;
+      copies[r.variant.id] = { body, etag: editionEtag(key, r.variant.id, r.html), slots: hasSlots(r.html) };
+    }
+    shard.editions[key] = copies;
+  }
+  return shard;
+}

@@ -1,0 +1,54 @@
+// Routes: which URL paths reach a function, declared once, in each function's
+// own `config.path` (functions/*.mts; Netlify's in-source configuration). Netlify
+// routes by them, the local server reads them from the same modules, and a
+// function finds its publication's slug by matching the URL against them.
+
+/** A path's named parts (`:slug`) and its `*` (as `splat`), or null when the pattern does not match. */
+export type PathParams = Record<string, string>;
+
+/** Compiles a Netlify path pattern (`/:slug/edition/`, `/_littlepress/*`) into a matcher. */
+export function pathPattern(pattern: string): (pathname: string) => PathParams | null {
+  const names: string[] = [];
+  const source = pattern
+    .split("/")
+    .map((part) => {
+      if (part === "*") return names.push("splat"), "(.*)";
+      if (part.startsWith(":")) return names.push(part.slice(1)), "([^/]+)";
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  const re = new RegExp(`^${source}$`);
+  return (pathname) => {
+    const m = re.exec(pathname);
+    return m ? Object.fromEntries(names.map((n, i) => [n, m[i + 1] ?? ""])) : null;
+  };
+}
+
+/** The first of `patterns` that matches `pathname`, with its parameters; null when none does. */
+export function matchPaths(patterns: readonly string[], pathname: string): PathParams | null {
+  for (const pattern of patterns) {
+    const params = pathPattern(pattern)(pathname);
+    if (params) return params;
+  }
+  return null;
+}
+
+/** A function module's in-source configuration, as far as routing goes (Netlify's `Config`). */
+export interface FunctionConfig {
+  path?: string | string[];
+}
+
+/** The paths a function declares in its `config` (none: it answers only at /.netlify/functions/<name>). */
+export function functionPaths(config: FunctionConfig | undefined): string[] {
+  return config?.path === undefined ? [] : [config.path].flat();
+}
+
+/**
+ * The publication a request to a function is for: the `:slug` of the function's
+ * path that matched ("" at the site root, `/edition/`); undefined when the URL
+ * is not one of its paths (a direct call to /.netlify/functions/…).
+ */
+export function slugOf(paths: readonly string[], pathname: string): string | undefined {
+  const params = matchPaths(paths, pathname);
+  return params ? (params.slug ?? "") : undefined;
+}

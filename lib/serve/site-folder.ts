@@ -1,0 +1,49 @@
+// Where the functions find the built site.
+import path from "node:path";
+
+/**
+ * What a function is handed besides the request: on Netlify its Context (which
+ * names no folder), from the local server and the tests a context that names
+ * the built site they serve. Its one field is ours, named so that it cannot
+ * meet one of Netlify's.
+ */
+export interface ServeContext {
+  /** The built site's folder (absolute). */
+  littlepressSite?: string;
+}
+
+/** The built site's folder name in the project (netlify.toml's publish). */
+const PUBLISHED = "_site";
+
+/** The built site for a request: the one the caller names, else the deployed one beside the function. */
+export function siteFor(context: ServeContext | undefined): string {
+  return context?.littlepressSite ?? deployedSite();
+}
+
+/**
+ * The deployed site: `_site/` in the working directory, which is where Netlify
+ * puts the included_files beside the function. LITTLEPRESS_SITE_DIR names
+ * another one to a process that runs the functions as Netlify does but on a
+ * site built elsewhere (netlify dev in the parity test); nothing of ours sets
+ * it. Netlify's bundler traces file paths it can work out from the code and
+ * would pack the whole site with the functions; the folder comes from a call
+ * it cannot follow, so the bundles hold only netlify.toml's included_files.
+ */
+export function deployedSite(): string {
+  return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), publishedFolder());
+}
+
+function publishedFolder(): string {
+  return [PUBLISHED][0]!;
+}
+
+/**
+ * The path under `site` that a decoded URL path names, or undefined when it
+ * would lead out of the site (`/../`): the one guard against path traversal,
+ * for the local server and the preview's renderer.
+ */
+export function insideSite(site: string, pathname: string): string | undefined {
+  const root = path.resolve(site);
+  const file = path.resolve(root, `.${path.posix.normalize(`/${pathname}`)}`);
+  return file === root || file.startsWith(root + path.sep) ? file : undefined;
+}
