@@ -26,14 +26,15 @@ export default defineConfig(
         tsconfigRootDir: import.meta.dirname,
       },
     },
+    // recommendedTypeChecked brings no-floating-promises, no-misused-promises,
+    // no-explicit-any, no-unused-vars and the no-unsafe-* rules; these add more
+    // that catch bugs rather than taste.
     rules: {
       eqeqeq: ["error", "always"],
-      "no-implicit-coercion": "error",
       "no-self-compare": "error",
       "no-template-curly-in-string": "error",
       "no-unmodified-loop-condition": "error",
       "no-unreachable-loop": "error",
-      "prefer-const": "error",
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": [
         "error",
