@@ -117,7 +117,9 @@ async function postedConfig(req: IncomingMessage): Promise<Record<string, unknow
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const form = await new Request("http://x/", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: Buffer.concat(chunks) }).formData();
-  return JSON.parse(String(form.get("config") ?? "{}")) as Record<string, unknown>;
+  const config = form.get("config");
+  // a file posted as `config` is not the platform's JSON text: read as no config, like a missing field
+  return JSON.parse(typeof config === "string" ? config : "{}") as Record<string, unknown>;
 }
 
 /** A real, minimal black-and-white PNG of the given size (1-bit grayscale, all black). */

@@ -75,7 +75,7 @@ describe("reports", () => {
   it("--json prints the report as JSON", async () => {
     const { code, stdout } = await cli(good.url, "--json", "--start", "2026-01-09", "--days", "3");
     expect(code).toBe(0);
-    const report = JSON.parse(stdout);
+    const report = JSON.parse(stdout) as { checks: { id: string; status: string }[] };
     expect(report).toMatchObject({ ok: true, base: good.url, plan: { start: "2026-01-09", days: 3, hour: 6, zones: ["UTC"] } });
     expect(report.checks.find((c: { id: string }) => c.id === "edition.status")).toMatchObject({ status: "pass" });
   });

@@ -12,9 +12,13 @@ it("runs on every push and pull request", () => {
   expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
 });
 
-// npm run verify runs the conformance checker on every publication in content/.
-it("installs, tests, builds and runs the conformance checker, in that order", () => {
-  const order = ["npm ci", "npm test", "npm run build", "npm run verify"].map((cmd) => runs.indexOf(cmd));
+// npm run verify runs the conformance checker on every publication in content/;
+// the lint comes after the tests (its failure hides none of their results) and
+// before the deploy.
+it("installs, tests, builds, runs the conformance checker, lints and deploys, in that order", () => {
+  const order = ["npm ci", "npm test", "npm run build", "npm run verify", "npm run lint", "netlify deploy"].map((cmd) =>
+    runs.indexOf(cmd),
+  );
   expect(order.every((i) => i >= 0)).toBe(true);
   expect([...order].sort((a, b) => a - b)).toEqual(order);
 });
@@ -23,9 +27,9 @@ it("names no publication: authors replace the examples", () => {
   expect(runs).not.toMatch(/lighthouse|almanac|good-morning/);
 });
 
-it("runs the same in .ci/run: the kit's tests, then the author's publications", () => {
+it("runs the same in .ci/run: the kit's tests, the author's publications, then the lint", () => {
   const commands = readFileSync(".ci/run", "utf8").split("\n").filter((line) => /^npm /.test(line));
-  expect(commands).toEqual(["npm ci --no-audit --no-fund", "npm test", "npm run verify"]);
+  expect(commands).toEqual(["npm ci --no-audit --no-fund", "npm test", "npm run verify", "npm run lint"]);
 });
 
 it("deploys only on main, and skips with a clear line without the secrets", () => {

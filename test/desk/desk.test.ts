@@ -35,7 +35,7 @@ describe("the desk", () => {
       }),
     );
     expect(cards.map((c) => c.name).sort()).toEqual(["Good Morning", "The Lighthouse Cat", "The Pocket Almanac"]);
-    const bySlug = Object.fromEntries(cards.map((c) => [c.href, c]));
+    const bySlug = Object.fromEntries(cards.map((c) => [c.href ?? "", c] as const));
     for (const slug of ["lighthouse", "almanac", "good-morning"]) {
       expect(bySlug[`/${slug}/`]?.icon).toBe(`/${slug}/icon.png`);
       expect(bySlug[`/${slug}/`]?.iconWidth).toBe(55);
@@ -100,7 +100,10 @@ describe("the desk", () => {
     await result.waitFor();
     expect(await result.textContent()).toContain("Saved in this browser for the simulator");
     expect(await page.locator(".field-error:visible").count()).toBe(0);
-    const stored = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), SETTINGS_KEY);
+    const stored = await page.evaluate(
+      (key) => JSON.parse(localStorage.getItem(key) ?? "null") as { values: unknown },
+      SETTINGS_KEY,
+    );
     expect(stored.values).toEqual({ lang: "fr", name: "Zoé <b>&" });
     expect(await page.locator("#sim-settings").textContent()).toContain("lang=fr");
 

@@ -170,7 +170,7 @@ describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
     mkdirSync(path.join(other, "editions"), { recursive: true });
     writeFileSync(path.join(other, "publication.json"), JSON.stringify({ ...GOOD, strict_variables: false }));
     writeFileSync(path.join(other, "editions", "0.md"), "---\nnumber: 0\n---\n[{{ titel }}]\n\nline one\nline two\n");
-    const { code, output } = await build(dir);
+    const { code } = await build(dir);
     expect(code).toBe(0);
     const html = (await pages(dir)).get("0")!;
     expect(html).toContain("<p>Sky: old pond / from editions.json / calm</p>");

@@ -8,7 +8,8 @@ import { builtSite } from "../helpers/sites.ts";
 
 const site = builtSite("printing");
 const first = await eachEdition((await openPublication("pics", path.resolve(site)))!).next();
-const images = [...first.value!.html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
+if (first.done) throw new Error(`${site}/pics has no edition`);
+const images = [...first.value.html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
 
 describe("images in editions", () => {
   it("are linked by absolute URL under the publication, from the site's url", () => {

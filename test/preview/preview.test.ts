@@ -15,6 +15,19 @@ import { PaperRenderer, RenderError } from "../../scripts/preview/render.ts";
 import { formatSummary } from "../../scripts/preview/summary.ts";
 import { builtSite, FIXTURES } from "../helpers/sites.ts";
 
+/** preview/index.json, as the test reads it (the shape it checks is the documented one). */
+interface PreviewIndexJson {
+  contactSheet: string;
+  editions: PreviewEditionJson[];
+}
+interface PreviewEditionJson {
+  key: string;
+  file: string;
+  heightPx: number;
+  heightMm: number;
+  tooLong: boolean;
+}
+
 const run = promisify(execFile);
 const CONTENT = `${FIXTURES}/preview`;
 const work = path.join(".test-work", `preview-${process.pid}`);
@@ -48,7 +61,7 @@ describe("npm run preview on a small publication", () => {
   });
 
   it("writes index.json in the documented shape, lengths in px and mm, too long over 800 px", async () => {
-    const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8"));
+    const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PreviewIndexJson;
     expect(Object.keys(index).sort()).toEqual(["contactSheet", "editions"]);
     expect(index.contactSheet).toBe("contact-sheet.png");
     expect(index.editions.map((e: { key: string }) => e.key)).toEqual(["0", "1", "2"]);
@@ -60,7 +73,7 @@ describe("npm run preview on a small publication", () => {
       expect(e.tooLong).toBe(e.heightPx > 800);
       expect((await sharp(path.join(dir, e.file)).metadata()).height).toBe(e.heightPx);
     }
-    const [short, long] = index.editions;
+    const [short, long] = index.editions as [PreviewEditionJson, PreviewEditionJson];
     expect(short.tooLong).toBe(false);
     expect(short.heightPx).toBeLessThan(400); // the length of the content, not of a viewport
     expect(long.tooLong).toBe(true);
@@ -97,7 +110,7 @@ describe("npm run preview on a small publication", () => {
     expect(result.rows.find((r) => r.key === "2")?.blocked).toEqual([]);
   });
 
-  it("shows progress and copies the folder into the built site", async () => {
+  it("shows progress and copies the folder into the built site", () => {
     expect(progress).toEqual(expect.arrayContaining(["sampler 1/3 (edition 0)", "sampler 3/3 (edition 2)"]));
     expect(existsSync(path.join(builtSite("preview"), "sampler", "preview", "index.json"))).toBe(true);
   });
@@ -105,7 +118,7 @@ describe("npm run preview on a small publication", () => {
   it("renders one edition with --edition and keeps the others in index.json", async () => {
     const again = await preview({ content: CONTENT, site: builtSite("preview"), build: false, out, edition: "0" });
     expect(again.rows.map((r) => r.key)).toEqual(["0"]);
-    const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8"));
+    const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PreviewIndexJson;
     expect(index.editions.map((e: { key: string }) => e.key)).toEqual(["0", "1", "2"]);
   });
 });

@@ -290,7 +290,7 @@ describe("decideEdition: variants and settings", () => {
   it("does not find editions on the prototype chain of shards read from JSON", async () => {
     const packed = packPublication(source("delivery_count", ["0", "2"]), ["0", "2"].map((key) => ({ source: `${key}.md`, key, variant: { id: "", values: {} }, html: page(key, "") })));
     const index = JSON.parse(JSON.stringify(packed.index)) as PublicationIndex;
-    const pub2 = published(index, async (id) => JSON.parse(JSON.stringify(packed.shards.get(id))) as EditionShard);
+    const pub2 = published(index, (id) => Promise.resolve(JSON.parse(JSON.stringify(packed.shards.get(id))) as EditionShard));
     expectCopy(await decide(pub2, "delivery_count=0"), "0", "");
     // 1 is inside the shard's range, but not one of its editions.
     expect(refused(await decide(pub2, "delivery_count=1"), 204)).toContain("1");

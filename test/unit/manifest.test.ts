@@ -152,7 +152,7 @@ describe("packPublication", () => {
 
 describe("packPublication: shards", () => {
   const plain = (keys: EditionKey[], by: EditionsBy = "delivery_count") =>
-    packPublication(source([], keys, by, keys[0]!), keys.map((k) => render(k, PLAIN, `<p>${k}</p>`)));
+    packPublication(source([], keys, by, keys[0]), keys.map((k) => render(k, PLAIN, `<p>${k}</p>`)));
 
   it("orders delivery counts as numbers, not as text (2 before 10)", () => {
     const packed = plain(["10", "2", "1", "0", "100"]);
@@ -209,7 +209,7 @@ describe("packPublication: shards", () => {
     expect([...packed.shards.values()][0]!.keys).toEqual(["2025-12-31", "2026-01-31", "2026-11-09", "2026-12-01"]);
   });
 
-  it("stores a shard and reads it back as it was, multibyte text and identical copies included", async () => {
+  it("stores a shard and reads it back as it was, multibyte text and identical copies included", () => {
     const pages = ["<p>Bonjour, Zoë</p>", "<p>日本語の朝</p>", "<p>Bonjour, Zoë</p>", "<p>\u2728 \u{1F4DC} scroll</p>"];
     const packed = packPublication(source([]), pages.map((html, i) => render(String(i), PLAIN, html)));
     for (const shard of packed.shards.values()) {

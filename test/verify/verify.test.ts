@@ -80,7 +80,7 @@ describe("npm run verify without publications", () => {
 
   const folders = [["an empty folder", empty], ["a missing folder", path.join(empty, "nothing")]];
   it.each(folders)("says so for %s and exits 0", async (_, dir) => {
-    const { code, stdout } = await cli("--content", dir!);
+    const { code, stdout } = await cli("--content", dir);
     const what = "each is a folder <slug>/ with publication.json and editions/";
     expect(stdout).toBe(`verify: no publications in ${dir}/ (${what}); nothing to verify\n`);
     expect(code).toBe(0);

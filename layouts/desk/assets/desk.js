@@ -7,14 +7,16 @@ import { showPreviews } from "./previews.js";
 import { setupSimulator } from "./simulator.js";
 
 const root = document.querySelector("main[data-slug]");
-if (root instanceof HTMLElement) start(root);
+if (root instanceof HTMLElement) void start(root);
 
+/** @param {HTMLElement} root the page's <main>, with the publication's slug */
 async function start(root) {
   const slug = root.dataset.slug ?? "";
   const base = pageBase();
+  /** @param {string} id */
   const $ = (id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
 
-  showPreviews({ section: $("previews"), body: $("previews-body"), hint: $("preview-hint"), base });
+  void showPreviews({ section: $("previews"), body: $("previews-body"), hint: $("preview-hint"), base });
 
   let meta;
   try {

@@ -4,7 +4,13 @@
 // text of {name: value}. On valid: false the platform shows a general alert,
 // then each error text beside the field whose label it starts with.
 import { code, h, replace } from "./dom.js";
+import { isObject } from "./meta.js";
 import { loadSettings, saveSettings } from "./settings.js";
+
+/**
+ * @typedef {import("./meta.js").Field} Field
+ * @typedef {ReturnType<typeof fieldControl>} Control
+ */
 
 /**
  * @param {{ slot: HTMLElement, slug: string, base: URL, meta: import("./meta.js").Meta }} options
@@ -32,8 +38,13 @@ export function setupForm({ slot, slug, base, meta }) {
   replace(slot, form);
 
   let busy = false;
-  form.addEventListener("submit", async (event) => {
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
+    void check();
+  });
+
+  /** Sends the values to validate_config/ and shows the answer (once at a time). */
+  async function check() {
     if (busy) return;
     busy = true;
     for (const c of controls) c.setErrors([]);
@@ -43,6 +54,7 @@ export function setupForm({ slot, slug, base, meta }) {
     form.setAttribute("aria-busy", "true");
     button.setAttribute("aria-disabled", "true");
     try {
+      /** @type {Record<string, string>} */
       const values = {};
       for (const c of controls) {
         const value = c.value();
@@ -63,15 +75,23 @@ export function setupForm({ slot, slug, base, meta }) {
       button.removeAttribute("aria-disabled");
       busy = false;
     }
-  });
+  }
 }
 
-/** One form control for a field, with its error slot. */
+/**
+ * One form control for a field, with its error slot.
+ * @param {Field} field
+ * @param {number} index
+ * @param {string | undefined} savedValue
+ */
 function fieldControl(field, index, savedValue) {
   const id = `cfg-${index}`;
   const errorBox = h("div", { class: "field-error", id: `${id}-error`, hidden: true });
+  /** @type {(HTMLInputElement | HTMLSelectElement)[]} */
   let inputs;
+  /** @type {HTMLElement} */
   let wrapper;
+  /** @type {() => string | undefined} */
   let value;
 
   if (field.type === "select") {
@@ -85,15 +105,16 @@ function fieldControl(field, index, savedValue) {
     value = () => select.value;
     wrapper = h("div", { class: "field", dataset: { field: field.name } }, h("label", { for: id }, field.label), select, errorBox);
   } else if (field.type === "radio") {
-    inputs = field.options.map(([, optionValue], j) =>
+    const radios = field.options.map(([, optionValue], j) =>
       h("input", { type: "radio", id: `${id}-${j}`, name: field.name, value: optionValue, checked: savedValue === optionValue }),
     );
-    value = () => inputs.find((input) => input.checked)?.value;
+    inputs = radios;
+    value = () => radios.find((input) => input.checked)?.value;
     wrapper = h(
       "fieldset",
       { class: "field field-radios", dataset: { field: field.name } },
       h("legend", {}, field.label),
-      h("div", { class: "radios" }, field.options.map(([label], j) => h("label", { class: "radio", for: `${id}-${j}` }, inputs[j], h("span", {}, label)))),
+      h("div", { class: "radios" }, field.options.map(([label], j) => h("label", { class: "radio", for: `${id}-${j}` }, radios[j], h("span", {}, label)))),
       errorBox,
     );
   } else {
@@ -113,7 +134,10 @@ function fieldControl(field, index, savedValue) {
     wrapper,
     inputs,
     value,
-    /** Shows the error texts beside the field (none clears them). */
+    /**
+     * Shows the error texts beside the field (none clears them).
+     * @param {string[]} texts
+     */
     setErrors(texts) {
       replace(errorBox, texts.map((t) => h("p", {}, t)));
       errorBox.hidden = texts.length === 0;
@@ -133,6 +157,8 @@ function fieldControl(field, index, savedValue) {
 
 /**
  * Posts the config as the platform does and reads the answer.
+ * @param {URL} base
+ * @param {Record<string, string>} values
  * @returns {Promise<{kind: "valid"} | {kind: "invalid", errors: string[]} | {kind: "problem", problem: string}>}
  */
 async function validate(base, values) {
@@ -148,13 +174,14 @@ async function validate(base, values) {
     return { kind: "problem", problem: `validate_config/ could not be reached (${error instanceof Error ? error.message : String(error)}).` };
   }
   const text = await res.text();
+  /** @type {unknown} */
   let data;
   try {
     data = JSON.parse(text);
   } catch {
     return { kind: "problem", problem: `validate_config/ answered ${res.status} with something that is not JSON.` };
   }
-  if (!data || typeof data !== "object") return { kind: "problem", problem: `validate_config/ answered ${res.status} with JSON that is not an object.` };
+  if (!isObject(data)) return { kind: "problem", problem: `validate_config/ answered ${res.status} with JSON that is not an object.` };
   if (data.valid === true) return { kind: "valid" };
   if (data.valid === false) {
     if (!Array.isArray(data.errors) || data.errors.length === 0) return { kind: "problem", problem: "validate_config/ said valid: false but gave no errors to show." };
@@ -164,8 +191,13 @@ async function validate(base, values) {
   return { kind: "problem", problem: `"valid" must be true or false, and validate_config/ sent ${JSON.stringify(data.valid) ?? "nothing"}.` };
 }
 
-/** The field an error text is about: the longest label it starts with, followed by ":". */
+/**
+ * The field an error text is about: the longest label it starts with, followed by ":".
+ * @param {Control[]} controls
+ * @param {string} text
+ */
 function fieldOf(controls, text) {
+  /** @type {Control | undefined} */
   let best;
   for (const c of controls) {
     if (text.startsWith(`${c.field.label}:`) && (!best || c.field.label.length > best.field.label.length)) best = c;
@@ -173,8 +205,16 @@ function fieldOf(controls, text) {
   return best;
 }
 
+/**
+ * The answer valid: false, each error beside its field, the others in the alert.
+ * @param {HTMLElement} result
+ * @param {Control[]} controls
+ * @param {string[]} errors
+ */
 function showErrors(result, controls, errors) {
+  /** @type {Map<Control, string[]>} */
   const byField = new Map();
+  /** @type {string[]} */
   const general = [];
   for (const text of errors) {
     const control = fieldOf(controls, text);
@@ -195,6 +235,13 @@ function showErrors(result, controls, errors) {
   first?.inputs[0]?.focus();
 }
 
+/**
+ * The answer valid: true, and the values now saved.
+ * @param {HTMLElement} result
+ * @param {Field[]} fields
+ * @param {Record<string, string>} values
+ * @param {boolean} stored whether the browser stored them
+ */
 function showSaved(result, fields, values, stored) {
   result.className = "notice notice-ok";
   const shown = fields.filter((f) => values[f.name] !== undefined);
@@ -203,7 +250,10 @@ function showSaved(result, fields, values, stored) {
     h("strong", {}, "Accepted."),
     stored ? " Saved in this browser for the simulator: " : " Kept for the simulator until you leave this page (this browser would not store them): ",
     shown.length
-      ? shown.map((f, i) => [i ? ", " : "", `${f.label} `, code(values[f.name] === "" ? '""' : values[f.name])])
+      ? shown.map((f, i) => {
+          const value = values[f.name] ?? "";
+          return [i ? ", " : "", `${f.label} `, code(value === "" ? '""' : value)];
+        })
       : "no values",
     ".",
   );

@@ -1,12 +1,14 @@
 // Print previews, when `npm run preview` has made them: preview/index.json
 // beside the page lists the PNGs. A 404 means there are none yet.
 import { code, h, replace } from "./dom.js";
+import { isObject } from "./meta.js";
 
 /**
  * @param {{ section: HTMLElement, body: HTMLElement, hint: HTMLElement, base: URL }} options
  */
 export async function showPreviews({ section, body, hint, base }) {
   const folder = new URL("preview/", base);
+  /** @type {unknown} */
   let index;
   try {
     const res = await fetch(new URL("index.json", folder), { cache: "no-store" });
@@ -19,15 +21,19 @@ export async function showPreviews({ section, body, hint, base }) {
     hint.hidden = false;
     return;
   }
-  const editions = Array.isArray(index?.editions) ? index.editions : [];
+  const found = isObject(index) ? index : {};
+  /** @type {Record<string, unknown>[]} */
+  const editions = Array.isArray(found.editions) ? found.editions.filter(isObject) : [];
+  /** @type {HTMLElement[]} */
   const figures = [];
   for (const e of editions) {
-    const src = inside(folder, e?.file);
+    const src = inside(folder, e.file);
     if (!src) continue;
-    const key = String(e.key ?? "");
+    const key = typeof e.key === "string" || typeof e.key === "number" ? String(e.key) : "";
+    /** @type {string[]} */
     const facts = [];
-    if (Number.isFinite(e.heightPx)) facts.push(`${e.heightPx} px`);
-    if (Number.isFinite(e.heightMm)) facts.push(`${e.heightMm} mm of paper`);
+    if (typeof e.heightPx === "number" && Number.isFinite(e.heightPx)) facts.push(`${e.heightPx} px`);
+    if (typeof e.heightMm === "number" && Number.isFinite(e.heightMm)) facts.push(`${e.heightMm} mm of paper`);
     figures.push(
       h(
         "li",
@@ -41,12 +47,12 @@ export async function showPreviews({ section, body, hint, base }) {
       ),
     );
   }
-  const sheet = inside(folder, index?.contactSheet);
+  const sheet = inside(folder, found.contactSheet);
   if (!figures.length && !sheet) {
     hint.hidden = false;
     return;
   }
-  const long = editions.filter((e) => e?.tooLong === true).length;
+  const long = editions.filter((e) => e.tooLong === true).length;
   replace(
     body,
     h(
@@ -66,7 +72,11 @@ export async function showPreviews({ section, body, hint, base }) {
   section.hidden = false;
 }
 
-/** A file name from index.json as a URL in the preview folder, or undefined if it points anywhere else. */
+/**
+ * A file name from index.json as a URL in the preview folder, or undefined if it points anywhere else.
+ * @param {URL} folder
+ * @param {unknown} file
+ */
 function inside(folder, file) {
   if (typeof file !== "string" || file === "") return undefined;
   try {

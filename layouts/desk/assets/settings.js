@@ -1,11 +1,16 @@
 // The subscriber's accepted settings, kept in localStorage per publication so
 // the simulator sends them (as the platform stores them after validate_config
 // says valid: true).
+import { isObject } from "./meta.js";
 
+/** @param {string} slug */
 const KEY = (slug) => `littlepress-desk:${slug}:settings`;
 export const SETTINGS_EVENT = "desk:settings";
 
-/** Values kept when storage fails (private windows), for this page view. */
+/**
+ * Values kept when storage fails (private windows), for this page view.
+ * @type {Map<string, string>}
+ */
 const memory = new Map();
 
 /**
@@ -13,7 +18,8 @@ const memory = new Map();
  * @returns {{ values: Record<string, string>, savedAt: string } | null}
  */
 export function loadSettings(slug) {
-  let raw = null;
+  /** @type {string | null} */
+  let raw;
   try {
     raw = localStorage.getItem(KEY(slug));
   } catch {
@@ -21,8 +27,9 @@ export function loadSettings(slug) {
   }
   if (!raw) return null;
   try {
-    const data = JSON.parse(raw);
-    if (!data || typeof data !== "object" || !data.values || typeof data.values !== "object") return null;
+    const data = /** @type {unknown} */ (JSON.parse(raw));
+    if (!isObject(data) || !isObject(data.values)) return null;
+    /** @type {Record<string, string>} */
     const values = {};
     for (const [k, v] of Object.entries(data.values)) if (typeof v === "string") values[k] = v;
     return { values, savedAt: typeof data.savedAt === "string" ? data.savedAt : "" };
