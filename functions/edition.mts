@@ -10,4 +10,5 @@ import { functionPaths } from "../lib/serve/routes.ts";
 export const config: Config = { path: ["/:slug/edition/", "/:slug/edition", "/edition/", "/edition"] };
 
 export default editionEndpoint("edition", functionPaths(config), (pub, url) =>
-  decideEdition(pub, url.searchParams, new Date()));
+  decideEdition(pub, url.searchParams, new Date()),
+);

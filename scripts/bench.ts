@@ -81,7 +81,8 @@ const BOUNDED_FROM = 50_000;
 
 function plan(options: BenchOptions): Plan {
   const sizes = [...new Set(options.sizes ?? (options.quick ? QUICK_SIZES : DEFAULT_SIZES))].sort((a, b) => a - b);
-  if (sizes.length < 2 || sizes.some((n) => !Number.isSafeInteger(n) || n < 20)) throw new Error("give at least two sizes of 20 editions or more");
+  if (sizes.length < 2 || sizes.some((n) => !Number.isSafeInteger(n) || n < 20))
+    throw new Error("give at least two sizes of 20 editions or more");
   const loadSize = [...sizes].reverse().find((n) => n <= 10_000) ?? sizes[0]!;
   const plainLimit = (size: number) => (size >= BOUNDED_FROM ? PLAIN_LIMIT : undefined);
   if (options.quick) {
@@ -112,7 +113,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     const sites = new Map<number, { site: SyntheticSite; siteDir: string }>();
     for (const size of sizes) {
       progress(`generate ${size.toLocaleString("en-US")} editions`);
-      sites.set(size, { site: generateSite(path.join(work, `content-${size}`), size), siteDir: path.join(work, `site-${size}`) });
+      sites.set(size, {
+        site: generateSite(path.join(work, `content-${size}`), size),
+        siteDir: path.join(work, `site-${size}`),
+      });
     }
 
     const tools = prepareBuildTools(work);

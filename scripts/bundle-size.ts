@@ -46,15 +46,22 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
   }
   const out = await mkdtemp(path.join(tmpdir(), "littlepress-bundle-"));
   try {
-    const zips = await zipFunctions([path.join(root, netlify.functions)], out, { basePath: root, repositoryRoot: root, config });
+    const zips = await zipFunctions([path.join(root, netlify.functions)], out, {
+      basePath: root,
+      repositoryRoot: root,
+      config,
+    });
     const siteRoot = path.resolve(root, site) + path.sep;
-    const inSite = (files: string[] = []) => files.filter((f) => path.resolve(root, f).startsWith(siteRoot)).map((f) => path.resolve(root, f));
+    const inSite = (files: string[] = []) =>
+      files.filter((f) => path.resolve(root, f).startsWith(siteRoot)).map((f) => path.resolve(root, f));
     return zips
       .map((z) => {
         const siteFiles = [...new Set([...inSite(z.includedFiles), ...inSite(z.inputs)])].sort();
         // A symlinked node_modules (a git worktree sharing another's) is listed as an input itself.
         const code = /[/\\](node_modules|functions|lib)([/\\]|$)/;
-        const strayFiles = (z.inputs ?? []).map((f) => path.resolve(root, f)).filter((f) => !code.test(path.relative(root, f).replace(/^/, "/")) && !siteFiles.includes(f));
+        const strayFiles = (z.inputs ?? [])
+          .map((f) => path.resolve(root, f))
+          .filter((f) => !code.test(path.relative(root, f).replace(/^/, "/")) && !siteFiles.includes(f));
         const inputs = (z.inputs ?? []).map((f) => path.resolve(root, f));
         return { name: z.name, zipBytes: z.size ?? 0, siteFiles, strayFiles, inputs };
       })

@@ -70,7 +70,9 @@ export function scriptArgs<O extends Options>(tool: string, usage: string, optio
 /** What is wrong with a --timeout value (seconds, above 0 and at most 600), or undefined. */
 export function timeoutProblem(text: string): string | undefined {
   const n = Number(text);
-  return Number.isFinite(n) && n > 0 && n <= 600 ? undefined : `--timeout is in seconds, above 0 and at most 600, not "${text}"`;
+  return Number.isFinite(n) && n > 0 && n <= 600
+    ? undefined
+    : `--timeout is in seconds, above 0 and at most 600, not "${text}"`;
 }
 
 /**

@@ -50,7 +50,12 @@ export function parsePreviewArgs(argv: string[]): Parsed {
   if (values.help) return { help: true };
   const timeoutIssue = values.timeout === undefined ? undefined : timeoutProblem(values.timeout);
   if (timeoutIssue) return { error: timeoutIssue };
-  for (const [name, value] of [["--edition", values.edition], ["--out", values.out], ["--site", values.site], ["--content", values.content]] as const) {
+  for (const [name, value] of [
+    ["--edition", values.edition],
+    ["--out", values.out],
+    ["--site", values.site],
+    ["--content", values.content],
+  ] as const) {
     if (value === "") return { error: `${name} needs a value` };
   }
   return {
@@ -79,12 +84,16 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     const folder = parsed.options.out ?? "preview";
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const rendered = result.rows.length - result.failures;
-    out.stdout(`\n${rendered} edition${rendered === 1 ? "" : "s"} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`);
+    out.stdout(
+      `\n${rendered} edition${rendered === 1 ? "" : "s"} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`,
+    );
     const copied = result.publications.filter((p) => p.copiedTo).length;
     out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
     for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);
     if (result.failures) {
-      out.stderr(`preview: ${result.failures} edition${result.failures === 1 ? "" : "s"} could not be rendered (marked ✗ above)\n`);
+      out.stderr(
+        `preview: ${result.failures} edition${result.failures === 1 ? "" : "s"} could not be rendered (marked ✗ above)\n`,
+      );
       return 1;
     }
     return 0;

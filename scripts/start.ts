@@ -28,14 +28,18 @@ async function main(values: { port?: string; content?: string; output?: string }
   const { content = "content", output = "_site" } = values;
   const port = Number(values.port ?? process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    processOutput.stderr(`start: the port must be a whole number from 0 to 65535, not "${values.port ?? process.env.PORT}"\n`);
+    processOutput.stderr(
+      `start: the port must be a whole number from 0 to 65535, not "${values.port ?? process.env.PORT}"\n`,
+    );
     return 2;
   }
   const live = new LiveSite({ content, output, watch: [content, "layouts"] });
   // The server first: the build needs its address for image URLs.
   const server = await startServer({ port, siteDir: output, live });
   await live.start(server.url);
-  console.log(`littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`);
+  console.log(
+    `littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`,
+  );
   const stop = () => {
     void Promise.all([live.close(), server.close()]).then(() => process.exit(0));
   };
@@ -54,7 +58,15 @@ export interface StartedProcess {
 }
 
 /** Runs this script in a child process on a free port, and resolves once it serves. */
-export function spawnStart({ content, output, timeoutMs = 60_000 }: { content: string; output: string; timeoutMs?: number }): Promise<StartedProcess> {
+export function spawnStart({
+  content,
+  output,
+  timeoutMs = 60_000,
+}: {
+  content: string;
+  output: string;
+  timeoutMs?: number;
+}): Promise<StartedProcess> {
   const args = ["--import", "tsx", import.meta.filename, "--port", "0", "--content", content, "--output", output];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
@@ -73,7 +85,13 @@ export function spawnStart({ content, output, timeoutMs = 60_000 }: { content: s
       const url = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
       if (!url) return;
       clearTimeout(timer);
-      resolve({ url, stop, get log() { return log; } });
+      resolve({
+        url,
+        stop,
+        get log() {
+          return log;
+        },
+      });
     });
   });
 }
@@ -81,13 +99,14 @@ export function spawnStart({ content, output, timeoutMs = 60_000 }: { content: s
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const folder = { type: "string" } as const;
   const args = scriptArgs("start", USAGE, { port: folder, content: folder, output: folder });
-  if (args) main(args.values).then(
-    (code) => {
-      if (code !== undefined) process.exitCode = code;
-    },
-    (error: Error) => {
-      console.error(`littlepress: cannot start: ${error.message}`);
-      process.exitCode = 1;
-    },
-  );
+  if (args)
+    main(args.values).then(
+      (code) => {
+        if (code !== undefined) process.exitCode = code;
+      },
+      (error: Error) => {
+        console.error(`littlepress: cannot start: ${error.message}`);
+        process.exitCode = 1;
+      },
+    );
 }

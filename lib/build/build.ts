@@ -38,8 +38,13 @@ export async function build(options: BuildOptions = {}): Promise<void> {
   }
   const next = `${output}.next`;
   await rm(next, { recursive: true, force: true });
-  const plugin: LittlepressOptions = { content: input, strict, ...(memory && { memory }), ...(url && { url }),
-    ...(bundleBudget !== undefined && { bundleBudget }) };
+  const plugin: LittlepressOptions = {
+    content: input,
+    strict,
+    ...(memory && { memory }),
+    ...(url && { url }),
+    ...(bundleBudget !== undefined && { bundleBudget }),
+  };
   // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
   const eleventy = new Eleventy(input, next, {
     quietMode: true,
@@ -72,7 +77,8 @@ export async function build(options: BuildOptions = {}): Promise<void> {
 export async function eleventyForget(files: string[]): Promise<void> {
   const bus = new URL("EventBus.js", import.meta.resolve("@11ty/eleventy")).href;
   const { default: events } = (await import(bus)) as { default: { emit(event: string, ...args: unknown[]): unknown } };
-  for (const file of files) await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
+  for (const file of files)
+    await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
 }
 
 /**

@@ -82,7 +82,12 @@ function gapsOf(by: EditionsBy, keys: EditionKey[]): number {
   return Math.max(0, span - keys.length);
 }
 
-const GAP_UNIT: Record<EditionsBy, string> = { delivery_count: "number", local_date: "day", utc_date: "day", utc_hour: "hour" };
+const GAP_UNIT: Record<EditionsBy, string> = {
+  delivery_count: "number",
+  local_date: "day",
+  utc_date: "day",
+  utc_hour: "hour",
+};
 
 function countText(by: EditionsBy, count: number, gaps: number): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -114,7 +119,9 @@ export function deskPublication(pub: PublicationSource, root: string | undefined
       lastText: keyText(by, last),
       gaps,
       countText: countText(by, keys.length, gaps),
-      afterLast: pub.editions.ends ? "then 410: the series ends and so does the subscription" : "then 204: nothing prints until new editions are added",
+      afterLast: pub.editions.ends
+        ? "then 410: the series ends and so does the subscription"
+        : "then 204: nothing prints until new editions are added",
       firstDate: dateOf(first),
       lastDate: dateOf(last),
     },

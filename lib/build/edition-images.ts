@@ -40,7 +40,9 @@ export async function processImages(html: string, target: ImageTarget): Promise<
   for (const img of root.querySelectorAll("img[src]")) {
     const src = img.getAttribute("src")!;
     if (REMOTE.test(src)) continue;
-    const file = src.startsWith("/") ? path.join(target.publicationDir, src) : path.resolve(path.dirname(target.source), src);
+    const file = src.startsWith("/")
+      ? path.join(target.publicationDir, src)
+      : path.resolve(path.dirname(target.source), src);
     const outputDir = path.join(target.output, target.slug, "img");
     let stats: ImageStats;
     try {
@@ -62,7 +64,14 @@ export async function processImages(html: string, target: ImageTarget): Promise<
       // Without its cache, eleventy-img answers a missing file with no image rather than an error.
       if (!stats.png?.[0]) throw new Error(existsSync(file) ? "no image came out of it" : `${file} does not exist`);
     } catch (e) {
-      throw new ContentError([{ file: target.source, field: `<img src="${src}">`, problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`, fix: "put the image file next to the edition (or give a path from the publication's folder starting with /)" }]);
+      throw new ContentError([
+        {
+          file: target.source,
+          field: `<img src="${src}">`,
+          problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`,
+          fix: "put the image file next to the edition (or give a path from the publication's folder starting with /)",
+        },
+      ]);
     }
     const png = stats.png![0]!;
     img.setAttribute("src", png.url);

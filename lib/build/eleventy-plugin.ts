@@ -5,7 +5,13 @@ import { readFileSync } from "node:fs";
 import { BundlePlugin, RenderPlugin } from "@11ty/eleventy";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { chainMessages, ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import {
+  chainMessages,
+  ContentError,
+  formatWarnings,
+  uniqueProblems,
+  type ContentProblem,
+} from "../model/content-error.ts";
 import { deskPublication } from "./desk.ts";
 import { makeIcon } from "./icon.ts";
 import { encodeShard, shardDictionary } from "../model/shard.ts";
@@ -100,17 +106,27 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     if (!page) return html;
     const url = siteUrl({ publication: page.pub.url, site: site.url ?? options.url });
     if (url.assumed && html.includes("<img")) assumedUrl = url.url;
-    return processImages(html, { source: page.edition.source, publicationDir: path.join(options.content, page.pub.slug), slug: page.pub.slug, siteUrl: url.url, output: eleventyConfig.directories.output, done: images });
+    return processImages(html, {
+      source: page.edition.source,
+      publicationDir: path.join(options.content, page.pub.slug),
+      slug: page.pub.slug,
+      siteUrl: url.url,
+      output: eleventyConfig.directories.output,
+      done: images,
+    });
   });
 
-  eleventyConfig.on("eleventy.after", async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
-    const rendered = renderedEditions(pages, results, memory);
-    const warnings = printChecks(site, rendered, options.content);
-    warnings.push(...assumedUrlWarnings(assumedUrl, path.join(options.content, "site.json")));
-    reportWarnings(warnings, options.strict ?? false);
-    await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
-    await writeSiteIndex(site, directories.output);
-  });
+  eleventyConfig.on(
+    "eleventy.after",
+    async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
+      const rendered = renderedEditions(pages, results, memory);
+      const warnings = printChecks(site, rendered, options.content);
+      warnings.push(...assumedUrlWarnings(assumedUrl, path.join(options.content, "site.json")));
+      reportWarnings(warnings, options.strict ?? false);
+      await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
+      await writeSiteIndex(site, directories.output);
+    },
+  );
 }
 
 // `npm run build` registers the plugin with the run's options before `.eleventy.js`
@@ -141,13 +157,17 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
     list.push(page.edition);
   }
   for (const [template, list] of byTemplate) {
-    eleventyConfig.addTemplate(template, { render: renderEdition }, {
-      layout: "edition.njk",
-      eleventyExcludeFromCollections: true,
-      littlepressEditions: list,
-      pagination: { data: "littlepressEditions", size: 1, alias: "edition" },
-      permalink: (data: { edition: EditionData }) => data.edition.url,
-    });
+    eleventyConfig.addTemplate(
+      template,
+      { render: renderEdition },
+      {
+        layout: "edition.njk",
+        eleventyExcludeFromCollections: true,
+        littlepressEditions: list,
+        pagination: { data: "littlepressEditions", size: 1, alias: "edition" },
+        permalink: (data: { edition: EditionData }) => data.edition.url,
+      },
+    );
   }
 }
 
@@ -199,14 +219,15 @@ function templateError(error: unknown, edition: EditionData): ContentProblem {
     const problem = `\`${name}\` is not defined${where}: not in the front matter, \`config\` or a data file`;
     return { file: edition.source, field: `{{ ${name} }}`, problem, fix: UNKNOWN_VARIABLE_FIX };
   }
-  const fix = "correct the Liquid there; "
-    + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
+  const fix =
+    "correct the Liquid there; " + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
   return { file: edition.source, field: "template", problem, fix };
 }
 
-const UNKNOWN_VARIABLE_FIX = "correct the name, or define it in the front matter or a data file; "
-  + 'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} '
-  + '(README: "Template variables")';
+const UNKNOWN_VARIABLE_FIX =
+  "correct the name, or define it in the front matter or a data file; " +
+  'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} ' +
+  '(README: "Template variables")';
 
 /** The template engine's own words for what is wrong, at the line of the author's file (not of the text after the front matter). */
 function templateProblem(error: unknown, bodyLine: number): string {
@@ -214,7 +235,10 @@ function templateProblem(error: unknown, bodyLine: number): string {
   // The innermost message that has a place (liquidjs wraps an unknown variable's error once more, without one).
   return (messages.findLast((m) => /line:\d+, col:\d+/.test(m)) ?? messages.at(-1) ?? String(error))
     .replace(/, file:.*?(?=, line:|$)/, "")
-    .replace(/line:(\d+), col:(\d+)/, (_, line: string, col: string) => `line ${Number(line) + bodyLine - 1}, column ${col}`);
+    .replace(
+      /line:(\d+), col:(\d+)/,
+      (_, line: string, col: string) => `line ${Number(line) + bodyLine - 1}, column ${col}`,
+    );
 }
 type RenderTemplate = (this: object, content: string, languages: string, data: object) => Promise<string>;
 
@@ -236,7 +260,8 @@ function addDesk(eleventyConfig: EleventyConfig, site: Site) {
   });
   eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" });
   // Print previews made by `npm run preview` (preview/<slug>/), shown on each publication's page.
-  for (const pub of site.publications) eleventyConfig.addPassthroughCopy({ [`preview/${pub.slug}`]: `${pub.slug}/preview` });
+  for (const pub of site.publications)
+    eleventyConfig.addPassthroughCopy({ [`preview/${pub.slug}`]: `${pub.slug}/preview` });
 }
 
 function editionPages(publications: PublicationSource[]): Map<string, EditionPage> {
@@ -263,8 +288,18 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
         const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
         const title = typeof data.title === "string" && data.title ? data.title : undefined;
         const lang = typeof data.lang === "string" && data.lang ? data.lang : "en";
-        const edition = { url, source: source.file, body, bodyLine, data: { ...data, config }, title, lang,
-          publication: pub.name, charset: pub.charset, render };
+        const edition = {
+          url,
+          source: source.file,
+          body,
+          bodyLine,
+          data: { ...data, config },
+          title,
+          lang,
+          publication: pub.name,
+          charset: pub.charset,
+          render,
+        };
         pages.set(url, { pub, key: source.key, variant, variantIndex, edition });
       }
     });
@@ -279,7 +314,11 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
  * pages' order (variant by variant, editions in key order), whatever order
  * Eleventy rendered them in. The memory is brought up to date.
  */
-function renderedEditions(pages: Map<string, EditionPage>, results: RenderResult[], memory?: RenderMemory): Map<string, RenderedEdition[]> {
+function renderedEditions(
+  pages: Map<string, EditionPage>,
+  results: RenderResult[],
+  memory?: RenderMemory,
+): Map<string, RenderedEdition[]> {
   const fresh = new Map(results.map((r) => [r.url, r.content]));
   const byPublication = new Map<string, RenderedEdition[]>();
   for (const [url, page] of pages) {
@@ -324,7 +363,8 @@ async function writePublications(
     // The pages Eleventy wrote one by one are now packed into the shards.
     await rm(path.join(output, DATA_DIR, pub.slug, "editions"), { recursive: true, force: true });
   }
-  for (const dir of new Set(files.map((f) => path.dirname(f.path)))) await mkdir(path.join(output, dir), { recursive: true });
+  for (const dir of new Set(files.map((f) => path.dirname(f.path))))
+    await mkdir(path.join(output, dir), { recursive: true });
   await inParallel(files, (f) => writeFile(path.join(output, f.path), f.bytes));
   for (const { index } of encoded) {
     await writeFile(path.join(output, DATA_DIR, index.slug, "index.json"), JSON.stringify(index));
@@ -348,7 +388,9 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, li
 
 /** Print checks on every rendered edition (once per file) and on each description. */
 function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, content: string): ContentProblem[] {
-  const warnings: ContentProblem[] = site.publications.flatMap((p) => descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")));
+  const warnings: ContentProblem[] = site.publications.flatMap((p) =>
+    descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")),
+  );
   const checker = new PrintChecker();
   for (const r of [...rendered.values()].flat()) warnings.push(...checker.check(r.html, r.source));
   return uniqueProblems(warnings);
@@ -367,5 +409,6 @@ async function writeSiteIndex(site: Site, output: string) {
   await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data
   await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));
   if (!site.root) return;
-  for (const file of ["meta.json", "icon.png"]) await copyFile(path.join(output, site.root, file), path.join(output, file));
+  for (const file of ["meta.json", "icon.png"])
+    await copyFile(path.join(output, site.root, file), path.join(output, file));
 }

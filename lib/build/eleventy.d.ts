@@ -1,12 +1,16 @@
 // Eleventy ships no TypeScript types; the build uses its documented programmatic API only.
 declare module "@11ty/eleventy" {
   export default class Eleventy {
-    constructor(input?: string, output?: string, options?: {
-      quietMode?: boolean;
-      configPath?: string;
-      /** Runs before the config file: a plugin added here with `unique` is the one that counts. */
-      config?: (eleventyConfig: { addPlugin(plugin: unknown, options?: object): void }) => void;
-    });
+    constructor(
+      input?: string,
+      output?: string,
+      options?: {
+        quietMode?: boolean;
+        configPath?: string;
+        /** Runs before the config file: a plugin added here with `unique` is the one that counts. */
+        config?: (eleventyConfig: { addPlugin(plugin: unknown, options?: object): void }) => void;
+      },
+    );
     disableLogger(): void;
     write(): Promise<unknown>;
   }
@@ -17,5 +21,8 @@ declare module "@11ty/eleventy" {
 }
 
 declare module "@11ty/eleventy-img" {
-  export default function Image(src: string, options: Record<string, unknown>): Promise<Record<string, { url: string; width: number; height: number }[]>>;
+  export default function Image(
+    src: string,
+    options: Record<string, unknown>,
+  ): Promise<Record<string, { url: string; width: number; height: number }[]>>;
 }

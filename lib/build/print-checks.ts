@@ -49,7 +49,8 @@ export class PrintChecker {
     }
     const markup = html.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, "");
     // Attributes only (a viewport's content="width=384" is not one).
-    if (/\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup)) warnings.push(...markupWarnings(markup, file));
+    if (/\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup))
+      warnings.push(...markupWarnings(markup, file));
     return uniqueProblems(warnings);
   }
 }
@@ -59,10 +60,12 @@ function sizeWarning(size: number, file: string): ContentProblem {
   return {
     file,
     field: "size",
-    problem: `the edition's page is ${kib(size)}, over the ${kib(EDITION_BUDGET_BYTES)} budget: `
-      + "every delivery sends it whole",
-    fix: "make the edition shorter (the platform advises about 800 px of paper), or split it over several editions; "
-      + "link images rather than inlining them",
+    problem:
+      `the edition's page is ${kib(size)}, over the ${kib(EDITION_BUDGET_BYTES)} budget: ` +
+      "every delivery sends it whole",
+    fix:
+      "make the edition shorter (the platform advises about 800 px of paper), or split it over several editions; " +
+      "link images rather than inlining them",
   };
 }
 
@@ -74,19 +77,35 @@ function markupWarnings(markup: string, file: string): ContentProblem[] {
     for (const attr of ["src", "href", "srcset", "poster"]) {
       const url = el.getAttribute(attr)?.trim();
       if (url && !ABSOLUTE.test(url)) {
-        warn(`<${el.rawTagName} ${attr}>`, `"${url}" is a relative URL; the platform renders the page from another host and cannot load it`, 'use an absolute URL, or put images next to the edition and set "url" in content/site.json');
+        warn(
+          `<${el.rawTagName} ${attr}>`,
+          `"${url}" is a relative URL; the platform renders the page from another host and cannot load it`,
+          'use an absolute URL, or put images next to the edition and set "url" in content/site.json',
+        );
       }
     }
   }
   for (const el of root.querySelectorAll('link[rel~="stylesheet"], script[src]')) {
     const url = el.getAttribute("href") ?? el.getAttribute("src");
-    warn(`<${el.rawTagName}>`, `links ${url} from elsewhere; the renderer may not load it`, "inline the CSS in the page (the layout's {% css %} bundle), and leave scripts out");
+    warn(
+      `<${el.rawTagName}>`,
+      `links ${url} from elsewhere; the renderer may not load it`,
+      "inline the CSS in the page (the layout's {% css %} bundle), and leave scripts out",
+    );
   }
   for (const el of root.querySelectorAll("[width]")) {
     const width = Number(el.getAttribute("width"));
-    if (width > PAPER_WIDTH_PX) warn(`<${el.rawTagName} width>`, `width="${width}" is wider than the ${PAPER_WIDTH_PX} px paper`, `use at most ${PAPER_WIDTH_PX}`);
+    if (width > PAPER_WIDTH_PX)
+      warn(
+        `<${el.rawTagName} width>`,
+        `width="${width}" is wider than the ${PAPER_WIDTH_PX} px paper`,
+        `use at most ${PAPER_WIDTH_PX}`,
+      );
   }
-  const inline = root.querySelectorAll("[style]").map((e) => e.getAttribute("style") ?? "").join(";");
+  const inline = root
+    .querySelectorAll("[style]")
+    .map((e) => e.getAttribute("style") ?? "")
+    .join(";");
   for (const w of cssWarnings(inline)) warnings.push({ file, ...w });
   return warnings;
 }
@@ -95,11 +114,21 @@ function cssWarnings(text: string): { field: string; problem: string; fix: strin
   const css = text.replace(/@media[^{]*\{/g, "{"); // a media query's (min-width: …) is a condition, not a width
   const warnings: { field: string; problem: string; fix: string }[] = [];
   for (const m of css.matchAll(/(?<![-\w])(min-width|width)\s*:\s*(\d+(?:\.\d+)?)px/gi)) {
-    if (Number(m[2]) > PAPER_WIDTH_PX) warnings.push({ field: "CSS", problem: `${m[1]}: ${m[2]}px is wider than the ${PAPER_WIDTH_PX} px paper`, fix: `use at most ${PAPER_WIDTH_PX}px, or 100%` });
+    if (Number(m[2]) > PAPER_WIDTH_PX)
+      warnings.push({
+        field: "CSS",
+        problem: `${m[1]}: ${m[2]}px is wider than the ${PAPER_WIDTH_PX} px paper`,
+        fix: `use at most ${PAPER_WIDTH_PX}px, or 100%`,
+      });
   }
   for (const m of css.matchAll(/font-size\s*:\s*(\d+(?:\.\d+)?)(px|pt)/gi)) {
     const px = Number(m[1]) * (m[2]!.toLowerCase() === "pt" ? 4 / 3 : 1);
-    if (px < MIN_FONT_PX) warnings.push({ field: "CSS", problem: `font-size: ${m[1]}${m[2]} is smaller than ${MIN_FONT_PX} px`, fix: `use ${MIN_FONT_PX}px or more: smaller text blurs on thermal paper` });
+    if (px < MIN_FONT_PX)
+      warnings.push({
+        field: "CSS",
+        problem: `font-size: ${m[1]}${m[2]} is smaller than ${MIN_FONT_PX} px`,
+        fix: `use ${MIN_FONT_PX}px or more: smaller text blurs on thermal paper`,
+      });
   }
   return warnings;
 }
@@ -108,5 +137,12 @@ function cssWarnings(text: string): { field: string; problem: string; fix: strin
 export function descriptionWarnings(description: string, file: string): ContentProblem[] {
   const tags = disallowedTags(description);
   if (!tags.length) return [];
-  return [{ file, field: "description", problem: `uses ${tags.map((t) => `<${t}>`).join(", ")}; the platform shows only <strong>, <em>, <br> and <a>`, fix: "remove those tags (their text is kept on the desk)" }];
+  return [
+    {
+      file,
+      field: "description",
+      problem: `uses ${tags.map((t) => `<${t}>`).join(", ")}; the platform shows only <strong>, <em>, <br> and <a>`,
+      fix: "remove those tags (their text is kept on the desk)",
+    },
+  ];
 }

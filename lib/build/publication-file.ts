@@ -19,7 +19,11 @@ export function readPublication(slug: string, file: string): CheckedPublication 
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === "ENOENT") return problem("", "is missing", MISSING_FIX);
-    return problem("", `is not valid JSON: ${err.message}`, "correct the JSON syntax (a trailing comma or a missing quote, usually)");
+    return problem(
+      "",
+      `is not valid JSON: ${err.message}`,
+      "correct the JSON syntax (a trailing comma or a missing quote, usually)",
+    );
   }
   return checkPublication(slug, raw, file);
 }

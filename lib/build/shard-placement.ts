@@ -32,7 +32,11 @@ export interface ShardFile {
  * publication's index. The budget is shared fairly: each publication in turn
  * gets its next shard in, so a large one cannot crowd out a small one.
  */
-export function placeShards(publications: EncodedPublication[], dataDir: (slug: string) => string, budget = BUNDLE_BUDGET_BYTES): ShardFile[] {
+export function placeShards(
+  publications: EncodedPublication[],
+  dataDir: (slug: string) => string,
+  budget = BUNDLE_BUDGET_BYTES,
+): ShardFile[] {
   const files: ShardFile[] = [];
   let used = 0;
   let full = false;

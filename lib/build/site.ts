@@ -67,21 +67,41 @@ function sampleOf(pub: Publication, list: EditionSource[], file: string, problem
   if (pub.editions.sample === undefined) return list[0]!.key;
   const sample = pub.editions.sample;
   // "sample": "2" is as clear as "sample": 2.
-  const key = keyFromFrontMatter(pub.editions.by, typeof sample === "string" && /^\d+$/.test(sample) && pub.editions.by === "delivery_count" ? Number(sample) : sample);
+  const key = keyFromFrontMatter(
+    pub.editions.by,
+    typeof sample === "string" && /^\d+$/.test(sample) && pub.editions.by === "delivery_count"
+      ? Number(sample)
+      : sample,
+  );
   if ("key" in key && list.some((e) => e.key === key.key)) return key.key;
-  problems.push({ file, field: "editions.sample", problem: `there is no edition ${JSON.stringify(pub.editions.sample)}`, fix: `use the key of one of the editions (the first is ${list[0]!.key}), or leave sample out` });
+  problems.push({
+    file,
+    field: "editions.sample",
+    problem: `there is no edition ${JSON.stringify(pub.editions.sample)}`,
+    fix: `use the key of one of the editions (the first is ${list[0]!.key}), or leave sample out`,
+  });
   return list[0]!.key;
 }
 
 function iconOf(pub: Publication, dir: string, file: string, problems: ContentProblem[]): string | undefined {
   const icon = path.join(dir, pub.icon ?? "icon.png");
   if (exists(icon)) return icon;
-  if (pub.icon !== undefined) problems.push({ file, field: "icon", problem: `${icon} does not exist`, fix: "put the image in the publication's folder, or leave icon out for a plain default" });
+  if (pub.icon !== undefined)
+    problems.push({
+      file,
+      field: "icon",
+      problem: `${icon} does not exist`,
+      fix: "put the image in the publication's folder, or leave icon out for a plain default",
+    });
   return undefined;
 }
 
 /** content/site.json: site-wide settings, `root` and `url`. */
-function readSiteSettings(contentDir: string, publications: PublicationSource[], problems: ContentProblem[]): Pick<Site, "root" | "url"> {
+function readSiteSettings(
+  contentDir: string,
+  publications: PublicationSource[],
+  problems: ContentProblem[],
+): Pick<Site, "root" | "url"> {
   const file = path.join(contentDir, "site.json");
   if (!exists(file)) return {};
   let settings: { root?: unknown; url?: unknown } | null;
@@ -93,18 +113,35 @@ function readSiteSettings(contentDir: string, publications: PublicationSource[],
   try {
     settings = JSON.parse(read.text);
   } catch (e) {
-    problems.push({ file, field: "", problem: `is not valid JSON: ${(e as Error).message}`, fix: 'write it as {"root": "<slug>", "url": "https://…"}' });
+    problems.push({
+      file,
+      field: "",
+      problem: `is not valid JSON: ${(e as Error).message}`,
+      fix: 'write it as {"root": "<slug>", "url": "https://…"}',
+    });
     return {};
   }
   const result: Pick<Site, "root" | "url"> = {};
   const { root, url } = settings ?? {};
   if (root !== undefined) {
     if (typeof root === "string" && publications.some((p) => p.slug === root)) result.root = root;
-    else problems.push({ file, field: "root", problem: `${JSON.stringify(root)} is not a publication in ${contentDir}`, fix: `use one of: ${publications.map((p) => p.slug).join(", ")}` });
+    else
+      problems.push({
+        file,
+        field: "root",
+        problem: `${JSON.stringify(root)} is not a publication in ${contentDir}`,
+        fix: `use one of: ${publications.map((p) => p.slug).join(", ")}`,
+      });
   }
   if (url !== undefined) {
     if (typeof url === "string" && /^https?:\/\/[^/\s]+/.test(url)) result.url = url.replace(/\/+$/, "");
-    else problems.push({ file, field: "url", problem: `${JSON.stringify(url)} is not an http(s) URL`, fix: 'write the address the site is deployed at, such as "https://my-press.netlify.app"' });
+    else
+      problems.push({
+        file,
+        field: "url",
+        problem: `${JSON.stringify(url)} is not an http(s) URL`,
+        fix: 'write the address the site is deployed at, such as "https://my-press.netlify.app"',
+      });
   }
   return result;
 }
@@ -115,7 +152,12 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree): Edition
   const files = all.filter((f) => f.endsWith(".md"));
   problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
   if (files.length === 0) {
-    problems.push({ file: dir, field: "", problem: "has no editions", fix: "add at least one Markdown file with the edition's key in its front matter" });
+    problems.push({
+      file: dir,
+      field: "",
+      problem: "has no editions",
+      fix: "add at least one Markdown file with the edition's key in its front matter",
+    });
     return [];
   }
   const field = KEY_FIELD[pub.editions.by];
@@ -138,7 +180,12 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree): Edition
     }
     const twin = byKey.get(key.key);
     if (twin !== undefined) {
-      problems.push({ file, field, problem: `${key.key} is also the key of ${twin.file}`, fix: "give each edition its own key, or merge the two files" });
+      problems.push({
+        file,
+        field,
+        problem: `${key.key} is also the key of ${twin.file}`,
+        fix: "give each edition its own key, or merge the two files",
+      });
       continue;
     }
     byKey.set(key.key, { file, ...front });
@@ -172,8 +219,9 @@ function isIgnoredData(editionsDir: string, file: string): boolean {
   return DATA_FILE.test(file) && !EDITIONS_DATA.test(path.relative(editionsDir, file));
 }
 
-const DATA_GOES = "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), "
-  + "for this publication's editions in editions/editions.json, or for one edition in its front matter";
+const DATA_GOES =
+  "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), " +
+  "for this publication's editions in editions/editions.json, or for one edition in its front matter";
 
 function ignoredDataProblem(file: string): ContentProblem {
   const problem = "is not an edition, and littlepress does not read data files here";

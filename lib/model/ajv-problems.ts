@@ -17,7 +17,10 @@ function readmeSection(field: string): string {
 }
 
 /** The field an ajv error is about, and what was wrong with it, in an author's words. */
-export function describeAjvError(e: ErrorObject, hints: Record<string, string>): { field: string; problem: string; fix: string } {
+export function describeAjvError(
+  e: ErrorObject,
+  hints: Record<string, string>,
+): { field: string; problem: string; fix: string } {
   const at = dottedPath(e.instancePath);
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
@@ -31,13 +34,29 @@ export function describeAjvError(e: ErrorObject, hints: Record<string, string>):
       return { field: join(at, name), problem: "is not a field littlepress knows", fix };
     }
     case "enum":
-      return { field: at, problem: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`, fix: "use one of those values" };
+      return {
+        field: at,
+        problem: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        fix: "use one of those values",
+      };
     case "discriminator":
-      return { field: join(at, String(p.tag)), problem: "must be \"text\", \"select\" or \"radio\"", fix: "use one of those field types" };
+      return {
+        field: join(at, String(p.tag)),
+        problem: 'must be "text", "select" or "radio"',
+        fix: "use one of those field types",
+      };
     case "type":
-      return { field: at, problem: `must be ${p.type === "array" ? "a list" : `a ${p.type}`}`, fix: `write it as a ${p.type}` };
+      return {
+        field: at,
+        problem: `must be ${p.type === "array" ? "a list" : `a ${p.type}`}`,
+        fix: `write it as a ${p.type}`,
+      };
     case "pattern":
-      return { field: at, problem: "is not in the expected form", fix: at.endsWith("owner_email") ? "use an e-mail address like you@example.com" : `match ${String(p.pattern)}` };
+      return {
+        field: at,
+        problem: "is not in the expected form",
+        fix: at.endsWith("owner_email") ? "use an e-mail address like you@example.com" : `match ${String(p.pattern)}`,
+      };
     case "minLength":
       return { field: at, problem: "is empty", fix: "fill it in" };
     case "minItems":

@@ -49,10 +49,13 @@ export interface SpecField {
 export const isChoice = (f: ConfigField): f is ChoiceField => f.type !== "text";
 
 /** The free-text fields, in field order: the ones whose values fill slots at request time. */
-export const textFields = (fields: readonly ConfigField[]): TextField[] => fields.filter((f): f is TextField => !isChoice(f));
+export const textFields = (fields: readonly ConfigField[]): TextField[] =>
+  fields.filter((f): f is TextField => !isChoice(f));
 
 export function specField(f: ConfigField): SpecField {
-  return isChoice(f) ? { type: f.type, name: f.name, label: f.label, options: f.options } : { type: f.type, name: f.name, label: f.label };
+  return isChoice(f)
+    ? { type: f.type, name: f.name, label: f.label, options: f.options }
+    : { type: f.type, name: f.name, label: f.label };
 }
 
 /** Parameters the platform itself sends; a field may not take their names. */
@@ -74,34 +77,57 @@ export function checkFields(fields: ConfigField[], file: string): ContentProblem
   const seen = new Set<string>();
   fields.forEach((f, i) => {
     const at = `config.fields[${i}]`;
-    const add = (field: string, problem: string, fix: string) => problems.push({ file, field: `${at}${field}`, problem, fix });
+    const add = (field: string, problem: string, fix: string) =>
+      problems.push({ file, field: `${at}${field}`, problem, fix });
     if (!SAFE_NAME.test(f.name) || OBJECT_KEYS.has(f.name)) {
-      add(".name", `"${f.name}" is not a safe query-parameter name`, "use letters, digits and _ only, starting with a letter (for example `lang`)");
+      add(
+        ".name",
+        `"${f.name}" is not a safe query-parameter name`,
+        "use letters, digits and _ only, starting with a letter (for example `lang`)",
+      );
     } else if (RESERVED_NAMES.has(f.name)) {
       add(".name", `"${f.name}" is a parameter the platform sends itself`, "choose another name");
     }
     if (seen.has(f.name)) add(".name", `two fields are named "${f.name}"`, "give every field its own name");
     seen.add(f.name);
     if (isChoice(f)) {
-      if (f.options.length === 0) add(".options", `a ${f.type} field needs options`, 'list them as [label, value] pairs, for example [["English", "en"], ["Français", "fr"]]');
+      if (f.options.length === 0)
+        add(
+          ".options",
+          `a ${f.type} field needs options`,
+          'list them as [label, value] pairs, for example [["English", "en"], ["Français", "fr"]]',
+        );
       const values = new Set<string>();
       f.options.forEach(([, value], j) => {
-        if (values.has(value)) add(`.options[${j}]`, `the value "${value}" is listed twice`, "give every option its own value");
+        if (values.has(value))
+          add(`.options[${j}]`, `the value "${value}" is listed twice`, "give every option its own value");
         values.add(value);
       });
       if (f.default !== undefined && !values.has(f.default)) {
-        add(".default", `the default "${f.default}" is not one of the option values`, `use one of: ${[...values].join(", ")}`);
+        add(
+          ".default",
+          `the default "${f.default}" is not one of the option values`,
+          `use one of: ${[...values].join(", ")}`,
+        );
       }
     } else {
       if (f.pattern !== undefined) {
         try {
           new RegExp(f.pattern, "u");
         } catch {
-          add(".pattern", `"${f.pattern}" is not a valid regular expression`, "correct the pattern (JavaScript syntax, matched against the whole value)");
+          add(
+            ".pattern",
+            `"${f.pattern}" is not a valid regular expression`,
+            "correct the pattern (JavaScript syntax, matched against the whole value)",
+          );
         }
       }
       if (f.min_length !== undefined && f.max_length !== undefined && f.min_length > f.max_length) {
-        add(".min_length", `min_length ${f.min_length} is larger than max_length ${f.max_length}`, "make min_length the smaller of the two");
+        add(
+          ".min_length",
+          `min_length ${f.min_length} is larger than max_length ${f.max_length}`,
+          "make min_length the smaller of the two",
+        );
       }
     }
   });

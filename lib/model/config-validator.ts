@@ -39,17 +39,24 @@ export function compileConfigValidator(fields: ConfigField[]): ConfigValidator {
   const byName = new Map(fields.map((f) => [f.name, f]));
   return (config) => {
     // An empty value means "not given": only a required field objects to it.
-    const given = Object.fromEntries(Object.entries(config).filter(([name, value]) => !(value === "" && byName.has(name))));
+    const given = Object.fromEntries(
+      Object.entries(config).filter(([name, value]) => !(value === "" && byName.has(name))),
+    );
     if (validate(given)) return { result: { valid: true }, badFields: new Set() };
     const messages = new Map<string, string>();
     const unknown: string[] = [];
     for (const e of validate.errors ?? []) {
       const p = e.params as Record<string, unknown>;
       if (e.keyword === "additionalProperties") {
-        unknown.push(`Unknown setting ${JSON.stringify(clip(String(p.additionalProperty)))}: this publication does not ask for it.`);
+        unknown.push(
+          `Unknown setting ${JSON.stringify(clip(String(p.additionalProperty)))}: this publication does not ask for it.`,
+        );
         continue;
       }
-      const name = e.keyword === "required" ? String(p.missingProperty) : e.instancePath.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+      const name =
+        e.keyword === "required"
+          ? String(p.missingProperty)
+          : e.instancePath.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
       const field = byName.get(name);
       if (field && !messages.has(name)) messages.set(name, errorText(field, e, given[name]));
     }
@@ -85,6 +92,7 @@ function orList(items: string[]): string {
   return items.length < 2 ? (items[0] ?? "an option") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 }
 
-const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+const kindOf = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `a ${typeof v}`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const clip = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);

@@ -51,7 +51,7 @@ export function findContentError(error: unknown): ContentError | undefined {
 /** An error and the ones it wraps (Eleventy's `originalError`, or `cause`), outermost first, at most `limit`. */
 export function errorChain(error: unknown, limit = 10): unknown[] {
   const chain: unknown[] = [];
-  for (let e = error; e && chain.length < limit; ) {
+  for (let e = error; e && chain.length < limit;) {
     chain.push(e);
     if (typeof e !== "object") break;
     const next = e as { originalError?: unknown; cause?: unknown };

@@ -21,9 +21,16 @@ const TIMESTAMP =
 export function parseDeliveryTime(raw: string): DeliveryTime | { error: string } {
   const m = TIMESTAMP.exec(raw.trim());
   if (!m) return { error: "local_delivery_time is not an ISO 8601 time with a UTC offset" };
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const second = m[6] === undefined ? 0 : Number(m[6]);
-  if (!isRealDate(year, month, day)) return { error: `local_delivery_time has an impossible date ${m[1]}-${m[2]}-${m[3]}` };
+  if (!isRealDate(year, month, day))
+    return { error: `local_delivery_time has an impossible date ${m[1]}-${m[2]}-${m[3]}` };
   if (hour > 23 || minute > 59 || second > 59) return { error: "local_delivery_time has an impossible time of day" };
   let offsetMinutes = 0;
   if (!m[7]) {

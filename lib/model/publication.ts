@@ -67,9 +67,21 @@ export function checkPublication(slug: string, raw: unknown, file: string): Chec
   const json = raw as Omit<Publication, "slug" | "fields"> & { config: { fields: ConfigField[] } };
   const problems = checkFields(json.config.fields, file);
   if (!iconv.encodingExists(json.charset)) {
-    problems.push({ file, field: "charset", problem: `"${json.charset}" is not a character set littlepress can encode`, fix: 'use "utf-8" (or a standard name such as "shift_jis", "windows-1251")' });
+    problems.push({
+      file,
+      field: "charset",
+      problem: `"${json.charset}" is not a character set littlepress can encode`,
+      fix: 'use "utf-8" (or a standard name such as "shift_jis", "windows-1251")',
+    });
   }
   if (problems.length) return { problems };
   const { config, $schema: _schema, ...settings } = json as typeof json & { $schema?: string };
-  return { publication: { slug, ...settings, charset: json.charset.toLowerCase(), fields: config.fields.map((f) => ({ ...f, required: f.required ?? true })) } };
+  return {
+    publication: {
+      slug,
+      ...settings,
+      charset: json.charset.toLowerCase(),
+      fields: config.fields.map((f) => ({ ...f, required: f.required ?? true })),
+    },
+  };
 }

@@ -81,7 +81,9 @@ export function encodeShard(shard: EditionShard, dictionary: Buffer): Buffer {
   const parts = ids.map((id) => deflateRawSync(shard.bodies[id]!, { level: 9, dictionary }));
   const ends: number[] = [];
   parts.reduce((end, part) => (ends.push(end + part.length), end + part.length), 0);
-  const copies = shard.keys.map((key) => Object.entries(shard.editions[key]!).map(([variant, c]) => [variant, number.get(c.body)!, c.etag, c.slots ? 1 : 0]));
+  const copies = shard.keys.map((key) =>
+    Object.entries(shard.editions[key]!).map(([variant, c]) => [variant, number.get(c.body)!, c.etag, c.slots ? 1 : 0]),
+  );
   const head = deflateRawSync(JSON.stringify({ keys: shard.keys, copies, ends }), { level: 9 });
   const length = Buffer.alloc(4);
   length.writeUInt32BE(head.length);
@@ -95,11 +97,15 @@ export function decodeShard(stored: Buffer, dictionary: Buffer): EditionShard {
   const editions: EditionShard["editions"] = {};
   head.keys.forEach((key, i) => {
     const byVariant: Record<VariantId, PrebuiltEdition> = {};
-    for (const [variant, body, etag, slots] of head.copies[i]!) byVariant[variant] = { body: String(body), etag, slots: slots === 1 };
+    for (const [variant, body, etag, slots] of head.copies[i]!)
+      byVariant[variant] = { body: String(body), etag, slots: slots === 1 };
     editions[key] = byVariant;
   });
   const start = 4 + headLength;
-  const body = (i: number) => inflateRawSync(stored.subarray(start + (head.ends[i - 1] ?? 0), start + head.ends[i]!), { dictionary }).toString("utf8");
+  const body = (i: number) =>
+    inflateRawSync(stored.subarray(start + (head.ends[i - 1] ?? 0), start + head.ends[i]!), { dictionary }).toString(
+      "utf8",
+    );
   return { keys: head.keys, editions, bodies: lazyRecord(head.ends.length, body) };
 }
 
@@ -113,13 +119,15 @@ interface StoredHead {
 /** A record "0".."count-1" whose values are made on first read (a Proxy: no work per entry up front). */
 function lazyRecord(count: number, make: (i: number) => string): Record<string, string> {
   const made: (string | undefined)[] = [];
-  const index = (id: string | symbol) => (typeof id === "string" && /^(0|[1-9]\d*)$/.test(id) && Number(id) < count ? Number(id) : -1);
+  const index = (id: string | symbol) =>
+    typeof id === "string" && /^(0|[1-9]\d*)$/.test(id) && Number(id) < count ? Number(id) : -1;
   const value = (i: number) => (made[i] ??= make(i));
   return new Proxy({} as Record<string, string>, {
     get: (_, id) => (index(id) < 0 ? undefined : value(index(id))),
     has: (_, id) => index(id) >= 0,
     ownKeys: () => Array.from({ length: count }, (_, i) => String(i)),
-    getOwnPropertyDescriptor: (_, id) => (index(id) < 0 ? undefined : { value: value(index(id)), enumerable: true, configurable: true, writable: false }),
+    getOwnPropertyDescriptor: (_, id) =>
+      index(id) < 0 ? undefined : { value: value(index(id)), enumerable: true, configurable: true, writable: false },
   });
 }
 

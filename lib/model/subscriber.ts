@@ -15,10 +15,16 @@ export interface SubscriberSettings {
  * validate_config would refuse (an option the author removed since, say),
  * falls back to the field's default: an edition request never fails on them.
  */
-export function subscriberSettings(fields: ConfigField[], params: URLSearchParams, validate: ConfigValidator): SubscriberSettings {
+export function subscriberSettings(
+  fields: ConfigField[],
+  params: URLSearchParams,
+  validate: ConfigValidator,
+): SubscriberSettings {
   const sent: Record<string, string> = Object.create(null);
   for (const f of fields) sent[f.name] = params.get(f.name) ?? "";
   const { badFields } = validate(sent);
-  const values = new Map(fields.map((f) => [f.name, sent[f.name] === "" || badFields.has(f.name) ? fallbackValue(f) : sent[f.name]!]));
+  const values = new Map(
+    fields.map((f) => [f.name, sent[f.name] === "" || badFields.has(f.name) ? fallbackValue(f) : sent[f.name]!]),
+  );
   return { variantId: variantId(fields, Object.fromEntries(values)), values };
 }

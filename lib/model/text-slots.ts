@@ -22,7 +22,9 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCA
  * pass for a slot.
  */
 export function fillSlots(html: string, values: ReadonlyMap<string, string>): string {
-  return html.replace(SLOT, (_, name: string) => escapeHtml(values.get(name) ?? "").replace(/[\u27E6\u27E7]/g, (c) => `&#x${c.codePointAt(0)!.toString(16)};`));
+  return html.replace(SLOT, (_, name: string) =>
+    escapeHtml(values.get(name) ?? "").replace(/[\u27E6\u27E7]/g, (c) => `&#x${c.codePointAt(0)!.toString(16)};`),
+  );
 }
 
 /** A prebuilt copy of an edition as the router picked it: its HTML, its ETag, whether it has slots. */
@@ -55,15 +57,22 @@ export function slotMisuse(html: string, fields: ConfigField[]): string[] {
   const textNames = new Set(textFields(fields).map((f) => f.name));
   const intact = html.replace(SLOT, (whole, name: string) => (textNames.has(name) ? "" : whole));
   if (/littlepress:/i.test(intact) || intact.includes("\u27E6") || intact.includes(CLOSE)) {
-    problems.push("a text setting was changed by a filter or used in a condition; text settings can only be printed as they are, with {{ config.<name> }}");
+    problems.push(
+      "a text setting was changed by a filter or used in a condition; text settings can only be printed as they are, with {{ config.<name> }}",
+    );
   }
   for (const block of html.matchAll(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi)) {
-    if (block[0].includes(OPEN)) problems.push(`a text setting is printed inside <${block[1]!.toLowerCase()}>, where it cannot be escaped safely; print it in the page text or in a quoted attribute`);
+    if (block[0].includes(OPEN))
+      problems.push(
+        `a text setting is printed inside <${block[1]!.toLowerCase()}>, where it cannot be escaped safely; print it in the page text or in a quoted attribute`,
+      );
   }
   // Inside a tag, escaping protects a value only between quotes.
   for (const tag of html.matchAll(/<[A-Za-z][^>]*>/g)) {
     if (tag[0].replace(/"[^"]*"|'[^']*'/g, "").includes(OPEN)) {
-      problems.push('a text setting is printed inside a tag without quotes; write attributes as title="{{ config.<name> }}"');
+      problems.push(
+        'a text setting is printed inside a tag without quotes; write attributes as title="{{ config.<name> }}"',
+      );
     }
   }
   return problems;

@@ -6,7 +6,8 @@ export const MAX_BODY_BYTES = 16 * 1024;
 /** A submitted config read from a request, or why it could not be read (a JSON error answer). */
 export type ConfigRequest = { config: Record<string, unknown> } | { error: string; status: 400 | 413 };
 
-const NO_CONFIG = 'The request has no "config": send a form field named config holding a JSON object, such as {"lang": "en"}.';
+const NO_CONFIG =
+  'The request has no "config": send a form field named config holding a JSON object, such as {"lang": "en"}.';
 const DEEP = `The JSON nests deeper than ${MAX_JSON_DEPTH} levels; a config is one object of texts.`;
 const NOT_OBJECT = 'The "config" field must hold a JSON object, such as {"lang": "en"}.';
 
@@ -16,7 +17,8 @@ const NOT_OBJECT = 'The "config" field must hold a JSON object, such as {"lang":
  */
 export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
   const body = await readLimited(req);
-  if (body === undefined) return { error: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, status: 413 };
+  if (body === undefined)
+    return { error: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, status: 413 };
   const header = req.headers.get("content-type") ?? "";
   const type = header.toLowerCase();
   let config: unknown;
@@ -48,7 +50,8 @@ export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
     if (config === INVALID) return { error: 'The "config" field is not valid JSON.', status: 400 };
   }
   if (!isObject(config)) return { error: NOT_OBJECT, status: 400 };
-  if (Object.keys(config).length > MAX_CONFIG_KEYS) return { error: `The config has more than ${MAX_CONFIG_KEYS} settings.`, status: 400 };
+  if (Object.keys(config).length > MAX_CONFIG_KEYS)
+    return { error: `The config has more than ${MAX_CONFIG_KEYS} settings.`, status: 400 };
   return { config };
 }
 

@@ -13,7 +13,11 @@ export type EditionDecision =
   | { status: 410; reason: string };
 
 /** Picks the edition for a request's parameters, following the spec and the publication's `editions`. */
-export async function decideEdition(pub: PublishedPublication, params: URLSearchParams, now: Date): Promise<EditionDecision> {
+export async function decideEdition(
+  pub: PublishedPublication,
+  params: URLSearchParams,
+  now: Date,
+): Promise<EditionDecision> {
   const ix = pub.index;
   const asked = requestedKey(ix.by, params);
   if (asked.kind === "invalid") return { status: 204, reason: asked.reason };
@@ -26,20 +30,35 @@ export async function decideEdition(pub: PublishedPublication, params: URLSearch
 /** The sample edition shown to people browsing publications, with the settings sent or the defaults. */
 export async function decideSample(pub: PublishedPublication, params: URLSearchParams): Promise<EditionDecision> {
   const shard = await pub.shardFor(pub.index.sample);
-  if (!shard || !Object.hasOwn(shard.editions, pub.index.sample)) return { status: 204, reason: "the sample edition is missing" };
+  if (!shard || !Object.hasOwn(shard.editions, pub.index.sample))
+    return { status: 204, reason: "the sample edition is missing" };
   return serve(pub, shard, pub.index.sample, params);
 }
 
-function serve(pub: PublishedPublication, shard: EditionShard, key: EditionKey, params: URLSearchParams): EditionDecision {
+function serve(
+  pub: PublishedPublication,
+  shard: EditionShard,
+  key: EditionKey,
+  params: URLSearchParams,
+): EditionDecision {
   const settings = subscriberSettings(pub.index.fields, params, pub.validate);
   const edition = shard.editions[key]![settings.variantId];
   if (!edition) return { status: 204, reason: "this edition was not built for these settings" };
-  return { status: 200, key, etag: edition.etag, html: shard.bodies[edition.body]!, slots: edition.slots, values: settings.values };
+  return {
+    status: 200,
+    key,
+    etag: edition.etag,
+    html: shard.bodies[edition.body]!,
+    slots: edition.slots,
+    values: settings.values,
+  };
 }
 
 function missing(ix: PublicationIndex, key: EditionKey): EditionDecision {
   if (compareKeys(ix.by, key, ix.last) > 0) {
-    return ix.ends ? { status: 410, reason: `the series ended with edition ${ix.last}` } : { status: 204, reason: `no edition after ${ix.last} yet` };
+    return ix.ends
+      ? { status: 410, reason: `the series ended with edition ${ix.last}` }
+      : { status: 204, reason: `no edition after ${ix.last} yet` };
   }
   if (compareKeys(ix.by, key, ix.first) < 0) return { status: 204, reason: `the first edition is ${ix.first}` };
   return { status: 204, reason: `no edition for ${key}` };

@@ -25,7 +25,12 @@ export function editionResponse(pub: PublishedPublication, d: EditionDecision, m
   const body = encodeHtml(html, charset);
   return new Response(method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), {
     status: 200,
-    headers: { ...NO_STORE, ETag: etag, "Content-Type": `text/html; charset=${charset}`, "Content-Length": String(body.length) },
+    headers: {
+      ...NO_STORE,
+      ETag: etag,
+      "Content-Type": `text/html; charset=${charset}`,
+      "Content-Length": String(body.length),
+    },
   });
 }
 

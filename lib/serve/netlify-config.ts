@@ -42,9 +42,16 @@ export function readNetlifyConfig(file = "netlify.toml"): NetlifyConfig {
     functions: toml.functions?.directory ?? "netlify/functions",
     includedFiles: Object.fromEntries(
       Object.entries(toml.functions ?? {}).flatMap(([name, settings]) =>
-        typeof settings === "object" && settings.included_files ? [[name, settings.included_files]] : []),
+        typeof settings === "object" && settings.included_files ? [[name, settings.included_files]] : [],
+      ),
     ),
-    redirects: (toml.redirects ?? []).map((r) => ({ from: r.from, to: r.to, status: r.status ?? 301, force: r.force ?? false, match: pathPattern(r.from) })),
+    redirects: (toml.redirects ?? []).map((r) => ({
+      from: r.from,
+      to: r.to,
+      status: r.status ?? 301,
+      force: r.force ?? false,
+      match: pathPattern(r.from),
+    })),
     headers: (toml.headers ?? []).map((h) => ({ for: h.for, values: h.values, match: pathPattern(h.for) })),
   };
 }

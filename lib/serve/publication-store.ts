@@ -3,7 +3,16 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { compileConfigValidator, type ConfigValidator } from "../model/config-validator.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
-import { decodeShard, SHARD_EXTENSION, shardDictionary, shardHash, type EditionShard, type PackedPublication, type PublicationIndex, type ShardRange } from "../model/shard.ts";
+import {
+  decodeShard,
+  SHARD_EXTENSION,
+  shardDictionary,
+  shardHash,
+  type EditionShard,
+  type PackedPublication,
+  type PublicationIndex,
+  type ShardRange,
+} from "../model/shard.ts";
 import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
@@ -124,7 +133,9 @@ async function load(site: string, slug: string): Promise<OpenedPublication | und
   }
   const ranges = new Map(index.shards.map((r) => [r.id, r]));
   const dictionary = shardDictionary(index);
-  return published(index, async (id, origin) => decodeShard(await readStored(site, dir, ranges.get(id)!, origin), dictionary));
+  return published(index, async (id, origin) =>
+    decodeShard(await readStored(site, dir, ranges.get(id)!, origin), dictionary),
+  );
 }
 
 /**
@@ -146,7 +157,8 @@ async function readStored(site: string, dir: string, range: ShardRange, origin?:
   if (!res.ok) throw new Error(`shard ${range.remote}: ${res.status} from ${origin}`);
   const bytes = Buffer.from(await res.arrayBuffer());
   // The name carries a hash of the bytes: a page that is not the shard (a catch-all rewrite, another deploy) is refused.
-  if (!range.remote.includes(`-${shardHash(bytes)}.`)) throw new Error(`shard ${range.remote}: ${origin} answered with other bytes`);
+  if (!range.remote.includes(`-${shardHash(bytes)}.`))
+    throw new Error(`shard ${range.remote}: ${origin} answered with other bytes`);
   return bytes;
 }
 
@@ -191,7 +203,7 @@ export function published(index: PublicationIndex, readShard: ReadShard): Opened
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (compareKeys(index.by, index.shards[mid]!.first, key) <= 0) (found = mid), (lo = mid + 1);
+      if (compareKeys(index.by, index.shards[mid]!.first, key) <= 0) ((found = mid), (lo = mid + 1));
       else hi = mid - 1;
     }
     return found;
@@ -213,11 +225,14 @@ export function published(index: PublicationIndex, readShard: ReadShard): Opened
 }
 
 /** Every prebuilt copy of a publication, in key order (for tools: the preview, tests). */
-export async function* eachEdition(pub: PublishedPublication): AsyncGenerator<{ key: EditionKey; variant: string; etag: string; html: string }> {
+export async function* eachEdition(
+  pub: PublishedPublication,
+): AsyncGenerator<{ key: EditionKey; variant: string; etag: string; html: string }> {
   for (const range of pub.index.shards) {
     const shard = (await pub.shardFor(range.first))!;
     for (const key of shard.keys) {
-      for (const [variant, copy] of Object.entries(shard.editions[key]!)) yield { key, variant, etag: copy.etag, html: shard.bodies[copy.body]! };
+      for (const [variant, copy] of Object.entries(shard.editions[key]!))
+        yield { key, variant, etag: copy.etag, html: shard.bodies[copy.body]! };
     }
   }
 }

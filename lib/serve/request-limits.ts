@@ -15,7 +15,8 @@ export const MAX_CONFIG_KEYS = 64;
 export function editionRequestProblem(url: URL): string | undefined {
   if (url.search.length > MAX_QUERY_LENGTH) return `the query string is longer than ${MAX_QUERY_LENGTH} characters`;
   let count = 0;
-  for (const _ of url.searchParams) if (++count > MAX_QUERY_PARAMS) return `more than ${MAX_QUERY_PARAMS} query parameters`;
+  for (const _ of url.searchParams)
+    if (++count > MAX_QUERY_PARAMS) return `more than ${MAX_QUERY_PARAMS} query parameters`;
   return undefined;
 }
 

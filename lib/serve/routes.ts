@@ -12,8 +12,8 @@ export function pathPattern(pattern: string): (pathname: string) => PathParams |
   const source = pattern
     .split("/")
     .map((part) => {
-      if (part === "*") return names.push("splat"), "(.*)";
-      if (part.startsWith(":")) return names.push(part.slice(1)), "([^/]+)";
+      if (part === "*") return (names.push("splat"), "(.*)");
+      if (part.startsWith(":")) return (names.push(part.slice(1)), "([^/]+)");
       return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/");

@@ -25,10 +25,15 @@ interface LocalFunction {
 /** Loads every function in the functions folder, as Netlify finds them: one per .mts file. */
 async function loadFunctions(dir: string): Promise<Map<string, LocalFunction>> {
   const names = (await readdir(dir)).filter((f) => f.endsWith(".mts")).map((f) => f.slice(0, -".mts".length));
-  const loaded = await Promise.all(names.sort().map(async (name) => {
-    const module = (await import(pathToFileURL(path.join(dir, `${name}.mts`)).href)) as { default: Handler; config?: FunctionConfig };
-    return { name, paths: functionPaths(module.config), handler: module.default };
-  }));
+  const loaded = await Promise.all(
+    names.sort().map(async (name) => {
+      const module = (await import(pathToFileURL(path.join(dir, `${name}.mts`)).href)) as {
+        default: Handler;
+        config?: FunctionConfig;
+      };
+      return { name, paths: functionPaths(module.config), handler: module.default };
+    }),
+  );
   return new Map(loaded.map((f) => [f.name, f]));
 }
 
@@ -88,7 +93,15 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   });
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`;
-  return { url, server, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** What every request is answered from. */
@@ -148,7 +161,8 @@ async function callFunction({ context, live }: Served, fn: LocalFunction, req: I
   } as RequestInit);
   const response = await fn.handler(request, context);
   // Edition pages are a few KiB: one buffer beats a stream for every request.
-  let body: Buffer | undefined = response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;
+  let body: Buffer | undefined =
+    response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (live && body && wantsLiveScript(req, response.headers.get("content-type") ?? undefined)) {
     body = withLiveScript(body);
     response.headers.delete("content-length");
@@ -167,7 +181,13 @@ async function staticFile(site: string, pathname: string): Promise<string | unde
   return undefined;
 }
 
-async function serveStatic({ config, site, live }: Served, pathname: string, req: IncomingMessage, res: ServerResponse, status: number) {
+async function serveStatic(
+  { config, site, live }: Served,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+) {
   const file = status === 404 ? undefined : await staticFile(site, pathname);
   const headers: Record<string, string> = { "Content-Type": HTML };
   if (file) {

@@ -110,7 +110,17 @@ export async function littlepressBuild(tools: BuildTools, site: SyntheticSite, o
   const run = await runChild(
     process.execPath,
     // Paths relative to the project, as an author passes them (the build matches Eleventy's relative input paths).
-    ["--import", "tsx", "--import", pathToFileURL(tools.hook).href, "scripts/build.ts", "--content", path.relative(ROOT, site.dir), "--output", path.relative(ROOT, output)],
+    [
+      "--import",
+      "tsx",
+      "--import",
+      pathToFileURL(tools.hook).href,
+      "scripts/build.ts",
+      "--content",
+      path.relative(ROOT, site.dir),
+      "--output",
+      path.relative(ROOT, output),
+    ],
     { cwd: ROOT, env: { ...process.env, BENCH_RSS_FILE: rssFile } },
   );
   mustSucceed(`littlepress build of ${site.editions} editions`, run);
@@ -121,12 +131,25 @@ export async function littlepressBuild(tools: BuildTools, site: SyntheticSite, o
  * One plain Eleventy build of the same content, stopped after `limitMs` if
  * given; its output is removed afterwards.
  */
-export async function plainBuild(tools: BuildTools, site: SyntheticSite, output: string, limitMs?: number): Promise<BuildRun> {
+export async function plainBuild(
+  tools: BuildTools,
+  site: SyntheticSite,
+  output: string,
+  limitMs?: number,
+): Promise<BuildRun> {
   rmSync(output, { recursive: true, force: true });
   const rssFile = path.join(tools.work, "rss-plain");
   const run = await runChild(
     process.execPath,
-    ["--import", pathToFileURL(tools.hook).href, "node_modules/@11ty/eleventy/cmd.cjs", `--config=${tools.plainConfig}`, `--input=${path.relative(ROOT, site.dir)}`, `--output=${path.relative(ROOT, output)}`, "--quiet"],
+    [
+      "--import",
+      pathToFileURL(tools.hook).href,
+      "node_modules/@11ty/eleventy/cmd.cjs",
+      `--config=${tools.plainConfig}`,
+      `--input=${path.relative(ROOT, site.dir)}`,
+      `--output=${path.relative(ROOT, output)}`,
+      "--quiet",
+    ],
     { cwd: ROOT, env: { ...process.env, BENCH_RSS_FILE: rssFile }, timeoutMs: limitMs },
   );
   if (!run.timedOut) {
@@ -148,7 +171,13 @@ export async function plainBuild(tools: BuildTools, site: SyntheticSite, output:
  * whether the target ratio is met, without waiting out a build whose time
  * grows with the square of the number of pages (see DEFAULT_SIZES in bench.ts).
  */
-export async function benchBuilds(tools: BuildTools, site: SyntheticSite, output: string, pairs: number, plainLimit?: number): Promise<BuildRow> {
+export async function benchBuilds(
+  tools: BuildTools,
+  site: SyntheticSite,
+  output: string,
+  pairs: number,
+  plainLimit?: number,
+): Promise<BuildRow> {
   const lp: BuildRun[] = [];
   const pl: BuildRun[] = [];
   const ratios: number[] = [];
@@ -157,11 +186,18 @@ export async function benchBuilds(tools: BuildTools, site: SyntheticSite, output
     const order = i % 2 === 0 || plainLimit ? (["littlepress", "plain"] as const) : (["plain", "littlepress"] as const);
     for (const side of order) {
       const limitMs = side === "plain" && plainLimit ? lp[i]!.ms * plainLimit : undefined;
-      progress(`build ${site.editions} editions: ${side} (pair ${i + 1}/${pairs})${limitMs ? `, stopped after ${(limitMs / 1000).toFixed(0)} s` : ""}`);
-      const run = side === "littlepress" ? await littlepressBuild(tools, site, output) : await plainBuild(tools, site, plainOut, limitMs);
+      progress(
+        `build ${site.editions} editions: ${side} (pair ${i + 1}/${pairs})${limitMs ? `, stopped after ${(limitMs / 1000).toFixed(0)} s` : ""}`,
+      );
+      const run =
+        side === "littlepress"
+          ? await littlepressBuild(tools, site, output)
+          : await plainBuild(tools, site, plainOut, limitMs);
       (side === "littlepress" ? lp : pl).push(run);
       const stopped = run.finished ? "" : "stopped at its limit: ";
-      progress(`  ${stopped}${(run.ms / 1000).toFixed(1)} s, ${(site.editions / (run.ms / 1000)).toFixed(0)} editions/s, max RSS ${(run.maxRss / 2 ** 20).toFixed(0)} MiB`);
+      progress(
+        `  ${stopped}${(run.ms / 1000).toFixed(1)} s, ${(site.editions / (run.ms / 1000)).toFixed(0)} editions/s, max RSS ${(run.maxRss / 2 ** 20).toFixed(0)} MiB`,
+      );
     }
     ratios.push(pl[i]!.ms / lp[i]!.ms);
   }
@@ -169,9 +205,21 @@ export async function benchBuilds(tools: BuildTools, site: SyntheticSite, output
   if (!existsSync(output)) throw new Error(`no littlepress site in ${output}`);
   const side = (runs: BuildRun[]): BuildSide => {
     const ms = median(runs.map((r) => r.ms));
-    return { editionsPerSecond: site.editions / (ms / 1000), seconds: ms / 1000, maxRss: Math.max(...runs.map((r) => r.maxRss)), finished: runs.every((r) => r.finished) };
+    return {
+      editionsPerSecond: site.editions / (ms / 1000),
+      seconds: ms / 1000,
+      maxRss: Math.max(...runs.map((r) => r.maxRss)),
+      finished: runs.every((r) => r.finished),
+    };
   };
-  return { editions: site.editions, pages: site.pages, pairs, littlepress: side(lp), plain: side(pl), ratio: median(ratios) };
+  return {
+    editions: site.editions,
+    pages: site.pages,
+    pairs,
+    littlepress: side(lp),
+    plain: side(pl),
+    ratio: median(ratios),
+  };
 }
 
 /** The peak RSS a build wrote on exit; 0 for a build stopped before its hook was loaded. */
@@ -183,5 +231,7 @@ function readRss(file: string): number {
 }
 
 function countPages(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".html")).length;
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && e.name.endsWith(".html"),
+  ).length;
 }

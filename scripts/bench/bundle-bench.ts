@@ -30,5 +30,11 @@ export async function benchBundle(siteDir: string, editions: number): Promise<Bu
   const functions = bundles.map((b) => ({ name: b.name, zipBytes: b.zipBytes, files: siteFiles(b) }));
   const largest = Math.max(...functions.map((f) => f.zipBytes));
   const published = await functionDataSize(siteDir, PUBLIC_SHARDS_DIR);
-  return { editions, functions, largestShare: largest / NETLIFY_ZIP_LIMIT, published, seconds: (performance.now() - t0) / 1000 };
+  return {
+    editions,
+    functions,
+    largestShare: largest / NETLIFY_ZIP_LIMIT,
+    published,
+    seconds: (performance.now() - t0) / 1000,
+  };
 }

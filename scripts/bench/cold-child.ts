@@ -15,7 +15,11 @@ const context: ServeContext = { littlepressSite: path.resolve(process.argv[3]!) 
 const origin = "https://bench.example";
 
 const t0 = performance.now();
-const handler = ((await import(pathToFileURL(path.join(ROOT, "functions", "edition.mts")).href)) as { default: (req: Request, context: ServeContext) => Promise<Response> }).default;
+const handler = (
+  (await import(pathToFileURL(path.join(ROOT, "functions", "edition.mts")).href)) as {
+    default: (req: Request, context: ServeContext) => Promise<Response>;
+  }
+).default;
 const imported = performance.now();
 const firstAnswer = await handler(new Request(origin + first!.path), context);
 const firstBody = await firstAnswer.text();

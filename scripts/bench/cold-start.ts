@@ -29,7 +29,12 @@ interface ColdRun {
 }
 
 /** `sites` maps each built site folder to the content it was built from. */
-export async function benchColdStarts(work: string, sites: { siteDir: string; site: SyntheticSite }[], runs: number, requests = 1000): Promise<ColdStartRow[]> {
+export async function benchColdStarts(
+  work: string,
+  sites: { siteDir: string; site: SyntheticSite }[],
+  runs: number,
+  requests = 1000,
+): Promise<ColdStartRow[]> {
   const files = sites.map(({ site }) => {
     // The first answer is today's edition of the dated publication, as a platform would ask for it.
     const mix = editionRequests(site, requests, 11);
@@ -43,12 +48,21 @@ export async function benchColdStarts(work: string, sites: { siteDir: string; si
     for (const [j, { siteDir, site }] of sites.entries()) {
       const run = mustSucceed(
         `cold start at ${site.editions} editions`,
-        await runChild(process.execPath, ["--import", "tsx", "scripts/bench/cold-child.ts", files[j]!, path.resolve(siteDir)], { cwd: ROOT }),
+        await runChild(
+          process.execPath,
+          ["--import", "tsx", "scripts/bench/cold-child.ts", files[j]!, path.resolve(siteDir)],
+          { cwd: ROOT },
+        ),
       );
       const r = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as ColdRun;
-      if (r.problems.length) throw new Error(`the edition function answered wrongly at ${site.editions} editions:\n  ${r.problems.join("\n  ")}`);
+      if (r.problems.length)
+        throw new Error(
+          `the edition function answered wrongly at ${site.editions} editions:\n  ${r.problems.join("\n  ")}`,
+        );
       results[j]!.push(r);
-      progress(`cold start ${site.editions} editions (run ${i + 1}/${runs}): ${r.coldStartMs.toFixed(0)} ms to the first answer, RSS ${(r.rss / 2 ** 20).toFixed(0)} MiB after ${r.requests} requests`);
+      progress(
+        `cold start ${site.editions} editions (run ${i + 1}/${runs}): ${r.coldStartMs.toFixed(0)} ms to the first answer, RSS ${(r.rss / 2 ** 20).toFixed(0)} MiB after ${r.requests} requests`,
+      );
     }
   }
   return sites.map(({ site }, j) => {

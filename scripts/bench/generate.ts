@@ -44,7 +44,10 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
     editions: { by: "delivery_count", ends: true },
   });
   for (let n = 0; n < split.serial; n++) {
-    writeFileSync(path.join(serialDir, `${n}.md`), `---\nnumber: ${n}\ntitle: "Part ${n + 1}: ${text.title()}"\n---\n${text.paragraphs(4, 330)}`);
+    writeFileSync(
+      path.join(serialDir, `${n}.md`),
+      `---\nnumber: ${n}\ntitle: "Part ${n + 1}: ${text.title()}"\n---\n${text.paragraphs(4, 330)}`,
+    );
   }
 
   const dailyDir = publicationDir(dir, DAILY, {
@@ -63,7 +66,10 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
   gaps.reverse();
   if (!gaps.length) gaps.push(iso(addDays(new Date(`${dates[0]}T00:00:00Z`), -1))); // before the first: 204 too
   for (const date of dates) {
-    writeFileSync(path.join(dailyDir, `${date}.md`), `---\ndate: ${date}\ntitle: "${text.title()}"\n---\n${text.paragraphs(4, 330)}`);
+    writeFileSync(
+      path.join(dailyDir, `${date}.md`),
+      `---\ndate: ${date}\ntitle: "${text.title()}"\n---\n${text.paragraphs(4, 330)}`,
+    );
   }
   let todayKey = iso(utcDay(today));
   const dated = new Set(dates);
@@ -77,7 +83,17 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
     editions: { by: "delivery_count", ends: true },
     config: {
       fields: [
-        { type: "select", name: "lang", label: "Language", options: [["English", "en"], ["Français", "fr"], ["Español", "es"]], default: "en" },
+        {
+          type: "select",
+          name: "lang",
+          label: "Language",
+          options: [
+            ["English", "en"],
+            ["Français", "fr"],
+            ["Español", "es"],
+          ],
+          default: "en",
+        },
         { type: "text", name: "name", label: "Your name", required: false, default: "friend", max_length: 40 },
       ],
     },

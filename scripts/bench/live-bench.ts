@@ -37,7 +37,8 @@ export async function benchLive(work: string, saves: number, editions = 1_000): 
       times.push(await timeSave(save, () => answer(`${server.url}/${SERIAL}/edition/?delivery_count=${n}`, "etag")));
     }
     const json = path.join(content, SERIAL, "publication.json");
-    const renamed = () => writeFileSync(json, readFileSync(json, "utf8").replace(/"name": "([^"]*)"/, '"name": "$1 (renamed)"'));
+    const renamed = () =>
+      writeFileSync(json, readFileSync(json, "utf8").replace(/"name": "([^"]*)"/, '"name": "$1 (renamed)"'));
     const publicationMs = await timeSave(renamed, () => answer(`${server.url}/${SERIAL}/meta.json`));
     progress(`live: ${saves} saves, median ${median(times).toFixed(0)} ms`);
     return { editions, saves, medianMs: median(times), maxMs: Math.max(...times), publicationMs };

@@ -49,7 +49,10 @@ interface CannonRun {
 interface AutocannonInstance {
   on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
 }
-type Autocannon = (options: object, done: (error: Error | null, result: { duration: number; errors: number; timeouts: number }) => void) => AutocannonInstance;
+type Autocannon = (
+  options: object,
+  done: (error: Error | null, result: { duration: number; errors: number; timeouts: number }) => void,
+) => AutocannonInstance;
 
 /** autocannon is a devDependency without types; loaded by name so the type check does not need it. */
 async function loadAutocannon(): Promise<Autocannon> {
@@ -67,7 +70,10 @@ export async function benchLoad(siteDir: string, site: SyntheticSite, options: L
   try {
     // The static side: one edition's HTML exactly as the router sends it, as a file of the site.
     const sample = await fetch(`${server.url}/${SERIAL}/edition/?delivery_count=0`);
-    if (sample.status !== 200) throw new Error(`the server answered ${sample.status} (${sample.headers.get("x-littlepress-reason")}) for the serial's first edition`);
+    if (sample.status !== 200)
+      throw new Error(
+        `the server answered ${sample.status} (${sample.headers.get("x-littlepress-reason")}) for the serial's first edition`,
+      );
     writeFileSync(path.join(siteDir, STATIC_PATH), Buffer.from(await sample.arrayBuffer()));
 
     const mix = editionRequests(site, 2000, 7);
@@ -76,7 +82,8 @@ export async function benchLoad(siteDir: string, site: SyntheticSite, options: L
       edition: mix.map((r) => ({ method: "GET", path: r.path })),
       static: [{ method: "GET", path: STATIC_PATH }],
     };
-    const run = (side: keyof typeof sides, seconds: number) => cannon(autocannon, server.url, sides[side], seconds, options.connections);
+    const run = (side: keyof typeof sides, seconds: number) =>
+      cannon(autocannon, server.url, sides[side], seconds, options.connections);
 
     progress(`load: warm-up, ${options.warmup} s per side`);
     await run("edition", options.warmup);
@@ -88,14 +95,21 @@ export async function benchLoad(siteDir: string, site: SyntheticSite, options: L
       for (const side of order) {
         const r = await run(side, options.duration);
         runs[side].push(r);
-        progress(`load round ${i + 1}/${options.rounds} ${side}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+        progress(
+          `load round ${i + 1}/${options.rounds} ${side}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
+        );
       }
       ratios.push(runs.edition[i]!.requestsPerSecond / runs.static[i]!.requestsPerSecond);
     }
     const summary = (rs: CannonRun[]): LoadSide => {
       const statuses: Record<string, number> = {};
       for (const r of rs) for (const [s, n] of Object.entries(r.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
-      return { requestsPerSecond: median(rs.map((r) => r.requestsPerSecond)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), statuses };
+      return {
+        requestsPerSecond: median(rs.map((r) => r.requestsPerSecond)),
+        p50: median(rs.map((r) => r.p50)),
+        p99: median(rs.map((r) => r.p99)),
+        statuses,
+      };
     };
     const edition = summary(runs.edition);
     for (const status of Object.keys(edition.statuses)) {
@@ -111,7 +125,8 @@ export async function benchLoad(siteDir: string, site: SyntheticSite, options: L
 async function verify(origin: string, mix: EditionRequest[]) {
   const sample = mix.slice(0, 300);
   const kinds = new Set(mix.map((r) => r.kind));
-  if (new Set(sample.map((r) => r.kind)).size !== kinds.size) throw new Error("the checked sample misses a kind of request");
+  if (new Set(sample.map((r) => r.kind)).size !== kinds.size)
+    throw new Error("the checked sample misses a kind of request");
   for (const r of sample) {
     const res = await fetch(origin + r.path);
     const problem = checkAnswer(r, res.status, await res.text());
@@ -119,20 +134,34 @@ async function verify(origin: string, mix: EditionRequest[]) {
   }
 }
 
-async function cannon(autocannon: Autocannon, url: string, requests: object[], seconds: number, connections: number): Promise<CannonRun> {
+async function cannon(
+  autocannon: Autocannon,
+  url: string,
+  requests: object[],
+  seconds: number,
+  connections: number,
+): Promise<CannonRun> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const result = await new Promise<{ duration: number; errors: number; timeouts: number }>((resolve, reject) => {
-    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, requests }, (error, r) => (error ? reject(error) : resolve(r)));
+    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, requests }, (error, r) =>
+      error ? reject(error) : resolve(r),
+    );
     // autocannon's own histogram keeps whole milliseconds; loopback answers take less, so keep the exact times.
     instance.on("response", (_client, status, _bytes, ms) => {
       latencies.push(ms);
       statuses[status] = (statuses[status] ?? 0) + 1;
     });
   });
-  if (result.errors || result.timeouts) throw new Error(`load run against ${url}: ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.errors || result.timeouts)
+    throw new Error(`load run against ${url}: ${result.errors} errors, ${result.timeouts} timeouts`);
   const sorted = Float64Array.from(latencies).sort();
-  return { requestsPerSecond: latencies.length / result.duration, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), statuses };
+  return {
+    requestsPerSecond: latencies.length / result.duration,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    statuses,
+  };
 }
 
 interface ServerChild {
@@ -143,7 +172,17 @@ interface ServerChild {
 /** The local server (lib/serve/server.ts) in its own process, serving `siteDir`. */
 export function startServerChild(siteDir: string): Promise<ServerChild> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "scripts/bench/serve-child.ts", siteDir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? []),
+        "--import",
+        "tsx",
+        "scripts/bench/serve-child.ts",
+        siteDir,
+      ],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let err = "";
     const stop = () =>
@@ -159,6 +198,8 @@ export function startServerChild(siteDir: string): Promise<ServerChild> {
       if (m) resolve({ url: m[1]!, stop });
     });
     child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the server child exited (${code}) before listening:\n${err.slice(-2000)}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`the server child exited (${code}) before listening:\n${err.slice(-2000)}`)),
+    );
   });
 }

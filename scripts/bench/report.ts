@@ -85,7 +85,9 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
       reading:
         `The littlepress build renders ${n(b.pages)} pages for ${n(b.editions)} editions (the select publication's editions once per option), plain Eleventy ${n(b.editions)}; ` +
         `per page rendered the ratio is ${bound}${perPage.toFixed(2)}.` +
-        (b.plain.finished ? "" : ` Plain Eleventy was stopped after ${b.plain.seconds.toFixed(0)} s, unfinished; littlepress took ${b.littlepress.seconds.toFixed(0)} s.`),
+        (b.plain.finished
+          ? ""
+          : ` Plain Eleventy was stopped after ${b.plain.seconds.toFixed(0)} s, unfinished; littlepress took ${b.littlepress.seconds.toFixed(0)} s.`),
     });
   }
   const l = r.load;
@@ -141,7 +143,9 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
       met: b.largestShare < 1,
       reading:
         `${n(largest.files)} site files bundled with ${largest.name}` +
-        (b.published.files ? `; ${n(b.published.files)} shards (${mib(b.published.bytes)}) past the bundle's 40 MiB budget published as static files, which the function fetches from the site.` : "; every shard in the bundle."),
+        (b.published.files
+          ? `; ${n(b.published.files)} shards (${mib(b.published.bytes)}) past the bundle's 40 MiB budget published as static files, which the function fetches from the site.`
+          : "; every shard in the bundle."),
     });
   }
   return out;
@@ -157,26 +161,84 @@ export function tables(r: BenchReport): string {
   };
   lines.push(`### Build: littlepress against plain Eleventy (wall clock, child processes, alternated; median)`, "");
   table(
-    ["editions", "pairs", "littlepress pages", "littlepress editions/s", "plain editions/s", "ratio littlepress/plain", "max RSS littlepress", "max RSS plain"],
-    r.build.map((b) => [n(b.editions), String(b.pairs), n(b.pages), rateText(b.littlepress), rateText(b.plain), ratioText(b), mib(b.littlepress.maxRss), b.plain.finished ? mib(b.plain.maxRss) : b.plain.maxRss ? `${mib(b.plain.maxRss)} when stopped` : "not read (stopped)"]),
+    [
+      "editions",
+      "pairs",
+      "littlepress pages",
+      "littlepress editions/s",
+      "plain editions/s",
+      "ratio littlepress/plain",
+      "max RSS littlepress",
+      "max RSS plain",
+    ],
+    r.build.map((b) => [
+      n(b.editions),
+      String(b.pairs),
+      n(b.pages),
+      rateText(b.littlepress),
+      rateText(b.plain),
+      ratioText(b),
+      mib(b.littlepress.maxRss),
+      b.plain.finished
+        ? mib(b.plain.maxRss)
+        : b.plain.maxRss
+          ? `${mib(b.plain.maxRss)} when stopped`
+          : "not read (stopped)",
+    ]),
   );
   const l = r.load;
-  lines.push(`### Router under load (${n(l.editions)} editions; autocannon, ${l.options.connections} connections, pipelining 1, warm-up ${l.options.warmup} s, ${l.options.rounds} alternating rounds of ${l.options.duration} s; median)`, "");
-  const statuses = (s: Record<string, number>) => Object.entries(s).map(([k, v]) => `${k}: ${n(v)}`).join(", ");
+  lines.push(
+    `### Router under load (${n(l.editions)} editions; autocannon, ${l.options.connections} connections, pipelining 1, warm-up ${l.options.warmup} s, ${l.options.rounds} alternating rounds of ${l.options.duration} s; median)`,
+    "",
+  );
+  const statuses = (s: Record<string, number>) =>
+    Object.entries(s)
+      .map(([k, v]) => `${k}: ${n(v)}`)
+      .join(", ");
   table(
     ["side", "requests/s", "p50 ms", "p99 ms", "answers"],
     [
-      ["/edition/ mix", l.edition.requestsPerSecond.toFixed(0), l.edition.p50.toFixed(2), l.edition.p99.toFixed(2), statuses(l.edition.statuses)],
-      ["static file", l.static.requestsPerSecond.toFixed(0), l.static.p50.toFixed(2), l.static.p99.toFixed(2), statuses(l.static.statuses)],
+      [
+        "/edition/ mix",
+        l.edition.requestsPerSecond.toFixed(0),
+        l.edition.p50.toFixed(2),
+        l.edition.p99.toFixed(2),
+        statuses(l.edition.statuses),
+      ],
+      [
+        "static file",
+        l.static.requestsPerSecond.toFixed(0),
+        l.static.p50.toFixed(2),
+        l.static.p99.toFixed(2),
+        statuses(l.static.statuses),
+      ],
       ["ratio edition/static", l.ratio.toFixed(2), "", "", ""],
     ],
   );
-  lines.push(`### Edition function: cold start and memory (fresh process each run; median of ${r.coldStart[0]!.runs})`, "");
-  table(
-    ["editions", "import ms", "first answer ms", "import to first answer ms", `RSS after ${n(r.coldStart[0]!.requests)} requests`],
-    r.coldStart.map((c) => [n(c.editions), c.importMs.toFixed(0), c.firstAnswerMs.toFixed(1), c.coldStartMs.toFixed(0), mib(c.rss)]),
+  lines.push(
+    `### Edition function: cold start and memory (fresh process each run; median of ${r.coldStart[0]!.runs})`,
+    "",
   );
-  lines.push(`### npm start: save to served (one edition of a ${n(r.live.editions)}-edition publication saved ${r.live.saves} times)`, "");
+  table(
+    [
+      "editions",
+      "import ms",
+      "first answer ms",
+      "import to first answer ms",
+      `RSS after ${n(r.coldStart[0]!.requests)} requests`,
+    ],
+    r.coldStart.map((c) => [
+      n(c.editions),
+      c.importMs.toFixed(0),
+      c.firstAnswerMs.toFixed(1),
+      c.coldStartMs.toFixed(0),
+      mib(c.rss),
+    ]),
+  );
+  lines.push(
+    `### npm start: save to served (one edition of a ${n(r.live.editions)}-edition publication saved ${r.live.saves} times)`,
+    "",
+  );
   table(
     ["what is saved", "median ms", "max ms"],
     [
@@ -188,7 +250,15 @@ export function tables(r: BenchReport): string {
   const names = [...new Set(r.bundle.flatMap((b) => b.functions.map((f) => f.name)))];
   table(
     ["editions", ...names.map((x) => `${x} zip`), "largest vs limit", "shards published as static files"],
-    r.bundle.map((b) => [n(b.editions), ...names.map((x) => { const f = b.functions.find((g) => g.name === x); return f ? `${mib(f.zipBytes)} (${n(f.files)} files)` : "-"; }), `${(b.largestShare * 100).toFixed(1)}%`, b.published.files ? `${n(b.published.files)} (${mib(b.published.bytes)})` : "none"]),
+    r.bundle.map((b) => [
+      n(b.editions),
+      ...names.map((x) => {
+        const f = b.functions.find((g) => g.name === x);
+        return f ? `${mib(f.zipBytes)} (${n(f.files)} files)` : "-";
+      }),
+      `${(b.largestShare * 100).toFixed(1)}%`,
+      b.published.files ? `${n(b.published.files)} (${mib(b.published.bytes)})` : "none",
+    ]),
   );
   lines.push(`### Targets`, "");
   table(
@@ -206,7 +276,10 @@ const NOTES_END = "<!-- notes:end -->";
 /** BENCHMARKS.md: machine, command, date, figures, targets; the hand-written notes of the previous file are kept. */
 export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
   const m = r.machine;
-  const kept = previous && previous.includes(NOTES_START) && previous.includes(NOTES_END) ? previous.slice(previous.indexOf(NOTES_START), previous.indexOf(NOTES_END) + NOTES_END.length) : `${NOTES_START}\n${NOTES_END}`;
+  const kept =
+    previous && previous.includes(NOTES_START) && previous.includes(NOTES_END)
+      ? previous.slice(previous.indexOf(NOTES_START), previous.indexOf(NOTES_END) + NOTES_END.length)
+      : `${NOTES_START}\n${NOTES_END}`;
   const missed = r.targets.filter((t) => !t.met);
   return [
     "# Benchmarks",
@@ -227,7 +300,7 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
     "- Build: `node --import tsx scripts/build.ts --content <dir> --output <dir>` against `node node_modules/@11ty/eleventy/cmd.cjs --config=<plain config> --quiet`:",
     "  plain Eleventy renders the same Markdown (Liquid) with a Nunjucks layout that inlines the same layouts/print.css, and does nothing else.",
     "  Each pair runs back to back, the order alternating; the ratio is the median of the pairs' ratios. Max RSS from `process.resourceUsage()` at the build's exit.",
-    "  From 50,000 editions littlepress goes first and plain Eleventy is stopped once it has taken 1.5 times as long (\"<\" and \">\" in the table: bounds, not figures).",
+    '  From 50,000 editions littlepress goes first and plain Eleventy is stopped once it has taken 1.5 times as long ("<" and ">" in the table: bounds, not figures).',
     `- Router: the kit's local server (lib/serve/server.ts) in a child process; autocannon in the parent on 127.0.0.1. The /edition/ mix: ${r.requestMix}.`,
     "  Against it: the same server sending a copy of one edition's HTML as a static file. Latencies are autocannon's exact per-response times.",
     "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts, hands it the built site in its context, times the import and the first answer (today's edition of the dated publication),",

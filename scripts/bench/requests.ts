@@ -64,7 +64,12 @@ export function editionRequests(site: SyntheticSite, count: number, seed: number
         return { kind, path: q(DAILY, { local_delivery_time: time(pick(site.daily.dates)) }), expect: 200 };
       case "slot": {
         const name = pick(NAMES);
-        return { kind, path: q(CHOICES, { delivery_count: String(int(site.choices.count)), lang: pick(LANGS), name }), expect: 200, shows: escapeHtml(name) };
+        return {
+          kind,
+          path: q(CHOICES, { delivery_count: String(int(site.choices.count)), lang: pick(LANGS), name }),
+          expect: 200,
+          shows: escapeHtml(name),
+        };
       }
       case "gap":
         return { kind, path: q(DAILY, { local_delivery_time: time(pick(site.daily.gaps)) }), expect: 204 };
@@ -74,11 +79,13 @@ export function editionRequests(site: SyntheticSite, count: number, seed: number
   }
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** Checks an answer against what the request expects; returns a problem or undefined. */
 export function checkAnswer(r: EditionRequest, status: number, body: string): string | undefined {
   if (status !== r.expect) return `${r.path}: expected ${r.expect}, got ${status}`;
-  if (r.shows !== undefined && !body.includes(r.shows)) return `${r.path}: the page does not show the name ${JSON.stringify(r.shows)}`;
+  if (r.shows !== undefined && !body.includes(r.shows))
+    return `${r.path}: the page does not show the name ${JSON.stringify(r.shows)}`;
   return undefined;
 }

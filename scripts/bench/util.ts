@@ -17,7 +17,8 @@ export function setQuiet(value: boolean): void {
 
 /** Progress goes to stderr, so stdout carries only the table. */
 export function progress(message: string): void {
-  if (!quiet) process.stderr.write(`bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s: ${message}\n`);
+  if (!quiet)
+    process.stderr.write(`bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s: ${message}\n`);
 }
 
 export function median(values: number[]): number {
@@ -48,10 +49,18 @@ export interface ChildResult {
  * Runs a command to its end, timing its wall clock from spawn to exit. With
  * `timeoutMs` it is sent SIGTERM at that time (SIGKILL 10 s later).
  */
-export function runChild(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ChildResult> {
+export function runChild(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let timedOut = false;
     let peakRssAtStop = 0;
     const timers: NodeJS.Timeout[] = [];
@@ -73,7 +82,14 @@ export function runChild(command: string, args: string[], options: { cwd?: strin
     child.on("error", reject);
     child.on("close", (code) => {
       timers.forEach(clearTimeout);
-      resolve({ code, ms: timedOut ? options.timeoutMs! : performance.now() - t0, timedOut, peakRssAtStop, stdout, stderr });
+      resolve({
+        code,
+        ms: timedOut ? options.timeoutMs! : performance.now() - t0,
+        timedOut,
+        peakRssAtStop,
+        stdout,
+        stderr,
+      });
     });
   });
 }
@@ -90,6 +106,7 @@ function peakRss(pid: number | undefined): number {
 
 /** Throws with the child's output when it failed. */
 export function mustSucceed(what: string, result: ChildResult): ChildResult {
-  if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${(result.stderr + result.stdout).trim().slice(-3000)}`);
+  if (result.code !== 0)
+    throw new Error(`${what} failed (exit ${result.code}):\n${(result.stderr + result.stdout).trim().slice(-3000)}`);
   return result;
 }

@@ -20,7 +20,11 @@ export async function checkBrowserViews(ctx: CheckContext): Promise<BrowserOutco
 function bareView(a: Exchange): CheckResult {
   const r = resultsFor("edition.bare", describeRequest(a));
   if (a.error) return r("fail", `no answer: ${a.error}`);
-  if (a.status !== 200) return r("fail", `answered ${a.status}; a browser (and the platform's validator) needs a 200 with a sensible default edition`);
+  if (a.status !== 200)
+    return r(
+      "fail",
+      `answered ${a.status}; a browser (and the platform's validator) needs a 200 with a sensible default edition`,
+    );
   if (!a.headers.get("etag")) return r("fail", "200 without an ETag");
   if (a.body.length === 0) return r("fail", "200 with an empty body");
   return r("pass", `200, ETag ${a.headers.get("etag")}, ${a.body.length} bytes`);

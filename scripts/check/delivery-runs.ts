@@ -48,12 +48,19 @@ export async function runDeliveries(ctx: CheckContext, publication: Publication,
   return all;
 }
 
-async function runOneZone(ctx: CheckContext, publication: Publication, plan: Plan, zone: string | undefined): Promise<Delivery[]> {
+async function runOneZone(
+  ctx: CheckContext,
+  publication: Publication,
+  plan: Plan,
+  zone: string | undefined,
+): Promise<Delivery[]> {
   const out: Delivery[] = [];
   const ask = async (day: number, count: number, subscription: number, role: Delivery["role"]) => {
     const delivery = await deliver(ctx, publication, plan, { zone, day, count, subscription, role });
     out.push(delivery);
-    ctx.progress(`day ${day + 1}/${plan.days}${zone ? ` ${zone}` : ""}${publication.sendDeliveryCount ? ` delivery_count=${count}` : ""}${role === "after-end" ? " (past the end)" : ""}: ${delivery.first.status || delivery.first.error}`);
+    ctx.progress(
+      `day ${day + 1}/${plan.days}${zone ? ` ${zone}` : ""}${publication.sendDeliveryCount ? ` delivery_count=${count}` : ""}${role === "after-end" ? " (past the end)" : ""}: ${delivery.first.status || delivery.first.error}`,
+    );
     return delivery;
   };
   let subscription = 1;
@@ -76,12 +83,19 @@ async function runOneZone(ctx: CheckContext, publication: Publication, plan: Pla
   return out;
 }
 
-interface Slot { zone?: string; day: number; count: number; subscription: number; role: Delivery["role"] }
+interface Slot {
+  zone?: string;
+  day: number;
+  count: number;
+  subscription: number;
+  role: Delivery["role"];
+}
 
 async function deliver(ctx: CheckContext, publication: Publication, plan: Plan, slot: Slot): Promise<Delivery> {
   const date = addDays(plan.start, slot.day);
   const params: [string, string][] = [];
-  if (publication.sendTimezoneInfo && slot.zone) params.push(["local_delivery_time", localDeliveryTime(date, plan.hour, slot.zone)]);
+  if (publication.sendTimezoneInfo && slot.zone)
+    params.push(["local_delivery_time", localDeliveryTime(date, plan.hour, slot.zone)]);
   if (publication.sendDeliveryCount) params.push(["delivery_count", String(slot.count)]);
   params.push(...Object.entries(plan.config));
   const url = editionUrl(ctx, params);

@@ -33,21 +33,38 @@ export function localDeliveryTime(date: string, hour: number, zone: string): str
   const [y, m, d] = date.split("-").map(Number);
   const wall = Date.UTC(y!, m! - 1, d!, hour);
   // The zone's offsets half a day either side bracket any change on this date.
-  const candidates = [...new Set([offsetMinutes(zone, wall - 14 * 3_600_000), offsetMinutes(zone, wall + 14 * 3_600_000)])].map((o) => wall - o * 60_000);
+  const candidates = [
+    ...new Set([offsetMinutes(zone, wall - 14 * 3_600_000), offsetMinutes(zone, wall + 14 * 3_600_000)]),
+  ].map((o) => wall - o * 60_000);
   const exact = candidates.filter((instant) => localParts(zone, instant).hour === hour).sort((a, b) => a - b);
   const instant = exact[0] ?? Math.max(...candidates); // in a skipped hour: the later reading
   const p = localParts(zone, instant);
   return `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${formatOffset(offsetMinutes(zone, instant))}`;
 }
 
-interface Parts { year: number; month: number; day: number; hour: number; minute: number; second: number }
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
 
 function localParts(zone: string, instant: number): Parts {
   const format = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric",
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
   });
   const parts: Record<string, number> = {};
-  for (const part of format.formatToParts(new Date(instant))) if (part.type !== "literal") parts[part.type] = Number(part.value);
+  for (const part of format.formatToParts(new Date(instant)))
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
   return parts as unknown as Parts;
 }
 

@@ -20,40 +20,75 @@ export function checkForm(meta: Record<string, unknown>, request: string): Check
     return [result("meta.config", "fail", detail, request), skip("meta.config-names", "no fields array")];
   }
   const fields = config.fields;
-  const observations: Observation[] = fields.flatMap((field, i) => fieldProblems(field, i).map((o) => ({ ...o, request })));
-  if (observations.length === 0) observations.push({ status: "pass", detail: `${fields.length} field${fields.length === 1 ? "" : "s"}, all well formed`, request });
+  const observations: Observation[] = fields.flatMap((field, i) =>
+    fieldProblems(field, i).map((o) => ({ ...o, request })),
+  );
+  if (observations.length === 0)
+    observations.push({
+      status: "pass",
+      detail: `${fields.length} field${fields.length === 1 ? "" : "s"}, all well formed`,
+      request,
+    });
   return [judge("meta.config", observations, ""), judge("meta.config-names", nameObservations(fields, request), "")];
 }
 
 function fieldProblems(field: unknown, i: number): Problem[] {
   const at = `config.fields[${i}]`;
-  if (!field || typeof field !== "object" || Array.isArray(field)) return [{ status: "fail", detail: `${at} is not an object` }];
+  if (!field || typeof field !== "object" || Array.isArray(field))
+    return [{ status: "fail", detail: `${at} is not an object` }];
   const f = field as Record<string, unknown>;
   const problems: Problem[] = [];
-  if (typeof f.name !== "string" || f.name === "") problems.push({ status: "fail", detail: `${at} has no "name" string` });
-  if (typeof f.label !== "string" || f.label === "") problems.push({ status: "fail", detail: `${at} has no "label" string` });
-  if (f.type === "checkbox") problems.push({ status: "warn", detail: `${at} is a checkbox; no known value semantics on the platform` });
-  else if (typeof f.type !== "string" || !TYPES.has(f.type)) problems.push({ status: "fail", detail: `${at} has type ${JSON.stringify(f.type)}; use text, select or radio` });
+  if (typeof f.name !== "string" || f.name === "")
+    problems.push({ status: "fail", detail: `${at} has no "name" string` });
+  if (typeof f.label !== "string" || f.label === "")
+    problems.push({ status: "fail", detail: `${at} has no "label" string` });
+  if (f.type === "checkbox")
+    problems.push({ status: "warn", detail: `${at} is a checkbox; no known value semantics on the platform` });
+  else if (typeof f.type !== "string" || !TYPES.has(f.type))
+    problems.push({ status: "fail", detail: `${at} has type ${JSON.stringify(f.type)}; use text, select or radio` });
   if (f.type === "select" || f.type === "radio") problems.push(...optionProblems(f.options, at));
   return problems;
 }
 
 function optionProblems(options: unknown, at: string): Problem[] {
-  if (!Array.isArray(options) || options.length === 0) return [{ status: "fail", detail: `${at} needs "options": a non-empty array of [label, value] pairs` }];
-  const bad = options.findIndex((o) => !Array.isArray(o) || o.length !== 2 || typeof o[0] !== "string" || typeof o[1] !== "string");
-  if (bad >= 0) return [{ status: "fail", detail: `${at}.options[${bad}] is ${JSON.stringify(options[bad])}; each option is a [label, value] pair of strings` }];
+  if (!Array.isArray(options) || options.length === 0)
+    return [{ status: "fail", detail: `${at} needs "options": a non-empty array of [label, value] pairs` }];
+  const bad = options.findIndex(
+    (o) => !Array.isArray(o) || o.length !== 2 || typeof o[0] !== "string" || typeof o[1] !== "string",
+  );
+  if (bad >= 0)
+    return [
+      {
+        status: "fail",
+        detail: `${at}.options[${bad}] is ${JSON.stringify(options[bad])}; each option is a [label, value] pair of strings`,
+      },
+    ];
   const values = options.map((o) => (o as string[])[1]);
-  if (new Set(values).size !== values.length) return [{ status: "warn", detail: `${at} has two options with the same value` }];
+  if (new Set(values).size !== values.length)
+    return [{ status: "warn", detail: `${at} has two options with the same value` }];
   return [];
 }
 
 function nameObservations(fields: unknown[], request: string): Observation[] {
-  const names = fields.map((f) => (f && typeof f === "object" ? (f as { name?: unknown }).name : undefined)).filter((n): n is string => typeof n === "string");
+  const names = fields
+    .map((f) => (f && typeof f === "object" ? (f as { name?: unknown }).name : undefined))
+    .filter((n): n is string => typeof n === "string");
   const dupes = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
   const clashes = names.filter((n) => RESERVED.has(n));
   const observations: Observation[] = [];
-  if (dupes.length) observations.push({ status: "fail", detail: `more than one field is named ${dupes.map((d) => `"${d}"`).join(", ")}`, request });
-  if (clashes.length) observations.push({ status: "fail", detail: `a field named "${clashes[0]}" would clash with the platform's own edition/ parameter`, request });
-  if (!observations.length) observations.push({ status: "pass", detail: names.length ? `names: ${names.join(", ")}` : "no fields", request });
+  if (dupes.length)
+    observations.push({
+      status: "fail",
+      detail: `more than one field is named ${dupes.map((d) => `"${d}"`).join(", ")}`,
+      request,
+    });
+  if (clashes.length)
+    observations.push({
+      status: "fail",
+      detail: `a field named "${clashes[0]}" would clash with the platform's own edition/ parameter`,
+      request,
+    });
+  if (!observations.length)
+    observations.push({ status: "pass", detail: names.length ? `names: ${names.join(", ")}` : "no fields", request });
   return observations;
 }

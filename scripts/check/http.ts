@@ -74,7 +74,13 @@ async function requestOnce(method: string, url: string, options: RequestOptions)
     const body = new Uint8Array(await response.arrayBuffer());
     return { ...base, status: response.status, headers: response.headers, body };
   } catch (error) {
-    return { ...base, status: 0, headers: new Headers(), body: new Uint8Array(), error: networkError(error, options.timeoutMs) };
+    return {
+      ...base,
+      status: 0,
+      headers: new Headers(),
+      body: new Uint8Array(),
+      error: networkError(error, options.timeoutMs),
+    };
   }
 }
 

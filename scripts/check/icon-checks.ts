@@ -12,11 +12,16 @@ export async function checkIcon(ctx: CheckContext): Promise<CheckResult> {
   const exchange = await request(under(ctx, "icon.png"), { timeoutMs: ctx.timeoutMs, followSameOrigin: true });
   const result = resultsFor("meta.icon", describeRequest(exchange));
   if (exchange.error) return result("warn", `no icon: ${exchange.error}`);
-  if (exchange.status !== 200) return result("warn", `no icon (answered ${exchange.status}); the platform shows a 55x55 PNG next to the publication`);
+  if (exchange.status !== 200)
+    return result(
+      "warn",
+      `no icon (answered ${exchange.status}); the platform shows a 55x55 PNG next to the publication`,
+    );
   const size = readPngSize(exchange.body);
   if ("error" in size) return result("fail", `icon.png is ${size.error}`);
   const { width, height } = size;
   if (width === SIDE && height === SIDE) return result("pass", "55x55 PNG");
-  if (Math.abs(width - SIDE) <= 1 && Math.abs(height - SIDE) <= 1) return result("warn", `${width}x${height}, a pixel off 55x55`);
+  if (Math.abs(width - SIDE) <= 1 && Math.abs(height - SIDE) <= 1)
+    return result("warn", `${width}x${height}, a pixel off 55x55`);
   return result("fail", `${width}x${height}; the platform expects 55x55`);
 }

@@ -41,7 +41,12 @@ export function parseCheckArgs(argv: string[]): Parsed {
   if ("error" in parsed) return parsed;
   const { values: v, positionals } = parsed;
   if (v.help) return { help: true };
-  if (positionals.length !== 1) return { error: positionals.length ? `expected one URL, got ${positionals.length}: ${positionals.join(" ")}` : "give the publication's URL" };
+  if (positionals.length !== 1)
+    return {
+      error: positionals.length
+        ? `expected one URL, got ${positionals.length}: ${positionals.join(" ")}`
+        : "give the publication's URL",
+    };
   try {
     const options: CheckOptions = {
       base: checkUrl(positionals[0]!),
@@ -72,7 +77,8 @@ function checkUrl(text: string): string {
 
 function integer(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`);
+  if (!/^\d+$/.test(text) || n < min || n > max)
+    throw new Error(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`);
   return n;
 }
 
@@ -84,7 +90,8 @@ function seconds(text: string): number {
 
 function zones(list: string[]): string[] {
   const bad = list.find((z) => !isTimeZone(z));
-  if (bad !== undefined) throw new Error(`--tz "${bad}" is not a time zone this Node knows; use an IANA name like Europe/London`);
+  if (bad !== undefined)
+    throw new Error(`--tz "${bad}" is not a time zone this Node knows; use an IANA name like Europe/London`);
   return list;
 }
 

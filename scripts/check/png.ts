@@ -6,7 +6,8 @@ const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 export type PngSize = { width: number; height: number } | { error: string };
 
 export function readPngSize(bytes: Uint8Array): PngSize {
-  if (bytes.length < 8 || SIGNATURE.some((b, i) => bytes[i] !== b)) return { error: "not a PNG file (no PNG signature)" };
+  if (bytes.length < 8 || SIGNATURE.some((b, i) => bytes[i] !== b))
+    return { error: "not a PNG file (no PNG signature)" };
   // signature (8) + chunk length (4) + chunk type (4) + width (4) + height (4)
   if (bytes.length < 24) return { error: "a truncated PNG (no room for the IHDR header)" };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

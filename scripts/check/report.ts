@@ -53,17 +53,33 @@ export function result(id: CheckId, status: Status, detail: string, request?: st
 export const skip = (id: CheckId, detail: string): CheckResult => result(id, "skip", detail);
 
 /** A maker of results for one check, tied to the request that shows them. */
-export const resultsFor = (id: CheckId, request?: string) => (status: Status, detail: string) => result(id, status, detail, request);
+export const resultsFor = (id: CheckId, request?: string) => (status: Status, detail: string) =>
+  result(id, status, detail, request);
 
 /** Counts, and --strict: a warning there is a failure, marked as such. */
-export function finish(base: string, plan: Report["plan"], checks: CheckResult[], publication?: Report["publication"]): Report {
-  const final = plan.strict ? checks.map((c) => (c.status === "warn" ? { ...c, status: "fail" as const, detail: `${c.detail} [warning, failed by --strict]` } : c)) : checks;
+export function finish(
+  base: string,
+  plan: Report["plan"],
+  checks: CheckResult[],
+  publication?: Report["publication"],
+): Report {
+  const final = plan.strict
+    ? checks.map((c) =>
+        c.status === "warn"
+          ? { ...c, status: "fail" as const, detail: `${c.detail} [warning, failed by --strict]` }
+          : c,
+      )
+    : checks;
   const counts: Record<Status, number> = { pass: 0, warn: 0, fail: 0, skip: 0 };
   for (const c of final) counts[c.status]++;
   return { base, publication, plan, checks: final, counts, ok: counts.fail === 0 };
 }
 
-const SECTIONS: Record<string, string> = { meta: "meta.json and icon", subscribe: "Subscribing (validate_config)", edition: "Delivering (edition)" };
+const SECTIONS: Record<string, string> = {
+  meta: "meta.json and icon",
+  subscribe: "Subscribing (validate_config)",
+  edition: "Delivering (edition)",
+};
 
 export function formatReport(report: Report): string {
   const lines = [`littlepress check: ${report.base}`];
@@ -74,7 +90,9 @@ export function formatReport(report: Report): string {
   }
   const { plan } = report;
   const zones = p && !p.sendTimezoneInfo ? "any zone (no local_delivery_time is sent)" : plan.zones.join(", ");
-  lines.push(`deliveries: ${plan.days} days from ${plan.start} at ${String(plan.hour).padStart(2, "0")}:00 in ${zones}${plan.strict ? " (strict)" : ""}`);
+  lines.push(
+    `deliveries: ${plan.days} days from ${plan.start} at ${String(plan.hour).padStart(2, "0")}:00 in ${zones}${plan.strict ? " (strict)" : ""}`,
+  );
   let section = "";
   for (const check of report.checks) {
     const prefix = check.id.split(".")[0] ?? "";
@@ -84,6 +102,9 @@ export function formatReport(report: Report): string {
     if (check.request) lines.push(`        ${check.request}`);
   }
   const c = report.counts;
-  lines.push("", `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.fail} failed, ${c.skip} skipped`);
+  lines.push(
+    "",
+    `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.fail} failed, ${c.skip} skipped`,
+  );
   return lines.join("\n") + "\n";
 }

@@ -11,13 +11,37 @@ const CHARSET = /;\s*charset\s*=\s*"?[\w.:-]+/i;
 export function checkResponses(answers: Exchange[]): CheckResult[] {
   const ok = answers.filter((a) => a.status === 200);
   const empty = answers.filter((a) => a.status === 204 || a.status === 410);
-  const see = (a: Exchange, status: Observation["status"], detail: string): Observation => ({ status, detail, request: describeRequest(a) });
+  const see = (a: Exchange, status: Observation["status"], detail: string): Observation => ({
+    status,
+    detail,
+    request: describeRequest(a),
+  });
   return [
-    judge("edition.status", answers.map((a) => statusObservation(a, see)), "no edition/ requests were made"),
-    judge("edition.etag-quoted", ok.map((a) => etagObservation(a, see)), "no 200 answers to look at"),
-    judge("edition.charset", ok.map((a) => charsetObservation(a, see)), "no 200 answers to look at"),
-    judge("edition.html-body", ok.map((a) => bodyObservation(a, see)), "no 200 answers to look at"),
-    judge("edition.no-body", empty.map((a) => noBodyObservation(a, see)), "no 204 or 410 answers to look at"),
+    judge(
+      "edition.status",
+      answers.map((a) => statusObservation(a, see)),
+      "no edition/ requests were made",
+    ),
+    judge(
+      "edition.etag-quoted",
+      ok.map((a) => etagObservation(a, see)),
+      "no 200 answers to look at",
+    ),
+    judge(
+      "edition.charset",
+      ok.map((a) => charsetObservation(a, see)),
+      "no 200 answers to look at",
+    ),
+    judge(
+      "edition.html-body",
+      ok.map((a) => bodyObservation(a, see)),
+      "no 200 answers to look at",
+    ),
+    judge(
+      "edition.no-body",
+      empty.map((a) => noBodyObservation(a, see)),
+      "no 204 or 410 answers to look at",
+    ),
   ];
 }
 
@@ -26,7 +50,8 @@ type See = (a: Exchange, status: Observation["status"], detail: string) => Obser
 function statusObservation(a: Exchange, see: See): Observation {
   if (a.error) return see(a, "fail", `no answer: ${a.error}`);
   if ([200, 204, 410].includes(a.status)) return see(a, "pass", "200, 204 and 410 only");
-  if (a.status === 304) return see(a, "fail", "answered 304; the platform expects 200, 204 or 410 and never sends If-None-Match");
+  if (a.status === 304)
+    return see(a, "fail", "answered 304; the platform expects 200, 204 or 410 and never sends If-None-Match");
   const to = redirectTarget(a);
   if (to) return see(a, "fail", `answered ${a.status}, a redirect to ${to}; the platform expects 200, 204 or 410`);
   return see(a, "fail", `answered ${a.status}; only 200, 204 and 410 are allowed`);
@@ -48,7 +73,8 @@ function charsetObservation(a: Exchange, see: See): Observation {
 function bodyObservation(a: Exchange, see: See): Observation {
   if (a.body.length === 0) return see(a, "fail", "200 with an empty body; answer 204 when there is nothing to print");
   const media = (a.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (media !== "text/html" && media !== "application/xhtml+xml") return see(a, "warn", `Content-Type ${media || "(none)"}; the printer renders HTML`);
+  if (media !== "text/html" && media !== "application/xhtml+xml")
+    return see(a, "warn", `Content-Type ${media || "(none)"}; the printer renders HTML`);
   return see(a, "pass", "non-empty HTML");
 }
 

@@ -29,22 +29,47 @@ export interface CheckOptions {
 }
 
 export async function runCheck(options: CheckOptions): Promise<Report> {
-  const ctx: CheckContext = { base: normalizeBase(options.base), timeoutMs: options.timeoutMs, progress: options.progress ?? (() => {}) };
-  const plan = { start: options.start ?? todayIn(options.zones[0] ?? "UTC"), days: options.days, hour: options.hour, zones: options.zones, strict: options.strict };
+  const ctx: CheckContext = {
+    base: normalizeBase(options.base),
+    timeoutMs: options.timeoutMs,
+    progress: options.progress ?? (() => {}),
+  };
+  const plan = {
+    start: options.start ?? todayIn(options.zones[0] ?? "UTC"),
+    days: options.days,
+    hour: options.hour,
+    zones: options.zones,
+    strict: options.strict,
+  };
   const meta = await checkMeta(ctx);
   const publication = meta.publication;
   if (!publication) {
     const why = "needs a readable meta.json";
     const done = new Set(meta.checks.map((c) => c.id));
-    return finish(ctx.base, plan, [...meta.checks, ...CHECK_IDS.filter((id) => !done.has(id)).map((id) => skip(id, why))]);
+    return finish(ctx.base, plan, [
+      ...meta.checks,
+      ...CHECK_IDS.filter((id) => !done.has(id)).map((id) => skip(id, why)),
+    ]);
   }
   const icon = await checkIcon(ctx);
   const subscribe = await checkSubscribe(ctx, publication, options.config);
   const browser = await checkBrowserViews(ctx);
   const deliveries = await runDeliveries(ctx, publication, { ...plan, config: subscribe.config });
   const answers = [browser.bare, ...deliveries.flatMap((d) => (d.repeat ? [d.first, d.repeat] : [d.first]))];
-  const checks = [...meta.checks, icon, ...subscribe.checks, ...browser.checks, ...checkResponses(answers), ...checkSequences(deliveries, publication)];
-  const summary = { name: publication.name, sendTimezoneInfo: publication.sendTimezoneInfo, sendDeliveryCount: publication.sendDeliveryCount, fields: publication.fields.length };
+  const checks = [
+    ...meta.checks,
+    icon,
+    ...subscribe.checks,
+    ...browser.checks,
+    ...checkResponses(answers),
+    ...checkSequences(deliveries, publication),
+  ];
+  const summary = {
+    name: publication.name,
+    sendTimezoneInfo: publication.sendTimezoneInfo,
+    sendDeliveryCount: publication.sendDeliveryCount,
+    fields: publication.fields.length,
+  };
   return finish(ctx.base, plan, checks, summary);
 }
 

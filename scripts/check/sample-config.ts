@@ -4,13 +4,21 @@
 
 type Config = Record<string, string>;
 
-interface FieldLike { type?: unknown; name?: unknown; label?: unknown; options?: unknown }
+interface FieldLike {
+  type?: unknown;
+  name?: unknown;
+  label?: unknown;
+  options?: unknown;
+}
 
 export const UNKNOWN_KEY = "littlepress_check_unknown";
 export const NOT_AN_OPTION = "littlepress-check-not-an-option";
 const SAMPLE_TEXT = "Ada";
 
-const named = (fields: unknown[]) => fields.filter((f): f is FieldLike & { name: string } => !!f && typeof f === "object" && typeof (f as FieldLike).name === "string");
+const named = (fields: unknown[]) =>
+  fields.filter(
+    (f): f is FieldLike & { name: string } => !!f && typeof f === "object" && typeof (f as FieldLike).name === "string",
+  );
 
 function firstOptionValue(field: FieldLike): string {
   const first = Array.isArray(field.options) ? field.options[0] : undefined;
@@ -25,9 +33,13 @@ function firstOptionValue(field: FieldLike): string {
  */
 export function sampleConfigs(fields: unknown[], overrides: Config, errors: string[] = []): Config[] {
   const base: Config = {};
-  for (const f of named(fields)) base[f.name] = f.type === "select" || f.type === "radio" ? firstOptionValue(f) : f.type === "text" ? SAMPLE_TEXT : "";
+  for (const f of named(fields))
+    base[f.name] =
+      f.type === "select" || f.type === "radio" ? firstOptionValue(f) : f.type === "text" ? SAMPLE_TEXT : "";
   const texts = named(fields).filter((f) => f.type === "text");
-  const mentioned = texts.filter((f) => errors.some((e) => e.includes(f.name) || (typeof f.label === "string" && e.includes(f.label))));
+  const mentioned = texts.filter((f) =>
+    errors.some((e) => e.includes(f.name) || (typeof f.label === "string" && e.includes(f.label))),
+  );
   const blank = (which: typeof texts) => ({ ...base, ...Object.fromEntries(which.map((f) => [f.name, ""])) });
   const tries = [base, blank(mentioned), blank(texts)].map((c) => ({ ...c, ...overrides }));
   return tries.filter((c, i) => tries.findIndex((d) => JSON.stringify(d) === JSON.stringify(c)) === i);

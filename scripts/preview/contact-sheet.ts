@@ -25,14 +25,23 @@ export async function contactSheet(strips: Strip[]): Promise<Buffer> {
   const gap = Math.max(4, Math.round(GAP * scale));
   const label = Math.max(14, Math.round(LABEL * scale));
   // Gaps do not shrink below 4 px: the strips give up the difference.
-  const stripWidth = Math.max(1, Math.min(Math.round(PAPER_WIDTH * scale), Math.floor((SHEET_MAX.width - (strips.length + 1) * gap) / strips.length)));
+  const stripWidth = Math.max(
+    1,
+    Math.min(
+      Math.round(PAPER_WIDTH * scale),
+      Math.floor((SHEET_MAX.width - (strips.length + 1) * gap) / strips.length),
+    ),
+  );
   const heights = strips.map((s) => Math.max(1, Math.round((s.height * stripWidth) / PAPER_WIDTH)));
   const width = strips.length * stripWidth + (strips.length + 1) * gap;
   const height = gap + label + Math.max(...heights) + gap;
   const layers: sharp.OverlayOptions[] = [];
   for (const [i, strip] of strips.entries()) {
     const left = gap + i * (stripWidth + gap);
-    const input = stripWidth === PAPER_WIDTH ? strip.png : await sharp(strip.png).resize({ width: stripWidth, height: heights[i]!, fit: "fill" }).png().toBuffer();
+    const input =
+      stripWidth === PAPER_WIDTH
+        ? strip.png
+        : await sharp(strip.png).resize({ width: stripWidth, height: heights[i]!, fit: "fill" }).png().toBuffer();
     layers.push({ input: labelSvg(strip.key, stripWidth, label), left, top: gap });
     layers.push({ input, left, top: gap + label });
   }

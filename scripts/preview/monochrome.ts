@@ -31,7 +31,11 @@ function bayer(size: number): number[][] {
   if (size === 2) return base;
   const half = bayer(size / 2);
   return Array.from({ length: size }, (_, y) =>
-    Array.from({ length: size }, (_, x) => 4 * half[y % (size / 2)]![x % (size / 2)]! + base[Math.floor(y / (size / 2))]![Math.floor(x / (size / 2))]!),
+    Array.from(
+      { length: size },
+      (_, x) =>
+        4 * half[y % (size / 2)]![x % (size / 2)]! + base[Math.floor(y / (size / 2))]![Math.floor(x / (size / 2))]!,
+    ),
   );
 }
 
@@ -40,11 +44,19 @@ function bayer(size: number): number[][] {
  * exactly when the grey is at or above its threshold. Thresholds are spread
  * evenly over 0..255, so a flat grey g lights about g/255 of the dots.
  */
-const TILE = Buffer.from(bayer(8).flat().map((k) => 255 - Math.round(((k + 0.5) * 255) / 64)));
+const TILE = Buffer.from(
+  bayer(8)
+    .flat()
+    .map((k) => 255 - Math.round(((k + 0.5) * 255) / 64)),
+);
 
 /** Greyscale raw pixels of any image, transparency flattened onto white paper. */
 async function grey(image: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
-  const { data, info } = await sharp(image).flatten({ background: "#fff" }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(image)
+    .flatten({ background: "#fff" })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`expected one grey channel, got ${info.channels}`);
   return { data, width: info.width, height: info.height };
 }
@@ -55,17 +67,26 @@ const raw1 = (width: number, height: number) => ({ raw: { width, height, channel
 async function greyChannel(image: sharp.Sharp): Promise<Buffer> {
   const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });
   if (info.channels === 1) return data;
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).extractChannel(0).raw().toBuffer();
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
 }
 
 /** The whole image dithered (ordered dither aligned with the image's origin): raw 1-channel 0/255. */
 async function ditherAll(g: { data: Buffer; width: number; height: number }): Promise<Buffer> {
-  const summed = await greyChannel(sharp(g.data, raw1(g.width, g.height)).composite([{ input: TILE, ...raw1(8, 8), tile: true, blend: "add" }]));
+  const summed = await greyChannel(
+    sharp(g.data, raw1(g.width, g.height)).composite([{ input: TILE, ...raw1(8, 8), tile: true, blend: "add" }]),
+  );
   return greyChannel(sharp(summed, raw1(g.width, g.height)).threshold(255));
 }
 
 /** Whole-pixel boxes inside the image (rounded outwards); empty ones are dropped. */
-export function clipBoxes(boxes: Box[], width: number, height: number): { left: number; top: number; width: number; height: number }[] {
+export function clipBoxes(
+  boxes: Box[],
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number }[] {
   const out = [];
   for (const b of boxes) {
     const left = Math.max(0, Math.floor(b.x));
@@ -103,5 +124,9 @@ export async function toMonochrome(image: Buffer, ditherBoxes: Box[]): Promise<B
 
 /** Writes black-and-white pixels as a 1-bit PNG; only exact 0 and 255 are present, so nothing is requantised. */
 async function toOneBitPng(image: sharp.Sharp): Promise<Buffer> {
-  return image.greyscale().threshold(THRESHOLD).png({ palette: true, colours: 2, dither: 0, compressionLevel: 9 }).toBuffer();
+  return image
+    .greyscale()
+    .threshold(THRESHOLD)
+    .png({ palette: true, colours: 2, dither: 0, compressionLevel: 9 })
+    .toBuffer();
 }

@@ -23,7 +23,12 @@ export const pngName = (key: EditionKey) => `${key}.png`;
  * otherwise the folder is made to hold exactly this run's editions.
  * `order` is every key of the publication, in order.
  */
-export async function writePublicationPreview(dir: string, rendered: Rendered[], order: EditionKey[], partial: boolean): Promise<PreviewIndex | undefined> {
+export async function writePublicationPreview(
+  dir: string,
+  rendered: Rendered[],
+  order: EditionKey[],
+  partial: boolean,
+): Promise<PreviewIndex | undefined> {
   await mkdir(dir, { recursive: true });
   await Promise.all(rendered.map((r) => writeFile(path.join(dir, pngName(r.key)), r.png)));
   const fresh = new Map(rendered.map((r) => [r.key, indexEdition(r.key, pngName(r.key), r.heightPx)]));
@@ -44,7 +49,11 @@ export async function writePublicationPreview(dir: string, rendered: Rendered[],
 }
 
 /** Editions of an earlier run that are still editions of the publication and still have their PNG. */
-async function keptEditions(dir: string, order: EditionKey[], fresh: Map<EditionKey, IndexEdition>): Promise<IndexEdition[]> {
+async function keptEditions(
+  dir: string,
+  order: EditionKey[],
+  fresh: Map<EditionKey, IndexEdition>,
+): Promise<IndexEdition[]> {
   let earlier: PreviewIndex;
   try {
     earlier = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PreviewIndex;
@@ -62,7 +71,8 @@ async function keptEditions(dir: string, order: EditionKey[], fresh: Map<Edition
 /** Deletes PNGs of editions that are gone (renamed, removed, or failed this time). */
 async function removeStale(dir: string, keep: Set<string>): Promise<void> {
   for (const name of await readdir(dir)) {
-    if (name.endsWith(".png") && name !== CONTACT_SHEET && !keep.has(name)) await rm(path.join(dir, name), { force: true });
+    if (name.endsWith(".png") && name !== CONTACT_SHEET && !keep.has(name))
+      await rm(path.join(dir, name), { force: true });
   }
 }
 

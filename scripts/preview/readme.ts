@@ -8,7 +8,13 @@ import type { Browser } from "playwright-core";
 /** Which desk page the README shows. */
 export const DESK_PAGE = "/";
 
-export async function writeReadmeImages(browser: Browser, baseUrl: string, docsDir: string, strip: Buffer, timeoutMs: number): Promise<string[]> {
+export async function writeReadmeImages(
+  browser: Browser,
+  baseUrl: string,
+  docsDir: string,
+  strip: Buffer,
+  timeoutMs: number,
+): Promise<string[]> {
   await mkdir(docsDir, { recursive: true });
   const desk = path.join(docsDir, "desk.png");
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, deviceScaleFactor: 1 });

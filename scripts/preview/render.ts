@@ -48,7 +48,11 @@ export class PaperRenderer {
     private readonly timeoutMs: number,
   ) {}
 
-  static async open(browser: Browser, site: { dir: string; url: string }, timeoutMs = PAGE_TIMEOUT_MS): Promise<PaperRenderer> {
+  static async open(
+    browser: Browser,
+    site: { dir: string; url: string },
+    timeoutMs = PAGE_TIMEOUT_MS,
+  ): Promise<PaperRenderer> {
     // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
     const context = await browser.newContext({ viewport: { width: PAPER_WIDTH, height: 1 }, deviceScaleFactor: 1 });
     return new PaperRenderer(context, site, timeoutMs);
@@ -59,8 +63,16 @@ export class PaperRenderer {
     const page = await this.openPage();
     this.blocked = [];
     try {
-      await bounded(load(page, url, this.timeoutMs), this.timeoutMs + 1000, `did not load in ${seconds(this.timeoutMs)}`);
-      const render = await bounded(capture(page, this.timeoutMs), this.timeoutMs, `could not be captured in ${seconds(this.timeoutMs)}`);
+      await bounded(
+        load(page, url, this.timeoutMs),
+        this.timeoutMs + 1000,
+        `did not load in ${seconds(this.timeoutMs)}`,
+      );
+      const render = await bounded(
+        capture(page, this.timeoutMs),
+        this.timeoutMs,
+        `could not be captured in ${seconds(this.timeoutMs)}`,
+      );
       return { ...render, blocked: [...new Set(this.blocked)] };
     } catch (error) {
       await this.closePage(); // a page that hung is not reused
@@ -155,7 +167,13 @@ async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blo
     m = again;
     if (settled) break;
   }
-  const png = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: PAPER_WIDTH, height: clampHeight(m.height) }, timeout: timeoutMs, animations: "disabled", caret: "hide" });
+  const png = await page.screenshot({
+    fullPage: true,
+    clip: { x: 0, y: 0, width: PAPER_WIDTH, height: clampHeight(m.height) },
+    timeout: timeoutMs,
+    animations: "disabled",
+    caret: "hide",
+  });
   return { png, heightPx: m.height, wider: m.width > PAPER_WIDTH, ditherBoxes: m.boxes };
 }
 

@@ -70,7 +70,11 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
   const targets = chooseTargets(publications, options.slugs ?? [], options.edition);
   const readmePublication = publications.get(README_PUBLICATION);
   const readmeKey = readmePublication?.keys[0];
-  if (options.readme && readmeKey === undefined) throw new PreviewError(`--readme shows the first edition of "${README_PUBLICATION}", which this site does not have`, true);
+  if (options.readme && readmeKey === undefined)
+    throw new PreviewError(
+      `--readme shows the first edition of "${README_PUBLICATION}", which this site does not have`,
+      true,
+    );
   if (!existsSync(CHROMIUM)) throw new PreviewError(chromiumMissing(`there is no Chromium at ${CHROMIUM}`));
 
   const server = await startServer({ port: 0, siteDir: site });
@@ -81,12 +85,30 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
     try {
       const renderer = await PaperRenderer.open(browser, { dir: site, url: server.url }, timeoutMs);
       const result: PreviewResult = { publications: [], rows: [], failures: 0, readmeFiles: [] };
-      for (const target of targets) result.publications.push(await previewPublication(renderer, server.url, target, { site, out, progress, partial: options.edition !== undefined }, result));
+      for (const target of targets)
+        result.publications.push(
+          await previewPublication(
+            renderer,
+            server.url,
+            target,
+            { site, out, progress, partial: options.edition !== undefined },
+            result,
+          ),
+        );
       if (options.readme) {
-        const strip = await renderEdition(renderer, editionUrl(server.url, README_PUBLICATION, readmePublication!.by, readmeKey!)).catch((error: unknown) => {
+        const strip = await renderEdition(
+          renderer,
+          editionUrl(server.url, README_PUBLICATION, readmePublication!.by, readmeKey!),
+        ).catch((error: unknown) => {
           throw new PreviewError(`the README strip (${README_PUBLICATION} ${readmeKey}) ${firstLine(error)}`);
         });
-        result.readmeFiles = await writeReadmeImages(browser, server.url, options.docsDir ?? "docs", strip.png, timeoutMs).catch((error: unknown) => {
+        result.readmeFiles = await writeReadmeImages(
+          browser,
+          server.url,
+          options.docsDir ?? "docs",
+          strip.png,
+          timeoutMs,
+        ).catch((error: unknown) => {
           throw new PreviewError(`the desk screenshot for the README failed: ${firstLine(error)}`);
         });
       }
@@ -113,11 +135,21 @@ async function previewPublication(
     o.progress(`${target.slug} ${i + 1}/${target.keys.length} (edition ${key})`);
     try {
       const render = await renderer.render(editionUrl(base, target.slug, target.by, key));
-      const conversion = toMonochrome(render.png, render.ditherBoxes).then((png) => ({ key, png, heightPx: render.heightPx }));
+      const conversion = toMonochrome(render.png, render.ditherBoxes).then((png) => ({
+        key,
+        png,
+        heightPx: render.heightPx,
+      }));
       conversion.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
       conversions.push(conversion);
       ditherBoxes[key] = render.ditherBoxes;
-      result.rows.push({ slug: target.slug, key, heightPx: render.heightPx, wider: render.wider, blocked: render.blocked });
+      result.rows.push({
+        slug: target.slug,
+        key,
+        heightPx: render.heightPx,
+        wider: render.wider,
+        blocked: render.blocked,
+      });
     } catch (error) {
       if (!(error instanceof RenderError)) throw error;
       const message = `the page ${error.message}; skipped`;
@@ -147,7 +179,8 @@ async function buildSite(content: string, output: string, progress: (line: strin
   });
 }
 
-const chromiumMissing = (what: string) => `${what}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH to a Chromium binary).`;
+const chromiumMissing = (what: string) =>
+  `${what}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH to a Chromium binary).`;
 
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -30,15 +30,26 @@ export function readPublications(content: string): Map<string, PublicationEditio
     site = loadSite(content);
   } catch (error) {
     const problems = findContentError(error);
-    throw new PreviewError(problems ? problems.message : `cannot read the publications in ${content}/: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PreviewError(
+      problems
+        ? problems.message
+        : `cannot read the publications in ${content}/: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (site.publications.length === 0) throw new PreviewError(`there are no publications in ${content}/ (each is a folder <slug>/ with publication.json and editions/)`);
+  if (site.publications.length === 0)
+    throw new PreviewError(
+      `there are no publications in ${content}/ (each is a folder <slug>/ with publication.json and editions/)`,
+    );
   const sorted = [...site.publications].sort((a, b) => a.slug.localeCompare(b.slug));
   return new Map(sorted.map((p) => [p.slug, { by: p.editions.by, keys: p.editions.list.map((e) => e.key) }]));
 }
 
 /** The editions to render: every edition of `slugs` (all publications when empty), or only `edition`. */
-export function chooseTargets(publications: Map<string, PublicationEditions>, slugs: string[], edition?: string): Target[] {
+export function chooseTargets(
+  publications: Map<string, PublicationEditions>,
+  slugs: string[],
+  edition?: string,
+): Target[] {
   const known = [...publications.keys()];
   if (known.length === 0) throw new PreviewError("there are no publications to preview");
   const unknown = slugs.filter((s) => !publications.has(s));
@@ -49,7 +60,12 @@ export function chooseTargets(publications: Map<string, PublicationEditions>, sl
   const chosen = slugs.length ? [...new Set(slugs)] : known;
   const targets = chosen.map((slug) => {
     const m = publications.get(slug)!;
-    return { slug, by: m.by, keys: edition === undefined ? m.keys : m.keys.filter((k) => k === edition), allKeys: m.keys };
+    return {
+      slug,
+      by: m.by,
+      keys: edition === undefined ? m.keys : m.keys.filter((k) => k === edition),
+      allKeys: m.keys,
+    };
   });
   if (edition === undefined) return targets;
   const found = targets.filter((t) => t.keys.length);

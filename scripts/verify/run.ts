@@ -32,7 +32,10 @@ export interface Verdict {
 /** Every publication the build wrote an index for, by slug: what is served, whatever content/ holds. */
 export async function builtPublications(site: string): Promise<PublicationIndex[]> {
   const data = path.join(site, DATA_DIR);
-  const dirs = (await readdir(data, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const dirs = (await readdir(data, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const read = async (slug: string) => JSON.parse(await readFile(path.join(data, slug, "index.json"), "utf8"));
   return Promise.all(dirs.map(read)) as Promise<PublicationIndex[]>;
 }

@@ -19,9 +19,11 @@ it("runs the quick benchmark and reports every section", async () => {
 
   expect(report.build.length).toBeGreaterThan(0);
   for (const b of report.build) {
-    for (const [what, x] of Object.entries({ editions: b.editions, pages: b.pages, ratio: b.ratio })) positive(`build ${what}`, x);
+    for (const [what, x] of Object.entries({ editions: b.editions, pages: b.pages, ratio: b.ratio }))
+      positive(`build ${what}`, x);
     for (const side of [b.littlepress, b.plain]) {
-      for (const what of ["editionsPerSecond", "seconds", "maxRss"] as const) positive(`build ${b.editions} ${what}`, side[what]);
+      for (const what of ["editionsPerSecond", "seconds", "maxRss"] as const)
+        positive(`build ${b.editions} ${what}`, side[what]);
       expect(side.finished).toBe(true);
     }
   }
@@ -35,7 +37,9 @@ it("runs the quick benchmark and reports every section", async () => {
   expect(Object.keys(load.edition.statuses).sort()).toEqual(["200", "204", "410"]);
 
   expect(report.coldStart.length).toBeGreaterThan(1);
-  for (const c of report.coldStart) for (const what of ["importMs", "firstAnswerMs", "coldStartMs", "rss"] as const) positive(`cold start ${c.editions} ${what}`, c[what]);
+  for (const c of report.coldStart)
+    for (const what of ["importMs", "firstAnswerMs", "coldStartMs", "rss"] as const)
+      positive(`cold start ${c.editions} ${what}`, c[what]);
 
   for (const what of ["medianMs", "maxMs", "publicationMs"] as const) positive(`live ${what}`, report.live[what]);
   expect(report.live.saves).toBeGreaterThan(0);

@@ -6,23 +6,47 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { CheckId } from "../../scripts/check/catalogue.ts";
 import type { Report } from "../../scripts/check/report.ts";
 import { runCheck } from "../../scripts/check/run-check.ts";
-import { type FakePublication, fakeEdition, goodPublication, html, makePng, type RunningFake, startFake, validateFake } from "./broken-servers.ts";
+import {
+  type FakePublication,
+  fakeEdition,
+  goodPublication,
+  html,
+  makePng,
+  type RunningFake,
+  startFake,
+  validateFake,
+} from "./broken-servers.ts";
 
 const running: RunningFake[] = [];
 afterAll(() => Promise.all(running.map((s) => s.close())));
 
-async function check(pub: FakePublication, extra: { strict?: boolean; timeoutMs?: number; base?: string } = {}): Promise<Report> {
+async function check(
+  pub: FakePublication,
+  extra: { strict?: boolean; timeoutMs?: number; base?: string } = {},
+): Promise<Report> {
   const server = await startFake(pub);
   running.push(server);
   const base = extra.base ? new URL(`../${extra.base}`, server.url).href : server.url;
-  return runCheck({ base, start: "2026-01-09", days: 14, hour: 6, zones: ["Europe/London"], timeoutMs: extra.timeoutMs ?? 5000, config: {}, strict: extra.strict ?? false });
+  return runCheck({
+    base,
+    start: "2026-01-09",
+    days: 14,
+    hour: 6,
+    zones: ["Europe/London"],
+    timeoutMs: extra.timeoutMs ?? 5000,
+    config: {},
+    strict: extra.strict ?? false,
+  });
 }
 
-const withStatus = (report: Report, status: string) => report.checks.filter((c) => c.status === status).map((c) => c.id);
+const withStatus = (report: Report, status: string) =>
+  report.checks.filter((c) => c.status === status).map((c) => c.id);
 const find = (report: Report, id: CheckId) => report.checks.find((c) => c.id === id)!;
 
 /** The good fake with its edition answers passed through `change`. */
-function editionChanged(change: (answer: ReturnType<typeof fakeEdition>, query: URLSearchParams) => ReturnType<typeof fakeEdition>): FakePublication {
+function editionChanged(
+  change: (answer: ReturnType<typeof fakeEdition>, query: URLSearchParams) => ReturnType<typeof fakeEdition>,
+): FakePublication {
   return { ...goodPublication(), edition: (q) => change(fakeEdition(q), q) };
 }
 
@@ -46,12 +70,18 @@ const FLAWS: Flaw[] = [
   {
     flaw: "an unquoted ETag",
     fails: "edition.etag-quoted",
-    pub: () => editionChanged((a) => (a.headers?.ETag ? { ...a, headers: { ...a.headers, ETag: a.headers.ETag.replace(/"/g, "") } } : a)),
+    pub: () =>
+      editionChanged((a) =>
+        a.headers?.ETag ? { ...a, headers: { ...a.headers, ETag: a.headers.ETag.replace(/"/g, "") } } : a,
+      ),
   },
   {
     flaw: "a constant ETag while the content changes every day",
     fails: "edition.etag-changes",
-    pub: () => ({ ...goodPublication(), edition: (q) => html(200, `<p>News for ${q.get("local_delivery_time")?.slice(0, 10)}</p>`, `"v1"`) }),
+    pub: () => ({
+      ...goodPublication(),
+      edition: (q) => html(200, `<p>News for ${q.get("local_delivery_time")?.slice(0, 10)}</p>`, `"v1"`),
+    }),
   },
   {
     flaw: "an ETag from the query minus the time, on a publication whose content is the same every day",
@@ -69,36 +99,60 @@ const FLAWS: Flaw[] = [
   {
     flaw: "a Content-Type with no charset",
     fails: "edition.charset",
-    pub: () => editionChanged((a) => (a.status === 200 ? { ...a, headers: { ...a.headers, "Content-Type": "text/html" } } : a)),
+    pub: () =>
+      editionChanged((a) => (a.status === 200 ? { ...a, headers: { ...a.headers, "Content-Type": "text/html" } } : a)),
   },
   {
     flaw: "a 204 with a body",
     fails: "edition.no-body",
-    pub: () => editionChanged((a) => (a.status === 204 ? { status: 204, headers: { "Content-Type": "text/plain", "Content-Length": "14" }, body: "Nothing today." } : a)),
+    pub: () =>
+      editionChanged((a) =>
+        a.status === 204
+          ? { status: 204, headers: { "Content-Type": "text/plain", "Content-Length": "14" }, body: "Nothing today." }
+          : a,
+      ),
   },
   {
     flaw: "a 500 whenever delivery_count is present",
     fails: "edition.status",
-    pub: () => editionChanged((a, q) => (q.has("delivery_count") ? { status: 500, headers: { "Content-Type": "text/plain" }, body: "TypeError: cannot read 'parts'" } : a)),
+    pub: () =>
+      editionChanged((a, q) =>
+        q.has("delivery_count")
+          ? { status: 500, headers: { "Content-Type": "text/plain" }, body: "TypeError: cannot read 'parts'" }
+          : a,
+      ),
   },
   {
     flaw: '"valid" sent as the string "true"',
     fails: "subscribe.accepts-valid",
-    pub: () => ({ ...goodPublication(), validate: (c) => { const v = validateFake(c); return v.valid ? { valid: "true" } : v; } }),
+    pub: () => ({
+      ...goodPublication(),
+      validate: (c) => {
+        const v = validateFake(c);
+        return v.valid ? { valid: "true" } : v;
+      },
+    }),
   },
   {
     flaw: "errors sent as arrays rather than strings",
     fails: "subscribe.error-texts",
-    pub: () => ({ ...goodPublication(), validate: (c) => { const v = validateFake(c); return v.valid ? v : { valid: false, errors: v.errors?.map((e) => ["lang", e]) }; } }),
+    pub: () => ({
+      ...goodPublication(),
+      validate: (c) => {
+        const v = validateFake(c);
+        return v.valid ? v : { valid: false, errors: v.errors?.map((e) => ["lang", e]) };
+      },
+    }),
   },
   {
     flaw: "a 410 for delivery_count 5 and a 200 again for 6 (content past the end)",
     fails: "edition.after-410",
-    pub: () => editionChanged((a, q) => {
-      const count = Number(q.get("delivery_count") ?? 0);
-      if (count === 5) return { status: 410 };
-      return html(200, `<p>Part ${count}</p>`, `"${count}-${q.get("local_delivery_time")?.slice(0, 10)}"`);
-    }),
+    pub: () =>
+      editionChanged((a, q) => {
+        const count = Number(q.get("delivery_count") ?? 0);
+        if (count === 5) return { status: 410 };
+        return html(200, `<p>Part ${count}</p>`, `"${count}-${q.get("local_delivery_time")?.slice(0, 10)}"`);
+      }),
   },
   {
     flaw: "a series that, once ended, answers 410 even to a fresh subscription",
@@ -127,7 +181,8 @@ const FLAWS: Flaw[] = [
   {
     flaw: "a 200 with an empty body",
     fails: "edition.html-body",
-    pub: () => editionChanged((a, q) => (Number(q.get("delivery_count")) >= 3 && a.status === 200 ? { ...a, body: "" } : a)),
+    pub: () =>
+      editionChanged((a, q) => (Number(q.get("delivery_count")) >= 3 && a.status === 200 ? { ...a, body: "" } : a)),
   },
   {
     flaw: "a validate_config/ that accepts anything",
@@ -137,7 +192,13 @@ const FLAWS: Flaw[] = [
   {
     flaw: "a validate_config/ that crashes on a missing field",
     fails: "subscribe.empty-config",
-    pub: () => ({ ...goodPublication(), validate: (c) => { if (!("lang" in c)) throw new TypeError("lang is undefined"); return validateFake(c); } }),
+    pub: () => ({
+      ...goodPublication(),
+      validate: (c) => {
+        if (!("lang" in c)) throw new TypeError("lang is undefined");
+        return validateFake(c);
+      },
+    }),
   },
   {
     flaw: "no owner_email in meta.json",
@@ -193,15 +254,31 @@ describe("a publication with one flaw fails exactly the check for it", () => {
 
 describe("flaws that are warnings", () => {
   const WARNINGS: Flaw[] = [
-    { flaw: "meta.json served as text/json", fails: "meta.content-type", pub: () => ({ ...goodPublication(), metaContentType: "text/json" }) },
-    { flaw: "a 55x54 icon, one pixel off", fails: "meta.icon", pub: () => ({ ...goodPublication(), icon: makePng(55, 54) }) },
+    {
+      flaw: "meta.json served as text/json",
+      fails: "meta.content-type",
+      pub: () => ({ ...goodPublication(), metaContentType: "text/json" }),
+    },
+    {
+      flaw: "a 55x54 icon, one pixel off",
+      fails: "meta.icon",
+      pub: () => ({ ...goodPublication(), icon: makePng(55, 54) }),
+    },
     { flaw: "no icon at all", fails: "meta.icon", pub: () => ({ ...goodPublication(), icon: undefined }) },
     {
       flaw: "a different answer to a multipart post",
       fails: "subscribe.multipart",
-      pub: () => ({ ...goodPublication(), validate: (c, type) => (type.startsWith("multipart/") ? { valid: false, errors: ["No config given."] } : validateFake(c)) }),
+      pub: () => ({
+        ...goodPublication(),
+        validate: (c, type) =>
+          type.startsWith("multipart/") ? { valid: false, errors: ["No config given."] } : validateFake(c),
+      }),
     },
-    { flaw: "no answer at /edition without the slash", fails: "edition.no-slash", pub: () => ({ ...goodPublication(), noSlash: () => ({ status: 404 }) }) },
+    {
+      flaw: "no answer at /edition without the slash",
+      fails: "edition.no-slash",
+      pub: () => ({ ...goodPublication(), noSlash: () => ({ status: 404 }) }),
+    },
   ];
   for (const { flaw, fails, pub } of WARNINGS) {
     it(`${flaw}: ${fails} warns and nothing fails`, async () => {
@@ -234,20 +311,47 @@ describe("publications that cannot be checked at all", () => {
   });
 
   it("meta.json redirecting to another host: not followed, a FAIL saying where it points", async () => {
-    const report = await check({ ...goodPublication(), route: (path) => (path === "/pub/meta.json" ? { status: 302, headers: { Location: "http://localhost:9/pub/meta.json" } } : undefined) });
+    const report = await check({
+      ...goodPublication(),
+      route: (path) =>
+        path === "/pub/meta.json"
+          ? { status: 302, headers: { Location: "http://localhost:9/pub/meta.json" } }
+          : undefined,
+    });
     expect(withStatus(report, "fail")).toEqual(["meta.reachable"]);
-    expect(find(report, "meta.reachable").detail).toBe("redirects to another host (http://localhost:9/pub/meta.json); not followed: give the checker the final URL");
+    expect(find(report, "meta.reachable").detail).toBe(
+      "redirects to another host (http://localhost:9/pub/meta.json); not followed: give the checker the final URL",
+    );
   });
 
   it("meta.json redirecting on the same host is followed", async () => {
-    const report = await check({ ...goodPublication(), route: (path) => (path === "/old/meta.json" ? { status: 301, headers: { Location: "/pub/meta.json" } } : undefined) }, { base: "old/" });
-    expect(find(report, "meta.reachable")).toMatchObject({ status: "pass", detail: expect.stringMatching(/^answered 200 \(after 301 -> http:\/\/127\.0\.0\.1:\d+\/pub\/meta\.json\)$/) });
+    const report = await check(
+      {
+        ...goodPublication(),
+        route: (path) =>
+          path === "/old/meta.json" ? { status: 301, headers: { Location: "/pub/meta.json" } } : undefined,
+      },
+      { base: "old/" },
+    );
+    expect(find(report, "meta.reachable")).toMatchObject({
+      status: "pass",
+      detail: expect.stringMatching(/^answered 200 \(after 301 -> http:\/\/127\.0\.0\.1:\d+\/pub\/meta\.json\)$/),
+    });
   });
 
   it("no validate_config/ at all: the subscribing checks fail with what came back", async () => {
-    const report = await check({ ...goodPublication(), route: (path) => (path === "/pub/validate_config/" ? { status: 404, body: "Not found" } : undefined) });
-    expect(withStatus(report, "fail")).toEqual(["subscribe.accepts-valid", "subscribe.rejects-invalid", "subscribe.empty-config"]);
-    expect(find(report, "subscribe.accepts-valid").detail).toBe('answered 404 with something other than a JSON object: "Not found"');
+    const report = await check({
+      ...goodPublication(),
+      route: (path) => (path === "/pub/validate_config/" ? { status: 404, body: "Not found" } : undefined),
+    });
+    expect(withStatus(report, "fail")).toEqual([
+      "subscribe.accepts-valid",
+      "subscribe.rejects-invalid",
+      "subscribe.empty-config",
+    ]);
+    expect(find(report, "subscribe.accepts-valid").detail).toBe(
+      'answered 404 with something other than a JSON object: "Not found"',
+    );
     expect(find(report, "subscribe.multipart").status).toBe("skip");
   });
 
@@ -258,8 +362,19 @@ describe("publications that cannot be checked at all", () => {
     const { port } = silent.address() as AddressInfo;
     const started = Date.now();
     try {
-      const report = await runCheck({ base: `http://127.0.0.1:${port}/pub/`, days: 14, hour: 6, zones: ["UTC"], timeoutMs: 300, config: {}, strict: false });
-      expect(find(report, "meta.reachable")).toMatchObject({ status: "fail", detail: "no answer: no answer within 0.3 s" });
+      const report = await runCheck({
+        base: `http://127.0.0.1:${port}/pub/`,
+        days: 14,
+        hour: 6,
+        zones: ["UTC"],
+        timeoutMs: 300,
+        config: {},
+        strict: false,
+      });
+      expect(find(report, "meta.reachable")).toMatchObject({
+        status: "fail",
+        detail: "no answer: no answer within 0.3 s",
+      });
       expect(withStatus(report, "fail")).toEqual(["meta.reachable"]);
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {

@@ -44,7 +44,15 @@ export const FAKE_META = {
   external_configuration: false,
   config: {
     fields: [
-      { type: "select", name: "lang", label: "Language", options: [["English", "en"], ["French", "fr"]] },
+      {
+        type: "select",
+        name: "lang",
+        label: "Language",
+        options: [
+          ["English", "en"],
+          ["French", "fr"],
+        ],
+      },
       { type: "text", name: "name", label: "Your name" },
     ],
   },
@@ -54,12 +62,17 @@ export const FAKE_META = {
 export function validateFake(config: Record<string, unknown>): { valid: boolean; errors?: string[] } {
   const errors: string[] = [];
   if (config.lang !== "en" && config.lang !== "fr") errors.push("Language: choose English or French.");
-  if (config.name !== undefined && (typeof config.name !== "string" || config.name.length > 20)) errors.push("Your name: at most 20 letters.");
+  if (config.name !== undefined && (typeof config.name !== "string" || config.name.length > 20))
+    errors.push("Your name: at most 20 letters.");
   for (const key of Object.keys(config)) if (key !== "lang" && key !== "name") errors.push(`Unknown setting "${key}".`);
   return errors.length ? { valid: false, errors } : { valid: true };
 }
 
-export const html = (status: number, body: string, etag: string): FakeAnswer => ({ status, body, headers: { "Content-Type": "text/html; charset=utf-8", ETag: etag } });
+export const html = (status: number, body: string, etag: string): FakeAnswer => ({
+  status,
+  body,
+  headers: { "Content-Type": "text/html; charset=utf-8", ETag: etag },
+});
 const empty = (status: number): FakeAnswer => ({ status });
 
 /**
@@ -77,7 +90,13 @@ export function fakeEdition(query: URLSearchParams): FakeAnswer {
 }
 
 export function goodPublication(): FakePublication {
-  return { meta: structuredClone(FAKE_META), metaContentType: "application/json", icon: makePng(55, 55), validate: validateFake, edition: fakeEdition };
+  return {
+    meta: structuredClone(FAKE_META),
+    metaContentType: "application/json",
+    icon: makePng(55, 55),
+    validate: validateFake,
+    edition: fakeEdition,
+  };
 }
 
 export async function startFake(pub: FakePublication): Promise<RunningFake> {
@@ -92,7 +111,11 @@ export async function startFake(pub: FakePublication): Promise<RunningFake> {
   const port = typeof address === "object" && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}/pub/`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -103,12 +126,26 @@ async function answer(pub: FakePublication, req: IncomingMessage): Promise<Raw> 
   const override = pub.route?.(url.pathname);
   if (override) return override;
   switch (url.pathname) {
-    case "/pub/meta.json": return { status: 200, headers: { "Content-Type": pub.metaContentType }, body: pub.metaText ?? JSON.stringify(pub.meta) };
-    case "/pub/icon.png": return pub.icon ? { status: 200, headers: { "Content-Type": "image/png" }, body: pub.icon } : { status: 404 };
-    case "/pub/edition/": return pub.edition(url.searchParams);
-    case "/pub/edition": return (pub.noSlash ?? pub.edition)(url.searchParams);
-    case "/pub/validate_config/": return { status: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(pub.validate(await postedConfig(req), req.headers["content-type"] ?? "")) };
-    default: return { status: 404 };
+    case "/pub/meta.json":
+      return {
+        status: 200,
+        headers: { "Content-Type": pub.metaContentType },
+        body: pub.metaText ?? JSON.stringify(pub.meta),
+      };
+    case "/pub/icon.png":
+      return pub.icon ? { status: 200, headers: { "Content-Type": "image/png" }, body: pub.icon } : { status: 404 };
+    case "/pub/edition/":
+      return pub.edition(url.searchParams);
+    case "/pub/edition":
+      return (pub.noSlash ?? pub.edition)(url.searchParams);
+    case "/pub/validate_config/":
+      return {
+        status: 200,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(pub.validate(await postedConfig(req), req.headers["content-type"] ?? "")),
+      };
+    default:
+      return { status: 404 };
   }
 }
 
@@ -116,7 +153,11 @@ async function answer(pub: FakePublication, req: IncomingMessage): Promise<Raw> 
 async function postedConfig(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const form = await new Request("http://x/", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: Buffer.concat(chunks) }).formData();
+  const form = await new Request("http://x/", {
+    method: "POST",
+    headers: { "content-type": req.headers["content-type"] ?? "" },
+    body: Buffer.concat(chunks),
+  }).formData();
   const config = form.get("config");
   // a file posted as `config` is not the platform's JSON text: read as no config, like a missing field
   return JSON.parse(typeof config === "string" ? config : "{}") as Record<string, unknown>;
@@ -130,7 +171,12 @@ export function makePng(width: number, height: number): Uint8Array {
   ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, no filter, no interlace
   const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8))); // filter byte + packed pixels per row
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 function chunk(type: string, data: Buffer): Buffer {

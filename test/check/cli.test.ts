@@ -63,10 +63,20 @@ describe("arguments", () => {
 
 describe("reports", () => {
   it("prints a readable report with the request behind each check, progress on stderr, exit 0", async () => {
-    const { code, stdout, stderr } = await cli(good.url, "--start", "2026-01-09", "--tz", "Europe/London", "--tz", "America/Los_Angeles");
+    const { code, stdout, stderr } = await cli(
+      good.url,
+      "--start",
+      "2026-01-09",
+      "--tz",
+      "Europe/London",
+      "--tz",
+      "America/Los_Angeles",
+    );
     expect(code).toBe(0);
     expect(stdout).toContain(`littlepress check: ${good.url}`);
-    expect(stdout).toMatch(/ {2}PASS {2}edition\.etag-daily: .*\n.*\n {8}GET http:\/\/127\.0\.0\.1:\d+\/pub\/edition\/\?local_delivery_time=2026-01-\d\dT06%3A00%3A00%2B00%3A00&delivery_count=\d&lang=en&name=Ada\n/);
+    expect(stdout).toMatch(
+      / {2}PASS {2}edition\.etag-daily: .*\n.*\n {8}GET http:\/\/127\.0\.0\.1:\d+\/pub\/edition\/\?local_delivery_time=2026-01-\d\dT06%3A00%3A00%2B00%3A00&delivery_count=\d&lang=en&name=Ada\n/,
+    );
     expect(stdout).toMatch(/\nOK: \d+ passed, 0 warnings, 0 failed, 0 skipped\n$/);
     expect(stderr).toContain("check: day 3/14 Europe/London delivery_count=2: 204");
     expect(stderr).toContain("check: day 3/14 America/Los_Angeles delivery_count=2: 204");
@@ -76,7 +86,11 @@ describe("reports", () => {
     const { code, stdout } = await cli(good.url, "--json", "--start", "2026-01-09", "--days", "3");
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { checks: { id: string; status: string }[] };
-    expect(report).toMatchObject({ ok: true, base: good.url, plan: { start: "2026-01-09", days: 3, hour: 6, zones: ["UTC"] } });
+    expect(report).toMatchObject({
+      ok: true,
+      base: good.url,
+      plan: { start: "2026-01-09", days: 3, hour: 6, zones: ["UTC"] },
+    });
     expect(report.checks.find((c: { id: string }) => c.id === "edition.status")).toMatchObject({ status: "pass" });
   });
 
@@ -98,7 +112,9 @@ describe("reports", () => {
 
   it("runs as a script: the same answer and exit code from a real process", async () => {
     const url = `http://127.0.0.1:${await closedPort()}/pub/`;
-    const failure = await run(process.execPath, ["--import", "tsx", "scripts/check.ts", url, "--timeout", "2"], { timeout: 15_000 }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const failure = await run(process.execPath, ["--import", "tsx", "scripts/check.ts", url, "--timeout", "2"], {
+      timeout: 15_000,
+    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stdout: string }).stdout).toContain("no answer: connection refused");
     expect((failure as { stderr: string }).stderr).not.toMatch(/\n\s+at /);

@@ -28,7 +28,11 @@ describe("dates and URLs", () => {
 
   it("percent-encodes the time's colon and plus sign", () => {
     const ctx = { base: "http://127.0.0.1:1/pub/", timeoutMs: 1, progress: () => {} };
-    expect(editionUrl(ctx, [["local_delivery_time", "2026-07-01T06:00:00+01:00"], ["name", "Ada L"]]))
-      .toBe("http://127.0.0.1:1/pub/edition/?local_delivery_time=2026-07-01T06%3A00%3A00%2B01%3A00&name=Ada%20L");
+    expect(
+      editionUrl(ctx, [
+        ["local_delivery_time", "2026-07-01T06:00:00+01:00"],
+        ["name", "Ada L"],
+      ]),
+    ).toBe("http://127.0.0.1:1/pub/edition/?local_delivery_time=2026-07-01T06%3A00%3A00%2B01%3A00&name=Ada%20L");
   });
 });

@@ -10,14 +10,26 @@ describe("checkForm", () => {
     const fields = [
       { type: "text", name: "name", label: "Name" },
       { type: "select", name: "lang", label: "Language", options: [["English", "en"]] },
-      { type: "radio", name: "size", label: "Size", options: [["Small", "s"], ["Large", "l"]] },
+      {
+        type: "radio",
+        name: "size",
+        label: "Size",
+        options: [
+          ["Small", "s"],
+          ["Large", "l"],
+        ],
+      },
     ];
     expect(checkForm({ config: { fields } }, "GET x").map((c) => c.status)).toEqual(["pass", "pass"]);
   });
 
   it("fails each malformed field, naming it", () => {
-    expect(shapeOf({ fields: [{ type: "select", name: "a", label: "A" }] }).detail).toMatch(/config.fields\[0\] needs "options"/);
-    expect(shapeOf({ fields: [{ type: "select", name: "a", label: "A", options: [{ label: "x", value: "y" }] }] }).detail).toMatch(/options\[0\].*\[label, value\] pair/);
+    expect(shapeOf({ fields: [{ type: "select", name: "a", label: "A" }] }).detail).toMatch(
+      /config.fields\[0\] needs "options"/,
+    );
+    expect(
+      shapeOf({ fields: [{ type: "select", name: "a", label: "A", options: [{ label: "x", value: "y" }] }] }).detail,
+    ).toMatch(/options\[0\].*\[label, value\] pair/);
     expect(shapeOf({ fields: [{ type: "date", name: "a", label: "A" }] }).detail).toMatch(/type "date"/);
     expect(shapeOf({ fields: [{ type: "text", label: "A" }] }).detail).toMatch(/no "name"/);
     expect(shapeOf({ fields: [{ type: "text", name: "a" }] }).detail).toMatch(/no "label"/);
@@ -30,14 +42,27 @@ describe("checkForm", () => {
 
   it("fails names that repeat or clash with the platform's parameters", () => {
     const names = (fields: unknown[]) => checkForm({ config: { fields } }, "GET x")[1]!;
-    expect(names([{ type: "text", name: "a", label: "A" }, { type: "text", name: "a", label: "B" }]).detail).toMatch(/more than one field is named "a"/);
+    expect(
+      names([
+        { type: "text", name: "a", label: "A" },
+        { type: "text", name: "a", label: "B" },
+      ]).detail,
+    ).toMatch(/more than one field is named "a"/);
     expect(names([{ type: "text", name: "delivery_count", label: "A" }]).status).toBe("fail");
   });
 });
 
 describe("sample configs", () => {
   const fields = [
-    { type: "select", name: "lang", label: "Language", options: [["English", "en"], ["French", "fr"]] },
+    {
+      type: "select",
+      name: "lang",
+      label: "Language",
+      options: [
+        ["English", "en"],
+        ["French", "fr"],
+      ],
+    },
     { type: "text", name: "code", label: "Code" },
     { type: "text", name: "name", label: "Name" },
   ];
@@ -54,6 +79,9 @@ describe("sample configs", () => {
   });
 
   it("builds an invalid config from an unknown key and a value outside the options", () => {
-    expect(invalidConfig(fields, { lang: "en" })).toEqual({ config: { lang: "littlepress-check-not-an-option", littlepress_check_unknown: "x" }, hasBadOption: true });
+    expect(invalidConfig(fields, { lang: "en" })).toEqual({
+      config: { lang: "littlepress-check-not-an-option", littlepress_check_unknown: "x" },
+      hasBadOption: true,
+    });
   });
 });

@@ -11,8 +11,12 @@ describe("readPngSize", () => {
   });
 
   it("says what is wrong with something that is not a PNG", () => {
-    expect(readPngSize(new TextEncoder().encode("GIF89a......................"))).toEqual({ error: "not a PNG file (no PNG signature)" });
-    expect(readPngSize(makePng(55, 55).subarray(0, 20))).toEqual({ error: "a truncated PNG (no room for the IHDR header)" });
+    expect(readPngSize(new TextEncoder().encode("GIF89a......................"))).toEqual({
+      error: "not a PNG file (no PNG signature)",
+    });
+    expect(readPngSize(makePng(55, 55).subarray(0, 20))).toEqual({
+      error: "a truncated PNG (no room for the IHDR header)",
+    });
     const wrongChunk = makePng(55, 55);
     wrongChunk.set(new TextEncoder().encode("IDAT"), 12);
     expect(readPngSize(wrongChunk)).toEqual({ error: 'a broken PNG (first chunk is "IDAT", not IHDR)' });

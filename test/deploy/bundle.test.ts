@@ -23,7 +23,9 @@ it("bundles the indexes and edition shards with the edition functions, only the 
   expect(Object.keys(bundles).sort()).toEqual(["edition", "sample", "validate_config"]);
   expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
   expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
-  expect([...bundles.validate_config!.siteFiles].sort()).toEqual(all.filter((f) => !f.includes(`${path.sep}shards${path.sep}`)));
+  expect([...bundles.validate_config!.siteFiles].sort()).toEqual(
+    all.filter((f) => !f.includes(`${path.sep}shards${path.sep}`)),
+  );
   expect(all.filter((f) => f.includes(`${path.sep}shards${path.sep}`)).length).toBeGreaterThanOrEqual(3);
   for (const b of Object.values(bundles)) {
     expect(b.strayFiles, b.name).toEqual([]);
@@ -37,8 +39,17 @@ it("ships no code of the build: nothing of lib/build/, no yaml, sharp or Elevent
   const buildCode = path.resolve("lib", "build") + path.sep;
   const buildPackage = /[/\\]node_modules[/\\](yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml)[/\\]/;
   for (const b of Object.values(bundles)) {
-    expect(b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}serve${path.sep}`)), b.name).toBe(true);
-    expect(b.inputs.filter((f) => f.startsWith(buildCode)), b.name).toEqual([]);
-    expect(b.inputs.filter((f) => buildPackage.test(f)), b.name).toEqual([]);
+    expect(
+      b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}serve${path.sep}`)),
+      b.name,
+    ).toBe(true);
+    expect(
+      b.inputs.filter((f) => f.startsWith(buildCode)),
+      b.name,
+    ).toEqual([]);
+    expect(
+      b.inputs.filter((f) => buildPackage.test(f)),
+      b.name,
+    ).toEqual([]);
   }
 });

@@ -4,7 +4,10 @@ import { parse } from "yaml";
 import { expect, it } from "vitest";
 
 type Step = { name?: string; run?: string; uses?: string; if?: string; env?: Record<string, string> };
-const workflow = parse(readFileSync(".github/workflows/ci.yml", "utf8")) as { on: Record<string, unknown>; jobs: Record<string, { steps: Step[] }> };
+const workflow = parse(readFileSync(".github/workflows/ci.yml", "utf8")) as {
+  on: Record<string, unknown>;
+  jobs: Record<string, { steps: Step[] }>;
+};
 const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
 const runs = steps.map((s) => s.run ?? "").join("\n");
 
@@ -28,7 +31,9 @@ it("names no publication: authors replace the examples", () => {
 });
 
 it("runs the same in .ci/run: the kit's tests, the author's publications, then the lint", () => {
-  const commands = readFileSync(".ci/run", "utf8").split("\n").filter((line) => /^npm /.test(line));
+  const commands = readFileSync(".ci/run", "utf8")
+    .split("\n")
+    .filter((line) => /^npm /.test(line));
   expect(commands).toEqual(["npm ci --no-audit --no-fund", "npm test", "npm run verify", "npm run lint"]);
 });
 
@@ -36,5 +41,7 @@ it("deploys only on main, and skips with a clear line without the secrets", () =
   const deploy = steps.find((s) => s.run?.includes("netlify deploy"));
   expect(deploy?.if).toContain("refs/heads/main");
   expect(Object.keys(deploy?.env ?? {}).sort()).toEqual(["NETLIFY_AUTH_TOKEN", "NETLIFY_SITE_ID"]);
-  expect(deploy?.run).toMatch(/if \[ -z "\$NETLIFY_AUTH_TOKEN" \] \|\| \[ -z "\$NETLIFY_SITE_ID" \]; then\s+echo "Skipping the deploy[^"]*"\s+exit 0/);
+  expect(deploy?.run).toMatch(
+    /if \[ -z "\$NETLIFY_AUTH_TOKEN" \] \|\| \[ -z "\$NETLIFY_SITE_ID" \]; then\s+echo "Skipping the deploy[^"]*"\s+exit 0/,
+  );
 });

@@ -14,9 +14,30 @@ describe("the desk's publication data", () => {
   };
 
   it("names the first and last editions for people, and counts the gaps between them", () => {
-    expect(desk("serial").schedule).toMatchObject({ by: "delivery_count", count: 4, firstText: "no. 0", lastText: "no. 4", gaps: 1, ends: true, firstDate: "", countText: "4 editions; 1 number between them without one answer 204" });
-    expect(desk("daily").schedule).toMatchObject({ firstText: "Sat 10 Jan 2026", lastText: "Tue 13 Jan 2026", gaps: 1, firstDate: "2026-01-10", lastDate: "2026-01-13" });
-    expect(desk("hourly").schedule).toMatchObject({ firstText: "Sat 10 Jan 2026, 07:00 UTC", lastText: "Sat 10 Jan 2026, 08:00 UTC", gaps: 0, countText: "2 editions", firstDate: "2026-01-10" });
+    expect(desk("serial").schedule).toMatchObject({
+      by: "delivery_count",
+      count: 4,
+      firstText: "no. 0",
+      lastText: "no. 4",
+      gaps: 1,
+      ends: true,
+      firstDate: "",
+      countText: "4 editions; 1 number between them without one answer 204",
+    });
+    expect(desk("daily").schedule).toMatchObject({
+      firstText: "Sat 10 Jan 2026",
+      lastText: "Tue 13 Jan 2026",
+      gaps: 1,
+      firstDate: "2026-01-10",
+      lastDate: "2026-01-13",
+    });
+    expect(desk("hourly").schedule).toMatchObject({
+      firstText: "Sat 10 Jan 2026, 07:00 UTC",
+      lastText: "Sat 10 Jan 2026, 08:00 UTC",
+      gaps: 0,
+      countText: "2 editions",
+      firstDate: "2026-01-10",
+    });
     expect(desk("open-serial").schedule.afterLast).toBe("then 204: nothing prints until new editions are added");
     expect(desk("serial").schedule.afterLast).toBe("then 410: the series ends and so does the subscription");
   });

@@ -7,7 +7,14 @@ import { launchChromium } from "../../scripts/browser.ts";
 
 export interface DeskBrowser {
   /** A new page in a fresh context; every request it makes is recorded in `requests`. */
-  open(path: string, options?: { timezoneId?: string; viewport?: { width: number; height: number }; before?: (page: Page) => Promise<unknown> }): Promise<Page>;
+  open(
+    path: string,
+    options?: {
+      timezoneId?: string;
+      viewport?: { width: number; height: number };
+      before?: (page: Page) => Promise<unknown>;
+    },
+  ): Promise<Page>;
   /** Every request made, and whether the desk page itself made it (not an edition in a strip). */
   readonly requests: { url: string; byDesk: boolean }[];
   /** Uncaught errors in the pages' scripts. */
@@ -31,7 +38,11 @@ export function withBrowser(server: { readonly url: string }): DeskBrowser {
     errors,
     async open(path, options = {}) {
       if (!browser) throw new Error("the browser starts in beforeAll");
-      const context = await browser.newContext({ locale: "en-US", viewport: options.viewport ?? { width: 1280, height: 900 }, timezoneId: options.timezoneId ?? "America/New_York" });
+      const context = await browser.newContext({
+        locale: "en-US",
+        viewport: options.viewport ?? { width: 1280, height: 900 },
+        timezoneId: options.timezoneId ?? "America/New_York",
+      });
       contexts.push(context);
       const page = await context.newPage();
       context.on("request", (r) => requests.push({ url: r.url(), byDesk: r.frame() === page.mainFrame() }));
@@ -49,7 +60,10 @@ export async function ready(page: Page): Promise<void> {
 }
 
 /** Fills the simulator's inputs that exist on the page and plays the deliveries. */
-export async function play(page: Page, options: { start?: string; tz?: string; count?: number; days: number }): Promise<void> {
+export async function play(
+  page: Page,
+  options: { start?: string; tz?: string; count?: number; days: number },
+): Promise<void> {
   if (options.start !== undefined) await page.fill("#sim-start", options.start);
   if (options.tz !== undefined) await page.fill("#sim-tz", options.tz);
   if (options.count !== undefined) await page.fill("#sim-count", String(options.count));
@@ -57,7 +71,11 @@ export async function play(page: Page, options: { start?: string; tz?: string; c
   await page.click("#sim-run");
   await page.waitForSelector("#sim-status.notice-ok, #sim-status.notice-end");
   // every printed strip has loaded its edition and been sized to it
-  await page.waitForFunction(() => [...document.querySelectorAll<HTMLIFrameElement>("iframe.paper-strip")].every((f) => f.dataset.fitted !== undefined));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLIFrameElement>("iframe.paper-strip")].every(
+      (f) => f.dataset.fitted !== undefined,
+    ),
+  );
 }
 
 export interface DayRow {

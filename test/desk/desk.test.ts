@@ -24,7 +24,9 @@ describe("the desk", () => {
           href: li.querySelector(".pub-name a")?.getAttribute("href"),
           icon: icon?.getAttribute("src"),
           iconWidth: icon?.complete ? icon.naturalWidth : -1,
-          descriptionTags: [...(li.querySelector(".pub-description")?.querySelectorAll("*") ?? [])].map((el) => el.tagName.toLowerCase()),
+          descriptionTags: [...(li.querySelector(".pub-description")?.querySelectorAll("*") ?? [])].map((el) =>
+            el.tagName.toLowerCase(),
+          ),
           delivered: fact("delivered"),
           by: fact("by"),
           count: fact("count"),
@@ -40,11 +42,19 @@ describe("the desk", () => {
       expect(bySlug[`/${slug}/`]?.icon).toBe(`/${slug}/icon.png`);
       expect(bySlug[`/${slug}/`]?.iconWidth).toBe(55);
     }
-    expect(bySlug["/lighthouse/"]).toMatchObject({ delivered: "Every day until the story ends", first: "no. 0", last: "no. 6" });
+    expect(bySlug["/lighthouse/"]).toMatchObject({
+      delivered: "Every day until the story ends",
+      first: "no. 0",
+      last: "no. 6",
+    });
     expect(bySlug["/lighthouse/"]?.by).toContain("delivery_count");
     expect(bySlug["/lighthouse/"]?.count).toBe("7 editions");
     expect(bySlug["/lighthouse/"]?.ends).toMatch(/series ends.*410/);
-    expect(bySlug["/almanac/"]).toMatchObject({ delivered: "Monday to Saturday, early morning", first: "Mon 16 Nov 2026", last: "Sat 12 Dec 2026" });
+    expect(bySlug["/almanac/"]).toMatchObject({
+      delivered: "Monday to Saturday, early morning",
+      first: "Mon 16 Nov 2026",
+      last: "Sat 12 Dec 2026",
+    });
     expect(bySlug["/almanac/"]?.by).toContain("local_date");
     expect(bySlug["/almanac/"]?.count).toBe("24 editions; 3 days between them without one answer 204");
     expect(bySlug["/almanac/"]?.ends).toMatch(/open-ended.*204/);
@@ -81,7 +91,9 @@ describe("the desk", () => {
     expect(await nameError.textContent()).toBe("Your name: use at most 40 characters.");
     expect(await page.locator('.field[data-field="lang"] .field-error').textContent()).toMatch(/^Language: /);
     expect(await page.getByLabel("Your name").getAttribute("aria-invalid")).toBe("true");
-    expect(await page.getByLabel("Your name").getAttribute("aria-describedby")).toBe(await nameError.getAttribute("id"));
+    expect(await page.getByLabel("Your name").getAttribute("aria-describedby")).toBe(
+      await nameError.getAttribute("id"),
+    );
     // the first wrong field has the focus; nothing was stored
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("SELECT");
     expect(await page.evaluate((key) => localStorage.getItem(key), SETTINGS_KEY)).toBeNull();
@@ -90,7 +102,9 @@ describe("the desk", () => {
     await setLanguageValue("en");
     await submit();
     await page.locator("#settings-result.notice-error").filter({ hasText: "One field is marked below." }).waitFor();
-    expect(await page.locator(".field-error:visible").allTextContents()).toEqual(["Your name: use at most 40 characters."]);
+    expect(await page.locator(".field-error:visible").allTextContents()).toEqual([
+      "Your name: use at most 40 characters.",
+    ]);
 
     // valid: stored for the simulator, which sends the values and prints their edition
     await page.getByLabel("Language").selectOption("fr");
@@ -110,7 +124,9 @@ describe("the desk", () => {
     await play(page, { start: "2026-11-20", tz: "Europe/Paris", days: 2 });
     const rows = await days(page);
     expect(rows.map((r) => r.status)).toEqual(["200", "200"]);
-    expect(rows[0]!.url).toBe(`${server.url}/good-morning/edition/?local_delivery_time=2026-11-20T06:00:00%2B01:00&lang=fr&name=Zo%C3%A9%20%3Cb%3E%26`);
+    expect(rows[0]!.url).toBe(
+      `${server.url}/good-morning/edition/?local_delivery_time=2026-11-20T06:00:00%2B01:00&lang=fr&name=Zo%C3%A9%20%3Cb%3E%26`,
+    );
     const strip = page.frameLocator('iframe.paper-strip[data-day="1"]');
     expect(await strip.locator("h1").textContent()).toBe("Friday 20 November");
     expect(await strip.locator("main").textContent()).toContain("Bonjour, Zoé <b>& !");
@@ -130,7 +146,12 @@ describe("the desk", () => {
 
     await play(page, { start: "2026-11-20", tz: "Europe/Paris", days: 4 });
     let rows = await days(page);
-    expect(rows.map((r) => [r.status, r.prints])).toEqual([["200", "yes"], ["200", "yes"], ["204", "no"], ["200", "yes"]]);
+    expect(rows.map((r) => [r.status, r.prints])).toEqual([
+      ["200", "yes"],
+      ["200", "yes"],
+      ["204", "no"],
+      ["200", "yes"],
+    ]);
     expect(rows.map((r) => new URL(r.url).searchParams.get("local_delivery_time"))).toEqual([
       "2026-11-20T06:00:00+01:00",
       "2026-11-21T06:00:00+01:00",
@@ -144,14 +165,20 @@ describe("the desk", () => {
     // the same text on two days still prints twice: the ETags differ
     await play(page, { start: "2026-12-11", days: 2 });
     rows = await days(page);
-    expect(rows.map((r) => [r.status, r.prints])).toEqual([["200", "yes"], ["200", "yes"]]);
+    expect(rows.map((r) => [r.status, r.prints])).toEqual([
+      ["200", "yes"],
+      ["200", "yes"],
+    ]);
     expect(rows[0]!.etag).not.toBe(rows[1]!.etag);
-    const text = (day: number) => page.frameLocator(`iframe.paper-strip[data-day="${day}"]`).locator("main").textContent();
+    const text = (day: number) =>
+      page.frameLocator(`iframe.paper-strip[data-day="${day}"]`).locator("main").textContent();
     expect(await text(1)).toBe(await text(2));
 
     // summer time: the offset is the one in force on that date, in that zone
     await play(page, { start: "2026-07-01", tz: "America/Los_Angeles", days: 1 });
-    expect(new URL((await days(page))[0]!.url).searchParams.get("local_delivery_time")).toBe("2026-07-01T06:00:00-07:00");
+    expect(new URL((await days(page))[0]!.url).searchParams.get("local_delivery_time")).toBe(
+      "2026-07-01T06:00:00-07:00",
+    );
   });
 
   it("plays the lighthouse from delivery_count 5: 200, 200, then 410 and the subscription ends; strips are 384 px wide", async () => {
@@ -169,7 +196,11 @@ describe("the desk", () => {
 
     await play(page, { count: 5, days: 4 });
     const rows = await days(page);
-    expect(rows.map((r) => [r.status, r.prints])).toEqual([["200", "yes"], ["200", "yes"], ["410", "no"]]);
+    expect(rows.map((r) => [r.status, r.prints])).toEqual([
+      ["200", "yes"],
+      ["200", "yes"],
+      ["410", "no"],
+    ]);
     expect(rows.map((r) => new URL(r.url).searchParams.get("delivery_count"))).toEqual(["5", "6", "7"]);
     expect(await page.locator("#sim-status").textContent()).toBe(
       "Played 3 deliveries: 2 printed. Day 3 answered 410: the series is over and the subscription ends there, so the last day is not played.",
@@ -195,14 +226,25 @@ describe("the desk", () => {
 
   it("follows the spec's state table: counts every day, prints only an ETag it has not just seen", async () => {
     // A stand-in publication: 200 "a", 204, 200 "a" again (unchanged), 200 "b".
-    const answers: Record<string, { status: number; etag?: string }> = { "0": { status: 200, etag: '"a"' }, "1": { status: 204 }, "2": { status: 200, etag: '"a"' }, "3": { status: 200, etag: '"b"' } };
+    const answers: Record<string, { status: number; etag?: string }> = {
+      "0": { status: 200, etag: '"a"' },
+      "1": { status: 204 },
+      "2": { status: 200, etag: '"a"' },
+      "3": { status: 200, etag: '"b"' },
+    };
     const page = await desk.open("/lighthouse/", {
       before: (p) =>
         p.route("**/lighthouse/edition/?*", (route) => {
-          const answer = answers[new URL(route.request().url()).searchParams.get("delivery_count") ?? ""] ?? { status: 410 };
+          const answer = answers[new URL(route.request().url()).searchParams.get("delivery_count") ?? ""] ?? {
+            status: 410,
+          };
           return route.fulfill(
             answer.status === 200
-              ? { status: 200, headers: { ETag: answer.etag!, "Content-Type": "text/html; charset=utf-8" }, body: "<!doctype html><p>edition</p>" }
+              ? {
+                  status: 200,
+                  headers: { ETag: answer.etag!, "Content-Type": "text/html; charset=utf-8" },
+                  body: "<!doctype html><p>edition</p>",
+                }
               : { status: answer.status },
           );
         }),
@@ -211,15 +253,23 @@ describe("the desk", () => {
     await play(page, { count: 0, days: 4 });
     const rows = await days(page);
     expect(rows.map((r) => new URL(r.url).searchParams.get("delivery_count"))).toEqual(["0", "1", "2", "3"]);
-    expect(rows.map((r) => [r.status, r.prints])).toEqual([["200", "yes"], ["204", "no"], ["200", "no"], ["200", "yes"]]);
-    expect(await page.locator('#sim-days-log li[data-day="3"] .day-why').textContent()).toContain("the ETag is the same as the last one seen");
+    expect(rows.map((r) => [r.status, r.prints])).toEqual([
+      ["200", "yes"],
+      ["204", "no"],
+      ["200", "no"],
+      ["200", "yes"],
+    ]);
+    expect(await page.locator('#sim-days-log li[data-day="3"] .day-why').textContent()).toContain(
+      "the ETag is the same as the last one seen",
+    );
     expect(await page.locator("iframe.paper-strip").count()).toBe(2);
   });
 
   it("works from the keyboard alone, and announces the results", async () => {
     const page = await desk.open("/good-morning/");
     await ready(page);
-    const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || "");
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || "");
     // Tab from the top of the page to the form's first control
     let steps = 0;
     while ((await focused()) !== "cfg-0" && steps++ < 30) await page.keyboard.press("Tab");
@@ -235,7 +285,9 @@ describe("the desk", () => {
     await page.keyboard.press("Space");
     await page.locator("#settings-result.notice-ok").waitFor();
     const live = page.locator('#settings-result[aria-live="polite"]');
-    expect(await live.textContent()).toBe("Accepted. Saved in this browser for the simulator: Language fr, Your name Kim.");
+    expect(await live.textContent()).toBe(
+      "Accepted. Saved in this browser for the simulator: Language fr, Your name Kim.",
+    );
     expect(await focused()).toBe("Check and save settings");
 
     // the simulator too: Enter in a field plays the deliveries, and the summary is announced
@@ -248,7 +300,9 @@ describe("the desk", () => {
     await page.keyboard.type("1");
     await page.keyboard.press("Enter");
     await page.locator("#sim-status.notice-ok").waitFor();
-    expect(await page.locator('#sim-status[aria-live="polite"]').textContent()).toBe("Played 1 delivery: 1 printed, 0 not printed.");
+    expect(await page.locator('#sim-status[aria-live="polite"]').textContent()).toBe(
+      "Played 1 delivery: 1 printed, 0 not printed.",
+    );
     expect((await days(page))[0]!.url).toContain("&lang=fr&name=Kim");
   });
 
@@ -266,14 +320,25 @@ describe("the desk", () => {
               config: {
                 fields: [
                   { type: "select", name: "lang", label: `Lang ${evil}`, options: [[evil, "x"]] },
-                  { type: "radio", name: "size", label: "Size", options: [["Small", "s"], [evil, "l"]] },
+                  {
+                    type: "radio",
+                    name: "size",
+                    label: "Size",
+                    options: [
+                      ["Small", "s"],
+                      [evil, "l"],
+                    ],
+                  },
                 ],
               },
             }),
           }),
         );
         await p.route("**/good-morning/validate_config/", (route) =>
-          route.fulfill({ contentType: "application/json", body: JSON.stringify({ valid: false, errors: [`Lang ${evil}: no`, `Other ${evil}`] }) }),
+          route.fulfill({
+            contentType: "application/json",
+            body: JSON.stringify({ valid: false, errors: [`Lang ${evil}: no`, `Other ${evil}`] }),
+          }),
         );
       },
     });
@@ -294,7 +359,10 @@ describe("the desk", () => {
 
   it("shows print previews when npm run preview has made them, and only a hint when not", async () => {
     // a 1x1 PNG stands in for the previews
-    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAG7buVgAAAABJRU5ErkJggg==", "base64");
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAG7buVgAAAABJRU5ErkJggg==",
+      "base64",
+    );
     const page = await desk.open("/lighthouse/", {
       before: async (p: Page) => {
         await p.route("**/lighthouse/preview/index.json", (route) =>
@@ -315,7 +383,9 @@ describe("the desk", () => {
     });
     await page.locator("#previews").waitFor();
     expect(await page.locator("#previews h2").textContent()).toBe("Print preview");
-    const images = await page.$$eval("#previews .preview img", (imgs) => imgs.map((img) => [img.getAttribute("src"), img.getAttribute("alt")]));
+    const images = await page.$$eval("#previews .preview img", (imgs) =>
+      imgs.map((img) => [img.getAttribute("src"), img.getAttribute("alt")]),
+    );
     // the file that points elsewhere is left out
     expect(images).toEqual([
       [`${server.url}/lighthouse/preview/0.png`, "Print preview of edition 0"],
@@ -323,7 +393,9 @@ describe("the desk", () => {
     ]);
     expect(await page.locator("#previews .preview").first().textContent()).toContain("812 px · 101.5 mm of paper");
     expect(await page.locator("#previews .preview-long").textContent()).toContain("too long");
-    expect(await page.locator("#previews .contact-sheet img").getAttribute("src")).toBe(`${server.url}/lighthouse/preview/contact-sheet.png`);
+    expect(await page.locator("#previews .contact-sheet img").getAttribute("src")).toBe(
+      `${server.url}/lighthouse/preview/contact-sheet.png`,
+    );
     expect(await page.locator("#preview-hint").isVisible()).toBe(false);
 
     // no index.json: no section, a one-line hint

@@ -20,7 +20,9 @@ describe("the desk under npm start", () => {
     const good = readFileSync(publicationJson(), "utf8");
 
     writeFileSync(publicationJson(), good.replace('"name":"Serial"', '"name":"The Renamed Serial"'));
-    await page.waitForFunction(() => document.querySelector("#pub-title")?.textContent === "The Renamed Serial", null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector("#pub-title")?.textContent === "The Renamed Serial", null, {
+      timeout: 10_000,
+    });
     expect(await page.evaluate(() => "stillTheSamePage" in window)).toBe(false);
 
     writeFileSync(publicationJson(), good.replace('"name":"Serial",', '"name":"Serial"'));
@@ -31,10 +33,14 @@ describe("the desk under npm start", () => {
     expect(await page.textContent("#pub-title")).toBe("The Renamed Serial");
     // A page opened now shows the problem too.
     const late = await browser.open("/");
-    expect(await (await late.waitForSelector("#littlepress-problem", { timeout: 10_000 })).textContent()).toContain("publication.json");
+    expect(await (await late.waitForSelector("#littlepress-problem", { timeout: 10_000 })).textContent()).toContain(
+      "publication.json",
+    );
 
     writeFileSync(publicationJson(), good);
-    await page.waitForFunction(() => document.querySelector("#pub-title")?.textContent === "Serial", null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector("#pub-title")?.textContent === "Serial", null, {
+      timeout: 10_000,
+    });
     expect(await page.$("#littlepress-problem")).toBeNull();
     expect(browser.errors).toEqual([]);
   });

@@ -8,7 +8,12 @@ import { describe, expect, it } from "vitest";
 import { anchors, codePathsUp, isExternal, linkTargets } from "./markdown.ts";
 
 const ROOT = process.cwd();
-const PAGES = ["README.md", ...readdirSync("docs").filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync("docs")
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** What is wrong with a relative link from `page`, or undefined when it leads somewhere in the repository. */
 function linkProblem(page: string, target: string): string | undefined {

@@ -19,7 +19,11 @@ const run = promisify(execFile);
  */
 export async function buildSite(content: string, output: string, options?: BuildOptions): Promise<void> {
   const args = options
-    ? ["--input-type=module", "-e", `import { build } from "./lib/build/build.ts"; await build(${JSON.stringify({ ...options, content, output })});`]
+    ? [
+        "--input-type=module",
+        "-e",
+        `import { build } from "./lib/build/build.ts"; await build(${JSON.stringify({ ...options, content, output })});`,
+      ]
     : ["scripts/build.ts", "--content", content, "--output", output];
   await run(process.execPath, ["--import", "tsx", ...args], { timeout: 120_000 });
 }

@@ -19,7 +19,12 @@ export function getEdition(pathAndQuery: string, init: RequestInit = {}): Promis
   return edition(new Request(BASE + pathAndQuery, init), siteContext);
 }
 
-export function postConfig(pathname: string, body: BodyInit | null, headers: Record<string, string> = {}, method = "POST"): Promise<Response> {
+export function postConfig(
+  pathname: string,
+  body: BodyInit | null,
+  headers: Record<string, string> = {},
+  method = "POST",
+): Promise<Response> {
   return validateConfig(new Request(BASE + pathname, { method, body, headers }), siteContext);
 }
 

@@ -3,7 +3,14 @@ import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
 
 /** A publication as the build reads it, made by hand for unit tests: only what a test names differs. */
-export function publicationSource(o: { slug?: string; by?: EditionsBy; keys: EditionKey[]; fields?: ConfigField[]; ends?: boolean; sample?: EditionKey }): PublicationSource {
+export function publicationSource(o: {
+  slug?: string;
+  by?: EditionsBy;
+  keys: EditionKey[];
+  fields?: ConfigField[];
+  ends?: boolean;
+  sample?: EditionKey;
+}): PublicationSource {
   const slug = o.slug ?? "test";
   return {
     slug,
@@ -17,7 +24,17 @@ export function publicationSource(o: { slug?: string; by?: EditionsBy; keys: Edi
     strict_variables: true,
     markdown: { breaks: false },
     fields: o.fields ?? [],
-    editions: { by: o.by ?? "delivery_count", ends: o.ends ?? false, list: o.keys.map((key) => ({ key, file: `content/${slug}/editions/${key}.md`, data: { number: Number(key) }, body: "", bodyLine: 4 })) },
+    editions: {
+      by: o.by ?? "delivery_count",
+      ends: o.ends ?? false,
+      list: o.keys.map((key) => ({
+        key,
+        file: `content/${slug}/editions/${key}.md`,
+        data: { number: Number(key) },
+        body: "",
+        bodyLine: 4,
+      })),
+    },
     sampleKey: o.sample ?? o.keys[0]!,
   };
 }

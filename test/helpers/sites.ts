@@ -14,4 +14,5 @@ export const EXAMPLES = `${FIXTURES}/examples`;
  * run builds into its own folder, so two runs at once (a developer and a
  * helper, say) never pull a site from under each other.
  */
-export const builtSite = (name: string) => path.join(process.env.LITTLEPRESS_TEST_SITES ?? path.join(".test-work", "sites"), name);
+export const builtSite = (name: string) =>
+  path.join(process.env.LITTLEPRESS_TEST_SITES ?? path.join(".test-work", "sites"), name);

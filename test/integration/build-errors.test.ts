@@ -11,14 +11,27 @@ import { eachEdition, openPublication } from "../../lib/serve/publication-store.
 const run = promisify(execFile);
 const ROOT = ".test-work/broken";
 
-const GOOD = { name: "Broken", description: "d", owner_email: "b@example.com", delivered_on: "Daily", editions: { by: "delivery_count" } };
+const GOOD = {
+  name: "Broken",
+  description: "d",
+  owner_email: "b@example.com",
+  delivered_on: "Daily",
+  editions: { by: "delivery_count" },
+};
 
 /** Writes a one-publication content folder: publication.json (object or raw text) and editions. */
-function content(name: string, publication: object | string, editions: Record<string, string> = { "0.md": "---\nnumber: 0\n---\nHi\n" }): string {
+function content(
+  name: string,
+  publication: object | string,
+  editions: Record<string, string> = { "0.md": "---\nnumber: 0\n---\nHi\n" },
+): string {
   const dir = path.join(ROOT, name, "content");
   rmSync(path.join(ROOT, name), { recursive: true, force: true });
   mkdirSync(path.join(dir, "pub", "editions"), { recursive: true });
-  writeFileSync(path.join(dir, "pub", "publication.json"), typeof publication === "string" ? publication : JSON.stringify(publication));
+  writeFileSync(
+    path.join(dir, "pub", "publication.json"),
+    typeof publication === "string" ? publication : JSON.stringify(publication),
+  );
   for (const [file, text] of Object.entries(editions)) writeFileSync(path.join(dir, "pub", "editions", file), text);
   return dir;
 }
@@ -26,7 +39,11 @@ function content(name: string, publication: object | string, editions: Record<st
 async function build(dir: string, ...flags: string[]): Promise<{ code: number; output: string }> {
   const out = path.join(path.dirname(dir), "_site");
   try {
-    const r = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", out, ...flags], { timeout: 60_000 });
+    const r = await run(
+      process.execPath,
+      ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", out, ...flags],
+      { timeout: 60_000 },
+    );
     return { code: 0, output: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -47,34 +64,67 @@ beforeAll(() => rmSync(ROOT, { recursive: true, force: true }));
 // Each case runs a real build in a child process: slow on a loaded machine, so allow a minute or two.
 describe.concurrent("a broken publication fails the build", { timeout: 120_000 }, () => {
   it("invalid JSON", async () => {
-    await expectFailure(content("json", '{"name": "x",}'), "pub/publication.json", /is not valid JSON/, /fix: correct the JSON syntax/);
+    await expectFailure(
+      content("json", '{"name": "x",}'),
+      "pub/publication.json",
+      /is not valid JSON/,
+      /fix: correct the JSON syntax/,
+    );
   });
 
   it("a missing required field", async () => {
     const { owner_email: _, ...rest } = GOOD;
-    await expectFailure(content("missing", rest), /publication.json: owner_email\n\s+problem: is missing\n\s+fix: add "owner_email"/);
+    await expectFailure(
+      content("missing", rest),
+      /publication.json: owner_email\n\s+problem: is missing\n\s+fix: add "owner_email"/,
+    );
   });
 
   it("a bad field: wrong type, unknown name", async () => {
-    const out = await expectFailure(content("bad", { ...GOOD, editions: { by: "delivery_count", ends: "yes" }, colour: "red" }));
+    const out = await expectFailure(
+      content("bad", { ...GOOD, editions: { by: "delivery_count", ends: "yes" }, colour: "red" }),
+    );
     expect(out).toMatch(/editions\.ends\n\s+problem: must be a boolean/);
     expect(out).toMatch(/colour\n\s+problem: is not a field littlepress knows/);
   });
 
   it("an unknown editions.by", async () => {
-    await expectFailure(content("by", { ...GOOD, editions: { by: "weekly" } }), /editions\.by\n\s+problem: must be one of "delivery_count", "local_date", "utc_date", "utc_hour"/);
+    await expectFailure(
+      content("by", { ...GOOD, editions: { by: "weekly" } }),
+      /editions\.by\n\s+problem: must be one of "delivery_count", "local_date", "utc_date", "utc_hour"/,
+    );
   });
 
   it("a missing or malformed key, and an impossible date", async () => {
-    await expectFailure(content("nokey", GOOD, { "a.md": "---\ntitle: x\n---\nHi\n" }), /a\.md: number\n\s+problem: the edition has no `number`/, /fix: write the key in the front matter as `number: 0`/);
-    await expectFailure(content("badkey", GOOD, { "a.md": "---\nnumber: one\n---\nHi\n" }), /a\.md: number\n\s+problem: `number` must be a whole number/);
+    await expectFailure(
+      content("nokey", GOOD, { "a.md": "---\ntitle: x\n---\nHi\n" }),
+      /a\.md: number\n\s+problem: the edition has no `number`/,
+      /fix: write the key in the front matter as `number: 0`/,
+    );
+    await expectFailure(
+      content("badkey", GOOD, { "a.md": "---\nnumber: one\n---\nHi\n" }),
+      /a\.md: number\n\s+problem: `number` must be a whole number/,
+    );
     const dated = { ...GOOD, editions: { by: "local_date" } };
-    await expectFailure(content("baddate", dated, { "a.md": "---\ndate: 2026-02-30\n---\nHi\n" }), /a\.md: date\n\s+problem: `date` 2026-02-30 is not a real calendar date/);
-    await expectFailure(content("hourfmt", { ...GOOD, editions: { by: "utc_hour" } }, { "a.md": "---\nhour: 2026-02-03 07:00\n---\nHi\n" }), /`hour` must look like 2026-11-22T07/);
+    await expectFailure(
+      content("baddate", dated, { "a.md": "---\ndate: 2026-02-30\n---\nHi\n" }),
+      /a\.md: date\n\s+problem: `date` 2026-02-30 is not a real calendar date/,
+    );
+    await expectFailure(
+      content(
+        "hourfmt",
+        { ...GOOD, editions: { by: "utc_hour" } },
+        { "a.md": "---\nhour: 2026-02-03 07:00\n---\nHi\n" },
+      ),
+      /`hour` must look like 2026-11-22T07/,
+    );
   });
 
   it("two editions with the same key, naming both files", async () => {
-    await expectFailure(content("dup", GOOD, { "a.md": "---\nnumber: 3\n---\nA\n", "b.md": "---\nnumber: 3\n---\nB\n" }), /b\.md: number\n\s+problem: 3 is also the key of .*a\.md/);
+    await expectFailure(
+      content("dup", GOOD, { "a.md": "---\nnumber: 3\n---\nA\n", "b.md": "---\nnumber: 3\n---\nB\n" }),
+      /b\.md: number\n\s+problem: 3 is also the key of .*a\.md/,
+    );
   });
 
   it("config fields: no options, duplicate names, unsafe and reserved names, a default not among the options", async () => {
@@ -83,7 +133,16 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
       { type: "text", name: "lang", label: "Again" },
       { type: "text", name: "my-name", label: "Unsafe" },
       { type: "text", name: "delivery_count", label: "Reserved" },
-      { type: "radio", name: "size", label: "Size", options: [["S", "s"], ["S again", "s"]], default: "m" },
+      {
+        type: "radio",
+        name: "size",
+        label: "Size",
+        options: [
+          ["S", "s"],
+          ["S again", "s"],
+        ],
+        default: "m",
+      },
       { type: "checkbox", name: "ok", label: "Unknown type" },
     ];
     const out = await expectFailure(content("fields", { ...GOOD, config: { fields } }));
@@ -93,19 +152,32 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     expect(out2).toMatch(/config\.fields\[0\]\.options\n\s+problem: a select field needs options/);
     expect(out2).toMatch(/config\.fields\[1\]\.name\n\s+problem: two fields are named "lang"/);
     expect(out2).toMatch(/config\.fields\[2\]\.name\n\s+problem: "my-name" is not a safe query-parameter name/);
-    expect(out2).toMatch(/config\.fields\[3\]\.name\n\s+problem: "delivery_count" is a parameter the platform sends itself/);
+    expect(out2).toMatch(
+      /config\.fields\[3\]\.name\n\s+problem: "delivery_count" is a parameter the platform sends itself/,
+    );
     expect(out2).toMatch(/config\.fields\[4\]\.options\[1\]\n\s+problem: the value "s" is listed twice/);
     expect(out2).toMatch(/config\.fields\[4\]\.default\n\s+problem: the default "m" is not one of the option values/);
   });
 
   it("options that would explode into too many copies", async () => {
-    const many = (name: string) => ({ type: "select", name, label: name, options: Array.from({ length: 10 }, (_, i) => [`O${i}`, `o${i}`]) });
-    await expectFailure(content("explode", { ...GOOD, config: { fields: [many("a"), many("b"), many("c")] } }), /combine into 1000 copies of every edition \(at most 256\)/);
+    const many = (name: string) => ({
+      type: "select",
+      name,
+      label: name,
+      options: Array.from({ length: 10 }, (_, i) => [`O${i}`, `o${i}`]),
+    });
+    await expectFailure(
+      content("explode", { ...GOOD, config: { fields: [many("a"), many("b"), many("c")] } }),
+      /combine into 1000 copies of every edition \(at most 256\)/,
+    );
   });
 
   it("a text setting changed by a filter", async () => {
     const pub = { ...GOOD, config: { fields: [{ type: "text", name: "who", label: "Name" }] } };
-    await expectFailure(content("filter", pub, { "0.md": "---\nnumber: 0\n---\nHi {{ config.who | upcase }}\n" }), /0\.md: config\n\s+problem: a text setting was changed by a filter/);
+    await expectFailure(
+      content("filter", pub, { "0.md": "---\nnumber: 0\n---\nHi {{ config.who | upcase }}\n" }),
+      /0\.md: config\n\s+problem: a text setting was changed by a filter/,
+    );
   });
 
   it("a root slug that does not exist, a sample that is not an edition, an icon that is not there", async () => {
@@ -118,7 +190,10 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
   });
 
   it("an image that is not there", async () => {
-    await expectFailure(content("image", GOOD, { "0.md": "---\nnumber: 0\n---\n![x](missing.png)\n" }), /0\.md: <img src="missing\.png">\n\s+problem: the image cannot be read/);
+    await expectFailure(
+      content("image", GOOD, { "0.md": "---\nnumber: 0\n---\n![x](missing.png)\n" }),
+      /0\.md: <img src="missing\.png">\n\s+problem: the image cannot be read/,
+    );
   });
 
   it("print warnings: printed, and failing the build with --strict", async () => {
@@ -148,24 +223,35 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
 /** Every rendered page of a built publication, by edition key. */
 async function pages(dir: string, slug = "pub"): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  for await (const e of eachEdition((await openPublication(slug, path.resolve(path.dirname(dir), "_site")))!)) found.set(e.key, e.html);
+  for await (const e of eachEdition((await openPublication(slug, path.resolve(path.dirname(dir), "_site")))!))
+    found.set(e.key, e.html);
   return found;
 }
 
 describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
   it("an unknown variable fails the build naming the file, the variable and its line", async () => {
     const dir = content("strict", GOOD, { "0.md": "---\nnumber: 0\ntitle: T\n---\n\n{{ titel }}\n" });
-    await expectFailure(dir, /0\.md: \{\{ titel \}\}\n\s+problem: `titel` is not defined \(line 6, column 4\)/, /fix: correct the name.*\| default/);
+    await expectFailure(
+      dir,
+      /0\.md: \{\{ titel \}\}\n\s+problem: `titel` is not defined \(line 6, column 4\)/,
+      /fix: correct the name.*\| default/,
+    );
   });
 
   it("data files, default and if, kept line breaks, attributes; strict_variables: false prints an unknown variable as nothing", async () => {
     const pub = { ...GOOD, markdown: { breaks: true } };
-    const body = "Sky: {{ haiku.first }} / {{ shared }} / {{ mood | default: \"calm\" }}{% if missing %}!{% endif %}\n\n"
-      + "line one\nline two\n\n![Sun](sun.png){.dither}\n";
-    const dir = content("data", pub, { "0.md": `---\nnumber: 0\n---\n${body}`, "editions.json": '{"shared": "from editions.json"}' });
+    const body =
+      'Sky: {{ haiku.first }} / {{ shared }} / {{ mood | default: "calm" }}{% if missing %}!{% endif %}\n\n' +
+      "line one\nline two\n\n![Sun](sun.png){.dither}\n";
+    const dir = content("data", pub, {
+      "0.md": `---\nnumber: 0\n---\n${body}`,
+      "editions.json": '{"shared": "from editions.json"}',
+    });
     mkdirSync(path.join(dir, "_data"));
     writeFileSync(path.join(dir, "_data", "haiku.json"), '{"first": "old pond"}');
-    await sharp({ create: { width: 20, height: 20, channels: 3, background: "#888" } }).png().toFile(path.join(dir, "pub", "editions", "sun.png"));
+    await sharp({ create: { width: 20, height: 20, channels: 3, background: "#888" } })
+      .png()
+      .toFile(path.join(dir, "pub", "editions", "sun.png"));
     const other = path.join(dir, "lenient");
     mkdirSync(path.join(other, "editions"), { recursive: true });
     writeFileSync(path.join(other, "publication.json"), JSON.stringify({ ...GOOD, strict_variables: false }));
@@ -184,14 +270,19 @@ describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
   it("a publication.json not in UTF-8 and a Latin-1 edition are refused naming the encoding", async () => {
     const dir = content("latin1", GOOD, { "0.md": "---\nnumber: 0\n---\nHi\n", "1.md": "" });
     writeFileSync(path.join(dir, "pub", "editions", "1.md"), Buffer.from("---\nnumber: 1\n---\nCaf\xe9\n", "latin1"));
-    await expectFailure(dir, /1\.md: encoding\n\s+problem: is not valid UTF-8 \(line 4\); it looks like Latin-1\/Windows-1252\n\s+fix: save it as UTF-8/);
+    await expectFailure(
+      dir,
+      /1\.md: encoding\n\s+problem: is not valid UTF-8 \(line 4\); it looks like Latin-1\/Windows-1252\n\s+fix: save it as UTF-8/,
+    );
     writeFileSync(path.join(dir, "pub", "publication.json"), Buffer.from("\uFEFF" + JSON.stringify(GOOD), "utf16le"));
     await expectFailure(dir, /publication\.json: encoding\n\s+problem: is saved as UTF-16 LE, not UTF-8/);
   });
 
   it("an icon that comes out blank fails the build naming it", async () => {
     const dir = content("icon", GOOD);
-    await sharp({ create: { width: 60, height: 60, channels: 3, background: "#ffffff" } }).png().toFile(path.join(dir, "pub", "icon.png"));
+    await sharp({ create: { width: 60, height: 60, channels: 3, background: "#ffffff" } })
+      .png()
+      .toFile(path.join(dir, "pub", "icon.png"));
     await expectFailure(dir, /pub\/icon\.png: icon\n\s+problem: comes out 0\.0% black/);
   });
 
@@ -209,7 +300,10 @@ describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
     expect((await build(dir)).code).toBe(0);
     expect([...(await pages(dir)).keys()]).toEqual(["0", "1"]);
     symlinkSync(path.resolve("package.json"), path.join(dir, "pub", "editions", "2.md"));
-    await expectFailure(dir, /editions\/2\.md\n\s+problem: is a symbolic link to .*package\.json, outside the content folder/);
+    await expectFailure(
+      dir,
+      /editions\/2\.md\n\s+problem: is a symbolic link to .*package\.json, outside the content folder/,
+    );
   });
 });
 
@@ -226,6 +320,9 @@ describe("a site with no publications yet (an author has just removed the exampl
   });
 
   it("names a content folder that does not exist, and what to do", async () => {
-    await expectFailure(path.join(ROOT, "nowhere", "content"), /nowhere\/content\n\s+problem: does not exist\n\s+fix: create the folder/);
+    await expectFailure(
+      path.join(ROOT, "nowhere", "content"),
+      /nowhere\/content\n\s+problem: does not exist\n\s+fix: create the folder/,
+    );
   });
 });

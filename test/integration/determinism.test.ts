@@ -27,17 +27,26 @@ function copyContent(to: string, order: "forward" | "reverse", stamp: number) {
 
 /** Every file of a built site's function data and meta.json, by relative path. */
 function tree(site: string): Map<string, Buffer> {
-  const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /(_littlepress|meta\.json|icon\.png|\/img\/)/.test(path.join(e.parentPath, e.name)));
-  return new Map(files.map((e) => [path.relative(site, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name))]));
+  const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && /(_littlepress|meta\.json|icon\.png|\/img\/)/.test(path.join(e.parentPath, e.name)),
+  );
+  return new Map(
+    files.map((e) => [
+      path.relative(site, path.join(e.parentPath, e.name)),
+      readFileSync(path.join(e.parentPath, e.name)),
+    ]),
+  );
 }
 
 async function etags(site: string, slug: string): Promise<Record<string, string>> {
   const all: Record<string, string> = {};
-  for await (const e of eachEdition((await openPublication(slug, path.resolve(site)))!)) all[`${e.key} ${e.variant}`] = e.etag;
+  for await (const e of eachEdition((await openPublication(slug, path.resolve(site)))!))
+    all[`${e.key} ${e.variant}`] = e.etag;
   return all;
 }
 
-const buildWith = (name: string, env: Record<string, string>) => buildSite(path.join(ROOT, name, "content"), path.join(ROOT, name, "_site"), env);
+const buildWith = (name: string, env: Record<string, string>) =>
+  buildSite(path.join(ROOT, name, "content"), path.join(ROOT, name, "_site"), env);
 
 beforeAll(async () => {
   rmSync(ROOT, { recursive: true, force: true });
@@ -58,27 +67,45 @@ describe("building the same content twice", () => {
 
 describe("changing one edition", () => {
   it("changes the ETags of that edition only, and adding one leaves every other ETag as it was", async () => {
-    const before = { lighthouse: await etags(path.join(ROOT, "a", "_site"), "lighthouse"), gm: await etags(path.join(ROOT, "a", "_site"), "good-morning") };
+    const before = {
+      lighthouse: await etags(path.join(ROOT, "a", "_site"), "lighthouse"),
+      gm: await etags(path.join(ROOT, "a", "_site"), "good-morning"),
+    };
     const dir = path.join(ROOT, "b", "content");
     const part = path.join(dir, "lighthouse", "editions", "part-3.md");
     writeFileSync(part, readFileSync(part, "utf8").replace("*To be continued.*", "*To be continued tomorrow.*"));
     const greeting = path.join(dir, "good-morning", "editions", "2026-11-20.md");
     writeFileSync(greeting, readFileSync(greeting, "utf8").replace("Bonjour", "Salut"));
-    writeFileSync(path.join(dir, "good-morning", "editions", "2026-12-01.md"), "---\ndate: 2026-12-01\n---\nHello, {{ config.name }}!\n");
+    writeFileSync(
+      path.join(dir, "good-morning", "editions", "2026-12-01.md"),
+      "---\ndate: 2026-12-01\n---\nHello, {{ config.name }}!\n",
+    );
     await buildWith("b", {});
-    const after = { lighthouse: await etags(path.join(ROOT, "b", "_site"), "lighthouse"), gm: await etags(path.join(ROOT, "b", "_site"), "good-morning") };
+    const after = {
+      lighthouse: await etags(path.join(ROOT, "b", "_site"), "lighthouse"),
+      gm: await etags(path.join(ROOT, "b", "_site"), "good-morning"),
+    };
 
-    const changed = (x: Record<string, string>, y: Record<string, string>) => Object.keys(x).filter((k) => x[k] !== y[k]).sort();
+    const changed = (x: Record<string, string>, y: Record<string, string>) =>
+      Object.keys(x)
+        .filter((k) => x[k] !== y[k])
+        .sort();
     expect(changed(before.lighthouse, after.lighthouse)).toEqual(["3 "]);
     // Only the French copy of 20 November said "Bonjour".
     expect(changed(before.gm, after.gm)).toEqual(["2026-11-20 lang=fr"]);
-    expect(Object.keys(after.gm).filter((k) => !(k in before.gm)).sort()).toEqual(["2026-12-01 lang=en", "2026-12-01 lang=es", "2026-12-01 lang=fr"]);
+    expect(
+      Object.keys(after.gm)
+        .filter((k) => !(k in before.gm))
+        .sort(),
+    ).toEqual(["2026-12-01 lang=en", "2026-12-01 lang=es", "2026-12-01 lang=fr"]);
   }, 120_000);
 });
 
 describe("the content folder named by an absolute path", () => {
   it("builds the same editions as the relative one", async () => {
     await buildSite(path.resolve(ROOT, "a", "content"), path.join(ROOT, "abs", "_site"));
-    expect(await etags(path.join(ROOT, "abs", "_site"), "lighthouse")).toEqual(await etags(path.join(ROOT, "a", "_site"), "lighthouse"));
+    expect(await etags(path.join(ROOT, "abs", "_site"), "lighthouse")).toEqual(
+      await etags(path.join(ROOT, "a", "_site"), "lighthouse"),
+    );
   }, 120_000);
 });

@@ -47,7 +47,9 @@ describe("delivery_count editions", () => {
   });
 
   it("answers 410 past the last edition of a finite series, 204 for an open one", async () => {
-    expect(await expectEmpty(await getEdition("/serial/edition/?delivery_count=5"), 410)).toMatch(/ended with edition 4/);
+    expect(await expectEmpty(await getEdition("/serial/edition/?delivery_count=5"), 410)).toMatch(
+      /ended with edition 4/,
+    );
     await expectEmpty(await getEdition("/serial/edition/?delivery_count=99999999999999999999999"), 410);
     await expectEmpty(await getEdition("/open-serial/edition/?delivery_count=2"), 204);
   });
@@ -57,10 +59,13 @@ describe("delivery_count editions", () => {
     expect(bare.html).toContain("The first part.");
   });
 
-  it.each(["-1", "1.5", "abc", "0x1", " 1", "1e3", "%FF", "١"])("answers 204 with a reason for delivery_count=%s", async (value) => {
-    const reason = await expectEmpty(await getEdition(`/serial/edition/?delivery_count=${value}`), 204);
-    expect(reason).toMatch(/delivery_count is not a non-negative integer/);
-  });
+  it.each(["-1", "1.5", "abc", "0x1", " 1", "1e3", "%FF", "١"])(
+    "answers 204 with a reason for delivery_count=%s",
+    async (value) => {
+      const reason = await expectEmpty(await getEdition(`/serial/edition/?delivery_count=${value}`), 204);
+      expect(reason).toMatch(/delivery_count is not a non-negative integer/);
+    },
+  );
 
   it("reads a count with leading zeros as that number", async () => {
     const a = await expect200(await getEdition("/serial/edition/?delivery_count=001"));
@@ -86,7 +91,9 @@ describe("local_date editions", () => {
       expect((await expect200(await getEdition(at(t)))).etag).toBe(ref);
     }
     // An unencoded + in the query string is a space once decoded.
-    expect((await expect200(await getEdition("/daily/edition/?local_delivery_time=2026-01-11T06:00:00+01:00"))).etag).toBe(ref);
+    expect(
+      (await expect200(await getEdition("/daily/edition/?local_delivery_time=2026-01-11T06:00:00+01:00"))).etag,
+    ).toBe(ref);
   });
 
   it("gives identical content on two days two ETags", async () => {
@@ -102,12 +109,16 @@ describe("local_date editions", () => {
     await expectEmpty(await getEdition(at("2026-01-14T06:00:00Z")), 410);
   });
 
-  it.each(["2026-02-30T06:00:00Z", "2026-01-10", "2026-01-10T25:00:00Z", "yesterday", "2026-01-10T06:00:00+25:00", "x".repeat(5000)])(
-    "answers 204 with a reason for local_delivery_time=%s",
-    async (value) => {
-      expect(await expectEmpty(await getEdition(at(value)), 204)).toMatch(/local_delivery_time/);
-    },
-  );
+  it.each([
+    "2026-02-30T06:00:00Z",
+    "2026-01-10",
+    "2026-01-10T25:00:00Z",
+    "yesterday",
+    "2026-01-10T06:00:00+25:00",
+    "x".repeat(5000),
+  ])("answers 204 with a reason for local_delivery_time=%s", async (value) => {
+    expect(await expectEmpty(await getEdition(at(value)), 204)).toMatch(/local_delivery_time/);
+  });
 
   it("shows the latest edition not after now to a bare request", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -122,15 +133,25 @@ describe("local_date editions", () => {
 
 describe("utc_date and utc_hour editions", () => {
   it("keys utc_date by the UTC date of the delivery time", async () => {
-    const r = await expect200(await getEdition(`/utc-daily/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T20:00:00-08:00")}`));
+    const r = await expect200(
+      await getEdition(`/utc-daily/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T20:00:00-08:00")}`),
+    );
     expect(r.html).toContain("Eleventh.");
   });
 
   it("keys utc_hour by the UTC date and hour", async () => {
-    const r = await expect200(await getEdition(`/hourly/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T09:00:00+01:00")}`));
+    const r = await expect200(
+      await getEdition(`/hourly/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T09:00:00+01:00")}`),
+    );
     expect(r.html).toContain("Eight.");
-    await expectEmpty(await getEdition(`/hourly/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T09:00:00Z")}`), 410);
-    await expectEmpty(await getEdition(`/hourly/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T06:59:59Z")}`), 204);
+    await expectEmpty(
+      await getEdition(`/hourly/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T09:00:00Z")}`),
+      410,
+    );
+    await expectEmpty(
+      await getEdition(`/hourly/edition/?local_delivery_time=${encodeURIComponent("2026-01-10T06:59:59Z")}`),
+      204,
+    );
   });
 });
 
@@ -166,7 +187,10 @@ describe("whatever the request", () => {
 
   it("answers 200, 204 or 410 to other methods too", async () => {
     for (const method of ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"]) {
-      const res = await getEdition("/serial/edition/?delivery_count=0", { method, body: method === "OPTIONS" ? undefined : "x" });
+      const res = await getEdition("/serial/edition/?delivery_count=0", {
+        method,
+        body: method === "OPTIONS" ? undefined : "x",
+      });
       expect([200, 204, 410]).toContain(res.status);
     }
   });

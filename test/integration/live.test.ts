@@ -21,13 +21,17 @@ const get = (pathAndQuery: string, headers: Record<string, string> = {}) =>
   fetch(server.url + pathAndQuery, { headers, signal: AbortSignal.timeout(10_000) });
 
 /** Asks until `done` holds for the answer (bounded: a watcher that never fires fails the test, not hangs it). */
-async function until(pathAndQuery: string, done: (res: Response, body: string) => boolean): Promise<{ res: Response; body: string }> {
+async function until(
+  pathAndQuery: string,
+  done: (res: Response, body: string) => boolean,
+): Promise<{ res: Response; body: string }> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const res = await get(pathAndQuery);
     const body = await res.text();
     if (done(res, body)) return { res, body };
-    if (Date.now() > deadline) throw new Error(`${pathAndQuery} never changed: ${res.status} ${body.slice(-300)}\n${server.log}`);
+    if (Date.now() > deadline)
+      throw new Error(`${pathAndQuery} never changed: ${res.status} ${body.slice(-300)}\n${server.log}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -68,7 +72,10 @@ function listen(): { states: LiveState[]; next(test: (s: LiveState) => boolean):
 
 describe("npm start's live rebuilds", () => {
   it("serves a saved edition at the next request, and only its ETag changes", async () => {
-    const before = { 0: (await get("/serial/edition/?delivery_count=0")).headers.get("etag"), 1: (await get("/serial/edition/?delivery_count=1")).headers.get("etag") };
+    const before = {
+      0: (await get("/serial/edition/?delivery_count=0")).headers.get("etag"),
+      1: (await get("/serial/edition/?delivery_count=1")).headers.get("etag"),
+    };
     writeFileSync(edition("0.md"), "---\nnumber: 0\ntitle: Part one\n---\nThe first part, rewritten.\n");
     const { res, body } = await until("/serial/edition/?delivery_count=0", (r) => r.headers.get("etag") !== before[0]);
     expect(body).toContain("The first part, rewritten.");
@@ -83,7 +90,9 @@ describe("npm start's live rebuilds", () => {
     cpSync(path.join(FIXTURES, "basic", "open-serial"), path.join(CONTENT, "fresh"), { recursive: true });
     const meta = await until("/fresh/meta.json", (r) => r.status === 200);
     expect(JSON.parse(meta.body)).toMatchObject({ name: expect.any(String) });
-    expect((await until("/fresh/edition/?delivery_count=0", (r) => r.status === 200)).res.headers.get("etag")).toMatch(/^"0-/);
+    expect((await until("/fresh/edition/?delivery_count=0", (r) => r.status === 200)).res.headers.get("etag")).toMatch(
+      /^"0-/,
+    );
   });
 
   it("tells open pages of each good build, and of a broken save while the last good build is served", async () => {
@@ -140,7 +149,10 @@ describe("npm start's live rebuilds", () => {
       const files = readdirSync(dir(clean), { recursive: true }).map(String).sort();
       expect(readdirSync(dir(OUTPUT), { recursive: true }).map(String).sort()).toEqual(files);
       for (const file of files.filter((f) => f.includes("."))) {
-        expect(readFileSync(path.join(dir(OUTPUT), file)).equals(readFileSync(path.join(dir(clean), file))), `${slug}/${file}`).toBe(true);
+        expect(
+          readFileSync(path.join(dir(OUTPUT), file)).equals(readFileSync(path.join(dir(clean), file))),
+          `${slug}/${file}`,
+        ).toBe(true);
       }
     }
   });

@@ -22,7 +22,8 @@ let server: LocalServer;
 /** The functions see only their bundle. */
 const bundled = { littlepressSite: BUNDLED };
 
-const index = (slug: string) => JSON.parse(readFileSync(path.join(FULL, DATA_DIR, slug, "index.json"), "utf8")) as PublicationIndex;
+const index = (slug: string) =>
+  JSON.parse(readFileSync(path.join(FULL, DATA_DIR, slug, "index.json"), "utf8")) as PublicationIndex;
 
 beforeAll(async () => {
   rmSync(ROOT, { recursive: true, force: true });
@@ -69,7 +70,9 @@ describe("a site whose shards do not fit in the function bundle", () => {
   });
 
   it("refuses bytes that are not the shard its name promises (a catch-all page, say): 204", async () => {
-    const impostor = createServer((_, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><p>Welcome!</p>"));
+    const impostor = createServer((_, res) =>
+      res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><p>Welcome!</p>"),
+    );
     await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = impostor.address() as AddressInfo;
@@ -84,7 +87,9 @@ describe("a site whose shards do not fit in the function bundle", () => {
   });
 
   it("keeps the bundle's own files to the indexes", () => {
-    const files = readdirSync(BUNDLED, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    const files = readdirSync(BUNDLED, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
     expect(files.sort()).toEqual(["index.json", "index.json", "index.json", "site.json"]);
   });
 });

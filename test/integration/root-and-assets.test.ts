@@ -4,12 +4,15 @@ import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { withServer } from "../helpers/server.ts";
 
-const get = (server: { url: string }, path: string, init?: RequestInit) => fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) });
+const get = (server: { url: string }, path: string, init?: RequestInit) =>
+  fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) });
 
 async function expectBlackAndWhiteIcon(res: Response) {
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("image/png");
-  const { data, info } = await sharp(Buffer.from(await res.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(await res.arrayBuffer()))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   expect([info.width, info.height]).toEqual([55, 55]);
   const values = new Set(data);
   expect([...values].every((v) => v === 0 || v === 255)).toBe(true);
@@ -28,12 +31,14 @@ describe("a publication at the site root", () => {
       expect(await res.text()).toContain("First, reader.");
     }
     expect((await get(rooted, "/edition/?delivery_count=2")).status).toBe(410);
-    const post = await get(rooted, "/validate_config/", { method: "POST", body: new URLSearchParams({ config: '{"name":"Ada"}' }) });
+    const post = await get(rooted, "/validate_config/", {
+      method: "POST",
+      body: new URLSearchParams({ config: '{"name":"Ada"}' }),
+    });
     expect(await post.json()).toEqual({ valid: true });
     expect(await (await get(rooted, "/sample/")).text()).toContain("The sample, reader.");
     await expectBlackAndWhiteIcon(await get(rooted, "/icon.png"));
   });
-
 });
 
 describe("/sample/ and icon.png of a publication under its folder", () => {

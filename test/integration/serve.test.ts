@@ -5,23 +5,38 @@ import { withServer } from "../helpers/server.ts";
 
 const server = withServer("examples");
 
-const get = (path: string, init?: RequestInit) => fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) });
+const get = (path: string, init?: RequestInit) =>
+  fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) });
 
 describe("the local server", () => {
   it("binds 127.0.0.1", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it.each(["lighthouse", "almanac", "good-morning"])("serves /%s/meta.json as JSON with the spec's fields", async (slug) => {
-    const res = await get(`/${slug}/meta.json`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    const meta = (await res.json()) as Record<string, unknown>;
-    expect(Object.keys(meta).filter((k) => k !== "config").sort()).toEqual(
-      ["delivered_on", "description", "external_configuration", "name", "owner_email", "publication_api_version", "send_delivery_count", "send_timezone_info"],
-    );
-    expect(meta.publication_api_version).toBe("1.0");
-  });
+  it.each(["lighthouse", "almanac", "good-morning"])(
+    "serves /%s/meta.json as JSON with the spec's fields",
+    async (slug) => {
+      const res = await get(`/${slug}/meta.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      const meta = (await res.json()) as Record<string, unknown>;
+      expect(
+        Object.keys(meta)
+          .filter((k) => k !== "config")
+          .sort(),
+      ).toEqual([
+        "delivered_on",
+        "description",
+        "external_configuration",
+        "name",
+        "owner_email",
+        "publication_api_version",
+        "send_delivery_count",
+        "send_timezone_info",
+      ]);
+      expect(meta.publication_api_version).toBe("1.0");
+    },
+  );
 
   it("serves the serial's editions by delivery_count, then 410", async () => {
     const meta = (await (await get("/lighthouse/meta.json")).json()) as Record<string, unknown>;
@@ -40,10 +55,14 @@ describe("the local server", () => {
   it("serves the almanac by the printer's local date, 204 on Sundays", async () => {
     const meta = (await (await get("/almanac/meta.json")).json()) as Record<string, unknown>;
     expect(meta).toMatchObject({ send_delivery_count: false, send_timezone_info: true });
-    const monday = await get(`/almanac/edition/?local_delivery_time=${encodeURIComponent("2026-11-23T06:00:00-08:00")}`);
+    const monday = await get(
+      `/almanac/edition/?local_delivery_time=${encodeURIComponent("2026-11-23T06:00:00-08:00")}`,
+    );
     expect(monday.status).toBe(200);
     expect(await monday.text()).toContain("Monday 23 November");
-    const sunday = await get(`/almanac/edition/?local_delivery_time=${encodeURIComponent("2026-11-22T06:00:00+01:00")}`);
+    const sunday = await get(
+      `/almanac/edition/?local_delivery_time=${encodeURIComponent("2026-11-22T06:00:00+01:00")}`,
+    );
     expect(sunday.status).toBe(204);
   });
 
@@ -56,10 +75,18 @@ describe("the local server", () => {
 
   it("validates settings and serves per-subscriber editions", async () => {
     const post = (config: object) =>
-      get("/good-morning/validate_config/", { method: "POST", body: new URLSearchParams({ config: JSON.stringify(config) }) });
+      get("/good-morning/validate_config/", {
+        method: "POST",
+        body: new URLSearchParams({ config: JSON.stringify(config) }),
+      });
     expect(await (await post({ lang: "fr", name: "Ada" })).json()).toEqual({ valid: true });
-    expect(await (await post({ lang: "de" })).json()).toEqual({ valid: false, errors: ["Language: choose English, Français or Español."] });
-    const res = await get(`/good-morning/edition/?local_delivery_time=2026-11-22T07:00:00Z&lang=fr&name=${encodeURIComponent("<Ada>")}`);
+    expect(await (await post({ lang: "de" })).json()).toEqual({
+      valid: false,
+      errors: ["Language: choose English, Français or Español."],
+    });
+    const res = await get(
+      `/good-morning/edition/?local_delivery_time=2026-11-22T07:00:00Z&lang=fr&name=${encodeURIComponent("<Ada>")}`,
+    );
     expect(await res.text()).toContain("Bon dimanche, &lt;Ada&gt; !");
   });
 

@@ -20,8 +20,14 @@ async function answer(res: Response) {
 
 describe("/validate_config/", () => {
   it("accepts good values posted as the platform posts them, with or without the slash", async () => {
-    expect(await answer(await postConfigForm(VALIDATE, { lang: "fr", size: "l", name: "Ada" }))).toEqual({ status: 200, valid: true });
-    expect(await answer(await postConfigForm("/settings/validate_config", { lang: "en", size: "s" }))).toEqual({ status: 200, valid: true });
+    expect(await answer(await postConfigForm(VALIDATE, { lang: "fr", size: "l", name: "Ada" }))).toEqual({
+      status: 200,
+      valid: true,
+    });
+    expect(await answer(await postConfigForm("/settings/validate_config", { lang: "en", size: "s" }))).toEqual({
+      status: 200,
+      valid: true,
+    });
   });
 
   it("accepts multipart forms and JSON bodies", async () => {
@@ -33,7 +39,9 @@ describe("/validate_config/", () => {
   });
 
   it("lists one error per bad field, in field order, naming the label and what is acceptable", async () => {
-    const res = await answer(await postConfigForm(VALIDATE, { code: "abc", name: "x".repeat(21), size: "xl", lang: "de" }));
+    const res = await answer(
+      await postConfigForm(VALIDATE, { code: "abc", name: "x".repeat(21), size: "xl", lang: "de" }),
+    );
     expect(res.status).toBe(200);
     expect(res.errors).toEqual([
       "Language: choose English or Français.",
@@ -44,8 +52,12 @@ describe("/validate_config/", () => {
   });
 
   it("asks for a required field that is missing or empty", async () => {
-    expect((await answer(await postConfigForm(VALIDATE, { lang: "en" }))).errors).toEqual(["Size: choose Small or Large."]);
-    expect((await answer(await postConfigForm(VALIDATE, { lang: "en", size: "" }))).errors).toEqual(["Size: choose Small or Large."]);
+    expect((await answer(await postConfigForm(VALIDATE, { lang: "en" }))).errors).toEqual([
+      "Size: choose Small or Large.",
+    ]);
+    expect((await answer(await postConfigForm(VALIDATE, { lang: "en", size: "" }))).errors).toEqual([
+      "Size: choose Small or Large.",
+    ]);
   });
 
   it("rejects unknown keys by name, and non-string values", async () => {
@@ -59,7 +71,9 @@ describe("/validate_config/", () => {
   });
 
   it("keeps __proto__ and constructor harmless", async () => {
-    const res = await answer(await postConfigForm(VALIDATE, '{"lang":"en","size":"s","__proto__":{"polluted":true},"constructor":"x"}'));
+    const res = await answer(
+      await postConfigForm(VALIDATE, '{"lang":"en","size":"s","__proto__":{"polluted":true},"constructor":"x"}'),
+    );
     expect(res.valid).toBe(false);
     expect(res.errors).toEqual([
       'Unknown setting "__proto__": this publication does not ask for it.',
@@ -70,15 +84,20 @@ describe("/validate_config/", () => {
   });
 
   it("counts emoji and right-to-left text as characters", async () => {
-    expect((await answer(await postConfigForm(VALIDATE, { lang: "en", size: "s", name: "👩‍🚀".repeat(2) + "مرحبا" }))).valid).toBe(true);
+    expect(
+      (await answer(await postConfigForm(VALIDATE, { lang: "en", size: "s", name: "👩‍🚀".repeat(2) + "مرحبا" }))).valid,
+    ).toBe(true);
   });
 
   it("answers malformed requests with 400, 413 and 405 in the same JSON shape", async () => {
-    const noConfig = await answer(await postConfig(VALIDATE, "other=1", { "content-type": "application/x-www-form-urlencoded" }));
+    const noConfig = await answer(
+      await postConfig(VALIDATE, "other=1", { "content-type": "application/x-www-form-urlencoded" }),
+    );
     expect(noConfig).toMatchObject({ status: 400, valid: false });
     expect(noConfig.errors?.[0]).toMatch(/no "config"/);
     expect((await answer(await postConfigForm(VALIDATE, "{not json"))).status).toBe(400);
-    for (const notObject of ["[]", "null", "42", '"text"']) expect((await answer(await postConfigForm(VALIDATE, notObject))).status).toBe(400);
+    for (const notObject of ["[]", "null", "42", '"text"'])
+      expect((await answer(await postConfigForm(VALIDATE, notObject))).status).toBe(400);
     const huge = await answer(await postConfigForm(VALIDATE, { name: "x".repeat(17 * 1024) }));
     expect(huge.status).toBe(413);
     const get = await postConfig(VALIDATE, null, {}, "GET");
@@ -115,7 +134,7 @@ describe("editions per subscriber", () => {
 
   it("falls back to defaults for missing, unknown or unusable values", async () => {
     const bare = await edition("");
-    expect(bare.html).toContain("Hello <b title=\"friend\">friend</b>, size s.");
+    expect(bare.html).toContain('Hello <b title="friend">friend</b>, size s.');
     expect((await edition("lang=de&size=xxl")).etag).toBe(bare.etag);
     expect((await edition(`name=${"x".repeat(8000)}`)).html).toContain(">friend<"); // under the query limit, over max_length
   });

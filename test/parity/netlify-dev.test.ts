@@ -30,9 +30,29 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // The flags that start offline, without login or Deno (see the toolchain notes).
-  const args = ["dev", "--offline", "--no-open", "--skip-gitignore", "--port", String(port), "--internal-disable-edge-functions", "--framework", "#static", "--dir", site];
+  const args = [
+    "dev",
+    "--offline",
+    "--no-open",
+    "--skip-gitignore",
+    "--port",
+    String(port),
+    "--internal-disable-edge-functions",
+    "--framework",
+    "#static",
+    "--dir",
+    site,
+  ];
   netlify = spawn(path.resolve("node_modules/.bin/netlify"), args, {
-    env: { ...process.env, LITTLEPRESS_SITE_DIR: site, HOME: mkdtempSync(path.join(tmpdir(), "netlify-home-")), BROWSER: "none", CI: "true", NO_UPDATE_NOTIFIER: "1", NETLIFY_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      LITTLEPRESS_SITE_DIR: site,
+      HOME: mkdtempSync(path.join(tmpdir(), "netlify-home-")),
+      BROWSER: "none",
+      CI: "true",
+      NO_UPDATE_NOTIFIER: "1",
+      NETLIFY_TELEMETRY_DISABLED: "1",
+    },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -41,7 +61,10 @@ beforeAll(async () => {
   // Ready when both the static server and a function answer.
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ok = await Promise.all([get("/only/meta.json"), get("/only/sample/")]).then((r) => r.every((x) => x.status === 200), () => false);
+    const ok = await Promise.all([get("/only/meta.json"), get("/only/sample/")]).then(
+      (r) => r.every((x) => x.status === 200),
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline || netlify.exitCode !== null) throw new Error(`netlify dev did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 500));
@@ -81,17 +104,23 @@ describe.each([
 
   it("keeps the same ETag for the same request, and never answers 304", async () => {
     const a = await get(`${prefix}/edition/?delivery_count=1`);
-    const b = await get(`${prefix}/edition/?delivery_count=1`, { headers: { "if-none-match": a.headers.get("etag")! } });
+    const b = await get(`${prefix}/edition/?delivery_count=1`, {
+      headers: { "if-none-match": a.headers.get("etag")! },
+    });
     expect(b.status).toBe(200);
     expect(b.headers.get("etag")).toBe(a.headers.get("etag"));
   });
 
   it("answers POST /validate_config/", async () => {
-    const post = (config: string) => get(`${prefix}/validate_config/`, { method: "POST", body: new URLSearchParams({ config }) });
+    const post = (config: string) =>
+      get(`${prefix}/validate_config/`, { method: "POST", body: new URLSearchParams({ config }) });
     const good = await post('{"name":"Ada"}');
     expect(good.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await good.json()).toEqual({ valid: true });
-    expect(await (await post('{"age":"3"}')).json()).toEqual({ valid: false, errors: ['Unknown setting "age": this publication does not ask for it.'] });
+    expect(await (await post('{"age":"3"}')).json()).toEqual({
+      valid: false,
+      errors: ['Unknown setting "age": this publication does not ask for it.'],
+    });
     expect((await post("{")).status).toBe(400);
   });
 });

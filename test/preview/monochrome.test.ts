@@ -12,7 +12,9 @@ const H = 64;
 function greyImage(f: (x: number) => number, width = W, height = H): Promise<Buffer> {
   const raw = Buffer.alloc(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw[y * width + x] = f(x);
-  return sharp(raw, { raw: { width, height, channels: 1 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 async function pixels(png: Buffer) {
@@ -33,7 +35,8 @@ describe("toMonochrome", () => {
     expect([out.width, out.height]).toEqual([W, H]);
     expect(new Set(out.data)).toEqual(new Set([0, 255]));
     // Each 32-column band averages close to the band's grey (16, 48, ... 240).
-    for (let band = 0; band < 8; band++) expect(Math.abs(mean(out, band * 32, band * 32 + 32, 0, H) - (band * 32 + 15.5))).toBeLessThan(6);
+    for (let band = 0; band < 8; band++)
+      expect(Math.abs(mean(out, band * 32, band * 32 + 32, 0, H) - (band * 32 + 15.5))).toBeLessThan(6);
     // Mid-grey is a pattern, not a block: both colours in every 8x8 cell.
     const cell = mean(out, 128, 136, 0, 8);
     expect(cell).toBeGreaterThan(0);
@@ -66,8 +69,16 @@ describe("toMonochrome", () => {
   });
 
   it("clips boxes to the image, rounding outwards, and drops empty ones", () => {
-    expect(clipBoxes([{ x: -5, y: 1.5, width: 20, height: 3 }, { x: 300, y: 0, width: 10, height: 10 }, { x: 5, y: 5, width: 0, height: 9 }], 100, 4)).toEqual([
-      { left: 0, top: 1, width: 15, height: 3 },
-    ]);
+    expect(
+      clipBoxes(
+        [
+          { x: -5, y: 1.5, width: 20, height: 3 },
+          { x: 300, y: 0, width: 10, height: 10 },
+          { x: 5, y: 5, width: 0, height: 9 },
+        ],
+        100,
+        4,
+      ),
+    ).toEqual([{ left: 0, top: 1, width: 15, height: 3 }]);
   });
 });

@@ -38,7 +38,13 @@ let result: PreviewResult;
 const progress: string[] = [];
 
 beforeAll(async () => {
-  result = await preview({ content: CONTENT, site: builtSite("preview"), build: false, out, progress: (line) => progress.push(line) });
+  result = await preview({
+    content: CONTENT,
+    site: builtSite("preview"),
+    build: false,
+    out,
+    progress: (line) => progress.push(line),
+  });
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -94,14 +100,15 @@ describe("npm run preview on a small publication", () => {
     expect(meta.width).toBeGreaterThan(384);
   });
 
-  it("dithers the photograph and the class=\"dither\" band, and thresholds the text", async () => {
+  it('dithers the photograph and the class="dither" band, and thresholds the text', async () => {
     const boxes = result.publications[0]!.ditherBoxes["2"]!;
     expect(boxes).toHaveLength(2); // the <img> and the grey band
     const page = await pixels(path.join(dir, "2.png"));
     for (const box of boxes) {
       const inside = [];
       for (let y = Math.ceil(box.y) + 1; y < Math.floor(box.y + box.height) - 1; y++)
-        for (let x = Math.ceil(box.x) + 1; x < Math.floor(box.x + box.width) - 1; x++) inside.push(page.data[y * page.width + x]!);
+        for (let x = Math.ceil(box.x) + 1; x < Math.floor(box.x + box.width) - 1; x++)
+          inside.push(page.data[y * page.width + x]!);
       const white = inside.filter((v) => v === 255).length / inside.length;
       expect(white).toBeGreaterThan(0.2); // a mix of dots, not a solid block
       expect(white).toBeLessThan(0.8);
@@ -138,7 +145,11 @@ describe("a page that does not load", () => {
     const { port } = hanging.address() as { port: number };
     const browser = await launchChromium();
     try {
-      const renderer = await PaperRenderer.open(browser, { dir: builtSite("preview"), url: `http://127.0.0.1:${port}` }, 1000);
+      const renderer = await PaperRenderer.open(
+        browser,
+        { dir: builtSite("preview"), url: `http://127.0.0.1:${port}` },
+        1000,
+      );
       const started = performance.now();
       const error = await renderer.render(`http://127.0.0.1:${port}/sampler/edition/`).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RenderError);
@@ -152,7 +163,10 @@ describe("a page that does not load", () => {
 
 describe("the command line", () => {
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    run(process.execPath, ["--import", "tsx", "scripts/preview.ts", ...args], { env: { ...process.env, ...env }, timeout: 20_000 }).then(
+    run(process.execPath, ["--import", "tsx", "scripts/preview.ts", ...args], {
+      env: { ...process.env, ...env },
+      timeout: 20_000,
+    }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
@@ -167,7 +181,9 @@ describe("the command line", () => {
   it("says how to install Chromium when it is missing", async () => {
     const { code, stderr } = await cli(site, { CHROMIUM_PATH: "/nonexistent/chromium" });
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^preview: there is no Chromium at \/nonexistent\/chromium\. Install it with `apt-get install chromium`/);
+    expect(stderr).toMatch(
+      /^preview: there is no Chromium at \/nonexistent\/chromium\. Install it with `apt-get install chromium`/,
+    );
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 });

@@ -11,17 +11,26 @@ const publications = new Map<string, PublicationEditions>([
 
 describe("chooseTargets", () => {
   it("takes every edition of every publication, or of the given slugs", () => {
-    expect(chooseTargets(publications, []).map((t) => [t.slug, t.keys.length])).toEqual([["almanac", 2], ["lighthouse", 3]]);
+    expect(chooseTargets(publications, []).map((t) => [t.slug, t.keys.length])).toEqual([
+      ["almanac", 2],
+      ["lighthouse", 3],
+    ]);
     expect(chooseTargets(publications, ["lighthouse"]).map((t) => t.slug)).toEqual(["lighthouse"]);
   });
 
   it("keeps only the publications that have --edition", () => {
-    expect(chooseTargets(publications, [], "1")).toEqual([{ slug: "lighthouse", by: "delivery_count", keys: ["1"], allKeys: ["0", "1", "2"] }]);
+    expect(chooseTargets(publications, [], "1")).toEqual([
+      { slug: "lighthouse", by: "delivery_count", keys: ["1"], allKeys: ["0", "1", "2"] },
+    ]);
   });
 
   it("names the known publications for an unknown slug, and the keys for an unknown edition", () => {
-    expect(() => chooseTargets(publications, ["lighthous"])).toThrow(new PreviewError('there is no publication "lighthous"; the publications are: almanac, lighthouse', true));
-    expect(() => chooseTargets(publications, ["lighthouse"], "9")).toThrow('no chosen publication has an edition "9" (lighthouse: 0, 1, 2)');
+    expect(() => chooseTargets(publications, ["lighthous"])).toThrow(
+      new PreviewError('there is no publication "lighthous"; the publications are: almanac, lighthouse', true),
+    );
+    expect(() => chooseTargets(publications, ["lighthouse"], "9")).toThrow(
+      'no chosen publication has an edition "9" (lighthouse: 0, 1, 2)',
+    );
   });
 });
 
@@ -36,8 +45,20 @@ describe("editionQuery", () => {
 
 describe("lengths", () => {
   it("gives millimetres at 8 dots per mm and marks editions over 800 px", () => {
-    expect(indexEdition("0", "0.png", 812)).toEqual({ key: "0", file: "0.png", heightPx: 812, heightMm: 101.5, tooLong: true });
-    expect(indexEdition("1", "1.png", 800)).toEqual({ key: "1", file: "1.png", heightPx: 800, heightMm: 100, tooLong: false });
+    expect(indexEdition("0", "0.png", 812)).toEqual({
+      key: "0",
+      file: "0.png",
+      heightPx: 812,
+      heightMm: 101.5,
+      tooLong: true,
+    });
+    expect(indexEdition("1", "1.png", 800)).toEqual({
+      key: "1",
+      file: "1.png",
+      heightPx: 800,
+      heightMm: 100,
+      tooLong: false,
+    });
   });
 
   it("tabulates lengths, the advice, the 10000 px cut and pages that failed", () => {

@@ -2,7 +2,12 @@ import type { ErrorObject } from "ajv";
 import { describe, expect, it } from "vitest";
 import { describeAjvError, dottedPath } from "../../lib/model/ajv-problems.ts";
 
-const err = (keyword: string, instancePath: string, params: Record<string, unknown>): ErrorObject => ({ keyword, instancePath, schemaPath: "#", params });
+const err = (keyword: string, instancePath: string, params: Record<string, unknown>): ErrorObject => ({
+  keyword,
+  instancePath,
+  schemaPath: "#",
+  params,
+});
 
 describe("dottedPath", () => {
   it("turns a JSON pointer into a dotted path with indexes", () => {
@@ -20,16 +25,28 @@ describe("dottedPath", () => {
 
 describe("describeAjvError", () => {
   it("names a missing property under its parent, with a hint when there is one", () => {
-    expect(describeAjvError(err("required", "/editions", { missingProperty: "by" }), { by: "add by" })).toEqual({ field: "editions.by", problem: "is missing", fix: "add by" });
-    expect(describeAjvError(err("required", "", { missingProperty: "x" }), {})).toEqual({ field: "x", problem: "is missing", fix: 'add "x"' });
+    expect(describeAjvError(err("required", "/editions", { missingProperty: "by" }), { by: "add by" })).toEqual({
+      field: "editions.by",
+      problem: "is missing",
+      fix: "add by",
+    });
+    expect(describeAjvError(err("required", "", { missingProperty: "x" }), {})).toEqual({
+      field: "x",
+      problem: "is missing",
+      fix: 'add "x"',
+    });
   });
 
   it("names an unknown property", () => {
-    expect(describeAjvError(err("additionalProperties", "/config/fields/2", { additionalProperty: "colour" }), {}).field).toBe("config.fields[2].colour");
+    expect(
+      describeAjvError(err("additionalProperties", "/config/fields/2", { additionalProperty: "colour" }), {}).field,
+    ).toBe("config.fields[2].colour");
   });
 
   it("lists enum values", () => {
-    expect(describeAjvError(err("enum", "/editions/by", { allowedValues: ["a", "b"] }), {}).problem).toBe('must be one of "a", "b"');
+    expect(describeAjvError(err("enum", "/editions/by", { allowedValues: ["a", "b"] }), {}).problem).toBe(
+      'must be one of "a", "b"',
+    );
   });
 
   it("says 'a list' for arrays", () => {
@@ -43,11 +60,15 @@ describe("describeAjvError", () => {
   });
 
   it("names the type field for a discriminator error", () => {
-    expect(describeAjvError(err("discriminator", "/config/fields/0", { tag: "type" }), {}).field).toBe("config.fields[0].type");
+    expect(describeAjvError(err("discriminator", "/config/fields/0", { tag: "type" }), {}).field).toBe(
+      "config.fields[0].type",
+    );
   });
 
   it("falls back to ajv's message for other keywords", () => {
-    expect(describeAjvError({ ...err("minimum", "/config/fields/0/min_length", {}), message: "must be >= 0" }, {})).toEqual({
+    expect(
+      describeAjvError({ ...err("minimum", "/config/fields/0/min_length", {}), message: "must be >= 0" }, {}),
+    ).toEqual({
       field: "config.fields[0].min_length",
       problem: "must be >= 0",
       fix: expect.any(String),

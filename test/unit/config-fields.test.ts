@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { checkFields, fallbackValue, isChoice, RESERVED_NAMES, specField, type ChoiceField, type ConfigField, type TextField } from "../../lib/model/config-fields.ts";
+import {
+  checkFields,
+  fallbackValue,
+  isChoice,
+  RESERVED_NAMES,
+  specField,
+  type ChoiceField,
+  type ConfigField,
+  type TextField,
+} from "../../lib/model/config-fields.ts";
 
 const FILE = "content/tales/publication.json";
 
-const text = (name: string, extra: Partial<TextField> = {}): TextField => ({ type: "text", name, label: name.toUpperCase(), required: true, ...extra });
+const text = (name: string, extra: Partial<TextField> = {}): TextField => ({
+  type: "text",
+  name,
+  label: name.toUpperCase(),
+  required: true,
+  ...extra,
+});
 const select = (name: string, values: string[], extra: Partial<ChoiceField> = {}): ChoiceField => ({
   type: "select",
   name,
@@ -26,7 +41,16 @@ describe("checkFields", () => {
   it("finds no problems in a good set of fields", () => {
     const fields: ConfigField[] = [
       select("lang", ["en", "fr"], { default: "fr" }),
-      { type: "radio", name: "size", label: "Size", required: false, options: [["Small", "s"], ["Large", "l"]] },
+      {
+        type: "radio",
+        name: "size",
+        label: "Size",
+        required: false,
+        options: [
+          ["Small", "s"],
+          ["Large", "l"],
+        ],
+      },
       text("name", { min_length: 1, max_length: 40, pattern: "[A-Za-z ]+", pattern_message: "letters only" }),
       text("City_2", { min_length: 3, max_length: 3 }),
       text("a".repeat(64)),
@@ -43,16 +67,27 @@ describe("checkFields", () => {
     expectWellFormed(problems);
   });
 
-  it.each(["my-name", "1a", "_x", "", "a b", "ü", "a.b", "a".repeat(65), "__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
-    "refuses the unsafe name %j",
-    (name) => {
-      const problems = checkFields([text(name)], FILE);
-      expect(problems).toHaveLength(1);
-      expect(problems[0]!.field).toBe("config.fields[0].name");
-      expect(problems[0]!.problem).toContain("not a safe query-parameter name");
-      expectWellFormed(problems);
-    },
-  );
+  it.each([
+    "my-name",
+    "1a",
+    "_x",
+    "",
+    "a b",
+    "ü",
+    "a.b",
+    "a".repeat(65),
+    "__proto__",
+    "constructor",
+    "toString",
+    "hasOwnProperty",
+    "valueOf",
+  ])("refuses the unsafe name %j", (name) => {
+    const problems = checkFields([text(name)], FILE);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.field).toBe("config.fields[0].name");
+    expect(problems[0]!.problem).toContain("not a safe query-parameter name");
+    expectWellFormed(problems);
+  });
 
   it.each([...RESERVED_NAMES])("refuses the reserved name %s", (name) => {
     const problems = checkFields([select("lang", ["en"]), text(name)], FILE);
@@ -80,7 +115,23 @@ describe("checkFields", () => {
   });
 
   it("allows two options with the same label but different values", () => {
-    expect(checkFields([{ type: "select", name: "x", label: "X", required: true, options: [["Same", "a"], ["Same", "b"]] }], FILE)).toEqual([]);
+    expect(
+      checkFields(
+        [
+          {
+            type: "select",
+            name: "x",
+            label: "X",
+            required: true,
+            options: [
+              ["Same", "a"],
+              ["Same", "b"],
+            ],
+          },
+        ],
+        FILE,
+      ),
+    ).toEqual([]);
   });
 
   it("refuses a default that is not an option value (a label is not a value)", () => {
@@ -112,7 +163,15 @@ describe("checkFields", () => {
   });
 
   it("reports every problem in every field at once", () => {
-    const problems = checkFields([text("my-name"), select("lang", []), text("n", { min_length: 3, max_length: 1, pattern: "(" }), select("s", ["a"], { default: "b" })], FILE);
+    const problems = checkFields(
+      [
+        text("my-name"),
+        select("lang", []),
+        text("n", { min_length: 3, max_length: 1, pattern: "(" }),
+        select("s", ["a"], { default: "b" }),
+      ],
+      FILE,
+    );
     expect(problems.map((p) => p.field)).toEqual([
       "config.fields[0].name",
       "config.fields[1].options",
@@ -155,7 +214,14 @@ describe("specField", () => {
   const KIT_KEYS = ["required", "default", "min_length", "max_length", "pattern", "pattern_message"];
 
   it("shows only type, name and label of a text field", () => {
-    const f = text("name", { required: false, default: "friend", min_length: 1, max_length: 40, pattern: "[a-z]+", pattern_message: "lowercase" });
+    const f = text("name", {
+      required: false,
+      default: "friend",
+      min_length: 1,
+      max_length: 40,
+      pattern: "[a-z]+",
+      pattern_message: "lowercase",
+    });
     const spec = specField(f);
     expect(spec).toEqual({ type: "text", name: "name", label: "NAME" });
     for (const k of KIT_KEYS) expect(Object.keys(spec)).not.toContain(k);
@@ -163,9 +229,27 @@ describe("specField", () => {
   });
 
   it("shows options of a select or radio field, and no kit keys", () => {
-    const f: ChoiceField = { type: "radio", name: "lang", label: "Language", required: false, default: "fr", options: [["English", "en"], ["Français", "fr"]] };
+    const f: ChoiceField = {
+      type: "radio",
+      name: "lang",
+      label: "Language",
+      required: false,
+      default: "fr",
+      options: [
+        ["English", "en"],
+        ["Français", "fr"],
+      ],
+    };
     const spec = specField(f);
-    expect(spec).toEqual({ type: "radio", name: "lang", label: "Language", options: [["English", "en"], ["Français", "fr"]] });
+    expect(spec).toEqual({
+      type: "radio",
+      name: "lang",
+      label: "Language",
+      options: [
+        ["English", "en"],
+        ["Français", "fr"],
+      ],
+    });
     for (const k of KIT_KEYS) expect(Object.keys(spec)).not.toContain(k);
   });
 });

@@ -23,7 +23,11 @@ async function failure(req: Request): Promise<{ error: string; status: number }>
 }
 
 function multipartBody(boundary: string, parts: [name: string, value: string][]): string {
-  return parts.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join("") + `--${boundary}--\r\n`;
+  return (
+    parts
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join("") + `--${boundary}--\r\n`
+  );
 }
 
 /** A body stream that never ends unless the reader stops; counts what was pulled. */
@@ -43,7 +47,9 @@ function endless(chunk = 1024): { stream: ReadableStream<Uint8Array>; pulled: ()
 }
 
 const streamed = (stream: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
-  new Request("http://x/", { method: "POST", body: stream, headers, duplex: "half" } as RequestInit & { duplex: "half" });
+  new Request("http://x/", { method: "POST", body: stream, headers, duplex: "half" } as RequestInit & {
+    duplex: "half";
+  });
 
 describe("readConfigRequest: url-encoded forms", () => {
   it("reads the config field as the platform sends it", async () => {
@@ -58,7 +64,9 @@ describe("readConfigRequest: url-encoded forms", () => {
 
   it("accepts a content type with a charset parameter and in upper case", async () => {
     const body = new URLSearchParams({ config: '{"a":"b"}' }).toString();
-    expect(await config(post(body, { "content-type": "Application/X-WWW-Form-Urlencoded; charset=UTF-8" }))).toEqual({ a: "b" });
+    expect(await config(post(body, { "content-type": "Application/X-WWW-Form-Urlencoded; charset=UTF-8" }))).toEqual({
+      a: "b",
+    });
   });
 
   it("reads a form without a content type", async () => {
@@ -95,12 +103,20 @@ describe("readConfigRequest: multipart forms", () => {
 
   it("reads a hand-built multipart body with a lower-case boundary", async () => {
     const b = "----boundary123";
-    expect(await config(post(multipartBody(b, [["config", '{"a":"b"}']]), { "content-type": `multipart/form-data; boundary=${b}` }))).toEqual({ a: "b" });
+    expect(
+      await config(
+        post(multipartBody(b, [["config", '{"a":"b"}']]), { "content-type": `multipart/form-data; boundary=${b}` }),
+      ),
+    ).toEqual({ a: "b" });
   });
 
   it("reads a multipart body with a mixed-case boundary, as browsers send it", async () => {
     const b = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
-    expect(await config(post(multipartBody(b, [["config", '{"a":"b"}']]), { "content-type": `multipart/form-data; boundary=${b}` }))).toEqual({ a: "b" });
+    expect(
+      await config(
+        post(multipartBody(b, [["config", '{"a":"b"}']]), { "content-type": `multipart/form-data; boundary=${b}` }),
+      ),
+    ).toEqual({ a: "b" });
   });
 
   it("says 400 when the multipart form has no config field", async () => {
@@ -137,8 +153,12 @@ describe("readConfigRequest: JSON bodies", () => {
 
   it("reads a JSON body sent without a JSON content type", async () => {
     expect(await config(post('{"config": {"lang": "en"}}'))).toEqual({ lang: "en" });
-    expect(await config(post('  {"config": {"lang": "en"}}', { "content-type": "text/plain" }))).toEqual({ lang: "en" });
-    expect(await config(post('{"config": {"lang": "en"}}', { "content-type": "application/json; charset=utf-8" }))).toEqual({ lang: "en" });
+    expect(await config(post('  {"config": {"lang": "en"}}', { "content-type": "text/plain" }))).toEqual({
+      lang: "en",
+    });
+    expect(
+      await config(post('{"config": {"lang": "en"}}', { "content-type": "application/json; charset=utf-8" })),
+    ).toEqual({ lang: "en" });
   });
 
   it("says 400 when config is missing", async () => {
@@ -187,7 +207,7 @@ describe("readConfigRequest: bad form values", () => {
   });
 
   it("says 400 when the config field is not valid JSON", async () => {
-    for (const value of ["{", "{'a': 'b'}", "lang=en", "{\"a\": \"b\"}x"]) {
+    for (const value of ["{", "{'a': 'b'}", "lang=en", '{"a": "b"}x']) {
       const r = await failure(form(new URLSearchParams({ config: value }).toString()));
       expect(r.status).toBe(400);
       expect(r.error).toMatch(/not valid JSON/);
@@ -227,7 +247,12 @@ describe("readConfigRequest: size limits", () => {
 
   it("says 413 from a content-length over the limit without reading the body", async () => {
     const { stream, pulled } = endless();
-    const r = await failure(streamed(stream, { "content-length": String(MAX_BODY_BYTES + 1), "content-type": "application/x-www-form-urlencoded" }));
+    const r = await failure(
+      streamed(stream, {
+        "content-length": String(MAX_BODY_BYTES + 1),
+        "content-type": "application/x-www-form-urlencoded",
+      }),
+    );
     expect(r.status).toBe(413);
     expect(pulled()).toBeLessThanOrEqual(4 * 1024);
   });
@@ -241,7 +266,12 @@ describe("readConfigRequest: size limits", () => {
   });
 
   it("says 413 when content-length understates a large body", async () => {
-    const r = await failure(post("config=" + "a".repeat(40_000), { "content-length": "10", "content-type": "application/x-www-form-urlencoded" }));
+    const r = await failure(
+      post("config=" + "a".repeat(40_000), {
+        "content-length": "10",
+        "content-type": "application/x-www-form-urlencoded",
+      }),
+    );
     expect(r.status).toBe(413);
   });
 

@@ -2,10 +2,43 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
 import { compileConfigValidator, configSchema, type ConfigCheck } from "../../lib/model/config-validator.ts";
 
-const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] };
-const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: false, options: [["Small", "s"], ["Medium", "m"], ["Large", "l"]] };
-const name: TextField = { type: "text", name: "name", label: "Your name", required: true, min_length: 2, max_length: 5 };
-const code: TextField = { type: "text", name: "code", label: "Code", required: false, pattern: "[A-Z]{3}", pattern_message: "use three capital letters." };
+const lang: ChoiceField = {
+  type: "select",
+  name: "lang",
+  label: "Language",
+  required: true,
+  options: [
+    ["English", "en"],
+    ["Français", "fr"],
+  ],
+};
+const size: ChoiceField = {
+  type: "radio",
+  name: "size",
+  label: "Size",
+  required: false,
+  options: [
+    ["Small", "s"],
+    ["Medium", "m"],
+    ["Large", "l"],
+  ],
+};
+const name: TextField = {
+  type: "text",
+  name: "name",
+  label: "Your name",
+  required: true,
+  min_length: 2,
+  max_length: 5,
+};
+const code: TextField = {
+  type: "text",
+  name: "code",
+  label: "Code",
+  required: false,
+  pattern: "[A-Z]{3}",
+  pattern_message: "use three capital letters.",
+};
 const note: TextField = { type: "text", name: "note", label: "Note", required: false };
 
 const FIELDS: ConfigField[] = [lang, size, name, code, note];
@@ -117,7 +150,9 @@ describe("compileConfigValidator: errors", () => {
   });
 
   it("uses the singular for a limit of one character", () => {
-    const one = compileConfigValidator([{ type: "text", name: "n", label: "Initial", required: true, min_length: 1, max_length: 1 }]);
+    const one = compileConfigValidator([
+      { type: "text", name: "n", label: "Initial", required: true, min_length: 1, max_length: 1 },
+    ]);
     expect(errorsOf(one({ n: "ab" }))).toEqual(["Initial: use at most 1 character."]);
   });
 
@@ -137,7 +172,9 @@ describe("compileConfigValidator: errors", () => {
   });
 
   it("uses a generic text when there is no pattern_message", () => {
-    const v = compileConfigValidator([{ type: "text", name: "zip", label: "Postcode", required: true, pattern: "\\d{5}" }]);
+    const v = compileConfigValidator([
+      { type: "text", name: "zip", label: "Postcode", required: true, pattern: "\\d{5}" },
+    ]);
     expect(errorsOf(v({ zip: "1234" }))).toEqual(["Postcode: this is not in the expected form."]);
   });
 
@@ -154,7 +191,9 @@ describe("compileConfigValidator: errors", () => {
   });
 
   it("refuses an object for a text field, in correct English", () => {
-    expect(errorsOf(validate({ lang: "en", name: { first: "Phil" } }))).toEqual(["Your name: must be text, not an object."]);
+    expect(errorsOf(validate({ lang: "en", name: { first: "Phil" } }))).toEqual([
+      "Your name: must be text, not an object.",
+    ]);
   });
 
   it.each([1, true, null, ["en"], { en: true }])("refuses the non-string %j for a select field", (value) => {
@@ -167,12 +206,17 @@ describe("compileConfigValidator: errors", () => {
 
   it("refuses unknown keys by name, after the field errors", () => {
     const check = validate({ lang: "de", name: "Phil", colour: "red" });
-    expect(errorsOf(check)).toEqual(["Language: choose English or Français.", 'Unknown setting "colour": this publication does not ask for it.']);
+    expect(errorsOf(check)).toEqual([
+      "Language: choose English or Français.",
+      'Unknown setting "colour": this publication does not ask for it.',
+    ]);
     expect([...check.badFields]).toEqual(["lang"]);
   });
 
   it("refuses an unknown key even when its value is empty", () => {
-    expect(errorsOf(validate({ lang: "en", name: "Phil", colour: "" }))).toEqual(['Unknown setting "colour": this publication does not ask for it.']);
+    expect(errorsOf(validate({ lang: "en", name: "Phil", colour: "" }))).toEqual([
+      'Unknown setting "colour": this publication does not ask for it.',
+    ]);
   });
 
   it("clips a very long unknown key in its error", () => {
@@ -183,7 +227,9 @@ describe("compileConfigValidator: errors", () => {
   });
 
   it("refuses __proto__ and constructor keys from JSON by name, without polluting Object.prototype", () => {
-    const config = JSON.parse('{"lang": "en", "name": "Phil", "__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}') as Record<string, unknown>;
+    const config = JSON.parse(
+      '{"lang": "en", "name": "Phil", "__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}',
+    ) as Record<string, unknown>;
     const check = validate(config);
     const errors = errorsOf(check);
     expect(errors).toContain('Unknown setting "__proto__": this publication does not ask for it.');
@@ -194,23 +240,38 @@ describe("compileConfigValidator: errors", () => {
   });
 
   it('refuses {"__proto__": 1}', () => {
-    expect(errorsOf(validate(JSON.parse('{"lang": "en", "name": "Phil", "__proto__": 1}') as Record<string, unknown>))).toEqual([
-      'Unknown setting "__proto__": this publication does not ask for it.',
-    ]);
+    expect(
+      errorsOf(validate(JSON.parse('{"lang": "en", "name": "Phil", "__proto__": 1}') as Record<string, unknown>)),
+    ).toEqual(['Unknown setting "__proto__": this publication does not ask for it.']);
   });
 
   it("does not take inherited Object.prototype names as fields (toString, hasOwnProperty)", () => {
     const errors = errorsOf(validate({ lang: "en", name: "Phil", toString: "x", hasOwnProperty: "y" }));
-    expect(errors).toEqual(['Unknown setting "toString": this publication does not ask for it.', 'Unknown setting "hasOwnProperty": this publication does not ask for it.']);
+    expect(errors).toEqual([
+      'Unknown setting "toString": this publication does not ask for it.',
+      'Unknown setting "hasOwnProperty": this publication does not ask for it.',
+    ]);
   });
 
   it("says 'one of the N options' for a long list", () => {
-    const many: ChoiceField = { type: "select", name: "n", label: "Number", required: true, options: Array.from({ length: 9 }, (_, i) => [`N${i}`, `${i}`] as [string, string]) };
+    const many: ChoiceField = {
+      type: "select",
+      name: "n",
+      label: "Number",
+      required: true,
+      options: Array.from({ length: 9 }, (_, i) => [`N${i}`, `${i}`] as [string, string]),
+    };
     expect(errorsOf(compileConfigValidator([many])({ n: "x" }))).toEqual(["Number: choose one of the 9 options."]);
   });
 
   it("names the only option when there is one", () => {
-    const only: ChoiceField = { type: "select", name: "n", label: "Edition", required: true, options: [["Standard", "std"]] };
+    const only: ChoiceField = {
+      type: "select",
+      name: "n",
+      label: "Edition",
+      required: true,
+      options: [["Standard", "std"]],
+    };
     expect(errorsOf(compileConfigValidator([only])({ n: "x" }))).toEqual(["Edition: choose Standard."]);
   });
 });
@@ -235,7 +296,10 @@ describe("compileConfigValidator: independent validators", () => {
     const b = compileConfigValidator([name]);
     expectValid(a({ lang: "en" }));
     expectValid(b({ name: "Phil" }));
-    expect(errorsOf(a({ name: "Phil" }))).toEqual(["Language: choose English or Français.", 'Unknown setting "name": this publication does not ask for it.']);
+    expect(errorsOf(a({ name: "Phil" }))).toEqual([
+      "Language: choose English or Français.",
+      'Unknown setting "name": this publication does not ask for it.',
+    ]);
     expect(errorsOf(a({ lang: "xx" }))).toEqual(["Language: choose English or Français."]);
     expectValid(a({ lang: "fr" }));
   });
@@ -243,7 +307,11 @@ describe("compileConfigValidator: independent validators", () => {
 
 describe("configSchema", () => {
   it("makes required only the required fields and forbids others", () => {
-    const schema = configSchema(FIELDS) as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    const schema = configSchema(FIELDS) as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, unknown>;
+    };
     expect(schema.required).toEqual(["lang", "name"]);
     expect(schema.additionalProperties).toBe(false);
     expect(Object.keys(schema.properties)).toEqual(["lang", "size", "name", "code", "note"]);

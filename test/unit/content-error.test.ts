@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { chainMessages, ContentError, findContentError, formatProblems, type ContentProblem } from "../../lib/model/content-error.ts";
+import {
+  chainMessages,
+  ContentError,
+  findContentError,
+  formatProblems,
+  type ContentProblem,
+} from "../../lib/model/content-error.ts";
 
-const A: ContentProblem = { file: "content/a/publication.json", field: "editions.by", problem: "is missing", fix: "add it" };
+const A: ContentProblem = {
+  file: "content/a/publication.json",
+  field: "editions.by",
+  problem: "is missing",
+  fix: "add it",
+};
 const B: ContentProblem = { file: "content/b/editions/x.md", field: "", problem: "has no key", fix: "add one" };
 
 describe("formatProblems", () => {
@@ -33,7 +44,9 @@ describe("findContentError", () => {
     const e = new ContentError([A]);
     expect(findContentError(e)).toBe(e);
     expect(findContentError(new Error("wrap", { cause: e }))).toBe(e);
-    expect(findContentError(Object.assign(new Error("eleventy"), { originalError: new Error("inner", { cause: e }) }))).toBe(e);
+    expect(
+      findContentError(Object.assign(new Error("eleventy"), { originalError: new Error("inner", { cause: e }) })),
+    ).toBe(e);
   });
 
   it("gives undefined when there is none, or for non-objects", () => {
@@ -53,7 +66,9 @@ describe("findContentError", () => {
 describe("chainMessages", () => {
   it("lists the messages from the outermost error in, through originalError and cause, up to a limit", () => {
     const inner = new Error("invalid value expression, line:1, col:4");
-    const wrapped = Object.assign(new Error("Having trouble rendering"), { originalError: new Error("", { cause: inner }) });
+    const wrapped = Object.assign(new Error("Having trouble rendering"), {
+      originalError: new Error("", { cause: inner }),
+    });
     expect(chainMessages(wrapped)).toEqual(["Having trouble rendering", "invalid value expression, line:1, col:4"]);
     expect(chainMessages(wrapped, 2)).toEqual(["Having trouble rendering"]);
     expect(chainMessages("a string thrown")).toEqual([]);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { compareKeys, EDITIONS_BY, isDated, KEY_FIELD, keyFromFrontMatter, requestedKey, type EditionsBy, type RequestedKey } from "../../lib/model/edition-key.ts";
+import {
+  compareKeys,
+  EDITIONS_BY,
+  isDated,
+  KEY_FIELD,
+  keyFromFrontMatter,
+  requestedKey,
+  type EditionsBy,
+  type RequestedKey,
+} from "../../lib/model/edition-key.ts";
 
 function key(by: EditionsBy, value: unknown): string {
   const k = keyFromFrontMatter(by, value);
@@ -75,11 +84,23 @@ describe.each(["local_date", "utc_date"] as const)("keyFromFrontMatter: %s", (by
     expect(p.fix).toContain("date: 2026-11-22");
   });
 
-  it.each(["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-01", "2026-04-31"])("refuses the impossible date %s", (v) => {
-    expect(problem(by, v).problem).toMatch(/not a real calendar date/);
-  });
+  it.each(["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-01", "2026-04-31"])(
+    "refuses the impossible date %s",
+    (v) => {
+      expect(problem(by, v).problem).toMatch(/not a real calendar date/);
+    },
+  );
 
-  it.each(["2026-2-3", "2026/11/22", "22-11-2026", "2026-11-22T07", "2026-11-22 ", " 2026-11-22", "20261122", "tomorrow"])("refuses the wrong format %j", (v) => {
+  it.each([
+    "2026-2-3",
+    "2026/11/22",
+    "22-11-2026",
+    "2026-11-22T07",
+    "2026-11-22 ",
+    " 2026-11-22",
+    "20261122",
+    "tomorrow",
+  ])("refuses the wrong format %j", (v) => {
     expect(problem(by, v).problem).toMatch(/must look like 2026-11-22/);
   });
 
@@ -113,9 +134,12 @@ describe("keyFromFrontMatter: utc_hour", () => {
     expect(problem("utc_hour", "2026-02-30T07").problem).toMatch(/not a real calendar date/);
   });
 
-  it.each(["2026-11-22", "2026-11-22T7", "2026-11-22T07:00", "2026-11-22 07", "2026-11-22t07"])("refuses the wrong format %j", (v) => {
-    expect(problem("utc_hour", v).problem).toMatch(/must look like 2026-11-22T07/);
-  });
+  it.each(["2026-11-22", "2026-11-22T7", "2026-11-22T07:00", "2026-11-22 07", "2026-11-22t07"])(
+    "refuses the wrong format %j",
+    (v) => {
+      expect(problem("utc_hour", v).problem).toMatch(/must look like 2026-11-22T07/);
+    },
+  );
 });
 
 describe("compareKeys", () => {
@@ -155,11 +179,14 @@ describe("requestedKey: delivery_count", () => {
     expect(ask("delivery_count", "delivery_count=000")).toEqual({ kind: "key", key: "0" });
   });
 
-  it.each(["-1", "1.5", "abc", "%203", "3%20", "+3", "1e3", "0x10", "３", "1,000", "NaN", "Infinity"])("is invalid for delivery_count=%s, with a reason", (raw) => {
-    const k = ask("delivery_count", `delivery_count=${raw}`);
-    expect(k.kind).toBe("invalid");
-    expect(k.kind === "invalid" && k.reason).toBe("delivery_count is not a non-negative integer");
-  });
+  it.each(["-1", "1.5", "abc", "%203", "3%20", "+3", "1e3", "0x10", "３", "1,000", "NaN", "Infinity"])(
+    "is invalid for delivery_count=%s, with a reason",
+    (raw) => {
+      const k = ask("delivery_count", `delivery_count=${raw}`);
+      expect(k.kind).toBe("invalid");
+      expect(k.kind === "invalid" && k.reason).toBe("delivery_count is not a non-negative integer");
+    },
+  );
 
   it("reads a huge number exactly, and it compares after any real key", () => {
     const k = ask("delivery_count", "delivery_count=99999999999999999999");
@@ -192,7 +219,10 @@ describe("requestedKey: dated modes", () => {
   });
 
   it("accepts the unencoded + (a space after decoding)", () => {
-    expect(ask("utc_hour", "local_delivery_time=2013-07-31T19:20:30+01:00")).toEqual({ kind: "key", key: "2013-07-31T18" });
+    expect(ask("utc_hour", "local_delivery_time=2013-07-31T19:20:30+01:00")).toEqual({
+      kind: "key",
+      key: "2013-07-31T18",
+    });
   });
 
   it("is absent without local_delivery_time, even when delivery_count is sent", () => {

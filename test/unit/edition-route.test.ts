@@ -11,9 +11,35 @@ import type { PublicationSource } from "../../lib/build/site.ts";
 import { slotToken } from "../../lib/model/text-slots.ts";
 import { variantsOf } from "../../lib/model/variants.ts";
 
-const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, default: "fr", options: [["English", "en"], ["Français", "fr"]] };
-const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: false, options: [["Small", "s"], ["Large", "l"]] };
-const name: TextField = { type: "text", name: "name", label: "Name", required: false, default: "friend", max_length: 10 };
+const lang: ChoiceField = {
+  type: "select",
+  name: "lang",
+  label: "Language",
+  required: true,
+  default: "fr",
+  options: [
+    ["English", "en"],
+    ["Français", "fr"],
+  ],
+};
+const size: ChoiceField = {
+  type: "radio",
+  name: "size",
+  label: "Size",
+  required: false,
+  options: [
+    ["Small", "s"],
+    ["Large", "l"],
+  ],
+};
+const name: TextField = {
+  type: "text",
+  name: "name",
+  label: "Name",
+  required: false,
+  default: "friend",
+  max_length: 10,
+};
 
 /** The HTML of one prebuilt copy: it names its key and variant, and has a slot when the publication has text settings. */
 const page = (key: EditionKey, variant: string, fields: ConfigField[] = []) =>
@@ -28,7 +54,13 @@ interface Options {
 }
 
 function source(by: EditionsBy, keys: EditionKey[], opts: Options = {}): PublicationSource {
-  return publicationSource({ by, keys, ...(opts.fields && { fields: opts.fields }), ...(opts.ends !== undefined && { ends: opts.ends }), ...(opts.sample && { sample: opts.sample }) });
+  return publicationSource({
+    by,
+    keys,
+    ...(opts.fields && { fields: opts.fields }),
+    ...(opts.ends !== undefined && { ends: opts.ends }),
+    ...(opts.sample && { sample: opts.sample }),
+  });
 }
 
 /** A publication whose every key has a prebuilt copy per variant (unless skipped), told apart by their HTML. */
@@ -37,14 +69,16 @@ function publication(by: EditionsBy, keys: EditionKey[], opts: Options = {}): Pu
   const renders: RenderedEdition[] = [];
   for (const key of keys) {
     for (const variant of variantsOf(fields)) {
-      if (!opts.skip?.(key, variant.id)) renders.push({ source: `content/test/editions/${key}.md`, key, variant, html: page(key, variant.id, fields) });
+      if (!opts.skip?.(key, variant.id))
+        renders.push({ source: `content/test/editions/${key}.md`, key, variant, html: page(key, variant.id, fields) });
     }
   }
   return publishedFromMemory(packPublication(source(by, keys, opts), renders));
 }
 
 const NOW = new Date("2026-11-22T12:00:00Z");
-const decide = (pub: PublishedPublication, query: string, now = NOW): Promise<EditionDecision> => decideEdition(pub, new URLSearchParams(query), now);
+const decide = (pub: PublishedPublication, query: string, now = NOW): Promise<EditionDecision> =>
+  decideEdition(pub, new URLSearchParams(query), now);
 
 function served(d: EditionDecision): Extract<EditionDecision, { status: 200 }> {
   if (d.status !== 200) throw new Error(`expected 200, got ${d.status}: ${d.reason}`);
@@ -99,7 +133,9 @@ describe("decideEdition: delivery_count", () => {
 
   it("answers 204 with a reason for an invalid count", async () => {
     for (const raw of ["-1", "1.5", "abc", "%203"]) {
-      expect(refused(await decide(serial, `delivery_count=${raw}`), 204)).toBe("delivery_count is not a non-negative integer");
+      expect(refused(await decide(serial, `delivery_count=${raw}`), 204)).toBe(
+        "delivery_count is not a non-negative integer",
+      );
     }
   });
 
@@ -223,7 +259,10 @@ describe("decideEdition: default edition with many keys", () => {
     expect(served(await decide(pub, "", new Date("2026-07-04T12:00:00Z"))).key).toBe("2026-07-04");
     expect(served(await decide(pub, "", new Date("2026-01-01T00:00:00Z"))).key).toBe("2026-01-01");
     expect(served(await decide(pub, "", new Date("2026-12-31T23:59:59Z"))).key).toBe("2026-12-31");
-    const sparse = publication("utc_date", keys.filter((_, i) => i % 7 === 0));
+    const sparse = publication(
+      "utc_date",
+      keys.filter((_, i) => i % 7 === 0),
+    );
     expect(served(await decide(sparse, "", new Date("2026-01-10T12:00:00Z"))).key).toBe("2026-01-08");
   });
 });
@@ -235,7 +274,13 @@ describe("decideEdition: variants and settings", () => {
   it("picks the variant from the query parameters", async () => {
     const d = served(await decide(pub, "delivery_count=1&lang=en&size=l&name=Ada"));
     expectCopy(d, "1", "lang=en&size=l", fields);
-    expect(d.values).toEqual(new Map([["lang", "en"], ["name", "Ada"], ["size", "l"]]));
+    expect(d.values).toEqual(
+      new Map([
+        ["lang", "en"],
+        ["name", "Ada"],
+        ["size", "l"],
+      ]),
+    );
     expect([...d.values.keys()]).toEqual(["lang", "name", "size"]);
   });
 
@@ -277,20 +322,34 @@ describe("decideEdition: variants and settings", () => {
 
   it("gives each copy its own ETag", async () => {
     const etags = new Set<string>();
-    for (const q of ["delivery_count=0&lang=en", "delivery_count=0&lang=fr", "delivery_count=1&lang=en", "delivery_count=0&lang=en&size=l"]) etags.add(served(await decide(pub, q)).etag);
+    for (const q of [
+      "delivery_count=0&lang=en",
+      "delivery_count=0&lang=fr",
+      "delivery_count=1&lang=en",
+      "delivery_count=0&lang=en&size=l",
+    ])
+      etags.add(served(await decide(pub, q)).etag);
     expect(etags.size).toBe(4);
   });
 
   it("answers 204 when the edition has no copy for the settings", async () => {
-    const partial = publication("delivery_count", ["0"], { fields: [lang], skip: (key, variant) => key === "0" && variant === "lang=en" });
+    const partial = publication("delivery_count", ["0"], {
+      fields: [lang],
+      skip: (key, variant) => key === "0" && variant === "lang=en",
+    });
     expect(refused(await decide(partial, "delivery_count=0&lang=en"), 204)).toMatch(/not built/);
     expectCopy(await decide(partial, "delivery_count=0&lang=fr"), "0", "lang=fr", [lang]);
   });
 
   it("does not find editions on the prototype chain of shards read from JSON", async () => {
-    const packed = packPublication(source("delivery_count", ["0", "2"]), ["0", "2"].map((key) => ({ source: `${key}.md`, key, variant: { id: "", values: {} }, html: page(key, "") })));
+    const packed = packPublication(
+      source("delivery_count", ["0", "2"]),
+      ["0", "2"].map((key) => ({ source: `${key}.md`, key, variant: { id: "", values: {} }, html: page(key, "") })),
+    );
     const index = JSON.parse(JSON.stringify(packed.index)) as PublicationIndex;
-    const pub2 = published(index, (id) => Promise.resolve(JSON.parse(JSON.stringify(packed.shards.get(id))) as EditionShard));
+    const pub2 = published(index, (id) =>
+      Promise.resolve(JSON.parse(JSON.stringify(packed.shards.get(id))) as EditionShard),
+    );
     expectCopy(await decide(pub2, "delivery_count=0"), "0", "");
     // 1 is inside the shard's range, but not one of its editions.
     expect(refused(await decide(pub2, "delivery_count=1"), 204)).toContain("1");
@@ -342,7 +401,8 @@ describe("decideSample", () => {
 const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
 const hour = (i: number) => new Date(Date.UTC(2026, 0, 1, i)).toISOString().slice(0, 13);
 /** Positions 0 … n-1, skipping `gap` positions at the end of each of the first two shards. */
-const spread = (n: number, gap: number) => Array.from({ length: n }, (_, i) => i + (i >= SHARD_SIZE ? gap : 0) + (i >= 2 * SHARD_SIZE ? gap : 0));
+const spread = (n: number, gap: number) =>
+  Array.from({ length: n }, (_, i) => i + (i >= SHARD_SIZE ? gap : 0) + (i >= 2 * SHARD_SIZE ? gap : 0));
 
 describe("decideEdition across shards: delivery_count", () => {
   const counts = spread(2 * SHARD_SIZE + 10, 7).map(String); // gaps 128…134 and 263…269

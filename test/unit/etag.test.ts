@@ -50,7 +50,9 @@ describe("filledEtag", () => {
   });
 
   it("is stable for equal text values", () => {
-    expect(filledEtag("2026-11-22", prebuilt, [["name", "Ada"]])).toBe(filledEtag("2026-11-22", prebuilt, new Map([["name", "Ada"]])));
+    expect(filledEtag("2026-11-22", prebuilt, [["name", "Ada"]])).toBe(
+      filledEtag("2026-11-22", prebuilt, new Map([["name", "Ada"]])),
+    );
   });
 
   it("differs for different text values", () => {
@@ -63,19 +65,33 @@ describe("filledEtag", () => {
   it("differs from the prebuilt ETag and for a different prebuilt copy", () => {
     const other = editionEtag("2026-11-22", "lang=fr", "<p>Bonjour ⟦littlepress:name⟧</p>");
     expect(filledEtag("2026-11-22", prebuilt, [["name", "Ada"]])).not.toBe(prebuilt);
-    expect(filledEtag("2026-11-22", prebuilt, [["name", "Ada"]])).not.toBe(filledEtag("2026-11-22", other, [["name", "Ada"]]));
+    expect(filledEtag("2026-11-22", prebuilt, [["name", "Ada"]])).not.toBe(
+      filledEtag("2026-11-22", other, [["name", "Ada"]]),
+    );
   });
 
   it("differs when a value moves from one field to another", () => {
-    const a = filledEtag("1", prebuilt, [["name", "x"], ["city", ""]]);
-    const b = filledEtag("1", prebuilt, [["name", ""], ["city", "x"]]);
+    const a = filledEtag("1", prebuilt, [
+      ["name", "x"],
+      ["city", ""],
+    ]);
+    const b = filledEtag("1", prebuilt, [
+      ["name", ""],
+      ["city", "x"],
+    ]);
     expect(a).not.toBe(b);
   });
 
   it("differs for different values even when they contain NUL characters", () => {
     // Both subscribers get different pages (name and city differ), so the ETags must differ (spec rule 3).
-    const a = filledEtag("1", prebuilt, [["name", "x\u0000city\u0000y"], ["city", ""]]);
-    const b = filledEtag("1", prebuilt, [["name", "x"], ["city", "y\u0000city\u0000"]]);
+    const a = filledEtag("1", prebuilt, [
+      ["name", "x\u0000city\u0000y"],
+      ["city", ""],
+    ]);
+    const b = filledEtag("1", prebuilt, [
+      ["name", "x"],
+      ["city", "y\u0000city\u0000"],
+    ]);
     expect(a).not.toBe(b);
   });
 });

@@ -87,11 +87,15 @@ describe("splitFrontMatter", () => {
   });
 
   it("says an opening --- that is never closed is that, not a missing key", () => {
-    expect(error("---\nnumber: 3\ntitle: x\n\nThe text.\n")).toBe("the front matter opened by `---` on line 1 is never closed");
+    expect(error("---\nnumber: 3\ntitle: x\n\nThe text.\n")).toBe(
+      "the front matter opened by `---` on line 1 is never closed",
+    );
   });
 
   it("says front matter below blank lines is read as text, naming its line", () => {
-    expect(error("\n\n---\nnumber: 3\n---\nbody")).toBe("the front matter starts on line 3, after blank lines, so it is read as text");
+    expect(error("\n\n---\nnumber: 3\n---\nbody")).toBe(
+      "the front matter starts on line 3, after blank lines, so it is read as text",
+    );
   });
 
   it("reads --- followed at once by --- as empty front matter", () => {
@@ -109,14 +113,33 @@ describe("simpleFrontMatter, the fast path for plain key: value lines", () => {
   // Values an author writes, and near misses YAML reads differently.
   const value = fc.oneof(
     fc.integer({ min: -1e6, max: 1e6 }).map(String),
-    fc.constantFrom("0", "-0", "007", "+5", "1.5", "1e3", "0x1F", ".inf", "~", "", "true", "False", "NULL", "yes", "no", "on"),
+    fc.constantFrom(
+      "0",
+      "-0",
+      "007",
+      "+5",
+      "1.5",
+      "1e3",
+      "0x1F",
+      ".inf",
+      "~",
+      "",
+      "true",
+      "False",
+      "NULL",
+      "yes",
+      "no",
+      "on",
+    ),
     fc.constantFrom("2026-11-22", "2026-02-30", "2026-11-22T07", "2026-11-22T07:00", "2026-11-22 07:00"),
-    fc.string({ unit: fc.constantFrom(..."aZ 0:#-'\"\\,.!?&*|>%@[]{}é\t") , maxLength: 12 }),
+    fc.string({ unit: fc.constantFrom(..."aZ 0:#-'\"\\,.!?&*|>%@[]{}é\t"), maxLength: 12 }),
     fc.string({ unit: fc.constantFrom(..."abc XYZ.,-!?1"), maxLength: 20 }).map((s) => `"${s}"`),
     fc.string({ unit: fc.constantFrom(..."abc XYZ.,-!?1'"), maxLength: 20 }).map((s) => `'${s}'`),
     fc.string({ unit: fc.constantFrom(..."abc XYZ.,-!?1"), maxLength: 20 }).map((s) => `Word ${s}`),
   );
-  const block = fc.array(fc.tuple(key, fc.constantFrom(" ", "  ", "\t"), value), { minLength: 1, maxLength: 6 }).map((lines) => lines.map(([k, sp, v]) => `${k}:${sp}${v}`).join("\n"));
+  const block = fc
+    .array(fc.tuple(key, fc.constantFrom(" ", "  ", "\t"), value), { minLength: 1, maxLength: 6 })
+    .map((lines) => lines.map(([k, sp, v]) => `${k}:${sp}${v}`).join("\n"));
 
   it("reads what YAML's core schema reads, or leaves the block to YAML", () => {
     let fast = 0;
@@ -133,8 +156,15 @@ describe("simpleFrontMatter, the fast path for plain key: value lines", () => {
   });
 
   it("takes the usual edition front matter", () => {
-    expect(simpleFrontMatter('number: 12\ntitle: "Part 13: The Return"')).toEqual({ number: 12, title: "Part 13: The Return" });
-    expect(simpleFrontMatter("date: 2026-11-22\ntitle: Frost on the Window\nlang: fr")).toEqual({ date: "2026-11-22", title: "Frost on the Window", lang: "fr" });
+    expect(simpleFrontMatter('number: 12\ntitle: "Part 13: The Return"')).toEqual({
+      number: 12,
+      title: "Part 13: The Return",
+    });
+    expect(simpleFrontMatter("date: 2026-11-22\ntitle: Frost on the Window\nlang: fr")).toEqual({
+      date: "2026-11-22",
+      title: "Frost on the Window",
+      lang: "fr",
+    });
     expect(simpleFrontMatter("tags:\n  - a")).toBeUndefined();
   });
 });

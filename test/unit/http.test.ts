@@ -25,20 +25,33 @@ function source(charset: string, fields: ConfigField[]): PublicationSource {
     fields,
     strict_variables: true,
     markdown: { breaks: false },
-    editions: { by: "delivery_count", ends: true, list: [{ key: "3", file: "content/t/editions/3.md", data: { number: 3 }, body: "", bodyLine: 4 }] },
+    editions: {
+      by: "delivery_count",
+      ends: true,
+      list: [{ key: "3", file: "content/t/editions/3.md", data: { number: 3 }, body: "", bodyLine: 4 }],
+    },
     sampleKey: "3",
   };
 }
 
 /** A publication of one edition, 3, with this HTML. */
 function pub(html = "<p>stored</p>", charset = "utf-8", fields: ConfigField[] = []): PublishedPublication {
-  return publishedFromMemory(packPublication(source(charset, fields), [{ source: "content/t/editions/3.md", key: "3", variant: PLAIN, html }]));
+  return publishedFromMemory(
+    packPublication(source(charset, fields), [{ source: "content/t/editions/3.md", key: "3", variant: PLAIN, html }]),
+  );
 }
 
 /** A publication that only lends editionResponse its charset and fields: the HTML comes with the decision. */
 const settings = (charset = "utf-8", fields: ConfigField[] = []) => pub("<p>not this</p>", charset, fields);
 
-const ok = (html: string, etag: string, slots: boolean, values: [string, string][] = []): EditionDecision => ({ status: 200, key: "3", etag, html, slots, values: new Map(values) });
+const ok = (html: string, etag: string, slots: boolean, values: [string, string][] = []): EditionDecision => ({
+  status: 200,
+  key: "3",
+  etag,
+  html,
+  slots,
+  values: new Map(values),
+});
 
 describe("noEdition", () => {
   it("answers 204 with no body and a reason", async () => {
@@ -103,7 +116,9 @@ describe("editionResponse", () => {
     const prebuilt = '"3-prebuilt"';
     const html = `<p title="${slotToken("name")}">Hi ${slotToken("name")}</p>`;
     const r = editionResponse(settings("utf-8", [NAME]), ok(html, prebuilt, true, [["name", `<b>"Ada"</b>`]]), "GET");
-    expect(await r.text()).toBe(`<p title="&lt;b&gt;&quot;Ada&quot;&lt;/b&gt;">Hi &lt;b&gt;&quot;Ada&quot;&lt;/b&gt;</p>`);
+    expect(await r.text()).toBe(
+      `<p title="&lt;b&gt;&quot;Ada&quot;&lt;/b&gt;">Hi &lt;b&gt;&quot;Ada&quot;&lt;/b&gt;</p>`,
+    );
     expect(r.headers.get("etag")).toBe(filledEtag("3", prebuilt, [["name", `<b>"Ada"</b>`]]));
     const other = editionResponse(settings("utf-8", [NAME]), ok(html, prebuilt, true, [["name", "Bob"]]), "GET");
     expect(other.headers.get("etag")).not.toBe(r.headers.get("etag"));
@@ -130,7 +145,11 @@ describe("editionResponse", () => {
     expect(r.status).toBe(200);
     expect(await r.text()).toBe("<p>Hi Ada</p>");
     expect(r.headers.get("etag")).toBe(filledEtag("3", editionEtag("3", "", html), [["name", "Ada"]]));
-    const missing = editionResponse(p, await decideEdition(p, new URLSearchParams("delivery_count=4"), new Date()), "GET");
+    const missing = editionResponse(
+      p,
+      await decideEdition(p, new URLSearchParams("delivery_count=4"), new Date()),
+      "GET",
+    );
     expect(missing.status).toBe(410);
     expect(missing.headers.get(REASON_HEADER)).toContain("3");
   });

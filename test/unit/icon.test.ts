@@ -14,7 +14,9 @@ async function pixels(png: Buffer) {
 
 describe("makeIcon", () => {
   it("makes a pale image a visible 55x55 black-and-white icon, the sun lighter than the sky", async () => {
-    const { data, info, black } = await pixels(await makeIcon({ file: "sky.png", bytes: await sharp(SKY).png().toBuffer() }));
+    const { data, info, black } = await pixels(
+      await makeIcon({ file: "sky.png", bytes: await sharp(SKY).png().toBuffer() }),
+    );
     expect([info.width, info.height]).toEqual([ICON_SIZE, ICON_SIZE]);
     expect(new Set(data)).toEqual(new Set([0, 255]));
     expect(black).toBeGreaterThan(0.1);
@@ -34,17 +36,28 @@ describe("makeIcon", () => {
   });
 
   it("refuses an image that comes out blank, naming its file", async () => {
-    const white = await sharp({ create: { width: 80, height: 40, channels: 3, background: "#ffffff" } }).png().toBuffer();
+    const white = await sharp({ create: { width: 80, height: 40, channels: 3, background: "#ffffff" } })
+      .png()
+      .toBuffer();
     const error = await makeIcon({ file: "content/p/icon.png", bytes: white }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContentError);
     expect((error as ContentError).problems).toEqual([
-      expect.objectContaining({ file: "content/p/icon.png", field: "icon", problem: expect.stringMatching(/0\.0% black: an all-white square/) }),
+      expect.objectContaining({
+        file: "content/p/icon.png",
+        field: "icon",
+        problem: expect.stringMatching(/0\.0% black: an all-white square/),
+      }),
     ]);
   });
 
   it("refuses a file that is not an image, naming it", async () => {
-    const error = await makeIcon({ file: "content/p/icon.png", bytes: Buffer.from("not an image") }).catch((e: unknown) => e);
-    expect((error as ContentError).problems[0]).toMatchObject({ file: "content/p/icon.png", problem: expect.stringMatching(/cannot be read as an image/) });
+    const error = await makeIcon({ file: "content/p/icon.png", bytes: Buffer.from("not an image") }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as ContentError).problems[0]).toMatchObject({
+      file: "content/p/icon.png",
+      problem: expect.stringMatching(/cannot be read as an image/),
+    });
   });
 });
 

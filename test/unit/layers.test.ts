@@ -32,7 +32,10 @@ function reach(entry: string): { files: Set<string>; packages: Set<string> } {
 }
 
 const relative = (files: Iterable<string>) => [...files].map((f) => path.relative(ROOT, f).split(path.sep).join("/"));
-const tsFiles = (dir: string) => readdirSync(dir).filter((f) => /\.m?ts$/.test(f)).map((f) => path.join(dir, f));
+const tsFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => /\.m?ts$/.test(f))
+    .map((f) => path.join(dir, f));
 
 describe("the functions", () => {
   const functions = tsFiles("functions");

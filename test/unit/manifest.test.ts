@@ -5,23 +5,48 @@ import { ContentError } from "../../lib/model/content-error.ts";
 import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
 import { editionEtag } from "../../lib/model/etag.ts";
 import { packPublication, SHARD_SIZE, type RenderedEdition } from "../../lib/build/pack.ts";
-import { decodeShard, encodeShard, shardDictionary, type EditionShard, type PackedPublication } from "../../lib/model/shard.ts";
+import {
+  decodeShard,
+  encodeShard,
+  shardDictionary,
+  type EditionShard,
+  type PackedPublication,
+} from "../../lib/model/shard.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
 import { slotToken } from "../../lib/model/text-slots.ts";
 import { variantsOf, type Variant } from "../../lib/model/variants.ts";
 
 const FIELDS: ConfigField[] = [
-  { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] },
+  {
+    type: "select",
+    name: "lang",
+    label: "Language",
+    required: true,
+    options: [
+      ["English", "en"],
+      ["Français", "fr"],
+    ],
+  },
   { type: "text", name: "name", label: "Name", required: false },
 ];
 const [EN, FR] = variantsOf(FIELDS) as [Variant, Variant];
 const PLAIN: Variant = { id: "", values: {} };
 
-function source(fields: ConfigField[] = FIELDS, keys: EditionKey[] = ["0", "1"], by: EditionsBy = "delivery_count", sampleKey: EditionKey = "1"): PublicationSource {
+function source(
+  fields: ConfigField[] = FIELDS,
+  keys: EditionKey[] = ["0", "1"],
+  by: EditionsBy = "delivery_count",
+  sampleKey: EditionKey = "1",
+): PublicationSource {
   return publicationSource({ slug: "tales", by, keys, fields, ends: true, sample: sampleKey });
 }
 
-const render = (key: string, variant: Variant, html: string): RenderedEdition => ({ source: `content/tales/editions/${key}.md`, key, variant, html });
+const render = (key: string, variant: Variant, html: string): RenderedEdition => ({
+  source: `content/tales/editions/${key}.md`,
+  key,
+  variant,
+  html,
+});
 
 /** The one shard of a packed publication that holds `key`. */
 function shardOf(packed: PackedPublication, key: EditionKey): EditionShard {
@@ -40,7 +65,12 @@ function htmlOf(shard: EditionShard, key: EditionKey, variant: string): string {
 
 describe("packPublication", () => {
   it("indexes the settings and packs one prebuilt copy per key and variant", () => {
-    const packed = packPublication(source(), [render("0", EN, "<p>Zero</p>"), render("0", FR, "<p>Zéro</p>"), render("1", EN, "<p>One</p>"), render("1", FR, "<p>Un</p>")]);
+    const packed = packPublication(source(), [
+      render("0", EN, "<p>Zero</p>"),
+      render("0", FR, "<p>Zéro</p>"),
+      render("1", EN, "<p>One</p>"),
+      render("1", FR, "<p>Un</p>"),
+    ]);
     expect(packed.index).toEqual({
       format: 4,
       slug: "tales",
@@ -60,7 +90,11 @@ describe("packPublication", () => {
     expect(shard.keys).toEqual(["0", "1"]);
     expect(Object.keys(shard.editions)).toEqual(["0", "1"]);
     expect(Object.keys(shard.editions["0"]!)).toEqual([EN.id, FR.id]);
-    expect(shard.editions["0"]![FR.id]).toEqual({ body: expect.any(String), etag: editionEtag("0", FR.id, "<p>Zéro</p>"), slots: false });
+    expect(shard.editions["0"]![FR.id]).toEqual({
+      body: expect.any(String),
+      etag: editionEtag("0", FR.id, "<p>Zéro</p>"),
+      slots: false,
+    });
     expect(htmlOf(shard, "0", EN.id)).toBe("<p>Zero</p>");
     expect(htmlOf(shard, "0", FR.id)).toBe("<p>Zéro</p>");
     expect(htmlOf(shard, "1", EN.id)).toBe("<p>One</p>");
@@ -70,7 +104,12 @@ describe("packPublication", () => {
   });
 
   it("stores identical HTML once per shard, shared by variants and keys, with different ETags", () => {
-    const packed = packPublication(source(), [render("0", EN, "<p>Same</p>"), render("0", FR, "<p>Same</p>"), render("1", EN, "<p>Same</p>"), render("1", FR, "<p>Other</p>")]);
+    const packed = packPublication(source(), [
+      render("0", EN, "<p>Same</p>"),
+      render("0", FR, "<p>Same</p>"),
+      render("1", EN, "<p>Same</p>"),
+      render("1", FR, "<p>Other</p>"),
+    ]);
     const shard = shardOf(packed, "0");
     const zeroEn = shard.editions["0"]![EN.id]!;
     const zeroFr = shard.editions["0"]![FR.id]!;
@@ -87,7 +126,10 @@ describe("packPublication", () => {
 
   it("keeps each shard self-contained: HTML shared across shards is stored in each", () => {
     const keys = Array.from({ length: SHARD_SIZE + 1 }, (_, i) => String(i));
-    const packed = packPublication(source([], keys, "delivery_count", "0"), keys.map((k) => render(k, PLAIN, "<p>Same every day</p>")));
+    const packed = packPublication(
+      source([], keys, "delivery_count", "0"),
+      keys.map((k) => render(k, PLAIN, "<p>Same every day</p>")),
+    );
     expect(packed.shards.size).toBe(2);
     for (const shard of packed.shards.values()) {
       expect(Object.values(shard.bodies)).toEqual(["<p>Same every day</p>"]);
@@ -96,7 +138,10 @@ describe("packPublication", () => {
   });
 
   it("marks copies with text slots", () => {
-    const packed = packPublication(source(), [render("0", EN, `<p>Hi ${slotToken("name")}</p>`), render("0", FR, "<p>Salut</p>")]);
+    const packed = packPublication(source(), [
+      render("0", EN, `<p>Hi ${slotToken("name")}</p>`),
+      render("0", FR, "<p>Salut</p>"),
+    ]);
     const shard = shardOf(packed, "0");
     expect(shard.editions["0"]![EN.id]!.slots).toBe(true);
     expect(shard.editions["0"]![FR.id]!.slots).toBe(false);
@@ -107,7 +152,10 @@ describe("packPublication", () => {
   it("throws a ContentError naming the source for a misused text setting", () => {
     let error: unknown;
     try {
-      packPublication(source(), [render("0", EN, `<script>var n="${slotToken("name")}"</script>`), render("1", EN, `<p>${slotToken("name").toUpperCase()}</p>`)]);
+      packPublication(source(), [
+        render("0", EN, `<script>var n="${slotToken("name")}"</script>`),
+        render("1", EN, `<p>${slotToken("name").toUpperCase()}</p>`),
+      ]);
     } catch (e) {
       error = e;
     }
@@ -120,7 +168,9 @@ describe("packPublication", () => {
 
   it("refuses misuse even in an edition of a later shard", () => {
     const keys = Array.from({ length: SHARD_SIZE + 3 }, (_, i) => String(i));
-    const renders = keys.map((k) => render(k, EN, k === String(SHARD_SIZE + 1) ? `<style>/*${slotToken("name")}*/</style>` : `<p>${k}</p>`));
+    const renders = keys.map((k) =>
+      render(k, EN, k === String(SHARD_SIZE + 1) ? `<style>/*${slotToken("name")}*/</style>` : `<p>${k}</p>`),
+    );
     expect(() => packPublication(source(FIELDS, keys, "delivery_count", "0"), renders)).toThrow(ContentError);
     try {
       packPublication(source(FIELDS, keys, "delivery_count", "0"), renders);
@@ -152,7 +202,10 @@ describe("packPublication", () => {
 
 describe("packPublication: shards", () => {
   const plain = (keys: EditionKey[], by: EditionsBy = "delivery_count") =>
-    packPublication(source([], keys, by, keys[0]), keys.map((k) => render(k, PLAIN, `<p>${k}</p>`)));
+    packPublication(
+      source([], keys, by, keys[0]),
+      keys.map((k) => render(k, PLAIN, `<p>${k}</p>`)),
+    );
 
   it("orders delivery counts as numbers, not as text (2 before 10)", () => {
     const packed = plain(["10", "2", "1", "0", "100"]);
@@ -204,14 +257,26 @@ describe("packPublication: shards", () => {
 
   it("orders dated keys chronologically, and indexes the sample", () => {
     const days = ["2026-12-01", "2026-01-31", "2026-11-09", "2025-12-31"];
-    const packed = packPublication(source([], days, "utc_date", "2026-11-09"), days.map((k) => render(k, PLAIN, `<p>${k}</p>`)));
-    expect(packed.index).toMatchObject({ by: "utc_date", sample: "2026-11-09", count: 4, first: "2025-12-31", last: "2026-12-01" });
+    const packed = packPublication(
+      source([], days, "utc_date", "2026-11-09"),
+      days.map((k) => render(k, PLAIN, `<p>${k}</p>`)),
+    );
+    expect(packed.index).toMatchObject({
+      by: "utc_date",
+      sample: "2026-11-09",
+      count: 4,
+      first: "2025-12-31",
+      last: "2026-12-01",
+    });
     expect([...packed.shards.values()][0]!.keys).toEqual(["2025-12-31", "2026-01-31", "2026-11-09", "2026-12-01"]);
   });
 
   it("stores a shard and reads it back as it was, multibyte text and identical copies included", () => {
     const pages = ["<p>Bonjour, Zoë</p>", "<p>日本語の朝</p>", "<p>Bonjour, Zoë</p>", "<p>\u2728 \u{1F4DC} scroll</p>"];
-    const packed = packPublication(source([]), pages.map((html, i) => render(String(i), PLAIN, html)));
+    const packed = packPublication(
+      source([]),
+      pages.map((html, i) => render(String(i), PLAIN, html)),
+    );
     for (const shard of packed.shards.values()) {
       const dictionary = shardDictionary(packed.index);
       const back = decodeShard(encodeShard(shard, dictionary), dictionary);
@@ -219,7 +284,11 @@ describe("packPublication: shards", () => {
       for (const key of shard.keys) {
         for (const [variant, copy] of Object.entries(shard.editions[key]!)) {
           const read = back.editions[key]![variant]!;
-          expect({ etag: read.etag, slots: read.slots, html: back.bodies[read.body] }).toEqual({ etag: copy.etag, slots: copy.slots, html: shard.bodies[copy.body] });
+          expect({ etag: read.etag, slots: read.slots, html: back.bodies[read.body] }).toEqual({
+            etag: copy.etag,
+            slots: copy.slots,
+            html: shard.bodies[copy.body],
+          });
         }
       }
       // Identical copies are still stored once.

@@ -3,7 +3,17 @@ import type { EditionsBy } from "../../lib/model/edition-key.ts";
 import { metaJson } from "../../lib/model/meta.ts";
 import type { Publication } from "../../lib/model/publication.ts";
 
-const SPEC_KEYS = ["owner_email", "publication_api_version", "name", "description", "delivered_on", "send_timezone_info", "send_delivery_count", "external_configuration", "config"];
+const SPEC_KEYS = [
+  "owner_email",
+  "publication_api_version",
+  "name",
+  "description",
+  "delivered_on",
+  "send_timezone_info",
+  "send_delivery_count",
+  "external_configuration",
+  "config",
+];
 
 function publication(by: EditionsBy, extra: Partial<Publication> = {}): Publication {
   return {
@@ -56,7 +66,9 @@ describe("metaJson", () => {
   });
 
   it("has real booleans, which survive JSON", () => {
-    const json = JSON.parse(JSON.stringify(metaJson(publication("utc_date", { external_configuration: true })))) as Record<string, unknown>;
+    const json = JSON.parse(
+      JSON.stringify(metaJson(publication("utc_date", { external_configuration: true }))),
+    ) as Record<string, unknown>;
     expect(json.send_timezone_info).toBe(true);
     expect(json.send_delivery_count).toBe(false);
     expect(json.external_configuration).toBe(true);
@@ -71,20 +83,49 @@ describe("metaJson", () => {
     const meta = metaJson(
       publication("local_date", {
         fields: [
-          { type: "select", name: "lang", label: "Language", required: true, default: "fr", options: [["English", "en"], ["Français", "fr"]] },
-          { type: "text", name: "name", label: "Your name", required: false, default: "friend", min_length: 1, max_length: 40, pattern: "[a-z]+", pattern_message: "lowercase" },
+          {
+            type: "select",
+            name: "lang",
+            label: "Language",
+            required: true,
+            default: "fr",
+            options: [
+              ["English", "en"],
+              ["Français", "fr"],
+            ],
+          },
+          {
+            type: "text",
+            name: "name",
+            label: "Your name",
+            required: false,
+            default: "friend",
+            min_length: 1,
+            max_length: 40,
+            pattern: "[a-z]+",
+            pattern_message: "lowercase",
+          },
           { type: "radio", name: "size", label: "Size", required: true, options: [["S", "s"]] },
         ],
       }),
     );
     expect(meta.config).toStrictEqual({
       fields: [
-        { type: "select", name: "lang", label: "Language", options: [["English", "en"], ["Français", "fr"]] },
+        {
+          type: "select",
+          name: "lang",
+          label: "Language",
+          options: [
+            ["English", "en"],
+            ["Français", "fr"],
+          ],
+        },
         { type: "text", name: "name", label: "Your name" },
         { type: "radio", name: "size", label: "Size", options: [["S", "s"]] },
       ],
     });
     const text = JSON.stringify(meta);
-    for (const kit of ["required", "default", "min_length", "max_length", "pattern", "pattern_message"]) expect(text).not.toContain(`"${kit}"`);
+    for (const kit of ["required", "default", "min_length", "max_length", "pattern", "pattern_message"])
+      expect(text).not.toContain(`"${kit}"`);
   });
 });

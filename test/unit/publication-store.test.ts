@@ -6,8 +6,21 @@ import { publicationSource } from "../helpers/publication-source.ts";
 import type { EditionKey } from "../../lib/model/edition-key.ts";
 import { decideEdition } from "../../lib/serve/edition-route.ts";
 import { packPublication, SHARD_SIZE } from "../../lib/build/pack.ts";
-import { encodeShard, SHARD_EXTENSION, shardDictionary, type EditionShard, type PackedPublication } from "../../lib/model/shard.ts";
-import { eachEdition, openPublication, published, publishedFromMemory, RECHECK_MS, SHARDS_IN_MEMORY } from "../../lib/serve/publication-store.ts";
+import {
+  encodeShard,
+  SHARD_EXTENSION,
+  shardDictionary,
+  type EditionShard,
+  type PackedPublication,
+} from "../../lib/model/shard.ts";
+import {
+  eachEdition,
+  openPublication,
+  published,
+  publishedFromMemory,
+  RECHECK_MS,
+  SHARDS_IN_MEMORY,
+} from "../../lib/serve/publication-store.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
 
 const PLAIN = { id: "", values: {} };
@@ -16,7 +29,10 @@ const PLAIN = { id: "", values: {} };
 function packed(shards: number): PackedPublication {
   const keys = Array.from({ length: shards * SHARD_SIZE }, (_, i) => String(2 * i));
   const source = publicationSource({ slug: "many", keys, ends: true, sample: "0" });
-  return packPublication(source, keys.map((key) => ({ source: `content/many/editions/${key}.md`, key, variant: PLAIN, html: `<p>${key}</p>` })));
+  return packPublication(
+    source,
+    keys.map((key) => ({ source: `content/many/editions/${key}.md`, key, variant: PLAIN, html: `<p>${key}</p>` })),
+  );
 }
 
 const BIG = packed(SHARDS_IN_MEMORY + 2);
@@ -67,12 +83,30 @@ describe("published: shard lookups", () => {
   it("finds no shard at or before a key before the first", async () => {
     const days = ["2026-01-02", "2026-01-03"];
     const source: PublicationSource = {
-      slug: "d", name: "D", description: "D", owner_email: "t@example.com", delivered_on: "Daily", publication_api_version: "1.0", external_configuration: false, charset: "utf-8", fields: [],
-      strict_variables: true, markdown: { breaks: false },
-      editions: { by: "utc_date", ends: false, list: days.map((key) => ({ key, file: `${key}.md`, data: { date: key }, body: "", bodyLine: 4 })) },
+      slug: "d",
+      name: "D",
+      description: "D",
+      owner_email: "t@example.com",
+      delivered_on: "Daily",
+      publication_api_version: "1.0",
+      external_configuration: false,
+      charset: "utf-8",
+      fields: [],
+      strict_variables: true,
+      markdown: { breaks: false },
+      editions: {
+        by: "utc_date",
+        ends: false,
+        list: days.map((key) => ({ key, file: `${key}.md`, data: { date: key }, body: "", bodyLine: 4 })),
+      },
       sampleKey: days[0]!,
     };
-    const pub = publishedFromMemory(packPublication(source, days.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: key }))));
+    const pub = publishedFromMemory(
+      packPublication(
+        source,
+        days.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: key })),
+      ),
+    );
     expect(await pub.shardAtOrBefore("2026-01-01")).toBeUndefined();
     expect(await pub.shardFor("2026-01-01")).toBeUndefined();
     expect((await pub.shardAtOrBefore("2026-01-02"))?.keys).toEqual(days);
@@ -202,11 +236,15 @@ describe("openPublication on a site that is rebuilt under it", () => {
   /** Writes a built publication of `count` editions into `site`, as the build does. */
   function writeSite(site: string, count: number) {
     const keys = Array.from({ length: count }, (_, i) => String(i));
-    const pack = packPublication(publicationSource({ slug: "serial", keys }), keys.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: `<p>Part ${key}</p>` })));
+    const pack = packPublication(
+      publicationSource({ slug: "serial", keys }),
+      keys.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: `<p>Part ${key}</p>` })),
+    );
     const dir = path.join(site, "_littlepress", "serial");
     mkdirSync(path.join(dir, "shards"), { recursive: true });
     const dictionary = shardDictionary(pack.index);
-    for (const [id, shard] of pack.shards) writeFileSync(path.join(dir, "shards", `${id}${SHARD_EXTENSION}`), encodeShard(shard, dictionary));
+    for (const [id, shard] of pack.shards)
+      writeFileSync(path.join(dir, "shards", `${id}${SHARD_EXTENSION}`), encodeShard(shard, dictionary));
     // The build replaces the index (a new file), as the swap of _site.next does.
     writeFileSync(path.join(dir, "index.json.new"), JSON.stringify(pack.index));
     renameSync(path.join(dir, "index.json.new"), path.join(dir, "index.json"));

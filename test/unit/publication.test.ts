@@ -14,7 +14,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const BASE = { name: "Tales", description: "Short <em>tales</em>.", owner_email: "tales@example.com", delivered_on: "Every morning", editions: { by: "delivery_count" } };
+const BASE = {
+  name: "Tales",
+  description: "Short <em>tales</em>.",
+  owner_email: "tales@example.com",
+  delivered_on: "Every morning",
+  editions: { by: "delivery_count" },
+};
 
 function write(json: unknown): string {
   const file = path.join(dir, `p${n++}.json`);
@@ -69,7 +75,13 @@ describe("readPublication: defaults", () => {
   });
 
   it("keeps values that are given", () => {
-    const pub = good({ ...BASE, publication_api_version: "1.1", external_configuration: true, charset: "windows-1251", editions: { by: "utc_hour", ends: true } });
+    const pub = good({
+      ...BASE,
+      publication_api_version: "1.1",
+      external_configuration: true,
+      charset: "windows-1251",
+      editions: { by: "utc_hour", ends: true },
+    });
     expect(pub.publication_api_version).toBe("1.1");
     expect(pub.external_configuration).toBe(true);
     expect(pub.charset).toBe("windows-1251");
@@ -96,7 +108,13 @@ describe("readPublication: defaults", () => {
       ["lang", false],
       ["size", true],
     ]);
-    expect(pub.fields[1]).toEqual({ type: "select", name: "lang", label: "Language", options: [["English", "en"]], required: false });
+    expect(pub.fields[1]).toEqual({
+      type: "select",
+      name: "lang",
+      label: "Language",
+      options: [["English", "en"]],
+      required: false,
+    });
   });
 
   it("accepts an empty config and a $schema key", () => {
@@ -119,15 +137,18 @@ describe("readPublication: problems", () => {
     expect(result).toEqual({ problems: [{ file, field: "", problem: "is missing", fix: expect.any(String) }] });
   });
 
-  it.each(["name", "description", "owner_email", "delivered_on", "editions"])("names the missing required field %s", (field) => {
-    const json: Record<string, unknown> = { ...BASE };
-    delete json[field];
-    const ps = problems(json);
-    expect(ps).toHaveLength(1);
-    expect(ps[0]!.field).toBe(field);
-    expect(ps[0]!.problem).toBe("is missing");
-    expect(ps[0]!.fix).toContain(`"${field}"`);
-  });
+  it.each(["name", "description", "owner_email", "delivered_on", "editions"])(
+    "names the missing required field %s",
+    (field) => {
+      const json: Record<string, unknown> = { ...BASE };
+      delete json[field];
+      const ps = problems(json);
+      expect(ps).toHaveLength(1);
+      expect(ps[0]!.field).toBe(field);
+      expect(ps[0]!.problem).toBe("is missing");
+      expect(ps[0]!.fix).toContain(`"${field}"`);
+    },
+  );
 
   it("names every missing field at once, editions.by included", () => {
     const ps = problems({ description: "x", editions: {} });
@@ -140,7 +161,9 @@ describe("readPublication: problems", () => {
   });
 
   it("names an unknown field inside editions and inside a config field", () => {
-    expect(problems({ ...BASE, editions: { by: "local_date", every: "day" } }).map((p) => p.field)).toEqual(["editions.every"]);
+    expect(problems({ ...BASE, editions: { by: "local_date", every: "day" } }).map((p) => p.field)).toEqual([
+      "editions.every",
+    ]);
     const ps = problems({ ...BASE, config: { fields: [{ type: "text", name: "n", label: "N", colour: "red" }] } });
     expect(ps.map((p) => p.field)).toContain("config.fields[0].colour");
   });
@@ -166,7 +189,10 @@ describe("readPublication: problems", () => {
   });
 
   it("refuses an option that is not a [label, value] pair", () => {
-    const ps = problems({ ...BASE, config: { fields: [{ type: "select", name: "n", label: "N", options: [["only label"]] }] } });
+    const ps = problems({
+      ...BASE,
+      config: { fields: [{ type: "select", name: "n", label: "N", options: [["only label"]] }] },
+    });
     expect(ps.map((p) => p.field)).toEqual(["config.fields[0].options[0]"]);
   });
 
@@ -188,7 +214,9 @@ describe("readPublication: problems", () => {
   });
 
   it("refuses an owner_email that is not an address", () => {
-    expect(problems({ ...BASE, owner_email: "tales at example" })).toEqual([expect.objectContaining({ field: "owner_email", problem: "is not in the expected form" })]);
+    expect(problems({ ...BASE, owner_email: "tales at example" })).toEqual([
+      expect.objectContaining({ field: "owner_email", problem: "is not in the expected form" }),
+    ]);
   });
 
   it("refuses an empty name", () => {
@@ -200,7 +228,20 @@ describe("readPublication: problems", () => {
     expect(problems('"x"')).toHaveLength(1);
   });
 
-  it.each(["Tales", "my tales", "my_tales", "-tales", "tales!", "", "edition", "validate_config", "sample", "meta.json", "icon.png", "é"])("refuses the slug %j", (slug) => {
+  it.each([
+    "Tales",
+    "my tales",
+    "my_tales",
+    "-tales",
+    "tales!",
+    "",
+    "edition",
+    "validate_config",
+    "sample",
+    "meta.json",
+    "icon.png",
+    "é",
+  ])("refuses the slug %j", (slug) => {
     const ps = problems(BASE, slug);
     expect(ps).toHaveLength(1);
     expect(ps[0]!.field).toBe("");

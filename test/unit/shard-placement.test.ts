@@ -14,7 +14,10 @@ describe("placeShards", () => {
   it("bundles everything that fits, and marks nothing remote", () => {
     const a = pub("a", [10, 10]);
     const files = placeShards([a], dataDir, 100);
-    expect(files.map((f) => f.path)).toEqual(["_littlepress/a/shards/00000.shard", "_littlepress/a/shards/00001.shard"]);
+    expect(files.map((f) => f.path)).toEqual([
+      "_littlepress/a/shards/00000.shard",
+      "_littlepress/a/shards/00001.shard",
+    ]);
     expect(a.index.shards.every((r) => r.remote === undefined)).toBe(true);
   });
 

@@ -17,7 +17,7 @@ describe("slugOf a function's routes", () => {
     expect(slugFromPath("/tales/validate_config/", "validate_config")).toBe("tales");
   });
 
-  it("gives \"\" at the site root, and nothing for a path that is not the function's", () => {
+  it('gives "" at the site root, and nothing for a path that is not the function\'s', () => {
     expect(slugFromPath("/edition/", "edition")).toBe("");
     expect(slugFromPath("/edition", "edition")).toBe("");
     expect(slugFromPath("/tales/meta.json", "edition")).toBeUndefined();

@@ -27,7 +27,14 @@ function content(files: Files): string {
   return dir;
 }
 
-const pub = (by: string, extra: object = {}) => ({ name: "P", description: "D", owner_email: "p@example.com", delivered_on: "Daily", editions: { by }, ...extra });
+const pub = (by: string, extra: object = {}) => ({
+  name: "P",
+  description: "D",
+  owner_email: "p@example.com",
+  delivered_on: "Daily",
+  editions: { by },
+  ...extra,
+});
 const md = (front: string, body = "Text.") => `---\n${front}\n---\n${body}\n`;
 
 function problemsOf(dir: string): ContentProblem[] {
@@ -57,7 +64,19 @@ describe("loadSite", () => {
     const site: Site = loadSite(dir);
     expect(site.publications.map((p) => p.slug)).toEqual(["daily", "tales"]);
     const tales = site.publications[1]!;
-    expect(tales.editions).toEqual({ by: "delivery_count", ends: true, list: [{ key: "0", file: path.join(dir, "tales/editions/one.md").split(path.sep).join("/"), data: { number: 0 }, body: "Text.\n", bodyLine: 4 }] });
+    expect(tales.editions).toEqual({
+      by: "delivery_count",
+      ends: true,
+      list: [
+        {
+          key: "0",
+          file: path.join(dir, "tales/editions/one.md").split(path.sep).join("/"),
+          data: { number: 0 },
+          body: "Text.\n",
+          bodyLine: 4,
+        },
+      ],
+    });
     expect(tales.charset).toBe("utf-8");
     expect(tales.sampleKey).toBe("0");
     expect(site).not.toHaveProperty("root");
@@ -151,22 +170,39 @@ describe("loadSite", () => {
 
   it("reports a file with no front matter at all as that", () => {
     const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/a.md": "# Just text\n" });
-    expect(problemsOf(dir)).toEqual([expect.objectContaining({ field: "number", problem: "has no front matter (a `---` line at the very top), so no `number`" })]);
+    expect(problemsOf(dir)).toEqual([
+      expect.objectContaining({
+        field: "number",
+        problem: "has no front matter (a `---` line at the very top), so no `number`",
+      }),
+    ]);
   });
 
   it("reports a key written with a capital as that", () => {
     const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("Number: 0") });
-    expect(problemsOf(dir)).toEqual([expect.objectContaining({ field: "number", problem: "the front matter has `Number`, not `number`: names are lowercase" })]);
+    expect(problemsOf(dir)).toEqual([
+      expect.objectContaining({
+        field: "number",
+        problem: "the front matter has `Number`, not `number`: names are lowercase",
+      }),
+    ]);
   });
 
   it("refuses files that are not UTF-8, naming the encoding, and an unclosed front matter as such", () => {
     const dir = content({ "s/editions/ok.md": md("number: 0") });
-    writeFileSync(path.join(dir, "s/publication.json"), Buffer.from(JSON.stringify(pub("delivery_count", { name: "Caf\xe9" })), "latin1"));
+    writeFileSync(
+      path.join(dir, "s/publication.json"),
+      Buffer.from(JSON.stringify(pub("delivery_count", { name: "Caf\xe9" })), "latin1"),
+    );
     writeFileSync(path.join(dir, "s/editions/b.md"), Buffer.from("\uFEFF" + md("number: 1"), "utf16le"));
     writeFileSync(path.join(dir, "site.json"), Buffer.from('{"url": "https://caf\xe9.example"}', "latin1"));
     const problems = problemsOf(dir);
     expect(problems.map((p) => [path.relative(dir, p.file), p.field, p.problem])).toEqual([
-      [path.join("s", "publication.json"), "encoding", "is not valid UTF-8 (line 1); it looks like Latin-1/Windows-1252"],
+      [
+        path.join("s", "publication.json"),
+        "encoding",
+        "is not valid UTF-8 (line 1); it looks like Latin-1/Windows-1252",
+      ],
       ["site.json", "encoding", "is not valid UTF-8 (line 1); it looks like Latin-1/Windows-1252"],
     ]);
     expect(problems[0]!.fix).toMatch(/^save it as UTF-8/);
@@ -210,7 +246,10 @@ describe("loadSite", () => {
     const problems = problemsOf(dir);
     expect(problems.map((p) => [path.relative(dir, p.file), p.problem])).toEqual([
       ["far", `is a symbolic link to ${realpathSync(path.join(outside, "far"))}, outside the content folder`],
-      [path.join("s", "editions", "1.md"), `is a symbolic link to ${realpathSync(path.join(outside, "far.md"))}, outside the content folder`],
+      [
+        path.join("s", "editions", "1.md"),
+        `is a symbolic link to ${realpathSync(path.join(outside, "far.md"))}, outside the content folder`,
+      ],
       [path.join("s", "editions", "2.md"), "is a symbolic link to nothing (its target does not exist)"],
     ]);
   });
@@ -225,8 +264,15 @@ describe("loadSite", () => {
       "s/_data/x.json": {},
     });
     const problems = problemsOf(dir);
-    expect(problems.map((p) => path.relative(dir, p.file))).toEqual([path.join("s", "editions", "2026", "2026.json"), path.join("s", "editions", "haiku.json"), path.join("s", "_data")]);
-    expect(problems[1]).toMatchObject({ problem: "is not an edition, and littlepress does not read data files here", fix: expect.stringContaining("content/_data/") });
+    expect(problems.map((p) => path.relative(dir, p.file))).toEqual([
+      path.join("s", "editions", "2026", "2026.json"),
+      path.join("s", "editions", "haiku.json"),
+      path.join("s", "_data"),
+    ]);
+    expect(problems[1]).toMatchObject({
+      problem: "is not an edition, and littlepress does not read data files here",
+      fix: expect.stringContaining("content/_data/"),
+    });
   });
 
   it("reports malformed keys", () => {
@@ -248,7 +294,9 @@ describe("loadSite", () => {
 
   it("reports invalid YAML front matter", () => {
     const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("number: [0") });
-    expect(problemsOf(dir)).toEqual([expect.objectContaining({ field: "front matter", problem: expect.stringMatching(/not valid YAML/) })]);
+    expect(problemsOf(dir)).toEqual([
+      expect.objectContaining({ field: "front matter", problem: expect.stringMatching(/not valid YAML/) }),
+    ]);
   });
 
   it("reports a publication with no editions", () => {
@@ -286,14 +334,16 @@ describe("loadSite", () => {
     const where = problems.map((p) => path.relative(dir, p.file).split(path.sep)[0]);
     expect(new Set(where)).toEqual(new Set(["a", "b", "c", "Bad Name"]));
     expect(problems.filter((p) => p.file.includes(`${path.sep}b${path.sep}`))).toHaveLength(2);
-    expect((() => {
-      try {
-        loadSite(dir);
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return "";
-    })()).toMatch(/littlepress found \d+ problems in your content/);
+    expect(
+      (() => {
+        try {
+          loadSite(dir);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return "";
+      })(),
+    ).toMatch(/littlepress found \d+ problems in your content/);
   });
 
   it("uses editions.sample as the sample key, and the first edition without it", () => {
@@ -331,14 +381,22 @@ describe("loadSite", () => {
 
   it("reports a site.json root that is not a publication, and a site.json that is not JSON", () => {
     const files = { "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("number: 0") };
-    expect(problemsOf(content({ ...files, "site.json": { root: "nope" } }))).toEqual([expect.objectContaining({ field: "root" })]);
+    expect(problemsOf(content({ ...files, "site.json": { root: "nope" } }))).toEqual([
+      expect.objectContaining({ field: "root" }),
+    ]);
     expect(problemsOf(content({ ...files, "site.json": "{" }))).toEqual([expect.objectContaining({ field: "" })]);
   });
 
   it("reports an icon that does not exist, and finds one that does", () => {
     const files = { "s/editions/a.md": md("number: 0") };
-    expect(problemsOf(content({ ...files, "s/publication.json": pub("delivery_count", { icon: "logo.png" }) }))).toEqual([expect.objectContaining({ field: "icon" })]);
-    const dir = content({ ...files, "s/publication.json": pub("delivery_count", { icon: "logo.png" }), "s/logo.png": "png" });
+    expect(
+      problemsOf(content({ ...files, "s/publication.json": pub("delivery_count", { icon: "logo.png" }) })),
+    ).toEqual([expect.objectContaining({ field: "icon" })]);
+    const dir = content({
+      ...files,
+      "s/publication.json": pub("delivery_count", { icon: "logo.png" }),
+      "s/logo.png": "png",
+    });
     expect(loadSite(dir).publications[0]!.iconFile).toBe(path.join(dir, "s", "logo.png"));
   });
 

@@ -3,14 +3,42 @@ import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config
 import { compileConfigValidator } from "../../lib/model/config-validator.ts";
 import { subscriberSettings } from "../../lib/model/subscriber.ts";
 
-const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] };
-const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: false, default: "l", options: [["Small", "s"], ["Large", "l"]] };
-const name: TextField = { type: "text", name: "name", label: "Name", required: true, default: "friend", min_length: 2, pattern: "[^0-9]*" };
+const lang: ChoiceField = {
+  type: "select",
+  name: "lang",
+  label: "Language",
+  required: true,
+  options: [
+    ["English", "en"],
+    ["Français", "fr"],
+  ],
+};
+const size: ChoiceField = {
+  type: "radio",
+  name: "size",
+  label: "Size",
+  required: false,
+  default: "l",
+  options: [
+    ["Small", "s"],
+    ["Large", "l"],
+  ],
+};
+const name: TextField = {
+  type: "text",
+  name: "name",
+  label: "Name",
+  required: true,
+  default: "friend",
+  min_length: 2,
+  pattern: "[^0-9]*",
+};
 const note: TextField = { type: "text", name: "note", label: "Note", required: false };
 const FIELDS: ConfigField[] = [lang, size, name, note];
 const validate = compileConfigValidator(FIELDS);
 
-const settings = (query: string, fields = FIELDS, v = validate) => subscriberSettings(fields, new URLSearchParams(query), v);
+const settings = (query: string, fields = FIELDS, v = validate) =>
+  subscriberSettings(fields, new URLSearchParams(query), v);
 
 describe("subscriberSettings", () => {
   it("uses the values sent, in field order", () => {
@@ -46,7 +74,7 @@ describe("subscriberSettings", () => {
     expect(settings("name=Zo%C3%AB").values.get("name")).toBe("Zoë");
   });
 
-  it("gives variant \"\" and no values without fields", () => {
+  it('gives variant "" and no values without fields', () => {
     const s = settings("a=b", [], compileConfigValidator([]));
     expect(s.variantId).toBe("");
     expect(s.values.size).toBe(0);

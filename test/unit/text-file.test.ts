@@ -20,11 +20,15 @@ describe("decodeText", () => {
 
   it("names UTF-16 without a byte-order mark by its NUL bytes (valid UTF-8 otherwise)", () => {
     expect(problem(Buffer.from("---\nnumber: 0\n---\nHi\n", "utf16le"))).toBe("is saved as UTF-16 LE, not UTF-8");
-    expect(problem(Buffer.from("---\nnumber: 0\n---\nHi\n", "utf16le").swap16())).toBe("is saved as UTF-16 BE, not UTF-8");
+    expect(problem(Buffer.from("---\nnumber: 0\n---\nHi\n", "utf16le").swap16())).toBe(
+      "is saved as UTF-16 BE, not UTF-8",
+    );
   });
 
   it("says a file that is not UTF-8 looks like Latin-1, with the line of the first bad byte", () => {
-    expect(problem(Buffer.from("---\nnumber: 0\n---\nCaf\xe9\n", "latin1"))).toBe("is not valid UTF-8 (line 4); it looks like Latin-1/Windows-1252");
+    expect(problem(Buffer.from("---\nnumber: 0\n---\nCaf\xe9\n", "latin1"))).toBe(
+      "is not valid UTF-8 (line 4); it looks like Latin-1/Windows-1252",
+    );
   });
 
   it("refuses NUL bytes in a file that is not UTF-16", () => {

@@ -25,14 +25,24 @@ describe("slotToken / hasSlots", () => {
 
 describe("escapeHtml", () => {
   it("escapes the five HTML-special characters", () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;",
+    );
   });
 });
 
 describe("fillSlots", () => {
   it("fills each slot with its value", () => {
     const html = `<p>Hello ${NAME} from ${CITY}. Bye ${NAME}!</p>`;
-    expect(fillSlots(html, new Map([["name", "Ada"], ["city", "Paris"]]))).toBe("<p>Hello Ada from Paris. Bye Ada!</p>");
+    expect(
+      fillSlots(
+        html,
+        new Map([
+          ["name", "Ada"],
+          ["city", "Paris"],
+        ]),
+      ),
+    ).toBe("<p>Hello Ada from Paris. Bye Ada!</p>");
   });
 
   it("escapes <script>", () => {
@@ -43,7 +53,9 @@ describe("fillSlots", () => {
 
   it("escapes quotes, & and ' so a value cannot leave a quoted attribute", () => {
     const out = fillSlots(`<img alt="${NAME}" title='${NAME}'>`, new Map([["name", `a" onerror="x' &amp;`]]));
-    expect(out).toBe(`<img alt="a&quot; onerror=&quot;x&#39; &amp;amp;" title='a&quot; onerror=&quot;x&#39; &amp;amp;'>`);
+    expect(out).toBe(
+      `<img alt="a&quot; onerror=&quot;x&#39; &amp;amp;" title='a&quot; onerror=&quot;x&#39; &amp;amp;'>`,
+    );
   });
 
   it("turns unknown slot names into an empty string", () => {
@@ -52,7 +64,13 @@ describe("fillSlots", () => {
   });
 
   it("does not re-expand a marker that is inside a subscriber's value", () => {
-    const out = fillSlots(`<p>${NAME} ${CITY}</p>`, new Map([["name", CITY], ["city", "<b>"]]));
+    const out = fillSlots(
+      `<p>${NAME} ${CITY}</p>`,
+      new Map([
+        ["name", CITY],
+        ["city", "<b>"],
+      ]),
+    );
     expect(out).toBe(`<p>${CITY.replace("\u27E6", "&#x27e6;").replace("\u27E7", "&#x27e7;")} &lt;b&gt;</p>`);
   });
 
@@ -108,7 +126,9 @@ describe("slotMisuse", () => {
   });
 
   it("detects a marker inside upper-case or attributed script tags", () => {
-    expect(slotMisuse(`<SCRIPT type="module">x("${NAME}")</Script >`, FIELDS)).toEqual([expect.stringContaining("inside <script>")]);
+    expect(slotMisuse(`<SCRIPT type="module">x("${NAME}")</Script >`, FIELDS)).toEqual([
+      expect.stringContaining("inside <script>"),
+    ]);
   });
 
   it("reports one problem per block", () => {
@@ -128,7 +148,9 @@ describe("slotMisuse inside tags", () => {
     expect(misuse(`<img alt=${token("who")}>`, fields)).toEqual([expect.stringMatching(/inside a tag without quotes/)]);
     expect(misuse(`<img ${token("who")}>`, fields)).toEqual([expect.stringMatching(/inside a tag without quotes/)]);
     expect(misuse(`<img alt="${token("who")}" title='${token("who")}'>`, fields)).toEqual([]);
-    expect(misuse(`<p>x</p><script>var a = "${token("who")}"`, fields)).toEqual([expect.stringMatching(/inside <script>/)]);
+    expect(misuse(`<p>x</p><script>var a = "${token("who")}"`, fields)).toEqual([
+      expect.stringMatching(/inside <script>/),
+    ]);
   });
 });
 

@@ -2,14 +2,40 @@ import { describe, expect, it } from "vitest";
 import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
 import { MAX_VARIANTS, variantCount, variantId, variantsOf } from "../../lib/model/variants.ts";
 
-const lang: ChoiceField = { type: "select", name: "lang", label: "Language", required: true, options: [["English", "en"], ["Français", "fr"]] };
-const size: ChoiceField = { type: "radio", name: "size", label: "Size", required: true, options: [["Small", "s"], ["Medium", "m"], ["Large", "l"]] };
+const lang: ChoiceField = {
+  type: "select",
+  name: "lang",
+  label: "Language",
+  required: true,
+  options: [
+    ["English", "en"],
+    ["Français", "fr"],
+  ],
+};
+const size: ChoiceField = {
+  type: "radio",
+  name: "size",
+  label: "Size",
+  required: true,
+  options: [
+    ["Small", "s"],
+    ["Medium", "m"],
+    ["Large", "l"],
+  ],
+};
 const name: TextField = { type: "text", name: "name", label: "Name", required: false };
 
 describe("variantsOf", () => {
   it("is the cartesian product of choice values, first field slowest, first options first", () => {
     const variants = variantsOf([lang, name, size]);
-    expect(variants.map((v) => v.id)).toEqual(["lang=en&size=s", "lang=en&size=m", "lang=en&size=l", "lang=fr&size=s", "lang=fr&size=m", "lang=fr&size=l"]);
+    expect(variants.map((v) => v.id)).toEqual([
+      "lang=en&size=s",
+      "lang=en&size=m",
+      "lang=en&size=l",
+      "lang=fr&size=s",
+      "lang=fr&size=m",
+      "lang=fr&size=l",
+    ]);
     expect(variants[4]!.values).toEqual({ lang: "fr", size: "m" });
   });
 
@@ -24,19 +50,39 @@ describe("variantsOf", () => {
     }
   });
 
-  it("has one variant with id \"\" when there are no choice fields", () => {
+  it('has one variant with id "" when there are no choice fields', () => {
     expect(variantsOf([])).toEqual([{ id: "", values: {} }]);
     expect(variantsOf([name])).toEqual([{ id: "", values: {} }]);
   });
 
   it("gives every variant a distinct id", () => {
-    const ids = variantsOf([lang, size, { ...lang, name: "paper", options: [["A", "a"], ["B", "b"]] }]).map((v) => v.id);
+    const ids = variantsOf([
+      lang,
+      size,
+      {
+        ...lang,
+        name: "paper",
+        options: [
+          ["A", "a"],
+          ["B", "b"],
+        ],
+      },
+    ]).map((v) => v.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(12);
   });
 
   it("encodes values that need it in a query string", () => {
-    const odd: ChoiceField = { type: "select", name: "q", label: "Q", required: true, options: [["A", "a b&c=d"], ["É", "é"]] };
+    const odd: ChoiceField = {
+      type: "select",
+      name: "q",
+      label: "Q",
+      required: true,
+      options: [
+        ["A", "a b&c=d"],
+        ["É", "é"],
+      ],
+    };
     const ids = variantsOf([odd]).map((v) => v.id);
     expect(ids).toEqual(["q=a+b%26c%3Dd", "q=%C3%A9"]);
     expect(new URLSearchParams(ids[0]).get("q")).toBe("a b&c=d");
@@ -74,7 +120,7 @@ describe("variantId", () => {
     expect(variantId([lang, name], { lang: "fr", name: "Phil", other: "x" })).toBe("lang=fr");
   });
 
-  it("is \"\" with no choice fields", () => {
+  it('is "" with no choice fields', () => {
     expect(variantId([name], { name: "Phil" })).toBe("");
   });
 });

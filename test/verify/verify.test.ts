@@ -78,7 +78,10 @@ describe("npm run verify without publications", () => {
   const empty = mkdtempSync(path.join(tmpdir(), "littlepress-verify-empty-"));
   afterAll(() => rmSync(empty, { recursive: true, force: true }));
 
-  const folders = [["an empty folder", empty], ["a missing folder", path.join(empty, "nothing")]];
+  const folders = [
+    ["an empty folder", empty],
+    ["a missing folder", path.join(empty, "nothing")],
+  ];
   it.each(folders)("says so for %s and exits 0", async (_, dir) => {
     const { code, stdout } = await cli("--content", dir);
     const what = "each is a folder <slug>/ with publication.json and editions/";

@@ -28,7 +28,15 @@ async function start(root) {
     return;
   }
   if (meta.problems.length) {
-    $("settings-slot").before(h("div", { class: "notice notice-error" }, "meta.json has problems the platform would trip on: ", meta.problems.join("; "), "."));
+    $("settings-slot").before(
+      h(
+        "div",
+        { class: "notice notice-error" },
+        "meta.json has problems the platform would trip on: ",
+        meta.problems.join("; "),
+        ".",
+      ),
+    );
   }
   setupForm({ slot: $("settings-slot"), slug, base, meta });
   setupSimulator({ root, slug, base, meta });

@@ -19,21 +19,36 @@ export function setupForm({ slot, slug, base, meta }) {
   if (meta.fields.length === 0) {
     replace(
       slot,
-      h("p", { class: "notice notice-quiet", id: "settings-none" }, "This publication asks its subscribers for nothing: there is nothing to set, and the simulator sends no settings."),
+      h(
+        "p",
+        { class: "notice notice-quiet", id: "settings-none" },
+        "This publication asks its subscribers for nothing: there is nothing to set, and the simulator sends no settings.",
+      ),
     );
     return;
   }
 
   const saved = loadSettings(slug)?.values ?? {};
   const controls = meta.fields.map((field, i) => fieldControl(field, i, saved[field.name]));
-  const result = h("div", { class: "notice", id: "settings-result", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  const result = h("div", {
+    class: "notice",
+    id: "settings-result",
+    role: "status",
+    "aria-live": "polite",
+    "aria-atomic": "true",
+  });
   const button = h("button", { type: "submit", class: "button button-primary" }, "Check and save settings");
   const form = h(
     "form",
     { class: "platform-form", id: "settings-form", novalidate: true, "aria-labelledby": "subscribe-title" },
     result,
     controls.map((c) => c.wrapper),
-    h("div", { class: "actions" }, button, h("span", { class: "hint" }, "Sends ", code("config"), " to ", code("validate_config/"), ".")),
+    h(
+      "div",
+      { class: "actions" },
+      button,
+      h("span", { class: "hint" }, "Sends ", code("config"), " to ", code("validate_config/"), "."),
+    ),
   );
   replace(slot, form);
 
@@ -103,10 +118,22 @@ function fieldControl(field, index, savedValue) {
     if (savedValue !== undefined && field.options.some(([, v]) => v === savedValue)) select.value = savedValue;
     inputs = [select];
     value = () => select.value;
-    wrapper = h("div", { class: "field", dataset: { field: field.name } }, h("label", { for: id }, field.label), select, errorBox);
+    wrapper = h(
+      "div",
+      { class: "field", dataset: { field: field.name } },
+      h("label", { for: id }, field.label),
+      select,
+      errorBox,
+    );
   } else if (field.type === "radio") {
     const radios = field.options.map(([, optionValue], j) =>
-      h("input", { type: "radio", id: `${id}-${j}`, name: field.name, value: optionValue, checked: savedValue === optionValue }),
+      h("input", {
+        type: "radio",
+        id: `${id}-${j}`,
+        name: field.name,
+        value: optionValue,
+        checked: savedValue === optionValue,
+      }),
     );
     inputs = radios;
     value = () => radios.find((input) => input.checked)?.value;
@@ -114,7 +141,13 @@ function fieldControl(field, index, savedValue) {
       "fieldset",
       { class: "field field-radios", dataset: { field: field.name } },
       h("legend", {}, field.label),
-      h("div", { class: "radios" }, field.options.map(([label], j) => h("label", { class: "radio", for: `${id}-${j}` }, radios[j], h("span", {}, label)))),
+      h(
+        "div",
+        { class: "radios" },
+        field.options.map(([label], j) =>
+          h("label", { class: "radio", for: `${id}-${j}` }, radios[j], h("span", {}, label)),
+        ),
+      ),
       errorBox,
     );
   } else {
@@ -125,8 +158,21 @@ function fieldControl(field, index, savedValue) {
     const note =
       field.type === "text"
         ? null
-        : h("p", { class: "hint" }, "meta.json gives the type ", code(field.type), ", which the desk does not know: it is shown as a text field.");
-    wrapper = h("div", { class: "field", dataset: { field: field.name } }, h("label", { for: id }, field.label), input, note, errorBox);
+        : h(
+            "p",
+            { class: "hint" },
+            "meta.json gives the type ",
+            code(field.type),
+            ", which the desk does not know: it is shown as a text field.",
+          );
+    wrapper = h(
+      "div",
+      { class: "field", dataset: { field: field.name } },
+      h("label", { for: id }, field.label),
+      input,
+      note,
+      errorBox,
+    );
   }
 
   return {
@@ -139,7 +185,10 @@ function fieldControl(field, index, savedValue) {
      * @param {string[]} texts
      */
     setErrors(texts) {
-      replace(errorBox, texts.map((t) => h("p", {}, t)));
+      replace(
+        errorBox,
+        texts.map((t) => h("p", {}, t)),
+      );
       errorBox.hidden = texts.length === 0;
       wrapper.classList.toggle("field-invalid", texts.length > 0);
       for (const input of inputs) {
@@ -171,7 +220,10 @@ async function validate(base, values) {
       cache: "no-store",
     });
   } catch (error) {
-    return { kind: "problem", problem: `validate_config/ could not be reached (${error instanceof Error ? error.message : String(error)}).` };
+    return {
+      kind: "problem",
+      problem: `validate_config/ could not be reached (${error instanceof Error ? error.message : String(error)}).`,
+    };
   }
   const text = await res.text();
   /** @type {unknown} */
@@ -181,14 +233,19 @@ async function validate(base, values) {
   } catch {
     return { kind: "problem", problem: `validate_config/ answered ${res.status} with something that is not JSON.` };
   }
-  if (!isObject(data)) return { kind: "problem", problem: `validate_config/ answered ${res.status} with JSON that is not an object.` };
+  if (!isObject(data))
+    return { kind: "problem", problem: `validate_config/ answered ${res.status} with JSON that is not an object.` };
   if (data.valid === true) return { kind: "valid" };
   if (data.valid === false) {
-    if (!Array.isArray(data.errors) || data.errors.length === 0) return { kind: "problem", problem: "validate_config/ said valid: false but gave no errors to show." };
+    if (!Array.isArray(data.errors) || data.errors.length === 0)
+      return { kind: "problem", problem: "validate_config/ said valid: false but gave no errors to show." };
     const errors = data.errors.map((e) => (typeof e === "string" ? e : JSON.stringify(e)));
     return { kind: "invalid", errors };
   }
-  return { kind: "problem", problem: `"valid" must be true or false, and validate_config/ sent ${JSON.stringify(data.valid) ?? "nothing"}.` };
+  return {
+    kind: "problem",
+    problem: `"valid" must be true or false, and validate_config/ sent ${JSON.stringify(data.valid) ?? "nothing"}.`,
+  };
 }
 
 /**
@@ -229,7 +286,13 @@ function showErrors(result, controls, errors) {
     h("strong", {}, "These settings were not accepted."),
     " ",
     marked ? `${marked === 1 ? "One field is" : `${marked} fields are`} marked below.` : "",
-    general.length ? h("ul", { class: "alert-list" }, general.map((t) => h("li", {}, t))) : null,
+    general.length
+      ? h(
+          "ul",
+          { class: "alert-list" },
+          general.map((t) => h("li", {}, t)),
+        )
+      : null,
   );
   const first = controls.find((c) => byField.has(c));
   first?.inputs[0]?.focus();
@@ -248,7 +311,9 @@ function showSaved(result, fields, values, stored) {
   replace(
     result,
     h("strong", {}, "Accepted."),
-    stored ? " Saved in this browser for the simulator: " : " Kept for the simulator until you leave this page (this browser would not store them): ",
+    stored
+      ? " Saved in this browser for the simulator: "
+      : " Kept for the simulator until you leave this page (this browser would not store them): ",
     shown.length
       ? shown.map((f, i) => {
           const value = values[f.name] ?? "";

@@ -53,7 +53,12 @@ export async function fetchMeta(base) {
           .filter((o) => Array.isArray(o) && o.length === 2)
           .map((/** @type {unknown[]} */ o) => /** @type {[string, string]} */ ([String(o[0]), String(o[1])]))
       : [];
-    fields.push({ type: typeof f.type === "string" ? f.type : "text", name: f.name, label: typeof f.label === "string" ? f.label : f.name, options });
+    fields.push({
+      type: typeof f.type === "string" ? f.type : "text",
+      name: f.name,
+      label: typeof f.label === "string" ? f.label : f.name,
+      options,
+    });
   }
   return {
     name: typeof raw.name === "string" ? raw.name : "",

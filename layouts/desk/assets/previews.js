@@ -41,8 +41,20 @@ export async function showPreviews({ section, body, hint, base }) {
         h(
           "figure",
           {},
-          h("figcaption", {}, h("span", { class: "preview-key" }, "Edition ", code(key)), facts.length ? h("span", { class: "muted" }, facts.join(" · ")) : null, e.tooLong === true ? h("span", { class: "tag tag-ends" }, "too long") : null),
-          h("img", { src: src.href, alt: `Print preview of edition ${key}`, width: "384", loading: "lazy", decoding: "async" }),
+          h(
+            "figcaption",
+            {},
+            h("span", { class: "preview-key" }, "Edition ", code(key)),
+            facts.length ? h("span", { class: "muted" }, facts.join(" · ")) : null,
+            e.tooLong === true ? h("span", { class: "tag tag-ends" }, "too long") : null,
+          ),
+          h("img", {
+            src: src.href,
+            alt: `Print preview of edition ${key}`,
+            width: "384",
+            loading: "lazy",
+            decoding: "async",
+          }),
         ),
       ),
     );
@@ -64,9 +76,29 @@ export async function showPreviews({ section, body, hint, base }) {
       long ? `, ${long} of them longer than a receipt should be` : "",
       ".",
     ),
-    figures.length ? h("ul", { class: "preview-list", role: "list", tabindex: "0", "aria-label": "Print previews, one per edition (scrolls sideways)" }, figures) : null,
+    figures.length
+      ? h(
+          "ul",
+          {
+            class: "preview-list",
+            role: "list",
+            tabindex: "0",
+            "aria-label": "Print previews, one per edition (scrolls sideways)",
+          },
+          figures,
+        )
+      : null,
     sheet
-      ? h("details", { class: "contact-sheet" }, h("summary", {}, "Contact sheet: every edition at a glance"), h("a", { href: sheet.href }, h("img", { src: sheet.href, alt: "Contact sheet of every edition's print preview", loading: "lazy" })))
+      ? h(
+          "details",
+          { class: "contact-sheet" },
+          h("summary", {}, "Contact sheet: every edition at a glance"),
+          h(
+            "a",
+            { href: sheet.href },
+            h("img", { src: sheet.href, alt: "Contact sheet of every edition's print preview", loading: "lazy" }),
+          ),
+        )
       : null,
   );
   section.hidden = false;

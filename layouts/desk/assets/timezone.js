@@ -145,7 +145,9 @@ export function localDeliveryTime(date, hour, zone) {
   // The offsets in force around that day (two when the clocks change).
   const before = offsetMinutes(zone, wall - DAY);
   const after = offsetMinutes(zone, wall + DAY);
-  const fits = [before, after].map((o) => wall - o * 60000).filter((ms) => wall - offsetMinutes(zone, ms) * 60000 === ms);
+  const fits = [before, after]
+    .map((o) => wall - o * 60000)
+    .filter((ms) => wall - offsetMinutes(zone, ms) * 60000 === ms);
   // An hour that happens twice: the first. An hour that never happens: the one after.
   const ms = fits.length ? Math.min(...fits) : wall - before * 60000;
   const w = wallClock(zone, ms);
