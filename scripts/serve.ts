@@ -22,7 +22,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
   const port = Number(process.env.PORT ?? 8080);
   startServer({ port }).then(
     ({ url }) => console.log(`littlepress: serving _site/ and the functions on ${url}/ (Ctrl+C stops)`),
-    (error) => {
+    (error: Error) => {
       console.error(`littlepress: cannot start the server: ${error.message}`);
       process.exitCode = 1;
     },

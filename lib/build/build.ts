@@ -6,7 +6,7 @@ import path from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
-import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../model/site-paths.ts";
+import { DATA_DIR } from "../model/site-paths.ts";
 import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
 
 export interface BuildOptions {

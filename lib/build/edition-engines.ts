@@ -3,6 +3,7 @@
 // {.dither}, and line breaks kept where the publication asks for it. Eleventy
 // keeps its own engine instances and defaults (Markdown's `html: true`); these
 // only amend them.
+import type { EleventyConfig } from "@11ty/eleventy";
 import type { Liquid } from "liquidjs";
 import type MarkdownIt from "markdown-it";
 import markdownItAttrs from "markdown-it-attrs";
@@ -26,9 +27,6 @@ export function renderData(scope: Record<string, unknown>, settings: RenderSetti
 
 const settingsOf = (data: unknown): RenderSettings | undefined =>
   (data as { [SETTINGS]?: RenderSettings } | undefined)?.[SETTINGS];
-
-// Eleventy's config object is untyped here on purpose: amendLibrary and setLiquidOptions are documented calls.
-type EleventyConfig = any;
 
 export function amendEngines(eleventyConfig: EleventyConfig) {
   // Under strict variables, `{% if x %}` and `{{ x | default: "…" }}` still accept an undefined x.

@@ -57,7 +57,7 @@ export async function processImages(html: string, target: ImageTarget): Promise<
           urlPath: `${target.siteUrl}/${target.slug}/img/`,
           useCache: false,
           transform: (sharp: Sharp) => sharp.flatten({ background: "#ffffff" }).greyscale().toColourspace("b-w"),
-        }) as Promise<ImageStats>;
+        });
         target.done.set(id, pending);
       }
       stats = await pending;
@@ -73,7 +73,7 @@ export async function processImages(html: string, target: ImageTarget): Promise<
         },
       ]);
     }
-    const png = stats.png![0]!;
+    const png = stats.png[0];
     img.setAttribute("src", png.url);
     img.setAttribute("width", String(png.width));
     img.setAttribute("height", String(png.height));

@@ -1,6 +1,7 @@
 // The littlepress build plugin: checks the content, tells Eleventy to render
 // every edition once per variant, and after the build writes each
 // publication's meta.json and manifest. The rules themselves live in lib/model.
+import type { EleventyConfig } from "@11ty/eleventy";
 import { readFileSync } from "node:fs";
 import { BundlePlugin, RenderPlugin } from "@11ty/eleventy";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -18,7 +19,7 @@ import { encodeShard, shardDictionary } from "../model/shard.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
-import { assumedUrlWarnings, processImages, siteUrl } from "./edition-images.ts";
+import { assumedUrlWarnings, processImages, siteUrl, type ImageTarget } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
 import { metaJson } from "../model/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
@@ -63,9 +64,6 @@ interface EditionData {
   render: RenderSettings;
 }
 
-// Eleventy's config object is untyped here on purpose: the plugin uses a handful of documented calls.
-type EleventyConfig = any;
-
 /** What the plugin is given: by `.eleventy.js`, or by `npm run build` and `npm start` for one run. */
 export interface LittlepressOptions {
   /** The folder of publications (content/<slug>/publication.json …). */
@@ -100,7 +98,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
 
   // Images in editions: fitted to the paper, greyscale, absolute URLs.
   let assumedUrl: string | undefined;
-  const images = new Map();
+  const images: ImageTarget["done"] = new Map();
   eleventyConfig.addTransform("littlepress-images", async function (this: { page: { url: string } }, html: string) {
     const page = pages.get(this.page.url);
     if (!page) return html;

@@ -1,5 +1,22 @@
 // Eleventy ships no TypeScript types; the build uses its documented programmatic API only.
 declare module "@11ty/eleventy" {
+  /**
+   * The part of Eleventy's configuration API the kit calls (Eleventy's UserConfig;
+   * documented at 11ty.dev/docs/config). A plugin's eleventyConfig.
+   */
+  export interface EleventyConfig {
+    directories: { input: string; output: string; includes: string };
+    ignores: Set<string>;
+    liquid?: { options?: Record<string, unknown> };
+    addPlugin(plugin: unknown, options?: object): unknown;
+    addTemplate(path: string, content: unknown, data?: object): void;
+    addTransform(name: string, transform: (this: { page: { url: string } }, content: string) => unknown): void;
+    addPassthroughCopy(copy: string | Record<string, string>): void;
+    addBundle(name: string): void;
+    on(event: string, listener: (arg: never) => unknown): void;
+    setLiquidOptions(options: Record<string, unknown>): void;
+    amendLibrary(name: "liquid" | "md", amend: (library: never) => void): void;
+  }
   export default class Eleventy {
     constructor(
       input?: string,
@@ -8,7 +25,7 @@ declare module "@11ty/eleventy" {
         quietMode?: boolean;
         configPath?: string;
         /** Runs before the config file: a plugin added here with `unique` is the one that counts. */
-        config?: (eleventyConfig: { addPlugin(plugin: unknown, options?: object): void }) => void;
+        config?: (eleventyConfig: EleventyConfig) => void;
       },
     );
     disableLogger(): void;

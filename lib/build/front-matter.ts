@@ -67,7 +67,7 @@ const SINGLE_QUOTED = /^'([^']*)'$/;
 const DATE_OR_HOUR = /^\d{4}-\d\d-\d\d(?:T\d\d(?::\d\d){0,2})?$/;
 // A plain scalar that is a string under the core schema: starts with a letter,
 // holds no character YAML treats specially, and is not a boolean or null.
-const PLAIN_WORDS = /^[A-Za-z][^:#\[\]{}"'`|>&*!%@,\\]*$/;
+const PLAIN_WORDS = /^[A-Za-z][^:#[\]{}"'`|>&*!%@,\\]*$/;
 const NOT_STRINGS = /^(?:true|false|null|True|False|Null|TRUE|FALSE|NULL)$/;
 
 /**

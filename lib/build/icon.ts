@@ -70,7 +70,7 @@ export function floydSteinberg(grey: Uint8Array, size: number): Uint8Array {
     for (let x = 0; x < size; x++) {
       const i = y * size + x;
       out[i] = level[i]! < 128 ? 0 : 255;
-      const error = level[i]! - out[i]!;
+      const error = level[i]! - out[i];
       spread(x + 1, y, (error * 7) / 16);
       spread(x - 1, y + 1, (error * 3) / 16);
       spread(x, y + 1, (error * 5) / 16);

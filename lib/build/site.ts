@@ -111,7 +111,7 @@ function readSiteSettings(
     return {};
   }
   try {
-    settings = JSON.parse(read.text);
+    settings = JSON.parse(read.text) as typeof settings;
   } catch (e) {
     problems.push({
       file,

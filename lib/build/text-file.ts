@@ -38,7 +38,11 @@ function utf16Kind(bytes: Uint8Array): string | undefined {
   if (!bytes.includes(0)) return undefined; // the common case, at once
   let evenNuls = 0;
   let oddNuls = 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0) i % 2 ? oddNuls++ : evenNuls++;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== 0) continue;
+    if (i % 2) oddNuls++;
+    else evenNuls++;
+  }
   const pairs = bytes.length / 2;
   if (oddNuls > pairs / 4 && evenNuls < oddNuls / 8) return "UTF-16 LE";
   if (evenNuls > pairs / 4 && oddNuls < evenNuls / 8) return "UTF-16 BE";

@@ -48,8 +48,8 @@ export function describeAjvError(
     case "type":
       return {
         field: at,
-        problem: `must be ${p.type === "array" ? "a list" : `a ${p.type}`}`,
-        fix: `write it as a ${p.type}`,
+        problem: `must be ${p.type === "array" ? "a list" : `a ${String(p.type)}`}`,
+        fix: `write it as a ${String(p.type)}`,
       };
     case "pattern":
       return {

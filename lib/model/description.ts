@@ -1,4 +1,4 @@
-import { parse, type HTMLElement, type Node } from "node-html-parser";
+import { NodeType, parse, type HTMLElement, type Node } from "node-html-parser";
 import { escapeHtml } from "./text-slots.ts";
 
 /** The only tags the platform shows in a publication's description. */
@@ -23,8 +23,8 @@ export function renderDescription(description: string): string {
 }
 
 function renderNode(node: Node): string {
-  if (node.nodeType === 3) return escapeHtml(node.text);
-  if (node.nodeType !== 1) return "";
+  if (node.nodeType === NodeType.TEXT_NODE) return escapeHtml(node.text);
+  if (node.nodeType !== NodeType.ELEMENT_NODE) return "";
   const el = node as HTMLElement;
   const tag = el.rawTagName?.toLowerCase() ?? "";
   const inner = el.childNodes.map(renderNode).join("");

@@ -50,9 +50,9 @@ export function keyFromFrontMatter(
       fix: `${fix} (0 is the first edition)`,
     };
   }
-  const text = String(value);
+  const text = typeof value === "string" ? value : "";
   const m = (by === "utc_hour" ? /^(\d{4})-(\d{2})-(\d{2})T(\d{2})$/ : /^(\d{4})-(\d{2})-(\d{2})$/).exec(text);
-  if (typeof value !== "string" || !m)
+  if (!m)
     return { problem: `\`${field}\` must look like ${EXAMPLE[by].split(": ")[1]}, got ${JSON.stringify(value)}`, fix };
   if (!isRealDate(Number(m[1]), Number(m[2]), Number(m[3])))
     return { problem: `\`${field}\` ${text} is not a real calendar date`, fix: "correct the date" };

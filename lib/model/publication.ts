@@ -70,7 +70,7 @@ export function checkPublication(slug: string, raw: unknown, file: string): Chec
     problems.push({
       file,
       field: "charset",
-      problem: `"${json.charset}" is not a character set littlepress can encode`,
+      problem: `"${String(json.charset)}" is not a character set littlepress can encode`,
       fix: 'use "utf-8" (or a standard name such as "shift_jis", "windows-1251")',
     });
   }

@@ -122,13 +122,16 @@ function lazyRecord(count: number, make: (i: number) => string): Record<string, 
   const index = (id: string | symbol) =>
     typeof id === "string" && /^(0|[1-9]\d*)$/.test(id) && Number(id) < count ? Number(id) : -1;
   const value = (i: number) => (made[i] ??= make(i));
-  return new Proxy({} as Record<string, string>, {
-    get: (_, id) => (index(id) < 0 ? undefined : value(index(id))),
-    has: (_, id) => index(id) >= 0,
-    ownKeys: () => Array.from({ length: count }, (_, i) => String(i)),
-    getOwnPropertyDescriptor: (_, id) =>
-      index(id) < 0 ? undefined : { value: value(index(id)), enumerable: true, configurable: true, writable: false },
-  });
+  return new Proxy(
+    {},
+    {
+      get: (_, id) => (index(id) < 0 ? undefined : value(index(id))),
+      has: (_, id) => index(id) >= 0,
+      ownKeys: () => Array.from({ length: count }, (_, i) => String(i)),
+      getOwnPropertyDescriptor: (_, id) =>
+        index(id) < 0 ? undefined : { value: value(index(id)), enumerable: true, configurable: true, writable: false },
+    },
+  );
 }
 
 /** A publication's compression dictionary: the end of its first body (deflate looks back 32 KiB at most). */

@@ -20,7 +20,7 @@ export function subscriberSettings(
   params: URLSearchParams,
   validate: ConfigValidator,
 ): SubscriberSettings {
-  const sent: Record<string, string> = Object.create(null);
+  const sent = Object.create(null) as Record<string, string>;
   for (const f of fields) sent[f.name] = params.get(f.name) ?? "";
   const { badFields } = validate(sent);
   const values = new Map(

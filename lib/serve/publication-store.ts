@@ -167,7 +167,7 @@ const REMOTE_SHARD_TIMEOUT_MS = 4_000;
 
 /** A publication held in memory (tests, benchmarks): the same lookups without files. */
 export function publishedFromMemory({ index, shards }: PackedPublication): PublishedPublication {
-  return published(index, async (id) => shards.get(id)!);
+  return published(index, (id) => Promise.resolve(shards.get(id)!));
 }
 
 /**
@@ -203,8 +203,11 @@ export function published(index: PublicationIndex, readShard: ReadShard): Opened
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (compareKeys(index.by, index.shards[mid]!.first, key) <= 0) ((found = mid), (lo = mid + 1));
-      else hi = mid - 1;
+      if (compareKeys(index.by, index.shards[mid]!.first, key) > 0) hi = mid - 1;
+      else {
+        found = mid;
+        lo = mid + 1;
+      }
     }
     return found;
   };

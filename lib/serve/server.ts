@@ -116,7 +116,7 @@ interface Served {
 }
 
 async function route(served: Served, req: IncomingMessage, res: ServerResponse) {
-  const { config, site, functions, live } = served;
+  const { config, site, functions } = served;
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const pathname = safeDecode(url.pathname);
   // Netlify: a function with paths answers there (before redirects and files) and only there.
@@ -158,7 +158,7 @@ async function callFunction({ context, live }: Served, fn: LocalFunction, req: I
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
     ...(hasBody ? { duplex: "half" } : {}),
-  } as RequestInit);
+  });
   const response = await fn.handler(request, context);
   // Edition pages are a few KiB: one buffer beats a stream for every request.
   let body: Buffer | undefined =

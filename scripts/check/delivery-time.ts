@@ -31,7 +31,7 @@ export function isTimeZone(zone: string): boolean {
  */
 export function localDeliveryTime(date: string, hour: number, zone: string): string {
   const [y, m, d] = date.split("-").map(Number);
-  const wall = Date.UTC(y!, m! - 1, d!, hour);
+  const wall = Date.UTC(y!, m! - 1, d, hour);
   // The zone's offsets half a day either side bracket any change on this date.
   const candidates = [
     ...new Set([offsetMinutes(zone, wall - 14 * 3_600_000), offsetMinutes(zone, wall + 14 * 3_600_000)]),

@@ -5,6 +5,7 @@ import { describeRequest, type Exchange, redirectTarget } from "./http.ts";
 import { type CheckResult, judge, type Observation } from "./report.ts";
 
 /** A quoted entity tag, strong "..." or weak W/"...": RFC 9110, section 8.8.3. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what an entity tag may not hold
 const ETAG = /^(W\/)?"[^"\x00-\x20\x7f]*"$/;
 const CHARSET = /;\s*charset\s*=\s*"?[\w.:-]+/i;
 

@@ -21,7 +21,7 @@ const named = (fields: unknown[]) =>
   );
 
 function firstOptionValue(field: FieldLike): string {
-  const first = Array.isArray(field.options) ? field.options[0] : undefined;
+  const first: unknown = Array.isArray(field.options) ? field.options[0] : undefined;
   return Array.isArray(first) && typeof first[1] === "string" ? first[1] : "";
 }
 

@@ -36,8 +36,9 @@ export async function builtPublications(site: string): Promise<PublicationIndex[
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
-  const read = async (slug: string) => JSON.parse(await readFile(path.join(data, slug, "index.json"), "utf8"));
-  return Promise.all(dirs.map(read)) as Promise<PublicationIndex[]>;
+  const read = async (slug: string) =>
+    JSON.parse(await readFile(path.join(data, slug, "index.json"), "utf8")) as PublicationIndex;
+  return Promise.all(dirs.map(read));
 }
 
 export async function checkPublications(

@@ -14,7 +14,7 @@ beforeAll(async () => {
 }, 60_000);
 
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
-it("bundles the indexes and edition shards with the edition functions, only the indexes with the validator, and nothing else of the site", async () => {
+it("bundles the indexes and edition shards with the edition functions, only the indexes with the validator, and nothing else of the site", () => {
   const data = path.resolve(site, "_littlepress");
   const all = readdirSync(data, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())

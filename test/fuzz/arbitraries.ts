@@ -114,12 +114,10 @@ export const configBody = fc.oneof(
       body: `--${boundary}\r\nContent-Disposition: form-data; name="config"\r\n\r\n${JSON.stringify(c)}\r\n--${boundary}--\r\n`,
     };
   }),
-  fc
-    .tuple(fc.string({ maxLength: 200 }), fc.nat(200))
-    .map(([text, cut]) => ({
-      type: "multipart/form-data; boundary=xyz",
-      body: `--xyz\r\nContent-Disposition: form-data; name="config"\r\n\r\n${text}`.slice(0, cut),
-    })),
+  fc.tuple(fc.string({ maxLength: 200 }), fc.nat(200)).map(([text, cut]) => ({
+    type: "multipart/form-data; boundary=xyz",
+    body: `--xyz\r\nContent-Disposition: form-data; name="config"\r\n\r\n${text}`.slice(0, cut),
+  })),
   fc.record({
     type: fc.constantFrom("", "text/plain", "application/xml", "application/x-www-form-urlencoded", "application/json"),
     body: fc.string({ unit: "binary", maxLength: 300 }),
