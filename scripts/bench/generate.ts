@@ -13,6 +13,8 @@ export const CHOICES = "choices"; // delivery_count, a 3-option select and a tex
 /** Share of the editions in each publication (the rest go to SERIAL). */
 export const MIX = { daily: 0.1, choices: 0.05 } as const;
 export const LANGS = ["en", "fr", "es"] as const;
+/** How the choices publication's select names each language. */
+const LANG_LABELS: Record<(typeof LANGS)[number], string> = { en: "English", fr: "Français", es: "Español" };
 
 export interface SyntheticSite {
   dir: string;
@@ -39,7 +41,6 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
   const serialDir = publicationDir(dir, SERIAL, {
     name: "Serial",
     description: "A long synthetic serial, one part a day. <em>Benchmark content.</em>",
-    owner_email: "bench@example.com",
     delivered_on: "Every day until the story ends",
     editions: { by: "delivery_count", ends: true },
   });
@@ -53,7 +54,6 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
   const dailyDir = publicationDir(dir, DAILY, {
     name: "Daily",
     description: "A synthetic almanac. <strong>Monday to Saturday.</strong>",
-    owner_email: "bench@example.com",
     delivered_on: "Monday to Saturday",
     editions: { by: "local_date" },
   });
@@ -78,7 +78,6 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
   const choicesDir = publicationDir(dir, CHOICES, {
     name: "Choices",
     description: "A greeting in your language, with your name on it.",
-    owner_email: "bench@example.com",
     delivered_on: "Every day",
     editions: { by: "delivery_count", ends: true },
     config: {
@@ -87,11 +86,7 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
           type: "select",
           name: "lang",
           label: "Language",
-          options: [
-            ["English", "en"],
-            ["Français", "fr"],
-            ["Español", "es"],
-          ],
+          options: LANGS.map((l) => [LANG_LABELS[l], l]),
           default: "en",
         },
         { type: "text", name: "name", label: "Your name", required: false, default: "friend", max_length: 40 },
@@ -118,9 +113,11 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
   };
 }
 
+/** Writes content/<slug>/publication.json (every synthetic publication has the same owner); returns its editions folder. */
 function publicationDir(dir: string, slug: string, publication: object): string {
   mkdirSync(path.join(dir, slug, "editions"), { recursive: true });
-  writeFileSync(path.join(dir, slug, "publication.json"), JSON.stringify(publication, null, 2) + "\n");
+  const settings = { ...publication, owner_email: "bench@example.com" };
+  writeFileSync(path.join(dir, slug, "publication.json"), JSON.stringify(settings, null, 2) + "\n");
   return path.join(dir, slug, "editions");
 }
 

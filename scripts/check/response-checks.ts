@@ -2,6 +2,7 @@
 // only 200, 204 or 410; a 200 carries a quoted ETag, a charset and a body;
 // a 204 or 410 carries no body.
 import { describeRequest, type Exchange, redirectTarget } from "./http.ts";
+import type { CheckId } from "./catalogue.ts";
 import { type CheckResult, judge, type Observation } from "./report.ts";
 
 /** A quoted entity tag, strong "..." or weak W/"...": RFC 9110, section 8.8.3. */
@@ -9,41 +10,33 @@ import { type CheckResult, judge, type Observation } from "./report.ts";
 const ETAG = /^(W\/)?"[^"\x00-\x20\x7f]*"$/;
 const CHARSET = /;\s*charset\s*=\s*"?[\w.:-]+/i;
 
+/** The answers a rule looks at: every one, the 200s, or the 204s and 410s. */
+const every = () => true;
+const ok = (a: Exchange) => a.status === 200;
+const empty = (a: Exchange) => a.status === 204 || a.status === 410;
+
+/** Each rule: its check, the answers it looks at, what it sees in one, and why it may have nothing to judge. */
+const RULES: [CheckId, (a: Exchange) => boolean, (a: Exchange, see: See) => Observation, string][] = [
+  ["edition.status", every, statusObservation, "no edition/ requests were made"],
+  ["edition.etag-quoted", ok, etagObservation, "no 200 answers to look at"],
+  ["edition.charset", ok, charsetObservation, "no 200 answers to look at"],
+  ["edition.html-body", ok, bodyObservation, "no 200 answers to look at"],
+  ["edition.no-body", empty, noBodyObservation, "no 204 or 410 answers to look at"],
+];
+
 export function checkResponses(answers: Exchange[]): CheckResult[] {
-  const ok = answers.filter((a) => a.status === 200);
-  const empty = answers.filter((a) => a.status === 204 || a.status === 410);
   const see = (a: Exchange, status: Observation["status"], detail: string): Observation => ({
     status,
     detail,
     request: describeRequest(a),
   });
-  return [
+  return RULES.map(([id, looksAt, observe, none]) =>
     judge(
-      "edition.status",
-      answers.map((a) => statusObservation(a, see)),
-      "no edition/ requests were made",
+      id,
+      answers.filter(looksAt).map((a) => observe(a, see)),
+      none,
     ),
-    judge(
-      "edition.etag-quoted",
-      ok.map((a) => etagObservation(a, see)),
-      "no 200 answers to look at",
-    ),
-    judge(
-      "edition.charset",
-      ok.map((a) => charsetObservation(a, see)),
-      "no 200 answers to look at",
-    ),
-    judge(
-      "edition.html-body",
-      ok.map((a) => bodyObservation(a, see)),
-      "no 200 answers to look at",
-    ),
-    judge(
-      "edition.no-body",
-      empty.map((a) => noBodyObservation(a, see)),
-      "no 204 or 410 answers to look at",
-    ),
-  ];
+  );
 }
 
 type See = (a: Exchange, status: Observation["status"], detail: string) => Observation;
