@@ -142,12 +142,21 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     const partial: Omit<BenchReport, "targets"> = {
       quick: !!options.quick,
       date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
-      command: `npm run bench${options.quick || options.sizes ? " --" : ""}${options.quick ? " --quick" : ""}${options.sizes ? ` --sizes ${sizes.join(",")}` : ""}`,
+      command:
+        "npm run bench" +
+        (options.quick || options.sizes ? " --" : "") +
+        (options.quick ? " --quick" : "") +
+        (options.sizes ? ` --sizes ${sizes.join(",")}` : ""),
       machine: machine(loadAtStart),
       contentMix:
-        `At every size three publications: "serial" (by delivery_count, ends) ${Math.round(100 - (MIX.daily + MIX.choices) * 100)}% of the editions, ` +
-        `"daily" (by local_date, Monday to Saturday, so Sundays are 204) ${Math.round(MIX.daily * 100)}%, and "choices" (by delivery_count, a select of ${LANGS.length} options used in the text and a text field printed as {{ config.name }}) ${Math.round(MIX.choices * 100)}%, ` +
-        `which littlepress renders once per option. At ${sizes.at(-1)!.toLocaleString("en-US")}: ${split.serial.toLocaleString("en-US")} + ${split.daily.toLocaleString("en-US")} + ${split.choices.toLocaleString("en-US")}.`,
+        "At every size three publications: " +
+        `"serial" (by delivery_count, ends) ${Math.round(100 - (MIX.daily + MIX.choices) * 100)}% of the editions, ` +
+        `"daily" (by local_date, Monday to Saturday, so Sundays are 204) ${Math.round(MIX.daily * 100)}%, ` +
+        `and "choices" (by delivery_count, a select of ${LANGS.length} options used in the text ` +
+        `and a text field printed as {{ config.name }}) ${Math.round(MIX.choices * 100)}%, ` +
+        `which littlepress renders once per option. At ${sizes.at(-1)!.toLocaleString("en-US")}: ` +
+        `${split.serial.toLocaleString("en-US")} + ${split.daily.toLocaleString("en-US")} + ` +
+        `${split.choices.toLocaleString("en-US")}.`,
       requestMix: describeMix(),
       seconds: (performance.now() - t0) / 1000,
       build,
@@ -161,8 +170,13 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
           .filter((b) => !b.plain.finished)
           .map(
             (b) =>
-              `Plain Eleventy at ${b.editions.toLocaleString("en-US")} editions was stopped after ${b.plain.seconds.toFixed(0)} s, ${PLAIN_LIMIT} times littlepress's time, so its rate and the ratio are bounds: ` +
-              "Eleventy finds each input file's entry by a linear search over all of them (TemplateMap.getMapEntryForInputPath, in three passes), so its time per file grows with the number of files, and waiting for it would not fit the run in ten minutes.",
+              `Plain Eleventy at ${b.editions.toLocaleString("en-US")} editions ` +
+              `was stopped after ${b.plain.seconds.toFixed(0)} s, ${PLAIN_LIMIT} times littlepress's time, ` +
+              "so its rate and the ratio are bounds: " +
+              "Eleventy finds each input file's entry by a linear search over all of them " +
+              "(TemplateMap.getMapEntryForInputPath, in three passes), " +
+              "so its time per file grows with the number of files, " +
+              "and waiting for it would not fit the run in ten minutes.",
           ),
       ],
     };

@@ -32,12 +32,15 @@ function main(values: { content?: string; output?: string; strict?: boolean }) {
       const data = await functionDataSize(output);
       console.log(`littlepress: built ${output}/ in ${seconds} s`);
       console.log(
-        `littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB of publication indexes and edition shards (${DATA_DIR}/)`,
+        `littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB ` +
+          `of publication indexes and edition shards (${DATA_DIR}/)`,
       );
       const published = await functionDataSize(output, PUBLIC_SHARDS_DIR);
       if (published.files)
         console.log(
-          `littlepress: ${published.files} more shards, ${(published.bytes / 1024).toFixed(0)} KiB, did not fit in the functions: published under /${PUBLIC_SHARDS_DIR}/, the functions fetch them from the site`,
+          `littlepress: ${published.files} more shards, ${(published.bytes / 1024).toFixed(0)} KiB, ` +
+            `did not fit in the functions: published under /${PUBLIC_SHARDS_DIR}/, ` +
+            "the functions fetch them from the site",
         );
     },
     (error) => {

@@ -85,14 +85,16 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const rendered = result.rows.length - result.failures;
     out.stdout(
-      `\n${rendered} edition${rendered === 1 ? "" : "s"} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`,
+      `\n${rendered} edition${rendered === 1 ? "" : "s"} in ${seconds} s, ` +
+        `written to ${folder}${path.sep}<slug>${path.sep}`,
     );
     const copied = result.publications.filter((p) => p.copiedTo).length;
     out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
     for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);
     if (result.failures) {
       out.stderr(
-        `preview: ${result.failures} edition${result.failures === 1 ? "" : "s"} could not be rendered (marked ✗ above)\n`,
+        `preview: ${result.failures} edition${result.failures === 1 ? "" : "s"} ` +
+          "could not be rendered (marked ✗ above)\n",
       );
       return 1;
     }

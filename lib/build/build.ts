@@ -33,7 +33,9 @@ export async function build(options: BuildOptions = {}): Promise<void> {
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   if (!existsSync(content)) {
-    const fix = `create the folder and add a publication in it, content/<slug>/publication.json (README: "Writing a publication")`;
+    const fix =
+      "create the folder and add a publication in it, content/<slug>/publication.json " +
+      '(README: "Writing a publication")';
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
   const next = `${output}.next`;
@@ -114,5 +116,9 @@ export function describeBuildError(error: unknown): string {
   const content = findContentError(error);
   if (content) return content.message;
   const lines = [...new Set(chainMessages(error, 6))];
-  return `The build failed:\n  ${lines.join("\n  ")}\n  fix: correct the template named above (the line and column are given); Liquid tags look like {% if config.lang == "fr" %}…{% endif %}`;
+  return (
+    `The build failed:\n  ${lines.join("\n  ")}\n` +
+    "  fix: correct the template named above (the line and column are given); " +
+    'Liquid tags look like {% if config.lang == "fr" %}…{% endif %}'
+  );
 }

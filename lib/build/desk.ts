@@ -48,7 +48,10 @@ const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const HOUR_MS = 3_600_000;
 
-/** A key's instant (UTC midnight of a date, or the UTC hour), for counting and naming; undefined for delivery counts. */
+/**
+ * A key's instant (UTC midnight of a date, or the UTC hour), for counting and naming;
+ * undefined for delivery counts.
+ */
 function keyInstant(by: EditionsBy, key: EditionKey): Date | undefined {
   if (by === "delivery_count" || key === "") return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}))?$/.exec(key);

@@ -227,7 +227,10 @@ const UNKNOWN_VARIABLE_FIX =
   'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} ' +
   '(README: "Template variables")';
 
-/** The template engine's own words for what is wrong, at the line of the author's file (not of the text after the front matter). */
+/**
+ * The template engine's own words for what is wrong, at the line of the author's file
+ * (not of the text after the front matter).
+ */
 function templateProblem(error: unknown, bodyLine: number): string {
   const messages = chainMessages(error, 8);
   // The innermost message that has a place (liquidjs wraps an unknown variable's error once more, without one).
@@ -375,7 +378,10 @@ async function writePublications(
   }
 }
 
-/** Runs `work` on every item, a few at a time (thousands of file writes at once would each hold a buffer and a handle). */
+/**
+ * Runs `work` on every item, a few at a time
+ * (thousands of file writes at once would each hold a buffer and a handle).
+ */
 async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, limit = 4): Promise<void> {
   let next = 0;
   const worker = async () => {

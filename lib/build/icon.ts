@@ -5,9 +5,10 @@ import { ContentError } from "../model/content-error.ts";
 export const ICON_SIZE = 55;
 
 // A plain default: a receipt with a torn edge and a few printed lines.
+const TORN_RECEIPT = "M14 4h27v43l-4.5-4-4.5 4-4.5-4-4.5 4-4.5-4-4.5 4z";
 const DEFAULT_ICON = `<svg xmlns="http://www.w3.org/2000/svg" width="55" height="55" viewBox="0 0 55 55">
   <rect width="55" height="55" fill="#fff"/>
-  <path d="M14 4h27v43l-4.5-4-4.5 4-4.5-4-4.5 4-4.5-4-4.5 4z" fill="none" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
+  <path d="${TORN_RECEIPT}" fill="none" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
   <path d="M19 13h17M19 20h17M19 27h11" stroke="#000" stroke-width="3"/>
 </svg>`;
 

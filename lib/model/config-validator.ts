@@ -49,7 +49,8 @@ export function compileConfigValidator(fields: ConfigField[]): ConfigValidator {
       const p = e.params as Record<string, unknown>;
       if (e.keyword === "additionalProperties") {
         unknown.push(
-          `Unknown setting ${JSON.stringify(clip(String(p.additionalProperty)))}: this publication does not ask for it.`,
+          `Unknown setting ${JSON.stringify(clip(String(p.additionalProperty)))}: ` +
+            "this publication does not ask for it.",
         );
         continue;
       }
@@ -81,7 +82,10 @@ function errorText(f: ConfigField, e: ErrorObject, value: unknown): string {
     case "maxLength":
       return `${f.label}: use at most ${plural(Number(p.limit), "character")}.`;
     case "pattern":
-      return `${f.label}: ${f.type === "text" && f.pattern_message ? f.pattern_message : "this is not in the expected form."}`;
+      return (
+        `${f.label}: ` +
+        (f.type === "text" && f.pattern_message ? f.pattern_message : "this is not in the expected form.")
+      );
     default:
       return `${f.label}: this value is not accepted.`;
   }

@@ -32,7 +32,10 @@ export function formatProblems(problems: ContentProblem[]): string {
 
 /** Things that build but will not print well; `--strict` turns them into problems. */
 export function formatWarnings(warnings: ContentProblem[]): string {
-  return `littlepress: ${count(warnings, "warning")} (npm run build -- --strict makes them fail the build):\n${list(warnings)}`;
+  return (
+    `littlepress: ${count(warnings, "warning")} ` +
+    `(npm run build -- --strict makes them fail the build):\n${list(warnings)}`
+  );
 }
 
 const count = (items: unknown[], word: string) => (items.length === 1 ? `1 ${word}` : `${items.length} ${word}s`);

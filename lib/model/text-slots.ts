@@ -58,13 +58,15 @@ export function slotMisuse(html: string, fields: ConfigField[]): string[] {
   const intact = html.replace(SLOT, (whole, name: string) => (textNames.has(name) ? "" : whole));
   if (/littlepress:/i.test(intact) || intact.includes("\u27E6") || intact.includes(CLOSE)) {
     problems.push(
-      "a text setting was changed by a filter or used in a condition; text settings can only be printed as they are, with {{ config.<name> }}",
+      "a text setting was changed by a filter or used in a condition; " +
+        "text settings can only be printed as they are, with {{ config.<name> }}",
     );
   }
   for (const block of html.matchAll(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi)) {
     if (block[0].includes(OPEN))
       problems.push(
-        `a text setting is printed inside <${block[1]!.toLowerCase()}>, where it cannot be escaped safely; print it in the page text or in a quoted attribute`,
+        `a text setting is printed inside <${block[1]!.toLowerCase()}>, where it cannot be escaped safely; ` +
+          "print it in the page text or in a quoted attribute",
       );
   }
   // Inside a tag, escaping protects a value only between quotes.

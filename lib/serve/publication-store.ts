@@ -97,7 +97,10 @@ interface Fresh<T> {
   checkedAt: number;
 }
 
-/** The value cached under `key`, read again with `read` when `file` has been replaced (looked at once a RECHECK_MS at most). */
+/**
+ * The value cached under `key`, read again with `read` when `file` has been replaced
+ * (looked at once a RECHECK_MS at most).
+ */
 function freshRead<T>(cache: Map<string, Fresh<T>>, key: string, file: string, read: () => T): T {
   const now = Date.now();
   const entry = cache.get(key);
@@ -156,7 +159,8 @@ async function readStored(site: string, dir: string, range: ShardRange, origin?:
   const res = await fetch(new URL(range.remote, origin), { signal: AbortSignal.timeout(REMOTE_SHARD_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`shard ${range.remote}: ${res.status} from ${origin}`);
   const bytes = Buffer.from(await res.arrayBuffer());
-  // The name carries a hash of the bytes: a page that is not the shard (a catch-all rewrite, another deploy) is refused.
+  // The name carries a hash of the bytes: a page that is not the shard
+  // (a catch-all rewrite, another deploy) is refused.
   if (!range.remote.includes(`-${shardHash(bytes)}.`))
     throw new Error(`shard ${range.remote}: ${origin} answered with other bytes`);
   return bytes;

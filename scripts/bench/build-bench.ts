@@ -51,9 +51,11 @@ export function prepareBuildTools(work: string): BuildTools {
   const hook = path.join(work, "max-rss-hook.mjs");
   writeFileSync(
     hook,
-    `// Preloaded into a build: writes its peak RSS (kB) on exit to BENCH_RSS_FILE, also when stopped at its time limit.\n` +
+    "// Preloaded into a build: writes its peak RSS (kB) on exit to BENCH_RSS_FILE, " +
+      "also when stopped at its time limit.\n" +
       `import { writeFileSync } from "node:fs";\n` +
-      `process.on("exit", () => { if (process.env.BENCH_RSS_FILE) writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)); });\n` +
+      `process.on("exit", () => { if (process.env.BENCH_RSS_FILE) ` +
+      `writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)); });\n` +
       `process.on("SIGTERM", () => process.exit(143));\n`,
   );
   const includes = path.join(work, "plain", "_includes");
@@ -187,7 +189,8 @@ export async function benchBuilds(
     for (const side of order) {
       const limitMs = side === "plain" && plainLimit ? lp[i]!.ms * plainLimit : undefined;
       progress(
-        `build ${site.editions} editions: ${side} (pair ${i + 1}/${pairs})${limitMs ? `, stopped after ${(limitMs / 1000).toFixed(0)} s` : ""}`,
+        `build ${site.editions} editions: ${side} (pair ${i + 1}/${pairs})` +
+          (limitMs ? `, stopped after ${(limitMs / 1000).toFixed(0)} s` : ""),
       );
       const run =
         side === "littlepress"
@@ -196,7 +199,8 @@ export async function benchBuilds(
       (side === "littlepress" ? lp : pl).push(run);
       const stopped = run.finished ? "" : "stopped at its limit: ";
       progress(
-        `  ${stopped}${(run.ms / 1000).toFixed(1)} s, ${(site.editions / (run.ms / 1000)).toFixed(0)} editions/s, max RSS ${(run.maxRss / 2 ** 20).toFixed(0)} MiB`,
+        `  ${stopped}${(run.ms / 1000).toFixed(1)} s, ${(site.editions / (run.ms / 1000)).toFixed(0)} editions/s, ` +
+          `max RSS ${(run.maxRss / 2 ** 20).toFixed(0)} MiB`,
       );
     }
     ratios.push(pl[i]!.ms / lp[i]!.ms);

@@ -21,7 +21,8 @@ export async function benchBundle(siteDir: string, editions: number): Promise<Bu
   const t0 = performance.now();
   // bundleFunctions takes the site relative to the project, as netlify.toml names it.
   const bundles = await bundleFunctions(ROOT, path.relative(ROOT, path.resolve(siteDir)));
-  // Only name and zipBytes are relied on; the list of bundled site files is counted under whichever name bundle-size.ts gives it.
+  // Only name and zipBytes are relied on; the list of bundled site files is counted
+  // under whichever name bundle-size.ts gives it.
   const siteFiles = (b: object) => {
     const { siteFiles, includedFiles } = b as { siteFiles?: unknown; includedFiles?: unknown };
     const list = Array.isArray(siteFiles) ? siteFiles : Array.isArray(includedFiles) ? includedFiles : [];

@@ -61,7 +61,9 @@ export async function benchColdStarts(
         );
       results[j]!.push(r);
       progress(
-        `cold start ${site.editions} editions (run ${i + 1}/${runs}): ${r.coldStartMs.toFixed(0)} ms to the first answer, RSS ${(r.rss / 2 ** 20).toFixed(0)} MiB after ${r.requests} requests`,
+        `cold start ${site.editions} editions (run ${i + 1}/${runs}): ` +
+          `${r.coldStartMs.toFixed(0)} ms to the first answer, ` +
+          `RSS ${(r.rss / 2 ** 20).toFixed(0)} MiB after ${r.requests} requests`,
       );
     }
   }

@@ -57,7 +57,8 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
     delivered_on: "Monday to Saturday",
     editions: { by: "local_date" },
   });
-  // Monday to Saturday, ending a little after today (a month at most), so today (or the Saturday before it) has an edition.
+  // Monday to Saturday, ending a little after today (a month at most),
+  // so today (or the Saturday before it) has an edition.
   const dates: string[] = [];
   const gaps: string[] = [];
   const end = addDays(utcDay(today), Math.min(30, Math.floor(split.daily / 10)));
@@ -138,12 +139,13 @@ export function random(seed: number): () => number {
 }
 
 const WORDS = (
-  "the a of and to in on by with under over after before morning evening harbour lighthouse keeper cat winter storm gale " +
-  "window lantern rope boat island tide shore gull kettle bread letter road hill field orchard river bridge market street " +
-  "bell clock candle chair table garden frost snow rain wind cloud moon star sun shadow light quiet slow small old new " +
-  "warm cold bright dark green grey blue long short early late soft loud careful patient kind brave tired hungry " +
-  "walked listened waited carried opened closed found lost remembered noticed painted mended counted whistled watched " +
-  "folded wrote read sang slept woke climbed crossed followed gathered planted baked poured swept climbed returned"
+  "the a of and to in on by with under over after before morning evening harbour lighthouse keeper cat winter " +
+  "storm gale window lantern rope boat island tide shore gull kettle bread letter road hill field orchard river " +
+  "bridge market street bell clock candle chair table garden frost snow rain wind cloud moon star sun shadow light " +
+  "quiet slow small old new warm cold bright dark green grey blue long short early late soft loud careful patient " +
+  "kind brave tired hungry walked listened waited carried opened closed found lost remembered noticed painted " +
+  "mended counted whistled watched folded wrote read sang slept woke climbed crossed followed gathered planted " +
+  "baked poured swept climbed returned"
 ).split(" ");
 
 /** Varied prose: sentences of common words, some emphasis, now and then a quotation. */

@@ -72,7 +72,8 @@ export async function benchLoad(siteDir: string, site: SyntheticSite, options: L
     const sample = await fetch(`${server.url}/${SERIAL}/edition/?delivery_count=0`);
     if (sample.status !== 200)
       throw new Error(
-        `the server answered ${sample.status} (${sample.headers.get("x-littlepress-reason")}) for the serial's first edition`,
+        `the server answered ${sample.status} (${sample.headers.get("x-littlepress-reason")}) ` +
+          "for the serial's first edition",
       );
     writeFileSync(path.join(siteDir, STATIC_PATH), Buffer.from(await sample.arrayBuffer()));
 
@@ -96,7 +97,8 @@ export async function benchLoad(siteDir: string, site: SyntheticSite, options: L
         const r = await run(side, options.duration);
         runs[side].push(r);
         progress(
-          `load round ${i + 1}/${options.rounds} ${side}: ${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
+          `load round ${i + 1}/${options.rounds} ${side}: ${r.requestsPerSecond.toFixed(0)} req/s, ` +
+            `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
         );
       }
       ratios.push(runs.edition[i]!.requestsPerSecond / runs.static[i]!.requestsPerSecond);

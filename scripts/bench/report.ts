@@ -83,27 +83,37 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
       figure: `${ratioText(b)} (${b.littlepress.editionsPerSecond.toFixed(0)} vs ${rateText(b.plain)} editions/s)`,
       met: b.ratio >= BUILD_TARGET,
       reading:
-        `The littlepress build renders ${n(b.pages)} pages for ${n(b.editions)} editions (the select publication's editions once per option), plain Eleventy ${n(b.editions)}; ` +
+        `The littlepress build renders ${n(b.pages)} pages for ${n(b.editions)} editions ` +
+        `(the select publication's editions once per option), plain Eleventy ${n(b.editions)}; ` +
         `per page rendered the ratio is ${bound}${perPage.toFixed(2)}.` +
         (b.plain.finished
           ? ""
-          : ` Plain Eleventy was stopped after ${b.plain.seconds.toFixed(0)} s, unfinished; littlepress took ${b.littlepress.seconds.toFixed(0)} s.`),
+          : ` Plain Eleventy was stopped after ${b.plain.seconds.toFixed(0)} s, unfinished; ` +
+            `littlepress took ${b.littlepress.seconds.toFixed(0)} s.`),
     });
   }
   const l = r.load;
   out.push({
     name: "Router throughput",
     goal: `/edition/ mix >= ${LOAD_TARGET} of the static file's requests per second`,
-    figure: `${l.ratio.toFixed(2)} (${l.edition.requestsPerSecond.toFixed(0)} vs ${l.static.requestsPerSecond.toFixed(0)} req/s)`,
+    figure:
+      `${l.ratio.toFixed(2)} ` +
+      `(${l.edition.requestsPerSecond.toFixed(0)} vs ${l.static.requestsPerSecond.toFixed(0)} req/s)`,
     met: l.ratio >= LOAD_TARGET,
-    reading: `The same local server, ${l.options.connections} connections, pipelining 1, ${l.options.rounds} alternating rounds of ${l.options.duration} s on a ${n(l.editions)}-edition site.`,
+    reading:
+      `The same local server, ${l.options.connections} connections, pipelining 1, ` +
+      `${l.options.rounds} alternating rounds of ${l.options.duration} s on a ${n(l.editions)}-edition site.`,
   });
   out.push({
     name: "Router p99 latency",
     goal: `p99 < ${P99_TARGET_MS} ms on loopback`,
-    figure: `${l.edition.p99.toFixed(2)} ms (p50 ${l.edition.p50.toFixed(2)} ms; static p99 ${l.static.p99.toFixed(2)} ms)`,
+    figure:
+      `${l.edition.p99.toFixed(2)} ms ` +
+      `(p50 ${l.edition.p50.toFixed(2)} ms; static p99 ${l.static.p99.toFixed(2)} ms)`,
     met: l.edition.p99 < P99_TARGET_MS,
-    reading: `With ${l.options.connections} connections a request waits for the ones queued before it; the static file's p99 on the same server is the floor.`,
+    reading:
+      `With ${l.options.connections} connections a request waits for the ones queued before it; ` +
+      "the static file's p99 on the same server is the floor.",
   });
   const small = r.coldStart[0]!;
   const large = r.coldStart.at(-1)!;
@@ -114,7 +124,9 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
     goal: `grows <= ${GROWTH_TARGET}x from ${span}`,
     figure: `${x2(coldGrowth)} (${small.coldStartMs.toFixed(0)} ms to ${large.coldStartMs.toFixed(0)} ms)`,
     met: coldGrowth <= GROWTH_TARGET,
-    reading: `Importing the function takes ${small.importMs.toFixed(0)} then ${large.importMs.toFixed(0)} ms, the first answer ${small.firstAnswerMs.toFixed(1)} then ${large.firstAnswerMs.toFixed(1)} ms.`,
+    reading:
+      `Importing the function takes ${small.importMs.toFixed(0)} then ${large.importMs.toFixed(0)} ms, ` +
+      `the first answer ${small.firstAnswerMs.toFixed(1)} then ${large.firstAnswerMs.toFixed(1)} ms.`,
   });
   const memGrowth = large.rss / small.rss;
   out.push({
@@ -122,7 +134,9 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
     goal: `RSS after ${n(small.requests)} mixed requests grows <= ${GROWTH_TARGET}x from ${span}`,
     figure: `${x2(memGrowth)} (${mib(small.rss)} to ${mib(large.rss)})`,
     met: memGrowth <= GROWTH_TARGET,
-    reading: `Most of the RSS is Node, tsx and the function's code; what grows with the site is what a request makes the function read and keep.`,
+    reading:
+      "Most of the RSS is Node, tsx and the function's code; " +
+      "what grows with the site is what a request makes the function read and keep.",
   });
   const live = r.live;
   out.push({
@@ -132,7 +146,8 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
     met: live.medianMs < LIVE_TARGET_MS,
     reading:
       `A save renders that edition again, and repacks and rewrites the publication's shards; ` +
-      `a publication.json save renders all ${n(live.editions)} editions again, and was served in ${live.publicationMs.toFixed(0)} ms.`,
+      `a publication.json save renders all ${n(live.editions)} editions again, ` +
+      `and was served in ${live.publicationMs.toFixed(0)} ms.`,
   });
   for (const b of r.bundle) {
     const largest = b.functions.reduce((a, f) => (f.zipBytes > a.zipBytes ? f : a));
@@ -144,7 +159,8 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
       reading:
         `${n(largest.files)} site files bundled with ${largest.name}` +
         (b.published.files
-          ? `; ${n(b.published.files)} shards (${mib(b.published.bytes)}) past the bundle's 40 MiB budget published as static files, which the function fetches from the site.`
+          ? `; ${n(b.published.files)} shards (${mib(b.published.bytes)}) past the bundle's 40 MiB budget ` +
+            "published as static files, which the function fetches from the site."
           : "; every shard in the bundle."),
     });
   }
@@ -188,7 +204,9 @@ export function tables(r: BenchReport): string {
   );
   const l = r.load;
   lines.push(
-    `### Router under load (${n(l.editions)} editions; autocannon, ${l.options.connections} connections, pipelining 1, warm-up ${l.options.warmup} s, ${l.options.rounds} alternating rounds of ${l.options.duration} s; median)`,
+    `### Router under load (${n(l.editions)} editions; autocannon, ${l.options.connections} connections, ` +
+      `pipelining 1, warm-up ${l.options.warmup} s, ` +
+      `${l.options.rounds} alternating rounds of ${l.options.duration} s; median)`,
     "",
   );
   const statuses = (s: Record<string, number>) =>
@@ -236,7 +254,8 @@ export function tables(r: BenchReport): string {
     ]),
   );
   lines.push(
-    `### npm start: save to served (one edition of a ${n(r.live.editions)}-edition publication saved ${r.live.saves} times)`,
+    `### npm start: save to served ` +
+      `(one edition of a ${n(r.live.editions)}-edition publication saved ${r.live.saves} times)`,
     "",
   );
   table(
@@ -284,7 +303,8 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
   return [
     "# Benchmarks",
     "",
-    `Measured by \`${r.command}\` on ${r.date} (took ${Math.round(r.seconds)} s). Generated by scripts/bench.ts; do not edit by hand,`,
+    `Measured by \`${r.command}\` on ${r.date} (took ${Math.round(r.seconds)} s). ` +
+      "Generated by scripts/bench.ts; do not edit by hand,",
     "except between the notes markers at the end, which a new run keeps.",
     "",
     "## Machine",
@@ -292,21 +312,34 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
     `- CPU: ${m.cpuModel}, ${m.cpus} cores (os.cpus())`,
     `- memory: ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB`,
     `- Node ${m.node}, ${m.platform}`,
-    `- load average (1 min) at the start ${m.loadAverage.start.toFixed(1)}, at the end ${m.loadAverage.end.toFixed(1)}: the machine is shared, so every comparison is a ratio of two sides measured side by side in the same run`,
+    `- load average (1 min) at the start ${m.loadAverage.start.toFixed(1)}, ` +
+      `at the end ${m.loadAverage.end.toFixed(1)}: the machine is shared, ` +
+      "so every comparison is a ratio of two sides measured side by side in the same run",
     "",
     "## How",
     "",
-    `- Content: synthetic publications written into a temporary folder, ~1.5 KB of varied Markdown per edition. ${r.contentMix}`,
-    "- Build: `node --import tsx scripts/build.ts --content <dir> --output <dir>` against `node node_modules/@11ty/eleventy/cmd.cjs --config=<plain config> --quiet`:",
-    "  plain Eleventy renders the same Markdown (Liquid) with a Nunjucks layout that inlines the same layouts/print.css, and does nothing else.",
-    "  Each pair runs back to back, the order alternating; the ratio is the median of the pairs' ratios. Max RSS from `process.resourceUsage()` at the build's exit.",
-    '  From 50,000 editions littlepress goes first and plain Eleventy is stopped once it has taken 1.5 times as long ("<" and ">" in the table: bounds, not figures).',
-    `- Router: the kit's local server (lib/serve/server.ts) in a child process; autocannon in the parent on 127.0.0.1. The /edition/ mix: ${r.requestMix}.`,
-    "  Against it: the same server sending a copy of one edition's HTML as a static file. Latencies are autocannon's exact per-response times.",
-    "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts, hands it the built site in its context, times the import and the first answer (today's edition of the dated publication),",
+    "- Content: synthetic publications written into a temporary folder, ~1.5 KB of varied Markdown per edition. " +
+      r.contentMix,
+    "- Build: `node --import tsx scripts/build.ts --content <dir> --output <dir>` " +
+      "against `node node_modules/@11ty/eleventy/cmd.cjs --config=<plain config> --quiet`:",
+    "  plain Eleventy renders the same Markdown (Liquid) with a Nunjucks layout " +
+      "that inlines the same layouts/print.css, and does nothing else.",
+    "  Each pair runs back to back, the order alternating; the ratio is the median of the pairs' ratios. " +
+      "Max RSS from `process.resourceUsage()` at the build's exit.",
+    "  From 50,000 editions littlepress goes first and plain Eleventy is stopped once it has taken 1.5 times as long " +
+      '("<" and ">" in the table: bounds, not figures).',
+    "- Router: the kit's local server (lib/serve/server.ts) in a child process; " +
+      `autocannon in the parent on 127.0.0.1. The /edition/ mix: ${r.requestMix}.`,
+    "  Against it: the same server sending a copy of one edition's HTML as a static file. " +
+      "Latencies are autocannon's exact per-response times.",
+    "- Cold start: a fresh `node --import tsx` process imports functions/edition.mts, " +
+      "hands it the built site in its context, " +
+      "times the import and the first answer (today's edition of the dated publication),",
     "  then calls the handler with 1,000 mixed requests (the mix above) and reads `process.memoryUsage().rss`.",
-    "- Save to served: `npm start` (scripts/start.ts) in a child process on a synthetic publication; an edition file is written again (a line added)",
-    "  and the edition asked for every 2 ms until its ETag changes: the time from the write to that answer (the watcher, the rebuild, the request).",
+    "- Save to served: `npm start` (scripts/start.ts) in a child process on a synthetic publication; " +
+      "an edition file is written again (a line added)",
+    "  and the edition asked for every 2 ms until its ETag changes: " +
+      "the time from the write to that answer (the watcher, the rebuild, the request).",
     "- Bundles: `bundleFunctions()` from scripts/bundle-size.ts (zip-it-and-ship-it, as a deploy does).",
     "",
     "## Figures",

@@ -26,7 +26,8 @@ export const REQUEST_MIX: Record<RequestKind, number> = {
 
 export const describeMix = () =>
   "today's edition of the dated publication 20%, random serial parts 30%, random dated days 10%, " +
-  "the select+text publication with lang and name (text-slot substitution) 20%, 204 (a Sunday without edition) 10%, 410 (past the serial's end) 10%";
+  "the select+text publication with lang and name (text-slot substitution) 20%, " +
+  "204 (a Sunday without edition) 10%, 410 (past the serial's end) 10%";
 
 const NAMES = ["Ada", "Zoë", "O'Brien & Co", "Léa", "<Sam>", "Bartholomew", "Nguyễn", "Jo"];
 const ZONES = ["-08:00", "-05:00", "+00:00", "+01:00", "+05:30", "+09:00"];

@@ -59,7 +59,11 @@ async function runOneZone(
     const delivery = await deliver(ctx, publication, plan, { zone, day, count, subscription, role });
     out.push(delivery);
     ctx.progress(
-      `day ${day + 1}/${plan.days}${zone ? ` ${zone}` : ""}${publication.sendDeliveryCount ? ` delivery_count=${count}` : ""}${role === "after-end" ? " (past the end)" : ""}: ${delivery.first.status || delivery.first.error}`,
+      `day ${day + 1}/${plan.days}` +
+        (zone ? ` ${zone}` : "") +
+        (publication.sendDeliveryCount ? ` delivery_count=${count}` : "") +
+        (role === "after-end" ? " (past the end)" : "") +
+        `: ${delivery.first.status || delivery.first.error}`,
     );
     return delivery;
   };

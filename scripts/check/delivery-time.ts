@@ -39,7 +39,8 @@ export function localDeliveryTime(date: string, hour: number, zone: string): str
   const exact = candidates.filter((instant) => localParts(zone, instant).hour === hour).sort((a, b) => a - b);
   const instant = exact[0] ?? Math.max(...candidates); // in a skipped hour: the later reading
   const p = localParts(zone, instant);
-  return `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${formatOffset(offsetMinutes(zone, instant))}`;
+  const offset = formatOffset(offsetMinutes(zone, instant));
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${offset}`;
 }
 
 interface Parts {

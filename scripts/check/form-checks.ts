@@ -16,7 +16,9 @@ export function checkForm(meta: Record<string, unknown>, request: string): Check
   }
   const config = meta.config as { fields?: unknown };
   if (!config || typeof config !== "object" || !Array.isArray(config.fields)) {
-    const detail = `"config" must be an object holding a "fields" array; it is ${String(JSON.stringify(meta.config)).slice(0, 80)}`;
+    const detail =
+      `"config" must be an object holding a "fields" array; ` +
+      `it is ${String(JSON.stringify(meta.config)).slice(0, 80)}`;
     return [result("meta.config", "fail", detail, request), skip("meta.config-names", "no fields array")];
   }
   const fields = config.fields;
@@ -60,7 +62,9 @@ function optionProblems(options: unknown, at: string): Problem[] {
     return [
       {
         status: "fail",
-        detail: `${at}.options[${bad}] is ${JSON.stringify(options[bad])}; each option is a [label, value] pair of strings`,
+        detail:
+          `${at}.options[${bad}] is ${JSON.stringify(options[bad])}; ` +
+          "each option is a [label, value] pair of strings",
       },
     ];
   const values = options.map((o) => (o as string[])[1]);

@@ -85,13 +85,16 @@ export function formatReport(report: Report): string {
   const lines = [`littlepress check: ${report.base}`];
   const p = report.publication;
   if (p) {
-    const flags = `delivery_count ${p.sendDeliveryCount ? "on" : "off"}, local_delivery_time ${p.sendTimezoneInfo ? "on" : "off"}`;
+    const flags =
+      `delivery_count ${p.sendDeliveryCount ? "on" : "off"}, ` +
+      `local_delivery_time ${p.sendTimezoneInfo ? "on" : "off"}`;
     lines.push(`publication: ${p.name} (${flags}; ${p.fields} config field${p.fields === 1 ? "" : "s"})`);
   }
   const { plan } = report;
   const zones = p && !p.sendTimezoneInfo ? "any zone (no local_delivery_time is sent)" : plan.zones.join(", ");
   lines.push(
-    `deliveries: ${plan.days} days from ${plan.start} at ${String(plan.hour).padStart(2, "0")}:00 in ${zones}${plan.strict ? " (strict)" : ""}`,
+    `deliveries: ${plan.days} days from ${plan.start} at ${String(plan.hour).padStart(2, "0")}:00 in ${zones}` +
+      (plan.strict ? " (strict)" : ""),
   );
   let section = "";
   for (const check of report.checks) {
@@ -104,7 +107,8 @@ export function formatReport(report: Report): string {
   const c = report.counts;
   lines.push(
     "",
-    `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.fail} failed, ${c.skip} skipped`,
+    `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ` +
+      `${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.fail} failed, ${c.skip} skipped`,
   );
   return lines.join("\n") + "\n";
 }

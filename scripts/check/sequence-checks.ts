@@ -36,7 +36,9 @@ function stable(deliveries: Delivery[]): CheckResult {
       return [
         {
           status: "fail",
-          detail: `ETag ${etagOf(d.first)}, then ${etagOf(d.repeat)} for the same request; the platform would print it again`,
+          detail:
+            `ETag ${etagOf(d.first)}, then ${etagOf(d.repeat)} for the same request; ` +
+            "the platform would print it again",
           request,
         },
       ];
@@ -49,7 +51,8 @@ function stable(deliveries: Delivery[]): CheckResult {
 function successive(deliveries: Delivery[], publication: Publication): CheckResult[] {
   if (!daysDiffer(publication)) {
     const why =
-      "the publication gets neither local_delivery_time nor delivery_count, so every day's request is the same; only its own clock can tell days apart";
+      "the publication gets neither local_delivery_time nor delivery_count, so every day's request is the same; " +
+      "only its own clock can tell days apart";
     return [skip("edition.etag-daily", why), skip("edition.etag-changes", why)];
   }
   const daily: Observation[] = [];
@@ -76,7 +79,9 @@ function compare(before: Delivery, d: Delivery, daily: Observation[], changes: O
       sameEtag
         ? {
             status: "fail",
-            detail: `same content and same ETag ${etagOf(d.first)} on ${label(before)} and ${label(d)}: the platform would not print the second; derive the ETag from the date or count too`,
+            detail:
+              `same content and same ETag ${etagOf(d.first)} on ${label(before)} and ${label(d)}: ` +
+              "the platform would not print the second; derive the ETag from the date or count too",
             request,
           }
         : { status: "pass", detail: "identical content on successive deliveries gets distinct ETags", request },
@@ -90,7 +95,9 @@ function compare(before: Delivery, d: Delivery, daily: Observation[], changes: O
     sameEtag
       ? {
           status: "fail",
-          detail: `content changed but ETag did not: ${etagOf(d.first)} on both ${label(before)} and ${label(d)}; the platform would not print the new content`,
+          detail:
+            `content changed but ETag did not: ${etagOf(d.first)} on both ${label(before)} and ${label(d)}; ` +
+            "the platform would not print the new content",
           request,
         }
       : { status: "pass", detail: "new content on successive deliveries gets a new ETag", request },
@@ -104,7 +111,8 @@ function afterEnd(deliveries: Delivery[]): CheckResult {
       const request = describeRequest(d.first);
       const status = d.first.status;
       if (status === 410) return { status: "pass", detail: "still 410 the day after", request };
-      const ended = `the subscription ended with 410 the day before, yet ${label(d)} answers ${status || d.first.error}`;
+      const ended =
+        "the subscription ended with 410 the day before, " + `yet ${label(d)} answers ${status || d.first.error}`;
       if (status === 200)
         return {
           status: "fail",
@@ -130,7 +138,9 @@ function resubscribe(deliveries: Delivery[], publication: Publication): CheckRes
         return { status: "pass", detail: `a fresh subscription from delivery_count=0 gets ${d.first.status}`, request };
       return {
         status: "fail",
-        detail: `a fresh subscription on ${label(d)} gets ${d.first.status || d.first.error}; resubscribers start again from edition 0`,
+        detail:
+          `a fresh subscription on ${label(d)} gets ${d.first.status || d.first.error}; ` +
+          "resubscribers start again from edition 0",
         request,
       };
     });

@@ -124,7 +124,8 @@ function accepts(v: Verdict, firstErrors: string[]): CheckResult {
   if (valid === false)
     return r(
       "fail",
-      `refused every sample config (${errorList(v).join("; ") || "no errors given"}); if the samples are at fault, pass --config name=value`,
+      `refused every sample config (${errorList(v).join("; ") || "no errors given"}); ` +
+        "if the samples are at fault, pass --config name=value",
     );
   return r("fail", `"valid" is ${JSON.stringify(valid)}, not the JSON boolean true`);
 }
@@ -176,6 +177,7 @@ function sameAnswer(v: Verdict, urlencoded: Verdict): CheckResult {
   if (mine === theirs) return r("pass", `valid: ${mine}, as for the form-encoded post`);
   return r(
     "warn",
-    `answered ${v.problem ?? `valid: ${mine}`}, but valid: ${theirs} to the same config form-encoded; the platform was seen sending multipart too`,
+    `answered ${v.problem ?? `valid: ${mine}`}, but valid: ${theirs} to the same config form-encoded; ` +
+      "the platform was seen sending multipart too",
   );
 }

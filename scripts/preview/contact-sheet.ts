@@ -57,6 +57,7 @@ function labelSvg(key: string, width: number, height: number): Buffer {
   const text = key.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-      `<text x="0" y="${Math.round(height * 0.72)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="#333">${text}</text></svg>`,
+      `<text x="0" y="${Math.round(height * 0.72)}" font-family="DejaVu Sans, Arial, sans-serif" ` +
+      `font-size="${size}" fill="#333">${text}</text></svg>`,
   );
 }

@@ -81,7 +81,10 @@ function describeKeys(keys: EditionKey[]): string {
   return `${keys[0]}, ${keys[1]} … ${keys.at(-1)}`;
 }
 
-/** The query the platform sends for an edition: delivery_count, or a local_delivery_time inside the edition's day or hour. */
+/**
+ * The query the platform sends for an edition: delivery_count,
+ * or a local_delivery_time inside the edition's day or hour.
+ */
 export function editionQuery(by: EditionsBy, key: EditionKey): string {
   // Keys are digits, dates or dated hours: nothing in them needs escaping.
   if (by === "delivery_count") return `delivery_count=${key}`;

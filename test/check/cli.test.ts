@@ -75,7 +75,10 @@ describe("reports", () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`littlepress check: ${good.url}`);
     expect(stdout).toMatch(
-      / {2}PASS {2}edition\.etag-daily: .*\n.*\n {8}GET http:\/\/127\.0\.0\.1:\d+\/pub\/edition\/\?local_delivery_time=2026-01-\d\dT06%3A00%3A00%2B00%3A00&delivery_count=\d&lang=en&name=Ada\n/,
+      new RegExp(
+        / {2}PASS {2}edition\.etag-daily: .*\n.*\n {8}GET http:\/\/127\.0\.0\.1:\d+\/pub\/edition\//.source +
+          /\?local_delivery_time=2026-01-\d\dT06%3A00%3A00%2B00%3A00&delivery_count=\d&lang=en&name=Ada\n/.source,
+      ),
     );
     expect(stdout).toMatch(/\nOK: \d+ passed, 0 warnings, 0 failed, 0 skipped\n$/);
     expect(stderr).toContain("check: day 3/14 Europe/London delivery_count=2: 204");

@@ -14,25 +14,29 @@ beforeAll(async () => {
 }, 60_000);
 
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
-it("bundles the indexes and edition shards with the edition functions, only the indexes with the validator, and nothing else of the site", () => {
-  const data = path.resolve(site, "_littlepress");
-  const all = readdirSync(data, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
-  expect(Object.keys(bundles).sort()).toEqual(["edition", "sample", "validate_config"]);
-  expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
-  expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
-  expect([...bundles.validate_config!.siteFiles].sort()).toEqual(
-    all.filter((f) => !f.includes(`${path.sep}shards${path.sep}`)),
-  );
-  expect(all.filter((f) => f.includes(`${path.sep}shards${path.sep}`)).length).toBeGreaterThanOrEqual(3);
-  for (const b of Object.values(bundles)) {
-    expect(b.strayFiles, b.name).toEqual([]);
-    expect(b.zipBytes).toBeGreaterThan(0);
-    expect(b.zipBytes).toBeLessThan(NETLIFY_ZIP_LIMIT);
-  }
-});
+it(
+  "bundles the indexes and edition shards with the edition functions, only the indexes with the validator, " +
+    "and nothing else of the site",
+  () => {
+    const data = path.resolve(site, "_littlepress");
+    const all = readdirSync(data, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name))
+      .sort();
+    expect(Object.keys(bundles).sort()).toEqual(["edition", "sample", "validate_config"]);
+    expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
+    expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
+    expect([...bundles.validate_config!.siteFiles].sort()).toEqual(
+      all.filter((f) => !f.includes(`${path.sep}shards${path.sep}`)),
+    );
+    expect(all.filter((f) => f.includes(`${path.sep}shards${path.sep}`)).length).toBeGreaterThanOrEqual(3);
+    for (const b of Object.values(bundles)) {
+      expect(b.strayFiles, b.name).toEqual([]);
+      expect(b.zipBytes).toBeGreaterThan(0);
+      expect(b.zipBytes).toBeLessThan(NETLIFY_ZIP_LIMIT);
+    }
+  },
+);
 
 // The same boundary as test/unit/layers.test.ts, seen in what Netlify ships: no build code, no build packages.
 it("ships no code of the build: nothing of lib/build/, no yaml, sharp or Eleventy package", () => {

@@ -42,6 +42,9 @@ it("deploys only on main, and skips with a clear line without the secrets", () =
   expect(deploy?.if).toContain("refs/heads/main");
   expect(Object.keys(deploy?.env ?? {}).sort()).toEqual(["NETLIFY_AUTH_TOKEN", "NETLIFY_SITE_ID"]);
   expect(deploy?.run).toMatch(
-    /if \[ -z "\$NETLIFY_AUTH_TOKEN" \] \|\| \[ -z "\$NETLIFY_SITE_ID" \]; then\s+echo "Skipping the deploy[^"]*"\s+exit 0/,
+    new RegExp(
+      /if \[ -z "\$NETLIFY_AUTH_TOKEN" \] \|\| \[ -z "\$NETLIFY_SITE_ID" \]; then/.source +
+        /\s+echo "Skipping the deploy[^"]*"\s+exit 0/.source,
+    ),
   );
 });

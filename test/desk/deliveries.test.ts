@@ -58,17 +58,20 @@ describe("the request of each day", () => {
     ]);
   });
 
-  it("moves one calendar day a day, with the zone's offset on that day (the clocks change on 29 March in Paris)", () => {
-    const p = plan({ byTime: true });
-    const times = [0, 1, 2, 3].map((i) => deliveryDay(p, i).time?.text);
-    expect(times).toEqual([
-      "2026-03-27T06:00:00+01:00",
-      "2026-03-28T06:00:00+01:00",
-      "2026-03-29T06:00:00+02:00",
-      "2026-03-30T06:00:00+02:00",
-    ]);
-    expect(deliveryDay(plan({ byTime: true, startDate: "2026-12-31" }), 1).date).toBe("2027-01-01");
-  });
+  it(
+    "moves one calendar day a day, with the zone's offset on that day " + "(the clocks change on 29 March in Paris)",
+    () => {
+      const p = plan({ byTime: true });
+      const times = [0, 1, 2, 3].map((i) => deliveryDay(p, i).time?.text);
+      expect(times).toEqual([
+        "2026-03-27T06:00:00+01:00",
+        "2026-03-28T06:00:00+01:00",
+        "2026-03-29T06:00:00+02:00",
+        "2026-03-30T06:00:00+02:00",
+      ]);
+      expect(deliveryDay(plan({ byTime: true, startDate: "2026-12-31" }), 1).date).toBe("2027-01-01");
+    },
+  );
 
   it("sends only what meta.json asks for", () => {
     const settings: [string, string][] = [["size", "small"]];
@@ -159,7 +162,8 @@ describe("the run's summary", () => {
   it("says which day answered 410 and how many days were left unplayed", () => {
     const ended = playAll(plan({ days: 5 }), [ok('"a"'), ok('"b"'), gone]).tally;
     expect(summary(ended, 5)).toBe(
-      "Played 3 deliveries: 2 printed. Day 3 answered 410: the series is over and the subscription ends there, so the last 2 days are not played.",
+      "Played 3 deliveries: 2 printed. Day 3 answered 410: " +
+        "the series is over and the subscription ends there, so the last 2 days are not played.",
     );
     expect(summary(ended, 4)).toMatch(/, so the last day is not played\.$/);
     expect(summary(ended, 3)).toBe(

@@ -65,164 +65,179 @@ describe("the desk", () => {
     expect(bySlug["/almanac/"]?.descriptionTags).toEqual(["strong"]);
   });
 
-  it("shows an invalid submission's errors beside their fields after a general alert; a valid one feeds the simulator", async () => {
-    const page = await desk.open("/good-morning/");
-    await ready(page);
-    const setLanguageValue = (value: string) =>
-      page.$eval(
-        "#settings-form select",
-        (select, v) => {
-          const s = select as HTMLSelectElement;
-          s.options[0]!.value = v;
-          s.value = v;
-        },
-        value,
+  it(
+    "shows an invalid submission's errors beside their fields after a general alert; " +
+      "a valid one feeds the simulator",
+    async () => {
+      const page = await desk.open("/good-morning/");
+      await ready(page);
+      const setLanguageValue = (value: string) =>
+        page.$eval(
+          "#settings-form select",
+          (select, v) => {
+            const s = select as HTMLSelectElement;
+            s.options[0]!.value = v;
+            s.value = v;
+          },
+          value,
+        );
+      const submit = () => page.getByRole("button", { name: "Check and save settings" }).click();
+
+      // a value the form cannot offer (as if tampered with), and a name one character too long
+      await setLanguageValue("de");
+      await page.getByLabel("Your name").fill("x".repeat(41));
+      await submit();
+      const alert = page.locator("#settings-result.notice-error");
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe("These settings were not accepted. 2 fields are marked below.");
+      const nameError = page.locator('.field[data-field="name"] .field-error');
+      expect(await nameError.textContent()).toBe("Your name: use at most 40 characters.");
+      expect(await page.locator('.field[data-field="lang"] .field-error').textContent()).toMatch(/^Language: /);
+      expect(await page.getByLabel("Your name").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.getByLabel("Your name").getAttribute("aria-describedby")).toBe(
+        await nameError.getAttribute("id"),
       );
-    const submit = () => page.getByRole("button", { name: "Check and save settings" }).click();
+      // the first wrong field has the focus; nothing was stored
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("SELECT");
+      expect(await page.evaluate((key) => localStorage.getItem(key), SETTINGS_KEY)).toBeNull();
 
-    // a value the form cannot offer (as if tampered with), and a name one character too long
-    await setLanguageValue("de");
-    await page.getByLabel("Your name").fill("x".repeat(41));
-    await submit();
-    const alert = page.locator("#settings-result.notice-error");
-    await alert.waitFor();
-    expect(await alert.textContent()).toBe("These settings were not accepted. 2 fields are marked below.");
-    const nameError = page.locator('.field[data-field="name"] .field-error');
-    expect(await nameError.textContent()).toBe("Your name: use at most 40 characters.");
-    expect(await page.locator('.field[data-field="lang"] .field-error').textContent()).toMatch(/^Language: /);
-    expect(await page.getByLabel("Your name").getAttribute("aria-invalid")).toBe("true");
-    expect(await page.getByLabel("Your name").getAttribute("aria-describedby")).toBe(
-      await nameError.getAttribute("id"),
-    );
-    // the first wrong field has the focus; nothing was stored
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("SELECT");
-    expect(await page.evaluate((key) => localStorage.getItem(key), SETTINGS_KEY)).toBeNull();
+      // only the name wrong: one error, beside the name, and the language's note is gone
+      await setLanguageValue("en");
+      await submit();
+      await page.locator("#settings-result.notice-error").filter({ hasText: "One field is marked below." }).waitFor();
+      expect(await page.locator(".field-error:visible").allTextContents()).toEqual([
+        "Your name: use at most 40 characters.",
+      ]);
 
-    // only the name wrong: one error, beside the name, and the language's note is gone
-    await setLanguageValue("en");
-    await submit();
-    await page.locator("#settings-result.notice-error").filter({ hasText: "One field is marked below." }).waitFor();
-    expect(await page.locator(".field-error:visible").allTextContents()).toEqual([
-      "Your name: use at most 40 characters.",
-    ]);
+      // valid: stored for the simulator, which sends the values and prints their edition
+      await page.getByLabel("Language").selectOption("fr");
+      await page.getByLabel("Your name").fill("Zoé <b>&");
+      await submit();
+      const result = page.locator("#settings-result.notice-ok");
+      await result.waitFor();
+      expect(await result.textContent()).toContain("Saved in this browser for the simulator");
+      expect(await page.locator(".field-error:visible").count()).toBe(0);
+      const stored = await page.evaluate(
+        (key) => JSON.parse(localStorage.getItem(key) ?? "null") as { values: unknown },
+        SETTINGS_KEY,
+      );
+      expect(stored.values).toEqual({ lang: "fr", name: "Zoé <b>&" });
+      expect(await page.locator("#sim-settings").textContent()).toContain("lang=fr");
 
-    // valid: stored for the simulator, which sends the values and prints their edition
-    await page.getByLabel("Language").selectOption("fr");
-    await page.getByLabel("Your name").fill("Zoé <b>&");
-    await submit();
-    const result = page.locator("#settings-result.notice-ok");
-    await result.waitFor();
-    expect(await result.textContent()).toContain("Saved in this browser for the simulator");
-    expect(await page.locator(".field-error:visible").count()).toBe(0);
-    const stored = await page.evaluate(
-      (key) => JSON.parse(localStorage.getItem(key) ?? "null") as { values: unknown },
-      SETTINGS_KEY,
-    );
-    expect(stored.values).toEqual({ lang: "fr", name: "Zoé <b>&" });
-    expect(await page.locator("#sim-settings").textContent()).toContain("lang=fr");
+      await play(page, { start: "2026-11-20", tz: "Europe/Paris", days: 2 });
+      const rows = await days(page);
+      expect(rows.map((r) => r.status)).toEqual(["200", "200"]);
+      expect(rows[0]!.url).toBe(
+        `${server.url}/good-morning/edition/` +
+          "?local_delivery_time=2026-11-20T06:00:00%2B01:00&lang=fr&name=Zo%C3%A9%20%3Cb%3E%26",
+      );
+      const strip = page.frameLocator('iframe.paper-strip[data-day="1"]');
+      expect(await strip.locator("h1").textContent()).toBe("Friday 20 November");
+      expect(await strip.locator("main").textContent()).toContain("Bonjour, Zoé <b>& !");
+    },
+  );
 
-    await play(page, { start: "2026-11-20", tz: "Europe/Paris", days: 2 });
-    const rows = await days(page);
-    expect(rows.map((r) => r.status)).toEqual(["200", "200"]);
-    expect(rows[0]!.url).toBe(
-      `${server.url}/good-morning/edition/?local_delivery_time=2026-11-20T06:00:00%2B01:00&lang=fr&name=Zo%C3%A9%20%3Cb%3E%26`,
-    );
-    const strip = page.frameLocator('iframe.paper-strip[data-day="1"]');
-    expect(await strip.locator("h1").textContent()).toBe("Friday 20 November");
-    expect(await strip.locator("main").textContent()).toContain("Bonjour, Zoé <b>& !");
-  });
+  it(
+    "plays the almanac: Fri 200, Sat 200, Sun 204, Mon 200 in Paris; " +
+      "identical pages on 11 and 12 December print twice",
+    async () => {
+      const page = await desk.open("/almanac/");
+      await ready(page);
+      expect(await page.locator("#settings-none").textContent()).toBe(
+        "This publication asks its subscribers for nothing: " +
+          "there is nothing to set, and the simulator sends no settings.",
+      );
+      expect(await page.locator("#sim-settings").textContent()).toContain("None");
+      expect(await page.locator("#sim-count").isVisible()).toBe(false);
+      // the zone defaults to the browser's, the hour to 06:00
+      expect(await page.locator("#sim-tz").inputValue()).toBe("America/New_York");
+      expect(await page.locator("#sim-hour option:checked").textContent()).toBe("06:00");
 
-  it("plays the almanac: Fri 200, Sat 200, Sun 204, Mon 200 in Paris; identical pages on 11 and 12 December print twice", async () => {
-    const page = await desk.open("/almanac/");
-    await ready(page);
-    expect(await page.locator("#settings-none").textContent()).toBe(
-      "This publication asks its subscribers for nothing: there is nothing to set, and the simulator sends no settings.",
-    );
-    expect(await page.locator("#sim-settings").textContent()).toContain("None");
-    expect(await page.locator("#sim-count").isVisible()).toBe(false);
-    // the zone defaults to the browser's, the hour to 06:00
-    expect(await page.locator("#sim-tz").inputValue()).toBe("America/New_York");
-    expect(await page.locator("#sim-hour option:checked").textContent()).toBe("06:00");
+      await play(page, { start: "2026-11-20", tz: "Europe/Paris", days: 4 });
+      let rows = await days(page);
+      expect(rows.map((r) => [r.status, r.prints])).toEqual([
+        ["200", "yes"],
+        ["200", "yes"],
+        ["204", "no"],
+        ["200", "yes"],
+      ]);
+      expect(rows.map((r) => new URL(r.url).searchParams.get("local_delivery_time"))).toEqual([
+        "2026-11-20T06:00:00+01:00",
+        "2026-11-21T06:00:00+01:00",
+        "2026-11-22T06:00:00+01:00",
+        "2026-11-23T06:00:00+01:00",
+      ]);
+      expect(rows[2]!.etag).toBe("none");
+      expect(await page.locator("iframe.paper-strip").count()).toBe(3);
+      expect(await page.locator("#sim-status").textContent()).toBe("Played 4 deliveries: 3 printed, 1 not printed.");
 
-    await play(page, { start: "2026-11-20", tz: "Europe/Paris", days: 4 });
-    let rows = await days(page);
-    expect(rows.map((r) => [r.status, r.prints])).toEqual([
-      ["200", "yes"],
-      ["200", "yes"],
-      ["204", "no"],
-      ["200", "yes"],
-    ]);
-    expect(rows.map((r) => new URL(r.url).searchParams.get("local_delivery_time"))).toEqual([
-      "2026-11-20T06:00:00+01:00",
-      "2026-11-21T06:00:00+01:00",
-      "2026-11-22T06:00:00+01:00",
-      "2026-11-23T06:00:00+01:00",
-    ]);
-    expect(rows[2]!.etag).toBe("none");
-    expect(await page.locator("iframe.paper-strip").count()).toBe(3);
-    expect(await page.locator("#sim-status").textContent()).toBe("Played 4 deliveries: 3 printed, 1 not printed.");
+      // the same text on two days still prints twice: the ETags differ
+      await play(page, { start: "2026-12-11", days: 2 });
+      rows = await days(page);
+      expect(rows.map((r) => [r.status, r.prints])).toEqual([
+        ["200", "yes"],
+        ["200", "yes"],
+      ]);
+      expect(rows[0]!.etag).not.toBe(rows[1]!.etag);
+      const text = (day: number) =>
+        page.frameLocator(`iframe.paper-strip[data-day="${day}"]`).locator("main").textContent();
+      expect(await text(1)).toBe(await text(2));
 
-    // the same text on two days still prints twice: the ETags differ
-    await play(page, { start: "2026-12-11", days: 2 });
-    rows = await days(page);
-    expect(rows.map((r) => [r.status, r.prints])).toEqual([
-      ["200", "yes"],
-      ["200", "yes"],
-    ]);
-    expect(rows[0]!.etag).not.toBe(rows[1]!.etag);
-    const text = (day: number) =>
-      page.frameLocator(`iframe.paper-strip[data-day="${day}"]`).locator("main").textContent();
-    expect(await text(1)).toBe(await text(2));
+      // summer time: the offset is the one in force on that date, in that zone
+      await play(page, { start: "2026-07-01", tz: "America/Los_Angeles", days: 1 });
+      expect(new URL((await days(page))[0]!.url).searchParams.get("local_delivery_time")).toBe(
+        "2026-07-01T06:00:00-07:00",
+      );
+    },
+  );
 
-    // summer time: the offset is the one in force on that date, in that zone
-    await play(page, { start: "2026-07-01", tz: "America/Los_Angeles", days: 1 });
-    expect(new URL((await days(page))[0]!.url).searchParams.get("local_delivery_time")).toBe(
-      "2026-07-01T06:00:00-07:00",
-    );
-  });
+  it(
+    "plays the lighthouse from delivery_count 5: 200, 200, then 410 and the subscription ends; " +
+      "strips are 384 px wide",
+    async () => {
+      const page = await desk.open("/lighthouse/");
+      await ready(page);
+      expect(await page.locator("#sim-start").isVisible()).toBe(false);
+      expect(await page.locator("#settings-none").isVisible()).toBe(true);
 
-  it("plays the lighthouse from delivery_count 5: 200, 200, then 410 and the subscription ends; strips are 384 px wide", async () => {
-    const page = await desk.open("/lighthouse/");
-    await ready(page);
-    expect(await page.locator("#sim-start").isVisible()).toBe(false);
-    expect(await page.locator("#settings-none").isVisible()).toBe(true);
+      // impossible inputs are refused beside the field
+      await page.locator("#sim-days").fill("61");
+      await page.locator("#sim-run").click();
+      expect(await page.locator("#sim-days-error").textContent()).toBe("Days to play: a whole number from 1 to 60.");
+      expect(await page.locator("#sim-days").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("sim-days");
 
-    // impossible inputs are refused beside the field
-    await page.locator("#sim-days").fill("61");
-    await page.locator("#sim-run").click();
-    expect(await page.locator("#sim-days-error").textContent()).toBe("Days to play: a whole number from 1 to 60.");
-    expect(await page.locator("#sim-days").getAttribute("aria-invalid")).toBe("true");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("sim-days");
+      await play(page, { count: 5, days: 4 });
+      const rows = await days(page);
+      expect(rows.map((r) => [r.status, r.prints])).toEqual([
+        ["200", "yes"],
+        ["200", "yes"],
+        ["410", "no"],
+      ]);
+      expect(rows.map((r) => new URL(r.url).searchParams.get("delivery_count"))).toEqual(["5", "6", "7"]);
+      expect(await page.locator("#sim-status").textContent()).toBe(
+        "Played 3 deliveries: 2 printed. Day 3 answered 410: " +
+          "the series is over and the subscription ends there, so the last day is not played.",
+      );
+      expect(await page.locator("#sim-days-log .day-ended").textContent()).toContain("The subscription ends here.");
+      expect(await page.locator("#roll .roll-end").textContent()).toContain("410");
+      expect(await page.locator("#sim-days-error").isVisible()).toBe(false);
 
-    await play(page, { count: 5, days: 4 });
-    const rows = await days(page);
-    expect(rows.map((r) => [r.status, r.prints])).toEqual([
-      ["200", "yes"],
-      ["200", "yes"],
-      ["410", "no"],
-    ]);
-    expect(rows.map((r) => new URL(r.url).searchParams.get("delivery_count"))).toEqual(["5", "6", "7"]);
-    expect(await page.locator("#sim-status").textContent()).toBe(
-      "Played 3 deliveries: 2 printed. Day 3 answered 410: the series is over and the subscription ends there, so the last day is not played.",
-    );
-    expect(await page.locator("#sim-days-log .day-ended").textContent()).toContain("The subscription ends here.");
-    expect(await page.locator("#roll .roll-end").textContent()).toContain("410");
-    expect(await page.locator("#sim-days-error").isVisible()).toBe(false);
-
-    // each printed edition: an iframe of the edition URL, 384 px wide, as tall as its content
-    const frames = page.locator("iframe.paper-strip");
-    expect(await frames.count()).toBe(2);
-    const frame = frames.first();
-    expect(pngSize(await frame.screenshot()).width).toBe(384);
-    const sizes = await frame.evaluate((f: HTMLIFrameElement) => ({
-      box: f.getBoundingClientRect().height,
-      content: f.contentDocument!.documentElement.scrollHeight,
-      src: f.getAttribute("src"),
-    }));
-    expect(sizes.src).toBe(`${server.url}/lighthouse/edition/?delivery_count=5`);
-    expect(sizes.box).toBeGreaterThan(300);
-    expect(Math.abs(sizes.box - sizes.content)).toBeLessThanOrEqual(1);
-  });
+      // each printed edition: an iframe of the edition URL, 384 px wide, as tall as its content
+      const frames = page.locator("iframe.paper-strip");
+      expect(await frames.count()).toBe(2);
+      const frame = frames.first();
+      expect(pngSize(await frame.screenshot()).width).toBe(384);
+      const sizes = await frame.evaluate((f: HTMLIFrameElement) => ({
+        box: f.getBoundingClientRect().height,
+        content: f.contentDocument!.documentElement.scrollHeight,
+        src: f.getAttribute("src"),
+      }));
+      expect(sizes.src).toBe(`${server.url}/lighthouse/edition/?delivery_count=5`);
+      expect(sizes.box).toBeGreaterThan(300);
+      expect(Math.abs(sizes.box - sizes.content)).toBeLessThanOrEqual(1);
+    },
+  );
 
   it("follows the spec's state table: counts every day, prints only an ETag it has not just seen", async () => {
     // A stand-in publication: 200 "a", 204, 200 "a" again (unchanged), 200 "b".
@@ -306,56 +321,60 @@ describe("the desk", () => {
     expect((await days(page))[0]!.url).toContain("&lang=fr&name=Kim");
   });
 
-  it("puts meta.json's texts and the server's answers into the page as text, never as HTML; radios come in a fieldset", async () => {
-    const evil = '<img src=x onerror="window.pwned=1">';
-    const page = await desk.open("/good-morning/", {
-      before: async (p: Page) => {
-        await p.route("**/good-morning/meta.json", (route) =>
-          route.fulfill({
-            contentType: "application/json",
-            body: JSON.stringify({
-              name: evil,
-              send_timezone_info: true,
-              send_delivery_count: false,
-              config: {
-                fields: [
-                  { type: "select", name: "lang", label: `Lang ${evil}`, options: [[evil, "x"]] },
-                  {
-                    type: "radio",
-                    name: "size",
-                    label: "Size",
-                    options: [
-                      ["Small", "s"],
-                      [evil, "l"],
-                    ],
-                  },
-                ],
-              },
+  it(
+    "puts meta.json's texts and the server's answers into the page as text, never as HTML; " +
+      "radios come in a fieldset",
+    async () => {
+      const evil = '<img src=x onerror="window.pwned=1">';
+      const page = await desk.open("/good-morning/", {
+        before: async (p: Page) => {
+          await p.route("**/good-morning/meta.json", (route) =>
+            route.fulfill({
+              contentType: "application/json",
+              body: JSON.stringify({
+                name: evil,
+                send_timezone_info: true,
+                send_delivery_count: false,
+                config: {
+                  fields: [
+                    { type: "select", name: "lang", label: `Lang ${evil}`, options: [[evil, "x"]] },
+                    {
+                      type: "radio",
+                      name: "size",
+                      label: "Size",
+                      options: [
+                        ["Small", "s"],
+                        [evil, "l"],
+                      ],
+                    },
+                  ],
+                },
+              }),
             }),
-          }),
-        );
-        await p.route("**/good-morning/validate_config/", (route) =>
-          route.fulfill({
-            contentType: "application/json",
-            body: JSON.stringify({ valid: false, errors: [`Lang ${evil}: no`, `Other ${evil}`] }),
-          }),
-        );
-      },
-    });
-    await ready(page);
-    expect(await page.locator('.field[data-field="lang"] label').textContent()).toBe(`Lang ${evil}`);
-    expect(await page.locator('.field[data-field="lang"] option').textContent()).toBe(evil);
-    expect(await page.locator('fieldset.field[data-field="size"] > legend').textContent()).toBe("Size");
-    expect(await page.getByRole("group", { name: "Size" }).getByRole("radio").count()).toBe(2);
-    expect(await page.getByRole("radio", { name: "Small", exact: true }).count()).toBe(1);
-    await page.getByRole("button", { name: "Check and save settings" }).click();
-    await page.locator("#settings-result.notice-error").waitFor();
-    expect(await page.locator('.field[data-field="lang"] .field-error').textContent()).toBe(`Lang ${evil}: no`);
-    // an error that names no field goes into the general alert
-    expect(await page.locator("#settings-result li").textContent()).toBe(`Other ${evil}`);
-    expect(await page.locator("#subscribe img").count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
-  });
+          );
+          await p.route("**/good-morning/validate_config/", (route) =>
+            route.fulfill({
+              contentType: "application/json",
+              body: JSON.stringify({ valid: false, errors: [`Lang ${evil}: no`, `Other ${evil}`] }),
+            }),
+          );
+        },
+      });
+      await ready(page);
+      expect(await page.locator('.field[data-field="lang"] label').textContent()).toBe(`Lang ${evil}`);
+      expect(await page.locator('.field[data-field="lang"] option').textContent()).toBe(evil);
+      expect(await page.locator('fieldset.field[data-field="size"] > legend').textContent()).toBe("Size");
+      expect(await page.getByRole("group", { name: "Size" }).getByRole("radio").count()).toBe(2);
+      expect(await page.getByRole("radio", { name: "Small", exact: true }).count()).toBe(1);
+      await page.getByRole("button", { name: "Check and save settings" }).click();
+      await page.locator("#settings-result.notice-error").waitFor();
+      expect(await page.locator('.field[data-field="lang"] .field-error').textContent()).toBe(`Lang ${evil}: no`);
+      // an error that names no field goes into the general alert
+      expect(await page.locator("#settings-result li").textContent()).toBe(`Other ${evil}`);
+      expect(await page.locator("#subscribe img").count()).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    },
+  );
 
   it("shows print previews when npm run preview has made them, and only a hint when not", async () => {
     // a 1x1 PNG stands in for the previews

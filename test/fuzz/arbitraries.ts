@@ -111,7 +111,9 @@ export const configBody = fc.oneof(
     const boundary = "----LittlepressFuzz7MA4YWxkTrZu0gW";
     return {
       type: `multipart/form-data; boundary=${boundary}`,
-      body: `--${boundary}\r\nContent-Disposition: form-data; name="config"\r\n\r\n${JSON.stringify(c)}\r\n--${boundary}--\r\n`,
+      body:
+        `--${boundary}\r\nContent-Disposition: form-data; name="config"\r\n\r\n` +
+        `${JSON.stringify(c)}\r\n--${boundary}--\r\n`,
     };
   }),
   fc.tuple(fc.string({ maxLength: 200 }), fc.nat(200)).map(([text, cut]) => ({

@@ -22,7 +22,8 @@ export async function buildSite(content: string, output: string, options?: Build
     ? [
         "--input-type=module",
         "-e",
-        `import { build } from "./lib/build/build.ts"; await build(${JSON.stringify({ ...options, content, output })});`,
+        'import { build } from "./lib/build/build.ts"; ' +
+          `await build(${JSON.stringify({ ...options, content, output })});`,
       ]
     : ["scripts/build.ts", "--content", content, "--output", output];
   await run(process.execPath, ["--import", "tsx", ...args], { timeout: 120_000 });

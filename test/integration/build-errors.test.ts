@@ -127,37 +127,40 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     );
   });
 
-  it("config fields: no options, duplicate names, unsafe and reserved names, a default not among the options", async () => {
-    const fields = [
-      { type: "select", name: "lang", label: "Language", options: [] },
-      { type: "text", name: "lang", label: "Again" },
-      { type: "text", name: "my-name", label: "Unsafe" },
-      { type: "text", name: "delivery_count", label: "Reserved" },
-      {
-        type: "radio",
-        name: "size",
-        label: "Size",
-        options: [
-          ["S", "s"],
-          ["S again", "s"],
-        ],
-        default: "m",
-      },
-      { type: "checkbox", name: "ok", label: "Unknown type" },
-    ];
-    const out = await expectFailure(content("fields", { ...GOOD, config: { fields } }));
-    expect(out).toMatch(/config\.fields\[5\]\.type\n\s+problem: must be "text", "select" or "radio"/);
-    // The type error stops the other checks; fix it and they all appear at once.
-    const out2 = await expectFailure(content("fields2", { ...GOOD, config: { fields: fields.slice(0, 5) } }));
-    expect(out2).toMatch(/config\.fields\[0\]\.options\n\s+problem: a select field needs options/);
-    expect(out2).toMatch(/config\.fields\[1\]\.name\n\s+problem: two fields are named "lang"/);
-    expect(out2).toMatch(/config\.fields\[2\]\.name\n\s+problem: "my-name" is not a safe query-parameter name/);
-    expect(out2).toMatch(
-      /config\.fields\[3\]\.name\n\s+problem: "delivery_count" is a parameter the platform sends itself/,
-    );
-    expect(out2).toMatch(/config\.fields\[4\]\.options\[1\]\n\s+problem: the value "s" is listed twice/);
-    expect(out2).toMatch(/config\.fields\[4\]\.default\n\s+problem: the default "m" is not one of the option values/);
-  });
+  it(
+    "config fields: no options, duplicate names, unsafe and reserved names, " + "a default not among the options",
+    async () => {
+      const fields = [
+        { type: "select", name: "lang", label: "Language", options: [] },
+        { type: "text", name: "lang", label: "Again" },
+        { type: "text", name: "my-name", label: "Unsafe" },
+        { type: "text", name: "delivery_count", label: "Reserved" },
+        {
+          type: "radio",
+          name: "size",
+          label: "Size",
+          options: [
+            ["S", "s"],
+            ["S again", "s"],
+          ],
+          default: "m",
+        },
+        { type: "checkbox", name: "ok", label: "Unknown type" },
+      ];
+      const out = await expectFailure(content("fields", { ...GOOD, config: { fields } }));
+      expect(out).toMatch(/config\.fields\[5\]\.type\n\s+problem: must be "text", "select" or "radio"/);
+      // The type error stops the other checks; fix it and they all appear at once.
+      const out2 = await expectFailure(content("fields2", { ...GOOD, config: { fields: fields.slice(0, 5) } }));
+      expect(out2).toMatch(/config\.fields\[0\]\.options\n\s+problem: a select field needs options/);
+      expect(out2).toMatch(/config\.fields\[1\]\.name\n\s+problem: two fields are named "lang"/);
+      expect(out2).toMatch(/config\.fields\[2\]\.name\n\s+problem: "my-name" is not a safe query-parameter name/);
+      expect(out2).toMatch(
+        /config\.fields\[3\]\.name\n\s+problem: "delivery_count" is a parameter the platform sends itself/,
+      );
+      expect(out2).toMatch(/config\.fields\[4\]\.options\[1\]\n\s+problem: the value "s" is listed twice/);
+      expect(out2).toMatch(/config\.fields\[4\]\.default\n\s+problem: the default "m" is not one of the option values/);
+    },
+  );
 
   it("options that would explode into too many copies", async () => {
     const many = (name: string) => ({
@@ -238,41 +241,48 @@ describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
     );
   });
 
-  it("data files, default and if, kept line breaks, attributes; strict_variables: false prints an unknown variable as nothing", async () => {
-    const pub = { ...GOOD, markdown: { breaks: true } };
-    const body =
-      'Sky: {{ haiku.first }} / {{ shared }} / {{ mood | default: "calm" }}{% if missing %}!{% endif %}\n\n' +
-      "line one\nline two\n\n![Sun](sun.png){.dither}\n";
-    const dir = content("data", pub, {
-      "0.md": `---\nnumber: 0\n---\n${body}`,
-      "editions.json": '{"shared": "from editions.json"}',
-    });
-    mkdirSync(path.join(dir, "_data"));
-    writeFileSync(path.join(dir, "_data", "haiku.json"), '{"first": "old pond"}');
-    await sharp({ create: { width: 20, height: 20, channels: 3, background: "#888" } })
-      .png()
-      .toFile(path.join(dir, "pub", "editions", "sun.png"));
-    const other = path.join(dir, "lenient");
-    mkdirSync(path.join(other, "editions"), { recursive: true });
-    writeFileSync(path.join(other, "publication.json"), JSON.stringify({ ...GOOD, strict_variables: false }));
-    writeFileSync(path.join(other, "editions", "0.md"), "---\nnumber: 0\n---\n[{{ titel }}]\n\nline one\nline two\n");
-    const { code } = await build(dir);
-    expect(code).toBe(0);
-    const html = (await pages(dir)).get("0")!;
-    expect(html).toContain("<p>Sky: old pond / from editions.json / calm</p>");
-    expect(html).toContain("<p>line one<br>\nline two</p>");
-    expect(html).toMatch(/<img src="[^"]+" alt="Sun" class="dither"/);
-    const lenient = (await pages(dir, "lenient")).get("0")!;
-    expect(lenient).toContain("<p>[]</p>");
-    expect(lenient).toContain("<p>line one\nline two</p>"); // breaks are off by default
-  });
+  it(
+    "data files, default and if, kept line breaks, attributes; " +
+      "strict_variables: false prints an unknown variable as nothing",
+    async () => {
+      const pub = { ...GOOD, markdown: { breaks: true } };
+      const body =
+        'Sky: {{ haiku.first }} / {{ shared }} / {{ mood | default: "calm" }}{% if missing %}!{% endif %}\n\n' +
+        "line one\nline two\n\n![Sun](sun.png){.dither}\n";
+      const dir = content("data", pub, {
+        "0.md": `---\nnumber: 0\n---\n${body}`,
+        "editions.json": '{"shared": "from editions.json"}',
+      });
+      mkdirSync(path.join(dir, "_data"));
+      writeFileSync(path.join(dir, "_data", "haiku.json"), '{"first": "old pond"}');
+      await sharp({ create: { width: 20, height: 20, channels: 3, background: "#888" } })
+        .png()
+        .toFile(path.join(dir, "pub", "editions", "sun.png"));
+      const other = path.join(dir, "lenient");
+      mkdirSync(path.join(other, "editions"), { recursive: true });
+      writeFileSync(path.join(other, "publication.json"), JSON.stringify({ ...GOOD, strict_variables: false }));
+      writeFileSync(path.join(other, "editions", "0.md"), "---\nnumber: 0\n---\n[{{ titel }}]\n\nline one\nline two\n");
+      const { code } = await build(dir);
+      expect(code).toBe(0);
+      const html = (await pages(dir)).get("0")!;
+      expect(html).toContain("<p>Sky: old pond / from editions.json / calm</p>");
+      expect(html).toContain("<p>line one<br>\nline two</p>");
+      expect(html).toMatch(/<img src="[^"]+" alt="Sun" class="dither"/);
+      const lenient = (await pages(dir, "lenient")).get("0")!;
+      expect(lenient).toContain("<p>[]</p>");
+      expect(lenient).toContain("<p>line one\nline two</p>"); // breaks are off by default
+    },
+  );
 
   it("a publication.json not in UTF-8 and a Latin-1 edition are refused naming the encoding", async () => {
     const dir = content("latin1", GOOD, { "0.md": "---\nnumber: 0\n---\nHi\n", "1.md": "" });
     writeFileSync(path.join(dir, "pub", "editions", "1.md"), Buffer.from("---\nnumber: 1\n---\nCaf\xe9\n", "latin1"));
     await expectFailure(
       dir,
-      /1\.md: encoding\n\s+problem: is not valid UTF-8 \(line 4\); it looks like Latin-1\/Windows-1252\n\s+fix: save it as UTF-8/,
+      new RegExp(
+        /1\.md: encoding\n\s+problem: is not valid UTF-8 \(line 4\); /.source +
+          /it looks like Latin-1\/Windows-1252\n\s+fix: save it as UTF-8/.source,
+      ),
     );
     writeFileSync(path.join(dir, "pub", "publication.json"), Buffer.from("\uFEFF" + JSON.stringify(GOOD), "utf16le"));
     await expectFailure(dir, /publication\.json: encoding\n\s+problem: is saved as UTF-16 LE, not UTF-8/);

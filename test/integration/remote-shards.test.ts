@@ -50,16 +50,19 @@ describe("a site whose shards do not fit in the function bundle", () => {
     }
   });
 
-  it("answers through the local server exactly what the shard holds: the function fetched it from the site", async () => {
-    const range = index("lighthouse").shards[0]!;
-    const shard = decodeShard(readFileSync(path.join(FULL, range.remote!)), shardDictionary(index("lighthouse")));
-    const copy = shard.editions["1"]![""]!;
-    const res = await fetch(`${server.url}/lighthouse/edition/?delivery_count=1`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("etag")).toBe(copy.etag);
-    expect(await res.text()).toBe(shard.bodies[copy.body]);
-    expect((await fetch(`${server.url}/lighthouse/edition/?delivery_count=7`)).status).toBe(410);
-  });
+  it(
+    "answers through the local server exactly what the shard holds: " + "the function fetched it from the site",
+    async () => {
+      const range = index("lighthouse").shards[0]!;
+      const shard = decodeShard(readFileSync(path.join(FULL, range.remote!)), shardDictionary(index("lighthouse")));
+      const copy = shard.editions["1"]![""]!;
+      const res = await fetch(`${server.url}/lighthouse/edition/?delivery_count=1`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("etag")).toBe(copy.etag);
+      expect(await res.text()).toBe(shard.bodies[copy.body]);
+      expect((await fetch(`${server.url}/lighthouse/edition/?delivery_count=7`)).status).toBe(410);
+    },
+  );
 
   it("answers 204, not an error, when the site cannot be reached for a shard", async () => {
     // Nothing listens on port 1; the almanac's shard has not been fetched before.

@@ -21,24 +21,31 @@ async function expectBlackAndWhiteIcon(res: Response) {
 
 describe("a publication at the site root", () => {
   const rooted = withServer("rooted");
-  it("answers at /meta.json, /edition/, /sample/, /validate_config/ and /icon.png, as well as under its folder", async () => {
-    const meta = await get(rooted, "/meta.json");
-    expect(meta.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(await meta.json()).toEqual(await (await get(rooted, "/only/meta.json")).json());
-    for (const path of ["/edition/?delivery_count=0", "/edition?delivery_count=0", "/only/edition/?delivery_count=0"]) {
-      const res = await get(rooted, path);
-      expect(res.status).toBe(200);
-      expect(await res.text()).toContain("First, reader.");
-    }
-    expect((await get(rooted, "/edition/?delivery_count=2")).status).toBe(410);
-    const post = await get(rooted, "/validate_config/", {
-      method: "POST",
-      body: new URLSearchParams({ config: '{"name":"Ada"}' }),
-    });
-    expect(await post.json()).toEqual({ valid: true });
-    expect(await (await get(rooted, "/sample/")).text()).toContain("The sample, reader.");
-    await expectBlackAndWhiteIcon(await get(rooted, "/icon.png"));
-  });
+  it(
+    "answers at /meta.json, /edition/, /sample/, /validate_config/ and /icon.png, " + "as well as under its folder",
+    async () => {
+      const meta = await get(rooted, "/meta.json");
+      expect(meta.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await meta.json()).toEqual(await (await get(rooted, "/only/meta.json")).json());
+      for (const path of [
+        "/edition/?delivery_count=0",
+        "/edition?delivery_count=0",
+        "/only/edition/?delivery_count=0",
+      ]) {
+        const res = await get(rooted, path);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain("First, reader.");
+      }
+      expect((await get(rooted, "/edition/?delivery_count=2")).status).toBe(410);
+      const post = await get(rooted, "/validate_config/", {
+        method: "POST",
+        body: new URLSearchParams({ config: '{"name":"Ada"}' }),
+      });
+      expect(await post.json()).toEqual({ valid: true });
+      expect(await (await get(rooted, "/sample/")).text()).toContain("The sample, reader.");
+      await expectBlackAndWhiteIcon(await get(rooted, "/icon.png"));
+    },
+  );
 });
 
 describe("/sample/ and icon.png of a publication under its folder", () => {

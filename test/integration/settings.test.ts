@@ -84,9 +84,8 @@ describe("/validate_config/", () => {
   });
 
   it("counts emoji and right-to-left text as characters", async () => {
-    expect(
-      (await answer(await postConfigForm(VALIDATE, { lang: "en", size: "s", name: "👩‍🚀".repeat(2) + "مرحبا" }))).valid,
-    ).toBe(true);
+    const name = "👩‍🚀".repeat(2) + "مرحبا";
+    expect((await answer(await postConfigForm(VALIDATE, { lang: "en", size: "s", name }))).valid).toBe(true);
   });
 
   it("answers malformed requests with 400, 413 and 405 in the same JSON shape", async () => {
@@ -136,7 +135,8 @@ describe("editions per subscriber", () => {
     const bare = await edition("");
     expect(bare.html).toContain('Hello <b title="friend">friend</b>, size s.');
     expect((await edition("lang=de&size=xxl")).etag).toBe(bare.etag);
-    expect((await edition(`name=${"x".repeat(8000)}`)).html).toContain(">friend<"); // under the query limit, over max_length
+    // Under the query limit, over max_length.
+    expect((await edition(`name=${"x".repeat(8000)}`)).html).toContain(">friend<");
   });
 
   it("gives two subscribers two ETags, and one subscriber the same ETag each time", async () => {

@@ -70,7 +70,8 @@ describe("lengths", () => {
     expect(table.split("\n")).toEqual([
       "publication  edition        px        mm",
       "a            0          812 px  101.5 mm  ⚠ longer than the advised 800 px (100 mm)",
-      "a            1        12000 px   1500 mm  ⚠ longer than the advised 800 px (100 mm); the printer cuts it at 10000 px",
+      "a            1        12000 px   1500 mm  ⚠ longer than the advised 800 px (100 mm); " +
+        "the printer cuts it at 10000 px",
       "a            2               -         -  ✗ the page did not load in 20 s; skipped",
       "",
     ]);

@@ -145,7 +145,8 @@ describe("compileConfigValidator: errors", () => {
   });
 
   it("counts an emoji as one character for max_length", () => {
-    expect(errorsOf(validate({ lang: "en", name: "😀😀😀😀😀😀" }))).toEqual(["Your name: use at most 5 characters."]);
+    const six = "😀😀😀😀😀😀";
+    expect(errorsOf(validate({ lang: "en", name: six }))).toEqual(["Your name: use at most 5 characters."]);
     expect(errorsOf(validate({ lang: "en", name: "😀" }))).toEqual(["Your name: use at least 2 characters."]);
   });
 
@@ -228,7 +229,8 @@ describe("compileConfigValidator: errors", () => {
 
   it("refuses __proto__ and constructor keys from JSON by name, without polluting Object.prototype", () => {
     const config = JSON.parse(
-      '{"lang": "en", "name": "Phil", "__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}',
+      '{"lang": "en", "name": "Phil", "__proto__": {"polluted": "yes"}, ' +
+        '"constructor": {"prototype": {"polluted": "yes"}}}',
     ) as Record<string, unknown>;
     const check = validate(config);
     const errors = errorsOf(check);

@@ -41,7 +41,10 @@ const name: TextField = {
   max_length: 10,
 };
 
-/** The HTML of one prebuilt copy: it names its key and variant, and has a slot when the publication has text settings. */
+/**
+ * The HTML of one prebuilt copy: it names its key and variant,
+ * and has a slot when the publication has text settings.
+ */
 const page = (key: EditionKey, variant: string, fields: ConfigField[] = []) =>
   `<p>${key} ${variant || "default"}${fields.some((f) => f.type === "text") ? ` ${slotToken("name")}` : ""}</p>`;
 

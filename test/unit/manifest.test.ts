@@ -272,7 +272,8 @@ describe("packPublication: shards", () => {
   });
 
   it("stores a shard and reads it back as it was, multibyte text and identical copies included", () => {
-    const pages = ["<p>Bonjour, Zoë</p>", "<p>日本語の朝</p>", "<p>Bonjour, Zoë</p>", "<p>\u2728 \u{1F4DC} scroll</p>"];
+    const bonjour = "<p>Bonjour, Zoë</p>";
+    const pages = [bonjour, "<p>日本語の朝</p>", bonjour, "<p>\u2728 \u{1F4DC} scroll</p>"];
     const packed = packPublication(
       source([]),
       pages.map((html, i) => render(String(i), PLAIN, html)),

@@ -92,7 +92,9 @@ export function judge(answer, lastEtag) {
           kind: "warn",
           prints: true,
           short: "Prints (no ETag!)",
-          why: "Printed here, but the spec requires an ETag on every 200: without one the platform cannot tell new content from old.",
+          why:
+            "Printed here, but the spec requires an ETag on every 200: " +
+            "without one the platform cannot tell new content from old.",
         };
       }
       if (lastEtag === null) {
@@ -138,7 +140,9 @@ export function judge(answer, lastEtag) {
         kind: "error",
         prints: false,
         short: "Not a spec status",
-        why: `The spec allows only 200, 204 and 410 from edition/; what the platform does with ${answer.status} is not defined.`,
+        why:
+          "The spec allows only 200, 204 and 410 from edition/; " +
+          `what the platform does with ${answer.status} is not defined.`,
       };
   }
 }
@@ -178,7 +182,10 @@ export function summary(tally, days) {
   if (endedOn !== null) {
     const rest = days - played;
     const notPlayed = rest ? `, so the last ${rest === 1 ? "day is" : `${rest} days are`} not played` : "";
-    return `Played ${deliveries}: ${printed} printed. Day ${endedOn} answered 410: the series is over and the subscription ends there${notPlayed}.`;
+    return (
+      `Played ${deliveries}: ${printed} printed. ` +
+      `Day ${endedOn} answered 410: the series is over and the subscription ends there${notPlayed}.`
+    );
   }
   if (played === 0) return "Nothing played.";
   return `Played ${deliveries}: ${printed} printed, ${played - printed} not printed.`;

@@ -10,7 +10,9 @@
 /**
  * Attributes for h(): `class`, `text`, `dataset` and `on<event>` are special;
  * `true` sets an empty attribute, false/null/undefined skip it.
- * @typedef {{ [name: string]: string | number | boolean | null | undefined | Record<string, string> | EventListener }} Props
+ * @typedef {{
+ *   [name: string]: string | number | boolean | null | undefined | Record<string, string> | EventListener
+ * }} Props
  */
 
 /**

@@ -22,7 +22,8 @@ export function setupForm({ slot, slug, base, meta }) {
       h(
         "p",
         { class: "notice notice-quiet", id: "settings-none" },
-        "This publication asks its subscribers for nothing: there is nothing to set, and the simulator sends no settings.",
+        "This publication asks its subscribers for nothing: " +
+          "there is nothing to set, and the simulator sends no settings.",
       ),
     );
     return;

@@ -13,7 +13,13 @@ export function pageBase() {
 
 /**
  * @typedef {{ type: string, name: string, label: string, options: [string, string][] }} Field
- * @typedef {{ name: string, send_timezone_info: boolean, send_delivery_count: boolean, fields: Field[], problems: string[] }} Meta
+ * @typedef {{
+ *   name: string,
+ *   send_timezone_info: boolean,
+ *   send_delivery_count: boolean,
+ *   fields: Field[],
+ *   problems: string[]
+ * }} Meta
  */
 
 /**

@@ -494,7 +494,8 @@ function settingsSummary(slug, meta) {
       h(
         "span",
         { class: "muted" },
-        "None saved yet, so the requests carry none and the publication falls back to its defaults. Check and save the form to send yours.",
+        "None saved yet, so the requests carry none and the publication falls back to its defaults. " +
+          "Check and save the form to send yours.",
       ),
     ];
   }
