@@ -114,7 +114,10 @@ export function generateSite(dir: string, total: number, today = new Date()): Sy
   };
 }
 
-/** Writes content/<slug>/publication.json (every synthetic publication has the same owner); returns its editions folder. */
+/**
+ * Writes content/<slug>/publication.json (every synthetic publication has the same owner);
+ * returns its editions folder.
+ */
 function publicationDir(dir: string, slug: string, publication: object): string {
   mkdirSync(path.join(dir, slug, "editions"), { recursive: true });
   const settings = { ...publication, owner_email: "bench@example.com" };
