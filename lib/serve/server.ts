@@ -105,8 +105,12 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const context: ServeContext = { littlepressSite: path.resolve(root, functionSite ?? site) };
   const served: Served = { config, site, context, functions, live: live !== undefined, closing: false };
   const streams = new Set<ServerResponse>();
+  /** Answers not yet begun: on shutdown they are told to close their connection. */
+  const inFlight = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     if (served.closing) res.setHeader("Connection", "close");
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
     if (live && req.url === LIVE_EVENTS && (req.method === "GET" || req.method === "HEAD")) {
       streams.add(res);
       res.once("close", () => streams.delete(res));
@@ -132,6 +136,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     if (!served.closing) {
       served.closing = true;
       for (const res of streams) res.end();
+      for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
       server.close();
       server.closeIdleConnections();
       // Keep-alive connections go idle as their last answer ends (it says Connection: close).
@@ -232,9 +237,14 @@ async function answer(served: Served, req: IncomingMessage, res: ServerResponse)
  * a path), which is the client's error, answered 400.
  */
 function requestUrl(req: IncomingMessage): URL | undefined {
-  const target = req.url ?? "";
-  if (!target.startsWith("/")) return undefined;
+  let target = req.url ?? "";
   try {
+    // The absolute form (`GET http://host/path`), which proxies may send: its path, on the Host's origin.
+    if (/^https?:\/\//i.test(target)) {
+      const absolute = new URL(target);
+      target = absolute.pathname + absolute.search;
+    }
+    if (!target.startsWith("/")) return undefined;
     const origin = new URL(`http://${req.headers.host ?? "127.0.0.1"}`);
     if (origin.pathname !== "/" || origin.search || origin.hash || origin.username || origin.password) return undefined;
     // Concatenated, not resolved: "//host/x" stays a path on this origin.
@@ -289,6 +299,7 @@ function drain(req: IncomingMessage): Promise<boolean> {
     const end = () => done(true);
     const gone = () => done(req.readableEnded);
     const timer = setTimeout(() => done(false), DRAIN_MS);
+    req.removeAllListeners("data"); // a body stream the function stopped reading (bodyOf) lets go of it
     req.on("data", count).once("end", end).once("close", gone);
     req.resume();
   });
@@ -494,7 +505,7 @@ export function byteRange(header: string | undefined, size: number): ByteRange |
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(m[1]);
-  const end = m[2] === "" ? size - 1 : Number(m[2]);
+  const end = m[2] === "" ? Infinity : Number(m[2]);
   if (end < start) return undefined;
   if (start >= size) return "unsatisfiable";
   return { start, end: Math.min(end, size - 1) };

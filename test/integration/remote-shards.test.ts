@@ -51,6 +51,20 @@ describe("a site whose shards do not fit in the function bundle", () => {
     }
   });
 
+  it("publishes them sealed: without the key the functions hold, the public bytes give no edition", async () => {
+    const ix = index("lighthouse");
+    const range = ix.shards[0]!;
+    const published = Buffer.from(await (await fetch(server.url + range.remote)).arrayBuffer());
+    expect(() => decodeShard(published, shardDictionary(ix))).toThrow();
+    expect(published.includes(Buffer.from("Part 1"))).toBe(false);
+    expect(() => openSealedShard(published, Buffer.alloc(32))).toThrow();
+    // The key is in the functions' data only: nowhere in the published site.
+    const key = Buffer.from(ix.sealKey!, "base64");
+    const site = readdirSync(FULL, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    for (const e of site) expect(readFileSync(path.join(e.parentPath, e.name)).includes(ix.sealKey!)).toBe(false);
+    expect(decodeShard(openSealedShard(published, key), shardDictionary(ix)).keys.length).toBeGreaterThan(0);
+  });
+
   it("answers through the local server exactly what the shard holds: the function fetched it from the site", async () => {
     const range = index("lighthouse").shards[0]!;
     const key = Buffer.from(index("lighthouse").sealKey!, "base64");
