@@ -388,7 +388,9 @@ describe("npm run serve", () => {
         const read = (chunk: Buffer) => {
           log += chunk.toString();
           const found = /on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
-          if (found) (resolve(found), clearTimeout(timer));
+          if (!found) return;
+          clearTimeout(timer);
+          resolve(found);
         };
         child.stdout.on("data", read);
         child.stderr.on("data", read);
