@@ -1,5 +1,5 @@
 import type { EditionDecision } from "./edition-route.ts";
-import { editionResponse, methodNotAllowed, noEdition } from "./http.ts";
+import { editionResponse, noEdition } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
 import { editionRequestProblem } from "./request-limits.ts";
 import { slugOf } from "./routes.ts";
@@ -10,18 +10,14 @@ import { siteFor, type ServeContext } from "./site-folder.ts";
  * find the publication from the URL (the `:slug` of the function's `paths`),
  * let `decide` pick, answer 200, 204 or 410. Whatever goes wrong, the answer
  * stays within those three: a fault is "nothing to print", logged without a
- * stack trace. It takes GET and HEAD; any other method is answered 405.
+ * stack trace.
  */
-/** What /edition/ and /sample/ answer to. */
-export const EDITION_METHODS = "GET, HEAD";
-
 export function editionEndpoint(
   endpoint: string,
   paths: readonly string[],
   decide: (pub: PublishedPublication, url: URL) => Promise<EditionDecision>,
 ) {
   return async (req: Request, context?: ServeContext): Promise<Response> => {
-    if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed(EDITION_METHODS);
     try {
       const url = new URL(req.url);
       const tooMuch = editionRequestProblem(url);

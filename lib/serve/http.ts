@@ -17,11 +17,6 @@ export function noEdition(status: 204 | 410, reason: string): Response {
   return new Response(null, { status, headers });
 }
 
-/** 405 to a method the endpoint does not take, with the ones it does; no body, nothing cached. */
-export function methodNotAllowed(allow: string): Response {
-  return new Response(null, { status: 405, headers: { ...NO_STORE, Allow: allow, "Content-Length": "0" } });
-}
-
 /** Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. */
 export function editionResponse(pub: PublishedPublication, d: EditionDecision, method: string): Response {
   if (d.status !== 200) return noEdition(d.status, d.reason);

@@ -19,7 +19,7 @@ import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
-import { functionPaths, matchPaths, type FunctionConfig } from "./routes.ts";
+import { functionPaths, matchPaths, type FunctionConfig, type FunctionMethods } from "./routes.ts";
 import { insideSite, type ServeContext } from "./site-folder.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
@@ -28,6 +28,8 @@ type Handler = (req: Request, context: ServeContext) => Promise<Response> | Resp
 interface LocalFunction {
   name: string;
   paths: string[];
+  /** The methods it takes, when its module says (`methods`); others get 405 here. */
+  methods?: FunctionMethods;
   handler: Handler;
 }
 
@@ -39,8 +41,9 @@ async function loadFunctions(dir: string): Promise<Map<string, LocalFunction>> {
       const module = (await import(pathToFileURL(path.join(dir, `${name}.mts`)).href)) as {
         default: Handler;
         config?: FunctionConfig;
+        methods?: FunctionMethods;
       };
-      return { name, paths: functionPaths(module.config), handler: module.default };
+      return { name, paths: functionPaths(module.config), methods: module.methods, handler: module.default };
     }),
   );
   return new Map(loaded.map((f) => [f.name, f]));
@@ -358,6 +361,10 @@ async function callFunction(
   res: ServerResponse,
 ) {
   const method = req.method ?? "GET";
+  if (fn.methods && !fn.methods.includes(method)) {
+    const allow = fn.methods.join(", ");
+    return simple(req, res, 405, `${method} is not allowed here: this address takes ${allow}.\n`, { Allow: allow });
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
