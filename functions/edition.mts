@@ -4,10 +4,12 @@
 import type { Config } from "@netlify/functions";
 import { decideEdition } from "../lib/serve/edition-route.ts";
 import { editionEndpoint } from "../lib/serve/edition-endpoint.ts";
-import { functionPaths } from "../lib/serve/routes.ts";
+import { EDITION_METHODS, functionPaths } from "../lib/serve/routes.ts";
 
 // This function's routes, the only place they are written (lib/serve/routes.ts).
 export const config: Config = { path: ["/:slug/edition/", "/:slug/edition", "/edition/", "/edition"] };
+// The methods it takes: the local server answers others 405 (lib/serve/routes.ts).
+export const methods = EDITION_METHODS;
 
 export default editionEndpoint("edition", functionPaths(config), (pub, url) =>
   decideEdition(pub, url.searchParams, new Date()),

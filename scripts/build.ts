@@ -3,7 +3,7 @@
 // author, without a stack trace.
 import { pathToFileURL } from "node:url";
 import { build, describeBuildError, functionDataSize } from "../lib/build/build.ts";
-import { DATA_DIR, PUBLIC_SHARDS_DIR } from "../lib/model/site-paths.ts";
+import { PUBLIC_SHARDS_DIR, siteDataDir } from "../lib/model/site-paths.ts";
 import { scriptArgs } from "./cli.ts";
 
 export const USAGE = `Usage: npm run build [-- options]
@@ -33,7 +33,7 @@ function main(values: { content?: string; output?: string; strict?: boolean }) {
       console.log(`littlepress: built ${output}/ in ${seconds} s`);
       console.log(
         `littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB ` +
-          `of publication indexes and edition shards (${DATA_DIR}/)`,
+          `of publication indexes and edition shards (${siteDataDir(output)}/, beside the site, not published)`,
       );
       const published = await functionDataSize(output, PUBLIC_SHARDS_DIR);
       if (published.files)

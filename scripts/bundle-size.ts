@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
+import { siteDataDir } from "../lib/model/site-paths.ts";
 import { readNetlifyConfig } from "../lib/serve/netlify-config.ts";
 import { scriptArgs } from "./cli.ts";
 
@@ -28,7 +29,10 @@ export const NETLIFY_ZIP_LIMIT = 50 * 1024 * 1024;
 export interface FunctionBundle {
   name: string;
   zipBytes: number;
-  /** Absolute paths of the built site's files in the bundle: named in netlify.toml or traced from the code. */
+  /**
+   * Absolute paths of the built site's files in the bundle, its function data
+   * (beside the site) or the site itself: named in netlify.toml or traced from the code.
+   */
   siteFiles: string[];
   /** Anything else traced into the bundle that is neither code nor the site's function data (should be empty). */
   strayFiles: string[];
@@ -40,9 +44,17 @@ export interface FunctionBundle {
 export async function bundleFunctions(root = process.cwd(), site = "_site"): Promise<FunctionBundle[]> {
   const netlify = readNetlifyConfig(path.join(root, "netlify.toml"));
   const config: Record<string, { nodeBundler: "esbuild"; includedFiles: string[] }> = {};
+  // netlify.toml names the project's _site/ and _site_data/: here, `site` and its data folder.
+  const folders: [string, string][] = [
+    [`${siteDataDir(netlify.publish)}/`, `${siteDataDir(site)}/`],
+    [`${netlify.publish}/`, `${site}/`],
+  ];
+  const local = (f: string) => {
+    const folder = folders.find(([from]) => f.startsWith(from));
+    return folder ? folder[1] + f.slice(folder[0].length) : f;
+  };
   for (const [name, files] of Object.entries(netlify.includedFiles)) {
-    const published = new RegExp(`^${netlify.publish}/`);
-    config[name] = { nodeBundler: "esbuild", includedFiles: files.map((f) => f.replace(published, `${site}/`)) };
+    config[name] = { nodeBundler: "esbuild", includedFiles: files.map(local) };
   }
   const out = await mkdtemp(path.join(tmpdir(), "littlepress-bundle-"));
   try {
@@ -51,9 +63,9 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
       repositoryRoot: root,
       config,
     });
-    const siteRoot = path.resolve(root, site) + path.sep;
+    const siteRoots = [site, siteDataDir(site)].map((dir) => path.resolve(root, dir) + path.sep);
     const inSite = (files: string[] = []) =>
-      files.filter((f) => path.resolve(root, f).startsWith(siteRoot)).map((f) => path.resolve(root, f));
+      files.map((f) => path.resolve(root, f)).filter((f) => siteRoots.some((dir) => f.startsWith(dir)));
     return zips
       .map((z) => {
         const siteFiles = [...new Set([...inSite(z.includedFiles), ...inSite(z.inputs)])].sort();

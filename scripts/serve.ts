@@ -1,30 +1,53 @@
-// npm run serve: the local server (lib/serve/server.ts) on the site already
-// built in _site/, with the functions, without watching.
+// npm run serve: the server (lib/serve/server.ts) on a site already built, with
+// the functions, without watching. Fit to run behind a reverse proxy (README:
+// "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
 import { pathToFileURL } from "node:url";
 import { startServer } from "../lib/serve/server.ts";
 import { scriptArgs } from "./cli.ts";
 
-const USAGE = `Usage: npm run serve    (npm start builds first)
+export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)
 
-Serves the built _site/ on http://127.0.0.1:8080/ and runs the functions
-through the handlers Netlify runs, routed by netlify.toml: the desk at /,
-each publication under /<slug>/. Ctrl+C stops it.
+Serves the built site (default _site/) on http://127.0.0.1:8080/ and runs the
+functions through the handlers Netlify runs, routed by netlify.toml: the desk
+at /, each publication under /<slug>/. The functions read their data from the
+folder beside the site (_site_data/), which is never served. SIGTERM or Ctrl+C
+stops it: it accepts nothing new, finishes the requests in flight, exits 0.
 
 Options:
-  -h, --help   show this text
-Environment:
-  PORT=N       listen on port N instead of 8080
+  --host <address>  listen on this address (default: $HOST, else 127.0.0.1;
+                    0.0.0.0 or :: for every interface)
+  --port <n>        listen on this port (default: $PORT, else 8080; 0 picks a free one)
+  --site <dir>      serve this built site instead of _site/ (its data is <dir>_data/)
+  -h, --help        show this text
 
 Example:
-  PORT=3000 npm start`;
+  npm run build && npm run serve -- --host 127.0.0.1 --port 3000`;
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && scriptArgs("serve", USAGE, {})) {
-  const port = Number(process.env.PORT ?? 8080);
-  startServer({ port }).then(
-    ({ url }) => console.log(`littlepress: serving _site/ and the functions on ${url}/ (Ctrl+C stops)`),
-    (error: Error) => {
-      console.error(`littlepress: cannot start the server: ${error.message}`);
-      process.exitCode = 1;
-    },
-  );
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const text = { type: "string" } as const;
+  const args = scriptArgs("serve", USAGE, { host: text, port: text, site: text });
+  if (args) {
+    const { host = process.env.HOST ?? "127.0.0.1", site = "_site" } = args.values;
+    const port = Number(args.values.port ?? process.env.PORT ?? 8080);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      console.error(
+        `serve: the port must be a whole number from 0 to 65535, ` +
+          `not "${args.values.port ?? process.env.PORT}"; see --help`,
+      );
+      process.exitCode = 2;
+    } else {
+      startServer({ port, host, siteDir: site }).then(
+        (server) => {
+          console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
+          const stop = () => void server.shutdown().then(() => process.exit(0));
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        },
+        (error: Error) => {
+          console.error(`littlepress: cannot start the server: ${error.message}`);
+          process.exitCode = 1;
+        },
+      );
+    }
+  }
 }

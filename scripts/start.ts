@@ -41,7 +41,8 @@ async function main(values: { port?: string; content?: string; output?: string }
     `littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`,
   );
   const stop = () => {
-    void Promise.all([live.close(), server.close()]).then(() => process.exit(0));
+    // Graceful: nothing new is accepted, the requests in flight finish.
+    void Promise.all([live.close(), server.shutdown()]).then(() => process.exit(0));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

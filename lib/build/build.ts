@@ -6,7 +6,7 @@ import path from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
-import { DATA_DIR } from "../model/site-paths.ts";
+import { DATA_DIR, siteDataDir } from "../model/site-paths.ts";
 import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
 
 export interface BuildOptions {
@@ -39,7 +39,11 @@ export async function build(options: BuildOptions = {}): Promise<void> {
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
   const next = `${output}.next`;
+  // The functions' data, staged by the plugin in next/_littlepress/, goes beside the site, never in it.
+  const data = siteDataDir(output);
+  const nextData = `${data}.next`;
   await rm(next, { recursive: true, force: true });
+  await rm(nextData, { recursive: true, force: true });
   const plugin: LittlepressOptions = {
     content: input,
     strict,
@@ -57,16 +61,24 @@ export async function build(options: BuildOptions = {}): Promise<void> {
   eleventy.disableLogger(); // errors are reported once, by describeBuildError
   try {
     await eleventy.write();
+    await rename(path.join(next, DATA_DIR), nextData);
     // Images of the pages kept from the memory were written by an earlier build.
     if (memory) await keepImages(output, next);
   } catch (error) {
     await rm(next, { recursive: true, force: true });
+    await rm(nextData, { recursive: true, force: true });
     throw error;
   }
-  await rm(`${output}.old`, { recursive: true, force: true });
-  await rename(output, `${output}.old`).catch(() => undefined);
-  await rename(next, output);
-  await rm(`${output}.old`, { recursive: true, force: true });
+  await swapIn(nextData, data);
+  await swapIn(next, output);
+}
+
+/** Replaces `folder` with `next` (renames, then removes the old one). */
+async function swapIn(next: string, folder: string): Promise<void> {
+  await rm(`${folder}.old`, { recursive: true, force: true });
+  await rename(folder, `${folder}.old`).catch(() => undefined);
+  await rename(next, folder);
+  await rm(`${folder}.old`, { recursive: true, force: true });
 }
 
 /**
@@ -102,10 +114,12 @@ async function keepImages(output: string, next: string): Promise<void> {
 
 /**
  * Size of what the functions carry besides their code (the manifests and
- * prebuilt editions), or with `folder` of the shards published instead.
+ * prebuilt editions, beside the site), or with `folder` of the shards
+ * published in the site instead.
  */
-export async function functionDataSize(output = "_site", folder = DATA_DIR): Promise<{ files: number; bytes: number }> {
-  const entries = await readdir(path.join(output, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+export async function functionDataSize(output = "_site", folder?: string): Promise<{ files: number; bytes: number }> {
+  const dir = folder === undefined ? siteDataDir(output) : path.join(output, folder);
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   const files = entries.filter((e) => e.isFile());
   const sizes = await Promise.all(files.map(async (e) => (await stat(path.join(e.parentPath, e.name))).size));
   return { files: files.length, bytes: sizes.reduce((a, b) => a + b, 0) };

@@ -4,8 +4,11 @@
 // shards no longer fit. The first ones of each publication, in key order, go
 // in the bundle up to a budget; the rest are published under
 // /_littlepress-shards/ with their content hash in the name, and the
-// functions fetch them from the site itself when asked for one.
-import { SHARD_EXTENSION, shardHash, type PublicationIndex } from "../model/shard.ts";
+// functions fetch them from the site itself when asked for one. Those are
+// sealed (AES-256-GCM) with a key of the build's that only the functions'
+// data holds: anyone may fetch them, nobody but the functions can read them.
+import { randomBytes } from "node:crypto";
+import { SHARD_EXTENSION, sealShard, shardHash, type PublicationIndex } from "../model/shard.ts";
 import { PUBLIC_SHARDS_DIR } from "../model/site-paths.ts";
 
 /**
@@ -27,15 +30,20 @@ export interface ShardFile {
   bytes: Buffer;
 }
 
+/** A new key for sealing a build's remote shards (32 random bytes). */
+export const newSealKey = (): Buffer => randomBytes(32);
+
 /**
  * Places every shard, marking the ones past the budget as remote in their
- * publication's index. The budget is shared fairly: each publication in turn
- * gets its next shard in, so a large one cannot crowd out a small one.
+ * publication's index, sealed with `key`, which the index then carries. The
+ * budget is shared fairly: each publication in turn gets its next shard in,
+ * so a large one cannot crowd out a small one.
  */
 export function placeShards(
   publications: EncodedPublication[],
   dataDir: (slug: string) => string,
   budget = BUNDLE_BUDGET_BYTES,
+  key: Buffer = newSealKey(),
 ): ShardFile[] {
   const files: ShardFile[] = [];
   let used = 0;
@@ -52,8 +60,10 @@ export function placeShards(
         files.push({ path: `${dataDir(index.slug)}/shards/${range.id}${SHARD_EXTENSION}`, bytes });
         continue;
       }
-      range.remote = `/${PUBLIC_SHARDS_DIR}/${index.slug}/${range.id}-${shardHash(bytes)}${SHARD_EXTENSION}`;
-      files.push({ path: range.remote.slice(1), bytes });
+      const sealed = sealShard(bytes, key);
+      range.remote = `/${PUBLIC_SHARDS_DIR}/${index.slug}/${range.id}-${shardHash(sealed)}${SHARD_EXTENSION}`;
+      index.sealKey = key.toString("base64");
+      files.push({ path: range.remote.slice(1), bytes: sealed });
     }
   }
   return files;

@@ -3,8 +3,15 @@ import path from "node:path";
 /** What a publication's folder may be called: lowercase letters, digits and dashes, as it becomes a URL segment. */
 export const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-/** Folder inside the built site that holds the functions' data; never served as a static file. */
+/**
+ * Folder where the build stages the functions' data inside Eleventy's output;
+ * the build moves it out (to siteDataDir) before the site is swapped in, so no
+ * published site ever holds it.
+ */
 export const DATA_DIR = "_littlepress";
+
+/** What the functions' data folder adds to the site folder's name: `_site` has its data in `_site_data`. */
+export const DATA_SUFFIX = "_data";
 
 /**
  * Folder inside the built site for shards that did not fit in the function
@@ -18,6 +25,16 @@ export interface SiteIndex {
 }
 export const SITE_INDEX = "site.json";
 
+/**
+ * The functions' data of a built site (the site index, each publication's
+ * index and shards): a sibling of the site's folder, never inside it, so no
+ * static server of the site can reach it whatever the URL. Netlify bundles it
+ * with the functions (netlify.toml's included_files) and publishes only the site.
+ */
+export function siteDataDir(site: string): string {
+  return path.join(path.dirname(site), path.basename(site) + DATA_SUFFIX);
+}
+
 export function publicationDataDir(site: string, slug: string): string {
-  return path.join(site, DATA_DIR, slug);
+  return path.join(siteDataDir(site), slug);
 }

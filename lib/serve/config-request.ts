@@ -19,6 +19,8 @@ export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
   const body = await readLimited(req);
   if (body === undefined)
     return { error: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, status: 413 };
+  if (body === CUT_SHORT)
+    return { error: "The request body was cut short: the client stopped sending it.", status: 400 };
   const header = req.headers.get("content-type") ?? "";
   const type = header.toLowerCase();
   let config: unknown;
@@ -69,15 +71,20 @@ function parseJson(text: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The body, or undefined once it passes the limit (read no further than that). */
-async function readLimited(req: Request): Promise<Uint8Array<ArrayBuffer> | undefined> {
+/** A body whose sender hung up before its end: the client's doing, not a fault. */
+const CUT_SHORT = Symbol("cut short");
+
+/** The body, or undefined once it passes the limit (read no further than that), or CUT_SHORT. */
+async function readLimited(req: Request): Promise<Uint8Array<ArrayBuffer> | undefined | typeof CUT_SHORT> {
   if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return undefined;
   if (!req.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = req.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const read = await reader.read().catch(() => undefined);
+    if (!read) return CUT_SHORT;
+    const { done, value } = read;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {

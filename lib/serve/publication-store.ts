@@ -5,6 +5,7 @@ import { compileConfigValidator, type ConfigValidator } from "../model/config-va
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import {
   decodeShard,
+  openSealedShard,
   SHARD_EXTENSION,
   shardDictionary,
   shardHash,
@@ -13,7 +14,7 @@ import {
   type PublicationIndex,
   type ShardRange,
 } from "../model/shard.ts";
-import { DATA_DIR, publicationDataDir, SAFE_SLUG, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
+import { publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {
@@ -80,7 +81,7 @@ export function forgetSite(site: string): void {
 }
 
 function readSiteIndex(site: string): SiteIndex {
-  const file = path.join(site, DATA_DIR, SITE_INDEX);
+  const file = path.join(siteDataDir(site), SITE_INDEX);
   return freshRead(siteIndexes, site, file, () => {
     try {
       return JSON.parse(readFileSync(file, "utf8")) as SiteIndex;
@@ -136,15 +137,20 @@ async function load(site: string, slug: string): Promise<OpenedPublication | und
   }
   const ranges = new Map(index.shards.map((r) => [r.id, r]));
   const dictionary = shardDictionary(index);
-  return published(index, async (id, origin) =>
-    decodeShard(await readStored(site, dir, ranges.get(id)!, origin), dictionary),
-  );
+  const key = index.sealKey === undefined ? undefined : Buffer.from(index.sealKey, "base64");
+  return published(index, async (id, origin) => {
+    const range = ranges.get(id)!;
+    const stored = await readStored(site, dir, range, origin);
+    if (!range.remote) return decodeShard(stored, dictionary);
+    if (!key) throw new Error(`shard ${range.remote} is sealed and the index holds no key`);
+    return decodeShard(openSealedShard(stored, key), dictionary);
+  });
 }
 
 /**
- * A shard's bytes: from the bundle, or for a remote one from the built site
- * when it is on this disk (a local build), else from `origin`, the site's
- * address as the request reached it.
+ * A shard's bytes: from the bundle, or for a remote one (sealed) from the
+ * built site when it is on this disk (a local build), else from `origin`, the
+ * site's address as the request reached it.
  */
 async function readStored(site: string, dir: string, range: ShardRange, origin?: string): Promise<Buffer> {
   // Synchronous: a shard is some 20 KiB, read in microseconds, where a read on

@@ -33,6 +33,16 @@ export function matchPaths(patterns: readonly string[], pathname: string): PathP
   return null;
 }
 
+/**
+ * The methods a function module takes, when it says (its `methods` export):
+ * the local server answers any other with 405 and Allow. Netlify hands every
+ * method to the function, which answers within its contract either way.
+ */
+export type FunctionMethods = readonly string[];
+
+/** What /edition/ and /sample/ take. */
+export const EDITION_METHODS: FunctionMethods = ["GET", "HEAD"];
+
 /** A function module's in-source configuration, as far as routing goes (Netlify's `Config`). */
 export interface FunctionConfig {
   path?: string | string[];

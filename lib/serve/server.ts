@@ -1,16 +1,25 @@
-// The local server behind `npm start`: serves the built site and runs the
-// functions through the very handlers Netlify runs, routed as Netlify routes
-// them: each function's own `config.path`, then netlify.toml's redirects and
-// headers. Binds 127.0.0.1 only.
-import { createReadStream } from "node:fs";
+// The server behind `npm start` and `npm run serve`: serves the built site and
+// runs the functions through the very handlers Netlify runs, routed as Netlify
+// routes them: each function's own `config.path`, then netlify.toml's
+// redirects and headers. Binds 127.0.0.1 unless told otherwise; fit to run
+// behind a reverse proxy (README: "Self-hosting"). The functions' data is not
+// in the site it serves (lib/model/site-paths.ts), so no URL reaches it.
+//
+// HTTP as a production server does it: only the methods a resource takes
+// (405 with Allow otherwise), 400 for a Host or URL that cannot be read, a
+// body that is not read (too large, wrong method) drained within a bound or
+// the connection closed, a client that hangs up is not a fault, static files
+// with ETag, Last-Modified, 304 and single byte ranges, and a shutdown that
+// finishes the requests in flight.
+import { createReadStream, type Stats } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
-import { functionPaths, matchPaths, type FunctionConfig } from "./routes.ts";
+import { functionPaths, matchPaths, type FunctionConfig, type FunctionMethods } from "./routes.ts";
 import { insideSite, type ServeContext } from "./site-folder.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
@@ -19,6 +28,8 @@ type Handler = (req: Request, context: ServeContext) => Promise<Response> | Resp
 interface LocalFunction {
   name: string;
   paths: string[];
+  /** The methods it takes, when its module says (`methods`); others get 405 here. */
+  methods?: FunctionMethods;
   handler: Handler;
 }
 
@@ -30,8 +41,9 @@ async function loadFunctions(dir: string): Promise<Map<string, LocalFunction>> {
       const module = (await import(pathToFileURL(path.join(dir, `${name}.mts`)).href)) as {
         default: Handler;
         config?: FunctionConfig;
+        methods?: FunctionMethods;
       };
-      return { name, paths: functionPaths(module.config), handler: module.default };
+      return { name, paths: functionPaths(module.config), methods: module.methods, handler: module.default };
     }),
   );
   return new Map(loaded.map((f) => [f.name, f]));
@@ -54,15 +66,23 @@ const TYPES: Record<string, string> = {
 export interface LocalServer {
   url: string;
   server: Server;
+  /** Stops at once: every connection is cut (tests). */
   close(): Promise<void>;
+  /**
+   * Stops gracefully (SIGTERM, Ctrl+C): accepts nothing new, ends the live
+   * streams, finishes the requests in flight, and cuts what is left after `graceMs`.
+   */
+  shutdown(graceMs?: number): Promise<void>;
 }
 
 /** Starts the server; `port: 0` picks a free port (tests). */
 export interface ServerOptions {
   port?: number;
+  /** The address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface, behind a proxy). */
+  host?: string;
   /** The project: netlify.toml and functions/ are read from here. */
   root?: string;
-  /** The built site (default: netlify.toml's publish folder). */
+  /** The built site (default: netlify.toml's publish folder); the functions' data is beside it (siteDataDir). */
   siteDir?: string;
   /**
    * The site the functions read their data from (default: `siteDir`). A test
@@ -73,34 +93,73 @@ export interface ServerOptions {
   live?: LiveChannel;
 }
 
+/** A request body the server does not read (refused, wrong method) is drained up to this many bytes... */
+export const DRAIN_BYTES = 1024 * 1024;
+/** ...for at most this long; past either the answer says `Connection: close` and the connection ends. */
+export const DRAIN_MS = 2_000;
+/** How long a graceful shutdown waits for the requests in flight. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
-  const { port = 8080, root = process.cwd(), siteDir, functionSite, live } = options;
+  const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
   const functions = await loadFunctions(path.join(root, config.functions));
   const context: ServeContext = { littlepressSite: path.resolve(root, functionSite ?? site) };
+  const served: Served = { config, site, context, functions, live: live !== undefined, closing: false };
+  const streams = new Set<ServerResponse>();
+  /** Answers not yet begun: on shutdown they are told to close their connection. */
+  const inFlight = new Set<ServerResponse>();
   const server = createServer((req, res) => {
-    if (live && req.url === LIVE_EVENTS) return liveEvents(live, req, res);
-    route({ config, site, context, functions, live: live !== undefined }, req, res).catch((error) => {
-      console.error(`serve: ${String(error)}`);
-      if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+    if (served.closing) res.setHeader("Connection", "close");
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
+    if (live && req.url === LIVE_EVENTS && (req.method === "GET" || req.method === "HEAD")) {
+      streams.add(res);
+      res.once("close", () => streams.delete(res));
+      return liveEvents(live, req, res);
+    }
+    answer(served, req, res).catch((error: unknown) => {
+      // A client that hung up is not a fault of the server.
+      if (req.destroyed || res.destroyed || isHangUp(error)) return void res.destroy();
+      console.error(`serve: internal fault: ${String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": TEXT, Connection: "close" });
       res.end("Internal error in the local server\n");
     });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
+    server.listen(port, host, resolve);
   });
   const address = server.address();
-  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`;
+  const bound = typeof address === "object" && address ? address : { address: host, port };
+  const url = `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
+  const stopped = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
+    if (!served.closing) {
+      served.closing = true;
+      for (const res of streams) res.end();
+      for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+      server.close();
+      server.closeIdleConnections();
+      // Keep-alive connections go idle as their last answer ends (it says Connection: close).
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+      idle.unref();
+      cut.unref();
+      void stopped.then(() => (clearInterval(idle), clearTimeout(cut)));
+    }
+    return stopped;
+  };
   return {
     url,
     server,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    shutdown,
+    close: () => {
+      void shutdown(0);
+      server.closeAllConnections();
+      return stopped;
+    },
   };
 }
 
@@ -113,18 +172,49 @@ interface Served {
   functions: Map<string, LocalFunction>;
   /** Pages opened in a browser get the live-reload script (`npm start`). */
   live: boolean;
+  /** Shutting down: every answer closes its connection. */
+  closing: boolean;
 }
 
-async function route(served: Served, req: IncomingMessage, res: ServerResponse) {
+const TEXT = "text/plain; charset=utf-8";
+const STATIC_METHODS = "GET, HEAD";
+
+/** Errors of a connection the client closed. */
+function isHangUp(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (
+    error instanceof ClientGone ||
+    code === "ECONNRESET" ||
+    code === "EPIPE" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE" ||
+    code === "ERR_STREAM_DESTROYED"
+  );
+}
+
+/** The client closed the connection before its request body was all sent. */
+class ClientGone extends Error {
+  constructor() {
+    super("the client closed the connection before sending the whole request");
+  }
+}
+
+async function answer(served: Served, req: IncomingMessage, res: ServerResponse) {
+  const url = requestUrl(req);
+  if (!url) return simple(req, res, 400, "Bad request: the Host header or the request target cannot be read.\n");
+  const method = req.method ?? "GET";
   const { config, site, functions } = served;
-  const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const pathname = safeDecode(url.pathname);
   // Netlify: a function with paths answers there (before redirects and files) and only there.
   const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
   const named = direct ? functions.get(direct[1]!) : undefined;
-  if (named && !named.paths.length) return callFunction(served, named, req, res);
+  if (named && !named.paths.length) return callFunction(served, named, url, req, res);
   for (const fn of functions.values()) {
-    if (matchPaths(fn.paths, url.pathname)) return callFunction(served, fn, req, res);
+    if (matchPaths(fn.paths, url.pathname)) return callFunction(served, fn, url, req, res);
+  }
+  if (method !== "GET" && method !== "HEAD") {
+    return simple(req, res, 405, `${method} is not allowed here: static files take ${STATIC_METHODS}.\n`, {
+      Allow: STATIC_METHODS,
+    });
   }
   for (const rule of config.redirects) {
     const params = rule.match(pathname);
@@ -133,32 +223,166 @@ async function route(served: Served, req: IncomingMessage, res: ServerResponse) 
     const target = fillTarget(rule.to, params);
     const fn = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)/.exec(target);
     const rewritten = fn ? functions.get(fn[1]!) : undefined;
-    if (rule.status === 200 && rewritten && !rewritten.paths.length) return callFunction(served, rewritten, req, res);
-    if (rule.status === 301 || rule.status === 302) return void res.writeHead(rule.status, { Location: target }).end();
+    if (rule.status === 200 && rewritten && !rewritten.paths.length)
+      return callFunction(served, rewritten, url, req, res);
+    if (rule.status === 301 || rule.status === 302) {
+      await settleBody(req, res);
+      return void res.writeHead(rule.status, { Location: target, "Content-Length": "0" }).end();
+    }
     return serveStatic(served, target, req, res, rule.status);
   }
   return serveStatic(served, pathname, req, res, 200);
 }
 
 /**
+ * The request's URL, from its Host header and its target; undefined when
+ * either cannot be read (a Host with a space, a bad port, a target that is not
+ * a path), which is the client's error, answered 400.
+ */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  let target = req.url ?? "";
+  try {
+    // The absolute form (`GET http://host/path`), which proxies may send: its path, on the Host's origin.
+    if (/^https?:\/\//i.test(target)) {
+      const absolute = new URL(target);
+      target = absolute.pathname + absolute.search;
+    }
+    if (!target.startsWith("/")) return undefined;
+    const origin = new URL(`http://${req.headers.host ?? "127.0.0.1"}`);
+    if (origin.pathname !== "/" || origin.search || origin.hash || origin.username || origin.password) return undefined;
+    // Concatenated, not resolved: "//host/x" stays a path on this origin.
+    return new URL(origin.origin + target);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short plain-text answer (400, 405). */
+async function simple(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+) {
+  await settleBody(req, res);
+  const body = Buffer.from(text);
+  res.writeHead(status, { "Content-Type": TEXT, "Content-Length": String(body.length), ...headers });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * Before answering: whatever of the request body nobody read is read and
+ * dropped, up to DRAIN_BYTES and DRAIN_MS, so that a keep-alive connection's
+ * next request is read as a request; a body larger than that (or slower) is
+ * not waited for: the answer says `Connection: close` and the connection ends
+ * after it.
+ */
+async function settleBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.readableEnded) return;
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (!req.complete && declared > DRAIN_BYTES) return void res.setHeader("Connection", "close");
+  if (!(await drain(req))) res.setHeader("Connection", "close");
+}
+
+/** Reads and drops the rest of the body; false when it is larger or slower than the bounds allow. */
+function drain(req: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = (ended: boolean) => {
+      clearTimeout(timer);
+      req.off("data", count).off("end", end).off("close", gone);
+      if (!ended) req.pause();
+      resolve(ended);
+    };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) done(false);
+    };
+    const end = () => done(true);
+    const gone = () => done(req.readableEnded);
+    const timer = setTimeout(() => done(false), DRAIN_MS);
+    req.removeAllListeners("data"); // a body stream the function stopped reading (bodyOf) lets go of it
+    req.on("data", count).once("end", end).once("close", gone);
+    req.resume();
+  });
+}
+
+/**
+ * The request body as a web stream that the function may stop reading at any
+ * point (a body over its limit) without the connection being torn down: the
+ * rest is left for settleBody. A client that hangs up mid-body errors it with
+ * ClientGone.
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let stopped = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          if (stopped) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          if (!stopped) controller.close();
+          stopped = true;
+        });
+        req.once("close", () => {
+          if (!stopped && !req.readableEnded) controller.error(new ClientGone());
+          stopped = true;
+        });
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        stopped = true;
+        req.pause();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/**
  * Hands the request to a function as Netlify would: a web Request with the
  * original URL. Its context names the site this server serves, which is
  * where the function finds its data (Netlify's names none: there the data is
- * beside the function).
+ * beside the function). A method a web Request cannot carry (TRACE) is
+ * answered 405 with the methods the function takes, as it answers OPTIONS.
  */
-async function callFunction({ context, live }: Served, fn: LocalFunction, req: IncomingMessage, res: ServerResponse) {
+async function callFunction(
+  { context, live }: Served,
+  fn: LocalFunction,
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   const method = req.method ?? "GET";
+  if (fn.methods && !fn.methods.includes(method)) {
+    const allow = fn.methods.join(", ");
+    return simple(req, res, 405, `${method} is not allowed here: this address takes ${allow}.\n`, { Allow: allow });
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
   const hasBody = method !== "GET" && method !== "HEAD";
-  const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
-    method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-    ...(hasBody ? { duplex: "half" } : {}),
-  });
+  let request: Request;
+  try {
+    request = new Request(url, {
+      method,
+      headers,
+      body: hasBody ? bodyOf(req) : undefined,
+      ...(hasBody ? { duplex: "half" } : {}),
+    });
+  } catch {
+    const probe = await fn.handler(new Request(url, { method: "OPTIONS" }), context);
+    const allow = probe.headers.get("allow") ?? STATIC_METHODS;
+    return simple(req, res, 405, `${method} is not allowed here: this address takes ${allow}.\n`, { Allow: allow });
+  }
   const response = await fn.handler(request, context);
   // Edition pages are a few KiB: one buffer beats a stream for every request.
   let body: Buffer | undefined =
@@ -167,6 +391,7 @@ async function callFunction({ context, live }: Served, fn: LocalFunction, req: I
     body = withLiveScript(body);
     response.headers.delete("content-length");
   }
+  await settleBody(req, res);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(body);
 }
@@ -188,22 +413,109 @@ async function serveStatic(
   res: ServerResponse,
   status: number,
 ) {
+  await settleBody(req, res);
   const file = status === 404 ? undefined : await staticFile(site, pathname);
+  const info = file ? await stat(file).catch(() => undefined) : undefined;
   const headers: Record<string, string> = { "Content-Type": HTML };
-  if (file) {
-    headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
-    headers["Cache-Control"] = "public, max-age=0, must-revalidate";
-    for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
+  if (!file || !info) {
+    // Not found: the site's 404 page, as Netlify serves it.
+    const page = await staticFile(site, "/404.html");
+    if (live && wantsLiveScript(req, HTML)) {
+      // Even before a first good build, a page in the browser hears when there is one.
+      const html = withLiveScript(page ? await readFile(page) : Buffer.from("<!doctype html><p>Not found</p>"));
+      return void res.writeHead(404, headers).end(req.method === "HEAD" ? undefined : html);
+    }
+    const html = page ? await readFile(page) : Buffer.from("Not found\n");
+    if (!page) headers["Content-Type"] = TEXT;
+    headers["Content-Length"] = String(html.length);
+    return void res.writeHead(404, headers).end(req.method === "HEAD" ? undefined : html);
   }
-  const page = file ?? (await staticFile(site, "/404.html"));
-  res.writeHead(file ? status : 404, headers);
-  if (req.method === "HEAD") return void res.end();
+  headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
+  headers["Cache-Control"] = "public, max-age=0, must-revalidate";
+  for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
   if (live && wantsLiveScript(req, headers["Content-Type"])) {
-    // Even before a first good build, a page in the browser hears when there is one.
-    return void res.end(withLiveScript(page ? await readFile(page) : Buffer.from("<!doctype html><p>Not found</p>")));
+    // The page with the live script is not the file: no validators, no ranges.
+    const html = withLiveScript(await readFile(file));
+    return void res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : html);
   }
-  if (page) return void createReadStream(page).pipe(res);
-  res.end("Not found\n");
+  const validators = { ETag: fileEtag(info), "Last-Modified": info.mtime.toUTCString() };
+  Object.assign(headers, validators);
+  if (status === 200 && notModified(req, validators.ETag, info.mtime)) {
+    delete headers["Content-Type"];
+    return void res.writeHead(304, headers).end();
+  }
+  let range: ByteRange | "unsatisfiable" | undefined;
+  if (status === 200) {
+    headers["Accept-Ranges"] = "bytes";
+    if (rangeStillApplies(req, validators.ETag, info.mtime)) range = byteRange(req.headers.range, info.size);
+  }
+  if (range === "unsatisfiable") {
+    const text = "The requested range is outside the file.\n";
+    return void res
+      .writeHead(416, { "Content-Type": TEXT, "Content-Range": `bytes */${info.size}`, ...validators })
+      .end(req.method === "HEAD" ? undefined : text);
+  }
+  if (range) {
+    headers["Content-Range"] = `bytes ${range.start}-${range.end}/${info.size}`;
+    headers["Content-Length"] = String(range.end - range.start + 1);
+    res.writeHead(206, headers);
+  } else {
+    headers["Content-Length"] = String(info.size);
+    res.writeHead(status, headers);
+  }
+  if (req.method === "HEAD") return void res.end();
+  // A client that hangs up mid-file ends the stream; that is not a fault.
+  await pipeline(createReadStream(file, range ?? {}), res).catch(() => res.destroy());
+}
+
+/** A strong validator from the file's size and modification time (as nginx makes it). */
+function fileEtag(info: Stats): string {
+  return `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+}
+
+/** Whether the client's copy is current: If-None-Match (weak comparison) first, else If-Modified-Since. */
+function notModified(req: IncomingMessage, etag: string, mtime: Date): boolean {
+  const match = req.headers["if-none-match"];
+  if (match !== undefined) {
+    const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+    return match.trim() === "*" || match.split(",").some((tag) => opaque(tag) === opaque(etag));
+  }
+  const since = Date.parse(req.headers["if-modified-since"] ?? "");
+  return Number.isFinite(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+}
+
+/** If-Range: a range applies only to the copy the client names (strong ETag or exact date), or with no If-Range. */
+function rangeStillApplies(req: IncomingMessage, etag: string, mtime: Date): boolean {
+  const header = req.headers["if-range"];
+  const condition = header === undefined ? undefined : String(header).trim();
+  if (condition === undefined) return true;
+  if (condition.startsWith('"') || condition.startsWith("W/")) return condition === etag;
+  return Date.parse(condition) === Math.floor(mtime.getTime() / 1000) * 1000;
+}
+
+interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * One range of `Range: bytes=…` over a file of `size` bytes; undefined (the
+ * whole file) when there is none, it is malformed, or it asks for several
+ * (a server may ignore Range); "unsatisfiable" when it starts past the end.
+ */
+export function byteRange(header: string | undefined, size: number): ByteRange | "unsatisfiable" | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  if (!m || (m[1] === "" && m[2] === "")) return undefined;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? Infinity : Number(m[2]);
+  if (end < start) return undefined;
+  if (start >= size) return "unsatisfiable";
+  return { start, end: Math.min(end, size - 1) };
 }
 
 function safeDecode(pathname: string): string {

@@ -4,7 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { textFields, type ConfigField } from "../../lib/model/config-fields.ts";
 import type { PublicationIndex } from "../../lib/model/shard.ts";
-import { DATA_DIR } from "../../lib/model/site-paths.ts";
+import { siteDataDir } from "../../lib/model/site-paths.ts";
 import type { Report } from "../check/report.ts";
 import { runCheck } from "../check/run-check.ts";
 import type { Output } from "../cli.ts";
@@ -31,7 +31,7 @@ export interface Verdict {
 
 /** Every publication the build wrote an index for, by slug: what is served, whatever content/ holds. */
 export async function builtPublications(site: string): Promise<PublicationIndex[]> {
-  const data = path.join(site, DATA_DIR);
+  const data = siteDataDir(site);
   const dirs = (await readdir(data, { withFileTypes: true }))
     .filter((e) => e.isDirectory())
     .map((e) => e.name)

@@ -3,6 +3,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
+import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { bundleFunctions, NETLIFY_ZIP_LIMIT, type FunctionBundle } from "../../scripts/bundle-size.ts";
 import { builtSite } from "../helpers/sites.ts";
 
@@ -18,7 +19,7 @@ it(
   "bundles the indexes and edition shards with the edition functions, only the indexes with the validator, " +
     "and nothing else of the site",
   () => {
-    const data = path.resolve(site, "_littlepress");
+    const data = siteDataDir(path.resolve(site));
     const all = readdirSync(data, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => path.join(e.parentPath, e.name))

@@ -215,7 +215,7 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
   it("a broken template, and keeps the previous good site", async () => {
     const dir = content("template", GOOD);
     expect((await build(dir)).code).toBe(0);
-    const manifest = path.join(ROOT, "template", "_site", "_littlepress", "pub", "index.json");
+    const manifest = path.join(ROOT, "template", "_site_data", "pub", "index.json");
     const before = readFileSync(manifest, "utf8");
     writeFileSync(path.join(dir, "pub", "editions", "0.md"), "---\nnumber: 0\n---\n{% if %}broken\n");
     await expectFailure(dir, /0\.md: template\n\s+problem: .*line 4, column \d+/, /fix: correct the Liquid there/);

@@ -4,6 +4,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { EXAMPLES } from "../helpers/sites.ts";
@@ -25,10 +26,12 @@ function copyContent(to: string, order: "forward" | "reverse", stamp: number) {
   });
 }
 
-/** Every file of a built site's function data and meta.json, by relative path. */
+/** Every file of a built site's function data (beside it) and meta.json, by relative path. */
 function tree(site: string): Map<string, Buffer> {
-  const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter(
-    (e) => e.isFile() && /(_littlepress|meta\.json|icon\.png|\/img\/)/.test(path.join(e.parentPath, e.name)),
+  const files = [site, siteDataDir(site)].flatMap((dir) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isFile() && (dir !== site || /(meta\.json|icon\.png|\/img\/)/.test(path.join(e.parentPath, e.name))),
+    ),
   );
   return new Map(
     files.map((e) => [

@@ -6,6 +6,7 @@ import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "no
 import { request } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { publicationDataDir } from "../../lib/model/site-paths.ts";
 import { LIVE_EVENTS } from "../../lib/serve/live-reload.ts";
 import type { LiveState } from "../../lib/build/live.ts";
 import { buildSite } from "../helpers/build-sites.ts";
@@ -145,7 +146,7 @@ describe("npm start's live rebuilds", () => {
     const clean = path.join(path.dirname(CONTENT), "clean");
     await buildSite(CONTENT, clean);
     for (const slug of ["serial", "fresh"]) {
-      const dir = (site: string) => path.join(site, "_littlepress", slug);
+      const dir = (site: string) => publicationDataDir(site, slug);
       const files = readdirSync(dir(clean), { recursive: true }).map(String).sort();
       expect(readdirSync(dir(OUTPUT), { recursive: true }).map(String).sort()).toEqual(files);
       for (const file of files.filter((f) => f.includes("."))) {

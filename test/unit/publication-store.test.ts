@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
 import type { EditionKey } from "../../lib/model/edition-key.ts";
 import { decideEdition } from "../../lib/serve/edition-route.ts";
+import { publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
 import { packPublication, SHARD_SIZE } from "../../lib/build/pack.ts";
 import {
   encodeShard,
@@ -240,7 +241,7 @@ describe("openPublication on a site that is rebuilt under it", () => {
       publicationSource({ slug: "serial", keys }),
       keys.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: `<p>Part ${key}</p>` })),
     );
-    const dir = path.join(site, "_littlepress", "serial");
+    const dir = publicationDataDir(site, "serial");
     mkdirSync(path.join(dir, "shards"), { recursive: true });
     const dictionary = shardDictionary(pack.index);
     for (const [id, shard] of pack.shards)
@@ -267,6 +268,7 @@ describe("openPublication on a site that is rebuilt under it", () => {
       expect(await openPublication("serial", site)).toBe(second); // unchanged file: the same publication
     } finally {
       rmSync(site, { recursive: true, force: true });
+      rmSync(siteDataDir(site), { recursive: true, force: true });
     }
   });
 });

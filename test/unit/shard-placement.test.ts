@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PublicationIndex } from "../../lib/model/shard.ts";
+import { openSealedShard } from "../../lib/model/shard.ts";
 import { placeShards, type EncodedPublication } from "../../lib/build/shard-placement.ts";
 
 /** A publication with shards of the given sizes (bytes), ids 00000, 00001, … */
@@ -9,6 +10,8 @@ function pub(slug: string, sizes: number[]): EncodedPublication {
   return { index, shards: new Map(ids.map((id, i) => [id, Buffer.alloc(sizes[i]!, i + slug.length)])) };
 }
 const dataDir = (slug: string) => `_littlepress/${slug}`;
+/** One build's key. */
+const KEY = Buffer.alloc(32, 7);
 
 describe("placeShards", () => {
   it("bundles everything that fits, and marks nothing remote", () => {
@@ -31,17 +34,26 @@ describe("placeShards", () => {
 
   it("publishes the rest under /_littlepress-shards/ with a hash of their bytes in the name", () => {
     const a = pub("a", [10, 20]);
-    const files = placeShards([a], dataDir, 15);
+    const files = placeShards([a], dataDir, 15, KEY);
     const remote = a.index.shards[1]!.remote!;
     expect(remote).toMatch(/^\/_littlepress-shards\/a\/00001-[0-9a-f]{16}\.shard$/);
-    expect(files[1]).toEqual({ path: remote.slice(1), bytes: a.shards.get("00001") });
+    expect(files[1]!.path).toBe(remote.slice(1));
+    // Sealed with the build's key, which only the index (the functions' data) holds.
+    expect(a.index.sealKey).toBe(KEY.toString("base64"));
+    expect(files[1]!.bytes.includes(a.shards.get("00001")!)).toBe(false);
+    expect(openSealedShard(files[1]!.bytes, KEY)).toEqual(a.shards.get("00001"));
+    expect(() => openSealedShard(files[1]!.bytes, Buffer.alloc(32, 8))).toThrow();
     // The same bytes give the same name; other bytes another.
     const again = pub("a", [10, 20]);
-    placeShards([again], dataDir, 15);
+    placeShards([again], dataDir, 15, KEY);
     expect(again.index.shards[1]!.remote).toBe(remote);
     const other = pub("a", [10, 21]);
-    placeShards([other], dataDir, 15);
+    placeShards([other], dataDir, 15, KEY);
     expect(other.index.shards[1]!.remote).not.toBe(remote);
+    // Another build's key: other bytes, another name.
+    const rebuilt = pub("a", [10, 20]);
+    placeShards([rebuilt], dataDir, 15);
+    expect(rebuilt.index.shards[1]!.remote).not.toBe(remote);
   });
 
   it("stops bundling at the first shard over the budget: the later ones stay remote too", () => {

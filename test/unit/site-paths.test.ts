@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { config as edition } from "../../functions/edition.mts";
 import { config as validateConfig } from "../../functions/validate_config.mts";
-import { DATA_DIR, publicationDataDir } from "../../lib/model/site-paths.ts";
+import { DATA_DIR, publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
 import { functionPaths, slugOf } from "../../lib/serve/routes.ts";
 import { deployedSite, siteFor } from "../../lib/serve/site-folder.ts";
 
@@ -45,8 +45,10 @@ describe("siteFor / publicationDataDir", () => {
     expect(siteFor(undefined)).toBe(deployedSite());
   });
 
-  it("keeps each publication's data under the data folder", () => {
-    expect(publicationDataDir("/site", "tales")).toBe(path.join("/site", DATA_DIR, "tales"));
+  it("keeps each publication's data under the data folder, beside the site and outside it", () => {
+    expect(publicationDataDir("/site", "tales")).toBe(path.join("/site_data", "tales"));
+    expect(siteDataDir("_site")).toBe("_site_data");
+    expect(siteDataDir("/built/_site/")).toBe(path.join("/built", "_site_data"));
     expect(DATA_DIR.startsWith("_")).toBe(true);
   });
 });
