@@ -1,7 +1,9 @@
 import type { SpecField } from "../model/config-fields.ts";
 import { specField } from "../model/config-fields.ts";
+import { dateText, utcDateOf } from "../model/dates.ts";
 import { renderDescription } from "../model/description.ts";
 import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
+import { plural } from "../model/words.ts";
 import type { PublicationSource } from "./site.ts";
 
 /** What the desk (the site's own pages at / and /<slug>/) shows about a publication. */
@@ -44,8 +46,6 @@ const BY_TEXT: Record<EditionsBy, string> = {
   utc_hour: "one edition per hour, by the UTC date and hour",
 };
 
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const HOUR_MS = 3_600_000;
 
 /** A key's instant (UTC midnight of a date, or the UTC hour), for counting and naming; undefined for delivery counts. */
@@ -62,7 +62,7 @@ export function keyText(by: EditionsBy, key: EditionKey): string {
   if (by === "delivery_count") return `no. ${key}`;
   const at = keyInstant(by, key);
   if (!at) return key;
-  const day = `${WEEKDAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+  const day = dateText(utcDateOf(at));
   return by === "utc_hour" ? `${day}, ${String(at.getUTCHours()).padStart(2, "0")}:00 UTC` : day;
 }
 
@@ -90,7 +90,6 @@ const GAP_UNIT: Record<EditionsBy, string> = {
 };
 
 function countText(by: EditionsBy, count: number, gaps: number): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const text = plural(count, "edition");
   return gaps ? `${text}; ${plural(gaps, GAP_UNIT[by])} between them without one answer 204` : text;
 }
@@ -128,3 +127,4 @@ export function deskPublication(pub: PublicationSource, root: string | undefined
     fields: pub.fields.map(specField),
   };
 }
+
