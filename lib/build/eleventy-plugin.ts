@@ -12,7 +12,7 @@ import {
   uniqueProblems,
   type ContentProblem,
 } from "../model/content-error.ts";
-import { deskPublication } from "./desk.ts";
+import { DESK_MODEL_FILE, deskModelScript, deskPublication } from "./desk.ts";
 import { makeIcon } from "./icon.ts";
 import { encodeShard, shardDictionary } from "../model/shard.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
@@ -258,7 +258,13 @@ function addDesk(eleventyConfig: EleventyConfig, site: Site) {
     pagination: { data: "desk", size: 1, alias: "pub" },
     eleventyComputed: { permalink: (data: { pub: { slug: string } }) => `/${data.pub.slug}/index.html` },
   });
-  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" });
+  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets/*.{js,css,svg}": "_desk" });
+  // Beside them, the model's rules that the desk's scripts import as ./model.js.
+  eleventyConfig.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
+    const file = path.join(directories.output, DESK_MODEL_FILE);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, await deskModelScript());
+  });
   // Print previews made by `npm run preview` (preview/<slug>/), shown on each publication's page.
   for (const pub of site.publications)
     eleventyConfig.addPassthroughCopy({ [`preview/${pub.slug}`]: `${pub.slug}/preview` });
