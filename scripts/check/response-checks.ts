@@ -2,6 +2,7 @@
 // only 200, 204 or 410; a 200 carries a quoted ETag, a charset and a body;
 // a 204 or 410 carries no body.
 import { describeRequest, type Exchange, redirectTarget } from "./http.ts";
+import type { CheckId } from "./catalogue.ts";
 import { type CheckResult, judge, type Observation } from "./report.ts";
 
 /** A quoted entity tag, strong "..." or weak W/"...": RFC 9110, section 8.8.3. */
@@ -16,33 +17,22 @@ export function checkResponses(answers: Exchange[]): CheckResult[] {
     detail,
     request: describeRequest(a),
   });
-  return [
-    judge(
-      "edition.status",
-      answers.map((a) => statusObservation(a, see)),
-      "no edition/ requests were made",
-    ),
-    judge(
-      "edition.etag-quoted",
-      ok.map((a) => etagObservation(a, see)),
-      "no 200 answers to look at",
-    ),
-    judge(
-      "edition.charset",
-      ok.map((a) => charsetObservation(a, see)),
-      "no 200 answers to look at",
-    ),
-    judge(
-      "edition.html-body",
-      ok.map((a) => bodyObservation(a, see)),
-      "no 200 answers to look at",
-    ),
-    judge(
-      "edition.no-body",
-      empty.map((a) => noBodyObservation(a, see)),
-      "no 204 or 410 answers to look at",
-    ),
+  const NO_200 = "no 200 answers to look at";
+  // Each check: which answers it looks at, what it sees in one, and what it says when there are none.
+  const checks: [id: CheckId, looked: Exchange[], observe: (a: Exchange, see: See) => Observation, none: string][] = [
+    ["edition.status", answers, statusObservation, "no edition/ requests were made"],
+    ["edition.etag-quoted", ok, etagObservation, NO_200],
+    ["edition.charset", ok, charsetObservation, NO_200],
+    ["edition.html-body", ok, bodyObservation, NO_200],
+    ["edition.no-body", empty, noBodyObservation, "no 204 or 410 answers to look at"],
   ];
+  return checks.map(([id, looked, observe, none]) =>
+    judge(
+      id,
+      looked.map((a) => observe(a, see)),
+      none,
+    ),
+  );
 }
 
 type See = (a: Exchange, status: Observation["status"], detail: string) => Observation;
