@@ -258,13 +258,16 @@ function addDesk(eleventyConfig: EleventyConfig, site: Site) {
     pagination: { data: "desk", size: 1, alias: "pub" },
     eleventyComputed: { permalink: (data: { pub: { slug: string } }) => `/${data.pub.slug}/index.html` },
   });
-  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets/*.{js,css,svg}": "_desk" });
-  // Beside them, the model's rules that the desk's scripts import as ./model.js.
-  eleventyConfig.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
-    const file = path.join(directories.output, DESK_MODEL_FILE);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, await deskModelScript());
-  });
+  // The folder as one copy (a glob would copy file by file, still at work when a failed build is removed);
+  // model.d.ts is for the type checker only.
+  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" }, { filter: ["**", "!**/*.d.ts"] });
+  // Beside them, the model's rules that the desk's scripts import as ./model.js:
+  // a page of Eleventy's own, so it is written with the others, in the same build.
+  eleventyConfig.addTemplate(
+    "_desk/littlepress-desk-model.11ty.js",
+    { render: deskModelScript },
+    { ...own, permalink: `/${DESK_MODEL_FILE}` },
+  );
   // Print previews made by `npm run preview` (preview/<slug>/), shown on each publication's page.
   for (const pub of site.publications)
     eleventyConfig.addPassthroughCopy({ [`preview/${pub.slug}`]: `${pub.slug}/preview` });
