@@ -9,6 +9,7 @@ import { PreviewError } from "./preview/errors.ts";
 import { preview, type PreviewOptions } from "./preview/run.ts";
 import { formatSummary } from "./preview/summary.ts";
 import { answerUsage, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
+import { plural } from "../lib/model/words.ts";
 
 export type { Output };
 
@@ -84,18 +85,12 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     const folder = parsed.options.out ?? "preview";
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const rendered = result.rows.length - result.failures;
-    out.stdout(
-      `\n${rendered} edition${rendered === 1 ? "" : "s"} in ${seconds} s, ` +
-        `written to ${folder}${path.sep}<slug>${path.sep}`,
-    );
+    out.stdout(`\n${plural(rendered, "edition")} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`);
     const copied = result.publications.filter((p) => p.copiedTo).length;
     out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
     for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);
     if (result.failures) {
-      out.stderr(
-        `preview: ${result.failures} edition${result.failures === 1 ? "" : "s"} ` +
-          "could not be rendered (marked ✗ above)\n",
-      );
+      out.stderr(`preview: ${plural(result.failures, "edition")} could not be rendered (marked ✗ above)\n`);
       return 1;
     }
     return 0;

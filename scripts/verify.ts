@@ -16,6 +16,7 @@ import { answerUsage, parseToolArgs, processOutput, runTool, timeoutProblem, typ
 import { startServer } from "../lib/serve/server.ts";
 import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
 import { formatVerdict } from "./verify/summary.ts";
+import { plural } from "../lib/model/words.ts";
 
 export interface VerifyOptions {
   /** The publications (default content). */
@@ -133,7 +134,7 @@ function report(verdicts: Verdict[], started: number, out: Output): number {
   const failed = verdicts.filter((v) => !v.ok).map((v) => v.slug);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const n = verdicts.length;
-  const all = `${n} publication${n === 1 ? "" : "s"}`;
+  const all = plural(n, "publication");
   const done = `strict build, conformance checks${verdicts[0]?.preview ? ", print preview" : ""}`;
   const which = `${failed.length} of ${all} failed (${failed.join(", ")})`;
   if (failed.length) out.stdout(`\nverify: NOT READY: ${which} in ${seconds} s\n`);

@@ -1,7 +1,11 @@
+import { fileURLToPath } from "node:url";
+import { build as esbuild } from "esbuild";
 import type { SpecField } from "../model/config-fields.ts";
 import { specField } from "../model/config-fields.ts";
+import { dateText, utcDateOf } from "../model/dates.ts";
 import { renderDescription } from "../model/description.ts";
 import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
+import { plural } from "../model/words.ts";
 import type { PublicationSource } from "./site.ts";
 
 /** What the desk (the site's own pages at / and /<slug>/) shows about a publication. */
@@ -44,8 +48,6 @@ const BY_TEXT: Record<EditionsBy, string> = {
   utc_hour: "one edition per hour, by the UTC date and hour",
 };
 
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const HOUR_MS = 3_600_000;
 
 /**
@@ -65,7 +67,7 @@ export function keyText(by: EditionsBy, key: EditionKey): string {
   if (by === "delivery_count") return `no. ${key}`;
   const at = keyInstant(by, key);
   if (!at) return key;
-  const day = `${WEEKDAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+  const day = dateText(utcDateOf(at));
   return by === "utc_hour" ? `${day}, ${String(at.getUTCHours()).padStart(2, "0")}:00 UTC` : day;
 }
 
@@ -93,7 +95,6 @@ const GAP_UNIT: Record<EditionsBy, string> = {
 };
 
 function countText(by: EditionsBy, count: number, gaps: number): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const text = plural(count, "edition");
   return gaps ? `${text}; ${plural(gaps, GAP_UNIT[by])} between them without one answer 204` : text;
 }
@@ -130,4 +131,33 @@ export function deskPublication(pub: PublicationSource, root: string | undefined
     },
     fields: pub.fields.map(specField),
   };
+}
+
+/** Where the desk's pages load the model's rules from: the site's /_desk/model.js. */
+export const DESK_MODEL_FILE = "_desk/model.js";
+
+/** The model's rules that the desk uses (lib/model/desk-rules.ts), bundled once per process. */
+let deskModel: Promise<string> | undefined;
+
+/**
+ * lib/model/desk-rules.ts and what it imports, bundled into one ES module for
+ * the browser, which cannot load TypeScript: the desk imports it as
+ * ./model.js, so its simulator keeps the model's rules rather than a copy. The
+ * model does not change while a process runs (`npm start` rebuilds the
+ * content, not the kit), so the bundle is made once and written into every build.
+ */
+export function deskModelScript(): Promise<string> {
+  deskModel ??= esbuild({
+    // From the project's root, whatever the working folder: the bundle names its source files by path.
+    absWorkingDir: fileURLToPath(new URL("../..", import.meta.url)),
+    entryPoints: ["lib/model/desk-rules.ts"],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    legalComments: "none",
+    banner: { js: "// Made by the build from lib/model/desk-rules.ts (lib/build/desk.ts): edit that, not this." },
+  }).then((result) => result.outputFiles[0]!.text);
+  return deskModel;
 }

@@ -7,7 +7,7 @@ import path from "node:path";
 import { parse } from "node-html-parser";
 import type { Sharp } from "sharp";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
-import { PAPER_WIDTH_PX } from "./print-checks.ts";
+import { PAPER_WIDTH_PX } from "../model/paper.ts";
 
 const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 

@@ -13,7 +13,7 @@ import {
   uniqueProblems,
   type ContentProblem,
 } from "../model/content-error.ts";
-import { deskPublication } from "./desk.ts";
+import { DESK_MODEL_FILE, deskModelScript, deskPublication } from "./desk.ts";
 import { makeIcon } from "./icon.ts";
 import { encodeShard, shardDictionary } from "../model/shard.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
@@ -259,7 +259,16 @@ function addDesk(eleventyConfig: EleventyConfig, site: Site) {
     pagination: { data: "desk", size: 1, alias: "pub" },
     eleventyComputed: { permalink: (data: { pub: { slug: string } }) => `/${data.pub.slug}/index.html` },
   });
-  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" });
+  // The folder as one copy (a glob would copy file by file, still at work when a failed build is removed);
+  // model.d.ts is for the type checker only.
+  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" }, { filter: ["**", "!**/*.d.ts"] });
+  // Beside them, the model's rules that the desk's scripts import as ./model.js:
+  // a page of Eleventy's own, so it is written with the others, in the same build.
+  eleventyConfig.addTemplate(
+    "_desk/littlepress-desk-model.11ty.js",
+    { render: deskModelScript },
+    { ...own, permalink: `/${DESK_MODEL_FILE}` },
+  );
   // Print previews made by `npm run preview` (preview/<slug>/), shown on each publication's page.
   for (const pub of site.publications)
     eleventyConfig.addPassthroughCopy({ [`preview/${pub.slug}`]: `${pub.slug}/preview` });

@@ -11,7 +11,7 @@ declare module "@11ty/eleventy" {
     addPlugin(plugin: unknown, options?: object): unknown;
     addTemplate(path: string, content: unknown, data?: object): void;
     addTransform(name: string, transform: (this: { page: { url: string } }, content: string) => unknown): void;
-    addPassthroughCopy(copy: string | Record<string, string>): void;
+    addPassthroughCopy(copy: string | Record<string, string>, options?: { filter?: string[] }): void;
     addBundle(name: string): void;
     on(event: string, listener: (arg: never) => unknown): void;
     setLiquidOptions(options: Record<string, unknown>): void;

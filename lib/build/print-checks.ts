@@ -1,9 +1,8 @@
 import { parse } from "node-html-parser";
 import { uniqueProblems, type ContentProblem } from "../model/content-error.ts";
 import { disallowedTags } from "../model/description.ts";
+import { PAPER_WIDTH_PX } from "../model/paper.ts";
 
-/** The printer's width in CSS pixels: nothing in an edition may be wider. */
-export const PAPER_WIDTH_PX = 384;
 /** Text smaller than this is hard to read on thermal paper. */
 export const MIN_FONT_PX = 20;
 

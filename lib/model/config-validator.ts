@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { isChoice, type ConfigField } from "./config-fields.ts";
+import { plural } from "./words.ts";
 
 /** The answer of /validate_config/, exactly as the platform expects it. */
 export type ValidationResult = { valid: true } | { valid: false; errors: string[] };
@@ -98,5 +99,4 @@ function orList(items: string[]): string {
 
 const kindOf = (v: unknown) =>
   v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `a ${typeof v}`;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const clip = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);

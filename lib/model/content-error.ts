@@ -1,3 +1,5 @@
+import { plural } from "./words.ts";
+
 /**
  * A problem in an author's content, reported the way an author can act on it:
  * which file, which field, what is wrong and what to do about it.
@@ -27,18 +29,16 @@ export class ContentError extends Error {
 }
 
 export function formatProblems(problems: ContentProblem[]): string {
-  return `littlepress found ${count(problems, "problem")} in your content:\n${list(problems)}`;
+  return `littlepress found ${plural(problems.length, "problem")} in your content:\n${list(problems)}`;
 }
 
 /** Things that build but will not print well; `--strict` turns them into problems. */
 export function formatWarnings(warnings: ContentProblem[]): string {
   return (
-    `littlepress: ${count(warnings, "warning")} ` +
+    `littlepress: ${plural(warnings.length, "warning")} ` +
     `(npm run build -- --strict makes them fail the build):\n${list(warnings)}`
   );
 }
-
-const count = (items: unknown[], word: string) => (items.length === 1 ? `1 ${word}` : `${items.length} ${word}s`);
 
 function list(problems: ContentProblem[]): string {
   return problems

@@ -9,7 +9,8 @@
 // subscribes afresh from delivery_count 0 on the next day, as a subscriber
 // who resubscribes would, and carries on to the end of the span.
 import { type CheckContext, type Publication, under } from "./context.ts";
-import { addDays, localDeliveryTime } from "./delivery-time.ts";
+import { addDays } from "../../lib/model/dates.ts";
+import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { type Exchange, request } from "./http.ts";
 
 export interface Delivery {
@@ -99,7 +100,7 @@ async function deliver(ctx: CheckContext, publication: Publication, plan: Plan, 
   const date = addDays(plan.start, slot.day);
   const params: [string, string][] = [];
   if (publication.sendTimezoneInfo && slot.zone)
-    params.push(["local_delivery_time", localDeliveryTime(date, plan.hour, slot.zone)]);
+    params.push(["local_delivery_time", localDeliveryTime(date, plan.hour, slot.zone).text]);
   if (publication.sendDeliveryCount) params.push(["delivery_count", String(slot.count)]);
   params.push(...Object.entries(plan.config));
   const url = editionUrl(ctx, params);

@@ -2,6 +2,7 @@
 // needs a type it can draw, a name (the config key and the query parameter)
 // and a label; select and radio need [label, value] option pairs.
 import { type CheckResult, judge, type Observation, result, skip } from "./report.ts";
+import { plural } from "../../lib/model/words.ts";
 
 const TYPES = new Set(["text", "select", "radio"]);
 /** Names the platform already uses on /edition/: a field named so would clash. */
@@ -28,7 +29,7 @@ export function checkForm(meta: Record<string, unknown>, request: string): Check
   if (observations.length === 0)
     observations.push({
       status: "pass",
-      detail: `${fields.length} field${fields.length === 1 ? "" : "s"}, all well formed`,
+      detail: `${plural(fields.length, "field")}, all well formed`,
       request,
     });
   return [judge("meta.config", observations, ""), judge("meta.config-names", nameObservations(fields, request), "")];

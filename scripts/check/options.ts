@@ -1,7 +1,7 @@
 // Command-line arguments -> CheckOptions, with a plain sentence for each
 // mistake (the CLI prints it with the usage and exits 2, no stack trace).
 import { parseToolArgs, timeoutProblem } from "../cli.ts";
-import { isTimeZone } from "./delivery-time.ts";
+import { isTimeZone } from "../../lib/model/time-zones.ts";
 import type { CheckOptions } from "./run-check.ts";
 
 export const USAGE = `Usage: npm run check -- <base_url> [options]

@@ -1,6 +1,7 @@
 // The report: one result per named check, and the helpers that turn many
 // observations (one per request) into that one result.
 import { CHECKS, type CheckId } from "./catalogue.ts";
+import { plural } from "../../lib/model/words.ts";
 
 export type Status = "pass" | "warn" | "fail" | "skip";
 
@@ -88,7 +89,7 @@ export function formatReport(report: Report): string {
     const flags =
       `delivery_count ${p.sendDeliveryCount ? "on" : "off"}, ` +
       `local_delivery_time ${p.sendTimezoneInfo ? "on" : "off"}`;
-    lines.push(`publication: ${p.name} (${flags}; ${p.fields} config field${p.fields === 1 ? "" : "s"})`);
+    lines.push(`publication: ${p.name} (${flags}; ${plural(p.fields, "config field")})`);
   }
   const { plan } = report;
   const zones = p && !p.sendTimezoneInfo ? "any zone (no local_delivery_time is sent)" : plan.zones.join(", ");
@@ -108,7 +109,7 @@ export function formatReport(report: Report): string {
   lines.push(
     "",
     `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ` +
-      `${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.fail} failed, ${c.skip} skipped`,
+      `${plural(c.warn, "warning")}, ${c.fail} failed, ${c.skip} skipped`,
   );
   return lines.join("\n") + "\n";
 }

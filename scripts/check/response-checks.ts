@@ -10,30 +10,27 @@ import { type CheckResult, judge, type Observation } from "./report.ts";
 const ETAG = /^(W\/)?"[^"\x00-\x20\x7f]*"$/;
 const CHARSET = /;\s*charset\s*=\s*"?[\w.:-]+/i;
 
-/** The answers a rule looks at: every one, the 200s, or the 204s and 410s. */
-const every = () => true;
-const ok = (a: Exchange) => a.status === 200;
-const empty = (a: Exchange) => a.status === 204 || a.status === 410;
-
-/** Each rule: its check, the answers it looks at, what it sees in one, and why it may have nothing to judge. */
-const RULES: [CheckId, (a: Exchange) => boolean, (a: Exchange, see: See) => Observation, string][] = [
-  ["edition.status", every, statusObservation, "no edition/ requests were made"],
-  ["edition.etag-quoted", ok, etagObservation, "no 200 answers to look at"],
-  ["edition.charset", ok, charsetObservation, "no 200 answers to look at"],
-  ["edition.html-body", ok, bodyObservation, "no 200 answers to look at"],
-  ["edition.no-body", empty, noBodyObservation, "no 204 or 410 answers to look at"],
-];
-
 export function checkResponses(answers: Exchange[]): CheckResult[] {
+  const ok = answers.filter((a) => a.status === 200);
+  const empty = answers.filter((a) => a.status === 204 || a.status === 410);
   const see = (a: Exchange, status: Observation["status"], detail: string): Observation => ({
     status,
     detail,
     request: describeRequest(a),
   });
-  return RULES.map(([id, looksAt, observe, none]) =>
+  const NO_200 = "no 200 answers to look at";
+  // Each check: which answers it looks at, what it sees in one, and what it says when there are none.
+  const checks: [id: CheckId, looked: Exchange[], observe: (a: Exchange, see: See) => Observation, none: string][] = [
+    ["edition.status", answers, statusObservation, "no edition/ requests were made"],
+    ["edition.etag-quoted", ok, etagObservation, NO_200],
+    ["edition.charset", ok, charsetObservation, NO_200],
+    ["edition.html-body", ok, bodyObservation, NO_200],
+    ["edition.no-body", empty, noBodyObservation, "no 204 or 410 answers to look at"],
+  ];
+  return checks.map(([id, looked, observe, none]) =>
     judge(
       id,
-      answers.filter(looksAt).map((a) => observe(a, see)),
+      looked.map((a) => observe(a, see)),
       none,
     ),
   );

@@ -4,7 +4,7 @@ import type { CheckContext } from "./context.ts";
 import { checkBrowserViews } from "./browser-checks.ts";
 import { CHECK_IDS } from "./catalogue.ts";
 import { runDeliveries } from "./delivery-runs.ts";
-import { todayIn } from "./delivery-time.ts";
+import { todayIn } from "../../lib/model/time-zones.ts";
 import { checkIcon } from "./icon-checks.ts";
 import { checkMeta } from "./meta-checks.ts";
 import { finish, type Report, skip } from "./report.ts";

@@ -1,7 +1,7 @@
 // A publication's editions side by side on one image, each under its key,
 // scaled down to fit, so an author sees the whole run at a glance.
 import sharp from "sharp";
-import { PAPER_WIDTH } from "./render.ts";
+import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 
 export interface Strip {
   key: string;
@@ -19,7 +19,7 @@ const BACKGROUND = { r: 217, g: 212, b: 199 }; // the desk colour around the pap
 /** The contact sheet PNG: strips left to right in the given order, with small gaps, labels above. */
 export async function contactSheet(strips: Strip[]): Promise<Buffer> {
   if (strips.length === 0) throw new Error("a contact sheet needs at least one strip");
-  const fullWidth = strips.length * PAPER_WIDTH + (strips.length + 1) * GAP;
+  const fullWidth = strips.length * PAPER_WIDTH_PX + (strips.length + 1) * GAP;
   const fullHeight = LABEL + Math.max(...strips.map((s) => s.height)) + 2 * GAP;
   const scale = Math.min(1, SHEET_MAX.width / fullWidth, SHEET_MAX.height / fullHeight);
   const gap = Math.max(4, Math.round(GAP * scale));
@@ -28,18 +28,18 @@ export async function contactSheet(strips: Strip[]): Promise<Buffer> {
   const stripWidth = Math.max(
     1,
     Math.min(
-      Math.round(PAPER_WIDTH * scale),
+      Math.round(PAPER_WIDTH_PX * scale),
       Math.floor((SHEET_MAX.width - (strips.length + 1) * gap) / strips.length),
     ),
   );
-  const heights = strips.map((s) => Math.max(1, Math.round((s.height * stripWidth) / PAPER_WIDTH)));
+  const heights = strips.map((s) => Math.max(1, Math.round((s.height * stripWidth) / PAPER_WIDTH_PX)));
   const width = strips.length * stripWidth + (strips.length + 1) * gap;
   const height = gap + label + Math.max(...heights) + gap;
   const layers: sharp.OverlayOptions[] = [];
   for (const [i, strip] of strips.entries()) {
     const left = gap + i * (stripWidth + gap);
     const input =
-      stripWidth === PAPER_WIDTH
+      stripWidth === PAPER_WIDTH_PX
         ? strip.png
         : await sharp(strip.png).resize({ width: stripWidth, height: heights[i]!, fit: "fill" }).png().toBuffer();
     layers.push({ input: labelSvg(strip.key, stripWidth, label), left, top: gap });

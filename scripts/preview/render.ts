@@ -4,23 +4,22 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
 import { insideSite } from "../../lib/serve/site-folder.ts";
 import type { Box } from "./monochrome.ts";
 
-/** The paper's width in dots (= CSS pixels). */
-export const PAPER_WIDTH = 384;
 /** The platform's later server cut editions at this length. */
 export const MAX_HEIGHT = 10_000;
 /** How long a page may take to load, and then to be measured and captured. */
 export const PAGE_TIMEOUT_MS = 20_000;
 
 export interface Render {
-  /** Full-page screenshot, PAPER_WIDTH wide, at most MAX_HEIGHT long. */
+  /** Full-page screenshot, PAPER_WIDTH_PX wide, at most MAX_HEIGHT long. */
   png: Buffer;
   /** The page's length in pixels (the screenshot is cut at MAX_HEIGHT). */
   heightPx: number;
-  /** Whether the page is wider than the paper (the screenshot keeps the left PAPER_WIDTH px). */
+  /** Whether the page is wider than the paper (the screenshot keeps the left PAPER_WIDTH_PX px). */
   wider: boolean;
   /** Boxes of <img> and class="dither" elements, page coordinates: the parts the printer dithers. */
   ditherBoxes: Box[];
@@ -54,7 +53,7 @@ export class PaperRenderer {
     timeoutMs = PAGE_TIMEOUT_MS,
   ): Promise<PaperRenderer> {
     // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
-    const context = await browser.newContext({ viewport: { width: PAPER_WIDTH, height: 1 }, deviceScaleFactor: 1 });
+    const context = await browser.newContext({ viewport: { width: PAPER_WIDTH_PX, height: 1 }, deviceScaleFactor: 1 });
     return new PaperRenderer(context, site, timeoutMs);
   }
 
@@ -126,7 +125,7 @@ async function siteFile(dir: string, pathname: string): Promise<string | undefin
 }
 
 async function load(page: Page, url: string, timeoutMs: number): Promise<void> {
-  await page.setViewportSize({ width: PAPER_WIDTH, height: 1 });
+  await page.setViewportSize({ width: PAPER_WIDTH_PX, height: 1 });
   let response;
   try {
     response = await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
@@ -148,7 +147,7 @@ async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blo
   // captured; wait for images it now shows; measure again until the length settles.
   let m = await measure(page);
   for (let round = 0; round < 3; round++) {
-    await page.setViewportSize({ width: PAPER_WIDTH, height: clampHeight(m.height) });
+    await page.setViewportSize({ width: PAPER_WIDTH_PX, height: clampHeight(m.height) });
     await page.evaluate(() =>
       Promise.all(
         [...document.images]
@@ -169,12 +168,12 @@ async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blo
   }
   const png = await page.screenshot({
     fullPage: true,
-    clip: { x: 0, y: 0, width: PAPER_WIDTH, height: clampHeight(m.height) },
+    clip: { x: 0, y: 0, width: PAPER_WIDTH_PX, height: clampHeight(m.height) },
     timeout: timeoutMs,
     animations: "disabled",
     caret: "hide",
   });
-  return { png, heightPx: m.height, wider: m.width > PAPER_WIDTH, ditherBoxes: m.boxes };
+  return { png, heightPx: m.height, wider: m.width > PAPER_WIDTH_PX, ditherBoxes: m.boxes };
 }
 
 const clampHeight = (height: number) => Math.max(1, Math.min(height, MAX_HEIGHT));

@@ -2,6 +2,7 @@
 // not ready, what failed.
 import { ADVISED_PX } from "../preview/summary.ts";
 import type { PreviewNote, Verdict } from "./run.ts";
+import { plural } from "../../lib/model/words.ts";
 
 /** `width`: the longest slug's, so the lines of a run line up. */
 // verify cannot take --config per publication: the author's defaults are its samples.
@@ -31,5 +32,5 @@ function previewLine(p: PreviewNote): string {
   const long = heights.filter((h) => h > ADVISED_PX).length;
   const tallest = heights.length ? `, up to ${Math.max(...heights)} px` : "";
   const longer = long ? ` (${long} longer than the advised ${ADVISED_PX} px)` : "";
-  return `${heights.length} edition${heights.length === 1 ? "" : "s"} previewed${tallest}${longer}`;
+  return `${plural(heights.length, "edition")} previewed${tallest}${longer}`;
 }

@@ -2,7 +2,7 @@
 // publication's own editions (its index in the built site), so every
 // publication is checked where it has editions, whatever today's date is.
 import type { PublicationIndex } from "../../lib/model/shard.ts";
-import { addDays } from "../check/delivery-time.ts";
+import { addDays } from "../../lib/model/dates.ts";
 import type { CheckOptions } from "../check/run-check.ts";
 
 export type CheckWindow = Required<Pick<CheckOptions, "days" | "hour" | "zones">> & Pick<CheckOptions, "start">;

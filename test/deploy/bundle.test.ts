@@ -40,9 +40,10 @@ it(
 );
 
 // The same boundary as test/unit/layers.test.ts, seen in what Netlify ships: no build code, no build packages.
-it("ships no code of the build: nothing of lib/build/, no yaml, sharp or Eleventy package", () => {
+it("ships no code of the build: nothing of lib/build/, no yaml, sharp, Eleventy or esbuild package", () => {
   const buildCode = path.resolve("lib", "build") + path.sep;
-  const buildPackage = /[/\\]node_modules[/\\](yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml)[/\\]/;
+  const buildPackage =
+    /[/\\]node_modules[/\\](yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml|esbuild|@esbuild)[/\\]/;
   for (const b of Object.values(bundles)) {
     expect(
       b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}serve${path.sep}`)),

@@ -1,9 +1,10 @@
 // What the desk's pages say about each publication (lib/build/desk.ts), and the
-// simulator's time-zone arithmetic (layouts/desk/assets/timezone.js, plain
-// browser JS that runs in Node as it is).
+// simulator's time-zone arithmetic (lib/model/desk-rules.ts, which the build
+// bundles as /_desk/model.js for the desk's browser JS).
 import { describe, expect, it } from "vitest";
 import { deskPublication, keyText } from "../../lib/build/desk.ts";
 import { loadSite } from "../../lib/build/site.ts";
+import * as deskRules from "../../lib/model/desk-rules.ts";
 
 describe("the desk's publication data", () => {
   const site = loadSite("test/fixtures/basic");
@@ -57,17 +58,9 @@ describe("the desk's publication data", () => {
   });
 });
 
-interface TimeZoneModule {
-  localDeliveryTime(date: string, hour: number, zone: string): { text: string; ms: number; offset: string };
-  addDays(date: string, days: number): string;
-  isIsoDate(text: string): boolean;
-  isTimeZone(name: string): boolean;
-  dateText(date: string): string;
-}
-
-describe("the simulator's delivery times", async () => {
-  const modulePath = "../../layouts/desk/assets/timezone.js";
-  const tz = (await import(modulePath)) as TimeZoneModule;
+describe("the simulator's delivery times", () => {
+  // What the build bundles as /_desk/model.js for the simulator.
+  const tz = deskRules;
 
   it.each([
     ["2026-11-20", 6, "Europe/Paris", "2026-11-20T06:00:00+01:00"],

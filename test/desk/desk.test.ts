@@ -4,6 +4,8 @@
 // a busy machine.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
+import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { withServer } from "../helpers/server.ts";
 import { days, pngSize, play, ready, withBrowser } from "./desk-page.ts";
 
@@ -424,6 +426,38 @@ describe("the desk", () => {
     await page.locator("#preview-hint").waitFor();
     expect(await page.locator("#preview-hint").textContent()).toContain("npm run preview");
     expect(await page.locator("#previews").isVisible()).toBe(false);
+  });
+
+  const title =
+    "takes the model's rules from /_desk/model.js, the bundle the build makes of lib/model, and plays with them";
+  it(title, async () => {
+    const served: { status: number; type: string }[] = [];
+    const page = await desk.open("/almanac/", {
+      before: (p) =>
+        Promise.resolve(
+          p.on("response", (r) => {
+            if (new URL(r.url()).pathname === "/_desk/model.js")
+              served.push({ status: r.status(), type: r.headers()["content-type"] ?? "" });
+          }),
+        ),
+    });
+    await ready(page);
+    expect(served).toEqual([{ status: 200, type: expect.stringMatching(/javascript/) }]);
+    // the module the page loaded answers as lib/model does, on a day Samoa skipped whole (+14:00)
+    // (a string, so that vitest leaves the page's own import() alone)
+    const inPage = await page.evaluate<[string, number]>(
+      `import("/_desk/model.js")` +
+        `.then((m) => [m.localDeliveryTime("2011-12-30", 6, "Pacific/Apia").text, m.PAPER_WIDTH_PX])`,
+    );
+    expect(inPage).toEqual([localDeliveryTime("2011-12-30", 6, "Pacific/Apia").text, PAPER_WIDTH_PX]);
+    // and the simulator sends its times: 02:00 does not exist in Paris on 29 March 2026, 03:00 summer time does
+    await page.selectOption("#sim-hour", { label: "02:00" });
+    await play(page, { start: "2026-03-28", tz: "Europe/Paris", days: 2 });
+    expect((await days(page)).map((r) => new URL(r.url).searchParams.get("local_delivery_time"))).toEqual([
+      localDeliveryTime("2026-03-28", 2, "Europe/Paris").text,
+      localDeliveryTime("2026-03-29", 2, "Europe/Paris").text,
+    ]);
+    expect(localDeliveryTime("2026-03-29", 2, "Europe/Paris").text).toBe("2026-03-29T03:00:00+02:00");
   });
 
   it("makes no request beyond the local server, and no script error", () => {

@@ -47,9 +47,9 @@ describe("the functions", () => {
     expect(reached.filter((f) => !/^lib\/(serve|model)\//.test(f))).toEqual([]);
   });
 
-  it("load no package of the build (yaml, sharp, Eleventy, chokidar, markdown-it)", () => {
+  it("load no package of the build (yaml, sharp, Eleventy, chokidar, markdown-it, esbuild)", () => {
     const packages = new Set(functions.flatMap((f) => [...reach(f).packages]));
-    const build = [...packages].filter((p) => /^(yaml|sharp|@11ty\/|chokidar|markdown-it|smol-toml)/.test(p));
+    const build = [...packages].filter((p) => /^(yaml|sharp|@11ty\/|chokidar|markdown-it|smol-toml|esbuild)/.test(p));
     expect(build).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // day's local delivery time and/or delivery_count; delivery_count goes up by
 // one every day, printed or not; 200 prints when its ETag differs from the last
 // one seen; 204 prints nothing; 410 ends the subscription.
-import { addDays, localDeliveryTime } from "./timezone.js";
+import { addDays, localDeliveryTime, plural } from "./model.js";
 
 /**
  * What the subscriber asked the simulator to play.
@@ -24,7 +24,7 @@ import { addDays, localDeliveryTime } from "./timezone.js";
  * @property {number} n the day's number, from 1
  * @property {number} count its delivery_count
  * @property {string} date its date ("" when the publication does not ask for the time)
- * @property {{ text: string, ms: number, offset: string } | undefined} time its local delivery time
+ * @property {import("./model.js").LocalDeliveryTime | undefined} time its local delivery time
  * @property {[string, string][]} params the request's query parameters, in order
  */
 
@@ -178,7 +178,7 @@ export function record(tally, day, answer) {
  */
 export function summary(tally, days) {
   const { played, printed, endedOn } = tally;
-  const deliveries = `${played} ${played === 1 ? "delivery" : "deliveries"}`;
+  const deliveries = plural(played, "delivery", "deliveries");
   if (endedOn !== null) {
     const rest = days - played;
     const notPlayed = rest ? `, so the last ${rest === 1 ? "day is" : `${rest} days are`} not played` : "";

@@ -2,6 +2,7 @@
 // beside the page lists the PNGs. A 404 means there are none yet.
 import { code, h, replace } from "./dom.js";
 import { isObject } from "./meta.js";
+import { PAPER_WIDTH_PX, plural } from "./model.js";
 
 /**
  * @param {{ section: HTMLElement, body: HTMLElement, hint: HTMLElement, base: URL }} options
@@ -51,7 +52,7 @@ export async function showPreviews({ section, body, hint, base }) {
           h("img", {
             src: src.href,
             alt: `Print preview of edition ${key}`,
-            width: "384",
+            width: String(PAPER_WIDTH_PX),
             loading: "lazy",
             decoding: "async",
           }),
@@ -72,7 +73,7 @@ export async function showPreviews({ section, body, hint, base }) {
       { class: "panel-lede" },
       `What the printer will print, in black and white, from `,
       code("npm run preview"),
-      `: ${figures.length} edition${figures.length === 1 ? "" : "s"}`,
+      `: ${plural(figures.length, "edition")}`,
       long ? `, ${long} of them longer than a receipt should be` : "",
       ".",
     ),

@@ -6,7 +6,8 @@
 import { deliveryDay, newTally, query, record, summary } from "./deliveries.js";
 import { code, h, replace } from "./dom.js";
 import { loadSettings, SETTINGS_EVENT } from "./settings.js";
-import { browserTimeZone, dateText, isIsoDate, isTimeZone, timeZones, todayIn } from "./timezone.js";
+import { dateText, isIsoDate, isTimeZone, PAPER_WIDTH_PX, todayIn } from "./model.js";
+import { browserTimeZone, timeZones } from "./timezone.js";
 
 /**
  * @typedef {import("./deliveries.js").Answer} Answer
@@ -17,7 +18,6 @@ import { browserTimeZone, dateText, isIsoDate, isTimeZone, timeZones, todayIn } 
  */
 
 export const MAX_DAYS = 60;
-const PAPER_WIDTH = 384;
 /** A later platform server cropped editions taller than this. */
 const CROP_HEIGHT = 10000;
 
@@ -419,7 +419,7 @@ function strip(day, url) {
   const frame = h("iframe", {
     class: "paper-strip",
     src: url.href,
-    width: String(PAPER_WIDTH),
+    width: String(PAPER_WIDTH_PX),
     height: "120",
     scrolling: "no",
     tabindex: "-1",
@@ -454,8 +454,10 @@ function fit(frame, warnings) {
   frame.style.height = `${Math.max(height, 1)}px`;
   frame.dataset.fitted = String(height);
   const notes = [];
-  if (html.scrollWidth > PAPER_WIDTH) {
-    notes.push(`Wider than the paper: ${html.scrollWidth} px on a ${PAPER_WIDTH} px roll; the printer cuts the rest.`);
+  if (html.scrollWidth > PAPER_WIDTH_PX) {
+    notes.push(
+      `Wider than the paper: ${html.scrollWidth} px on a ${PAPER_WIDTH_PX} px roll; the printer cuts the rest.`,
+    );
   }
   if (height > CROP_HEIGHT) notes.push(`${height} px tall: the platform crops at ${CROP_HEIGHT} px.`);
   replace(
