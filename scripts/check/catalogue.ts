@@ -23,6 +23,8 @@ export const CHECKS = {
   "edition.charset": "a 200's Content-Type names a charset",
   "edition.html-body": "a 200 has an HTML body",
   "edition.no-body": "a 204 or 410 has no body",
+  "edition.bad-values": "odd and broken parameters get 200, 204 or 410 too",
+  "edition.escapes": "settings holding markup are not echoed into the page as markup",
   "edition.etag-stable": "the same request twice gives the same ETag",
   "edition.etag-daily": "identical content on two deliveries still gets two ETags",
   "edition.etag-changes": "changed content gets a new ETag",

@@ -82,12 +82,16 @@ const empty = (status: number): FakeAnswer => ({ status });
  */
 export function fakeEdition(query: URLSearchParams): FakeAnswer {
   const count = Number(query.get("delivery_count") ?? 0);
-  const date = (query.get("local_delivery_time") ?? "2026-01-01").slice(0, 10);
+  const given = query.get("local_delivery_time")?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
+  const date = given ?? "2026-01-01";
   if (count === 2) return empty(204);
   if (count >= 8) return empty(410);
-  const words = count < 2 ? `Part ${count} for ${query.get("name") ?? "friend"}.` : "Same words.";
+  const words = count < 2 ? `Part ${count} for ${escapeHtml(query.get("name") ?? "friend")}.` : "Same words.";
   return html(200, `<!doctype html><p>${words}</p>`, `"${count}-${date}"`);
 }
+
+export const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function goodPublication(): FakePublication {
   return {

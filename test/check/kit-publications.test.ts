@@ -26,12 +26,20 @@ const CASES: { slug: string; options?: Partial<CheckOptions>; passes: CheckId[] 
       "edition.after-410",
       "edition.resubscribe",
       "edition.no-body",
+      "edition.bad-values",
     ],
   },
   { slug: "open-serial", passes: ["edition.etag-changes", "edition.no-slash"] },
   {
     slug: "settings",
-    passes: ["subscribe.accepts-valid", "subscribe.rejects-invalid", "subscribe.error-texts", "subscribe.multipart"],
+    passes: [
+      "subscribe.accepts-valid",
+      "subscribe.rejects-invalid",
+      "subscribe.error-texts",
+      "subscribe.multipart",
+      "edition.bad-values",
+      "edition.escapes",
+    ],
   },
   { slug: "shiftjis", passes: ["subscribe.accepts-valid", "edition.charset"] },
   {
