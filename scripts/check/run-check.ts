@@ -65,7 +65,7 @@ export async function runCheck(options: CheckOptions): Promise<Report> {
   const answers = [browser.bare, ...deliveries.flatMap((d) => (d.repeat ? [d.first, d.repeat] : [d.first]))];
   const checks = [
     ...meta.checks,
-    icon,
+    ...icon,
     ...subscribe.checks,
     ...browser.checks,
     ...checkResponses(answers, bad.answers),

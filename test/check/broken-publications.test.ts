@@ -296,6 +296,16 @@ const FLAWS: Flaw[] = [
     fails: "meta.icon",
     pub: () => ({ ...goodPublication(), icon: new TextEncoder().encode("<svg></svg>") }),
   },
+  {
+    flaw: "an all-white icon",
+    fails: "meta.icon-drawn",
+    pub: () => ({ ...goodPublication(), icon: makePng(55, 55, "white") }),
+  },
+  {
+    flaw: "an all-black icon",
+    fails: "meta.icon-drawn",
+    pub: () => ({ ...goodPublication(), icon: makePng(55, 55, "black") }),
+  },
 ];
 
 describe("a publication with one flaw fails exactly the check for it", () => {

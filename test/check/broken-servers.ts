@@ -167,13 +167,18 @@ async function postedConfig(req: IncomingMessage): Promise<Record<string, unknow
   return JSON.parse(typeof config === "string" ? config : "{}") as Record<string, unknown>;
 }
 
-/** A real, minimal black-and-white PNG of the given size (1-bit grayscale, all black). */
-export function makePng(width: number, height: number): Uint8Array {
+/**
+ * A real, minimal black-and-white PNG of the given size (1-bit grayscale):
+ * vertical stripes, 4 pixels black, 4 white, unless `fill` makes it blank.
+ */
+export function makePng(width: number, height: number, fill: "stripes" | "black" | "white" = "stripes"): Uint8Array {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, no filter, no interlace
-  const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8))); // filter byte + packed pixels per row
+  const stride = 1 + Math.ceil(width / 8); // filter byte + packed pixels per row (1 is white)
+  const rows = Buffer.alloc(height * stride, { stripes: 0x0f, black: 0x00, white: 0xff }[fill]);
+  for (let y = 0; y < height; y++) rows[y * stride] = 0; // filter type 0 on every row
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Buffer.concat([
     signature,

@@ -48,7 +48,7 @@ const CASES: { slug: string; options?: Partial<CheckOptions>; passes: CheckId[] 
     passes: ["edition.etag-daily", "edition.etag-changes", "edition.after-410"],
   },
   { slug: "utc-daily", options: { zones: ["Asia/Tokyo", "America/Los_Angeles"] }, passes: ["edition.etag-changes"] },
-  { slug: "hourly", options: { hour: 7 }, passes: ["edition.after-410", "edition.bare"] },
+  { slug: "hourly", options: { hour: 7 }, passes: ["edition.after-410", "edition.bare", "meta.icon-drawn"] },
 ];
 
 async function expectPass(base: string, options: Omit<CheckOptions, "base">, passes: CheckId[]) {
