@@ -106,7 +106,7 @@ describe("reports", () => {
     expect(report.checks.find((c: { id: string }) => c.id === "edition.status")).toMatchObject({ status: "pass" });
   });
 
-  it("--json on a failing publication: only JSON on stdout, every check with id, title and status, exit 1", async () => {
+  it("--json on a failing publication: only JSON on stdout, every check with id, title, status; exit 1", async () => {
     const { code, stdout, stderr } = await cli(broken.url, "--json", "--start", "2026-01-09", "--days", "2");
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as { ok: boolean; checks: { id: string; title: string; status: string }[] };
