@@ -422,6 +422,20 @@ describe("publications that cannot be checked at all", () => {
     expect(find(report, "subscribe.multipart").status).toBe("skip");
   });
 
+  it("an edition/ that never answers odd parameters: two timeouts, then the odd requests stop", async () => {
+    const started = Date.now();
+    const report = await check(
+      {
+        ...goodPublication(),
+        edition: (q) => (/^\d*$/.test(q.get("delivery_count") ?? "") ? fakeEdition(q) : new Promise(() => {})),
+      },
+      { timeoutMs: 300 },
+    );
+    expect(withStatus(report, "fail")).toEqual(["edition.bad-values"]);
+    expect(find(report, "edition.bad-values").detail).toMatch(/no answer within 0\.3 s \(2 of 2\)$/);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
   it("a server that accepts connections but never answers: a FAIL within the timeout", async () => {
     const sockets: Socket[] = [];
     const silent = createServer((socket) => sockets.push(socket));

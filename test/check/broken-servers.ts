@@ -20,7 +20,7 @@ export interface FakePublication {
   icon?: Uint8Array;
   /** The validate_config/ answer for a posted config; `contentType` tells form-encoded from multipart. */
   validate(config: Record<string, unknown>, contentType: string): unknown;
-  edition(query: URLSearchParams): FakeAnswer;
+  edition(query: URLSearchParams): FakeAnswer | Promise<FakeAnswer>;
   /** What /edition (no slash) does; by default the same as /edition/. */
   noSlash?: (query: URLSearchParams) => FakeAnswer;
   /** Answers any path before the normal routes do, when it returns an answer. */
