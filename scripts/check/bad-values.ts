@@ -71,6 +71,7 @@ export function badRequests(publication: Publication, plan: BadValuesPlan): BadR
     out.push({ what: `setting ${key} twice`, params: [...good, [key, "x"]] });
     out.push({ what: `setting ${key} holding markup`, params: setting(key, PROBE) });
     out.push({ what: `setting ${key} empty`, params: setting(key, "") });
+    out.push({ what: `setting ${key} missing`, params: good.filter(([k]) => k !== key) });
   }
   out.push({ what: "an unknown setting", params: [...good, ["utm_source", "newsletter"], ["colour", PROBE]] });
   out.push({ what: "a 4000-character setting", params: [...good, ["note", "x".repeat(4000)]] });

@@ -29,12 +29,13 @@ describe("badRequests", () => {
       expect(times).toContain(v);
   });
 
-  it("repeats keys, adds unknown settings and puts markup in every setting", () => {
+  it("repeats keys, adds unknown settings, leaves each setting out and puts markup in each", () => {
     expect(all.some((b) => values(b.params, "delivery_count").length === 2)).toBe(true);
     expect(all.some((b) => values(b.params, "local_delivery_time").length === 2)).toBe(true);
     expect(all.some((b) => values(b.params, "lang").length === 2)).toBe(true);
     expect(all.some((b) => values(b.params, "utm_source").length === 1)).toBe(true);
     expect(all.some((b) => values(b.params, "lang")[0] === PROBE)).toBe(true);
+    expect(all.some((b) => b.params.length === 2 && values(b.params, "lang").length === 0)).toBe(true);
   });
 
   it("sends the platform's parameters even to a publication that asked for neither", () => {

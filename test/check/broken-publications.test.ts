@@ -158,6 +158,12 @@ const FLAWS: Flaw[] = [
       ),
   },
   {
+    flaw: "a 500 on a missing setting (a subscriber who saved the form before the field existed)",
+    fails: "edition.bad-values",
+    pub: () =>
+      editionChanged((a, q) => (q.has("lang") || q.size === 0 ? a : { status: 500, body: "KeyError: 'lang'" })),
+  },
+  {
     flaw: "a setting echoed into the page unescaped",
     fails: "edition.escapes",
     pub: () => ({
