@@ -1,6 +1,7 @@
 // The checker's core, shared by the CLI and the tests: play the platform
 // against one publication URL and return the report.
 import type { CheckContext } from "./context.ts";
+import { checkBadValues } from "./bad-values.ts";
 import { checkBrowserViews } from "./browser-checks.ts";
 import { CHECK_IDS } from "./catalogue.ts";
 import { runDeliveries } from "./delivery-runs.ts";
@@ -55,13 +56,20 @@ export async function runCheck(options: CheckOptions): Promise<Report> {
   const subscribe = await checkSubscribe(ctx, publication, options.config);
   const browser = await checkBrowserViews(ctx);
   const deliveries = await runDeliveries(ctx, publication, { ...plan, config: subscribe.config });
+  const bad = await checkBadValues(ctx, publication, {
+    start: plan.start,
+    hour: plan.hour,
+    zone: plan.zones[0] ?? "UTC",
+    config: subscribe.config,
+  });
   const answers = [browser.bare, ...deliveries.flatMap((d) => (d.repeat ? [d.first, d.repeat] : [d.first]))];
   const checks = [
     ...meta.checks,
-    icon,
+    ...icon,
     ...subscribe.checks,
     ...browser.checks,
-    ...checkResponses(answers),
+    ...checkResponses(answers, bad.answers),
+    ...bad.checks,
     ...checkSequences(deliveries, publication),
   ];
   const summary = {

@@ -63,6 +63,8 @@ describe("the correct fake publication", () => {
 interface Flaw {
   flaw: string;
   fails: CheckId;
+  /** Other checks the same flaw rightly fails too. */
+  alsoFails?: CheckId[];
   pub: () => FakePublication;
 }
 
@@ -115,12 +117,73 @@ const FLAWS: Flaw[] = [
   {
     flaw: "a 500 whenever delivery_count is present",
     fails: "edition.status",
+    alsoFails: ["edition.bad-values"],
     pub: () =>
       editionChanged((a, q) =>
         q.has("delivery_count")
           ? { status: 500, headers: { "Content-Type": "text/plain" }, body: "TypeError: cannot read 'parts'" }
           : a,
       ),
+  },
+  {
+    flaw: "a 400 for parameters it cannot read (delivery_count=abc, an impossible date)",
+    fails: "edition.bad-values",
+    pub: () =>
+      editionChanged((a, q) => {
+        const count = q.get("delivery_count");
+        const time = q.get("local_delivery_time");
+        const unreadable =
+          (count !== null && !/^\d+$/.test(count)) || (time !== null && Number.isNaN(Date.parse(time)));
+        return unreadable ? { status: 400, headers: { "Content-Type": "text/plain" }, body: "Bad Request" } : a;
+      }),
+  },
+  {
+    flaw: "a 204 with a body, only for parameters it cannot read",
+    fails: "edition.no-body",
+    pub: () =>
+      editionChanged((a, q) =>
+        /^\d*$/.test(q.get("delivery_count") ?? "")
+          ? a
+          : { status: 204, headers: { "Content-Length": "18" }, body: "bad delivery_count" },
+      ),
+  },
+  {
+    flaw: "a 200 with no charset, only for parameters it cannot read",
+    fails: "edition.charset",
+    pub: () =>
+      editionChanged((a, q) =>
+        a.status === 200 && !/^\d*$/.test(q.get("delivery_count") ?? "")
+          ? { ...a, headers: { ...a.headers, "Content-Type": "text/html" } }
+          : a,
+      ),
+  },
+  {
+    flaw: "a 500 on a missing setting (a subscriber who saved the form before the field existed)",
+    fails: "edition.bad-values",
+    pub: () =>
+      editionChanged((a, q) => (q.has("lang") || q.size === 0 ? a : { status: 500, body: "KeyError: 'lang'" })),
+  },
+  {
+    flaw: "a setting echoed into the page unescaped",
+    fails: "edition.escapes",
+    pub: () => ({
+      ...goodPublication(),
+      edition: (q) =>
+        html(200, `<p>Hello ${q.get("name") ?? "friend"}</p>`, `"${Buffer.from(q.toString()).toString("hex")}"`),
+    }),
+  },
+  {
+    flaw: "a 304 to a request it has answered before (the platform never sends If-None-Match)",
+    fails: "edition.status",
+    alsoFails: ["edition.etag-stable"],
+    pub: () => {
+      const seen = new Set<string>();
+      return editionChanged((a, q) => {
+        const key = q.toString();
+        if (a.status !== 200 || !seen.has(key)) return (seen.add(key), a);
+        return { status: 304, headers: { ETag: a.headers?.ETag ?? "" } };
+      });
+    },
   },
   {
     flaw: '"valid" sent as the string "true"',
@@ -239,13 +302,23 @@ const FLAWS: Flaw[] = [
     fails: "meta.icon",
     pub: () => ({ ...goodPublication(), icon: new TextEncoder().encode("<svg></svg>") }),
   },
+  {
+    flaw: "an all-white icon",
+    fails: "meta.icon-drawn",
+    pub: () => ({ ...goodPublication(), icon: makePng(55, 55, "white") }),
+  },
+  {
+    flaw: "an all-black icon",
+    fails: "meta.icon-drawn",
+    pub: () => ({ ...goodPublication(), icon: makePng(55, 55, "black") }),
+  },
 ];
 
 describe("a publication with one flaw fails exactly the check for it", () => {
-  for (const { flaw, fails, pub } of FLAWS) {
-    it(`${flaw}: ${fails}`, async () => {
+  for (const { flaw, fails, alsoFails = [], pub } of FLAWS) {
+    it(`${flaw}: ${[fails, ...alsoFails].join(", ")}`, async () => {
       const report = await check(pub());
-      expect(withStatus(report, "fail")).toEqual([fails]);
+      expect(withStatus(report, "fail")).toEqual([fails, ...alsoFails]);
       expect(find(report, fails).request).toMatch(/^(GET|POST) http:\/\/127\.0\.0\.1:\d+\/pub\//);
       expect(report.ok).toBe(false);
     });
@@ -353,6 +426,20 @@ describe("publications that cannot be checked at all", () => {
       'answered 404 with something other than a JSON object: "Not found"',
     );
     expect(find(report, "subscribe.multipart").status).toBe("skip");
+  });
+
+  it("an edition/ that never answers odd parameters: two timeouts, then the odd requests stop", async () => {
+    const started = Date.now();
+    const report = await check(
+      {
+        ...goodPublication(),
+        edition: (q) => (/^\d*$/.test(q.get("delivery_count") ?? "") ? fakeEdition(q) : new Promise(() => {})),
+      },
+      { timeoutMs: 300 },
+    );
+    expect(withStatus(report, "fail")).toEqual(["edition.bad-values"]);
+    expect(find(report, "edition.bad-values").detail).toMatch(/no answer within 0\.3 s \(2 of 2\)$/);
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it("a server that accepts connections but never answers: a FAIL within the timeout", async () => {

@@ -20,7 +20,7 @@ export interface FakePublication {
   icon?: Uint8Array;
   /** The validate_config/ answer for a posted config; `contentType` tells form-encoded from multipart. */
   validate(config: Record<string, unknown>, contentType: string): unknown;
-  edition(query: URLSearchParams): FakeAnswer;
+  edition(query: URLSearchParams): FakeAnswer | Promise<FakeAnswer>;
   /** What /edition (no slash) does; by default the same as /edition/. */
   noSlash?: (query: URLSearchParams) => FakeAnswer;
   /** Answers any path before the normal routes do, when it returns an answer. */
@@ -82,12 +82,16 @@ const empty = (status: number): FakeAnswer => ({ status });
  */
 export function fakeEdition(query: URLSearchParams): FakeAnswer {
   const count = Number(query.get("delivery_count") ?? 0);
-  const date = (query.get("local_delivery_time") ?? "2026-01-01").slice(0, 10);
+  const given = query.get("local_delivery_time")?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
+  const date = given ?? "2026-01-01";
   if (count === 2) return empty(204);
   if (count >= 8) return empty(410);
-  const words = count < 2 ? `Part ${count} for ${query.get("name") ?? "friend"}.` : "Same words.";
+  const words = count < 2 ? `Part ${count} for ${escapeHtml(query.get("name") ?? "friend")}.` : "Same words.";
   return html(200, `<!doctype html><p>${words}</p>`, `"${count}-${date}"`);
 }
+
+export const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function goodPublication(): FakePublication {
   return {
@@ -163,13 +167,18 @@ async function postedConfig(req: IncomingMessage): Promise<Record<string, unknow
   return JSON.parse(typeof config === "string" ? config : "{}") as Record<string, unknown>;
 }
 
-/** A real, minimal black-and-white PNG of the given size (1-bit grayscale, all black). */
-export function makePng(width: number, height: number): Uint8Array {
+/**
+ * A real, minimal black-and-white PNG of the given size (1-bit grayscale):
+ * vertical stripes, 4 pixels black, 4 white, unless `fill` makes it blank.
+ */
+export function makePng(width: number, height: number, fill: "stripes" | "black" | "white" = "stripes"): Uint8Array {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, no filter, no interlace
-  const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8))); // filter byte + packed pixels per row
+  const stride = 1 + Math.ceil(width / 8); // filter byte + packed pixels per row (1 is white)
+  const rows = Buffer.alloc(height * stride, { stripes: 0x0f, black: 0x00, white: 0xff }[fill]);
+  for (let y = 0; y < height; y++) rows[y * stride] = 0; // filter type 0 on every row
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Buffer.concat([
     signature,

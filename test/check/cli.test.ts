@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/check.ts";
-import { goodPublication, type RunningFake, startFake } from "./broken-servers.ts";
+import { fakeEdition, goodPublication, makePng, type RunningFake, startFake } from "./broken-servers.ts";
 
 const run = promisify(execFile);
 
@@ -26,13 +26,22 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+const find = (report: { checks: { id: string }[] }, id: string) => report.checks.find((c) => c.id === id);
+
 let good: RunningFake;
 let textJson: RunningFake;
+let broken: RunningFake;
 beforeAll(async () => {
   good = await startFake(goodPublication());
   textJson = await startFake({ ...goodPublication(), metaContentType: "text/json" });
+  // a blank icon, and a 400 for a delivery_count that is not a number
+  broken = await startFake({
+    ...goodPublication(),
+    icon: makePng(55, 55, "white"),
+    edition: (q) => (/^\d*$/.test(q.get("delivery_count") ?? "") ? fakeEdition(q) : { status: 400 }),
+  });
 });
-afterAll(() => Promise.all([good.close(), textJson.close()]));
+afterAll(() => Promise.all([good.close(), textJson.close(), broken.close()]));
 
 describe("arguments", () => {
   it("--help prints the usage and exits 0", async () => {
@@ -95,6 +104,20 @@ describe("reports", () => {
       plan: { start: "2026-01-09", days: 3, hour: 6, zones: ["UTC"] },
     });
     expect(report.checks.find((c: { id: string }) => c.id === "edition.status")).toMatchObject({ status: "pass" });
+  });
+
+  it("--json on a failing publication: only JSON on stdout, every check with id, title, status; exit 1", async () => {
+    const { code, stdout, stderr } = await cli(broken.url, "--json", "--start", "2026-01-09", "--days", "2");
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { ok: boolean; checks: { id: string; title: string; status: string }[] };
+    expect(report.ok).toBe(false);
+    expect(report.checks.filter((c) => c.status === "fail").map((c) => c.id)).toEqual([
+      "meta.icon-drawn",
+      "edition.bad-values",
+    ]);
+    for (const c of report.checks) expect(c).toMatchObject({ id: expect.any(String), title: expect.any(String) });
+    expect(find(report, "edition.bad-values")).toMatchObject({ detail: expect.stringMatching(/answered 400/) });
+    expect(stderr).toMatch(/^check: /m);
   });
 
   it("a warning leaves the exit code 0, and --strict makes it 1", async () => {

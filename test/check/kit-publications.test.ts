@@ -26,12 +26,20 @@ const CASES: { slug: string; options?: Partial<CheckOptions>; passes: CheckId[] 
       "edition.after-410",
       "edition.resubscribe",
       "edition.no-body",
+      "edition.bad-values",
     ],
   },
   { slug: "open-serial", passes: ["edition.etag-changes", "edition.no-slash"] },
   {
     slug: "settings",
-    passes: ["subscribe.accepts-valid", "subscribe.rejects-invalid", "subscribe.error-texts", "subscribe.multipart"],
+    passes: [
+      "subscribe.accepts-valid",
+      "subscribe.rejects-invalid",
+      "subscribe.error-texts",
+      "subscribe.multipart",
+      "edition.bad-values",
+      "edition.escapes",
+    ],
   },
   { slug: "shiftjis", passes: ["subscribe.accepts-valid", "edition.charset"] },
   {
@@ -40,7 +48,7 @@ const CASES: { slug: string; options?: Partial<CheckOptions>; passes: CheckId[] 
     passes: ["edition.etag-daily", "edition.etag-changes", "edition.after-410"],
   },
   { slug: "utc-daily", options: { zones: ["Asia/Tokyo", "America/Los_Angeles"] }, passes: ["edition.etag-changes"] },
-  { slug: "hourly", options: { hour: 7 }, passes: ["edition.after-410", "edition.bare"] },
+  { slug: "hourly", options: { hour: 7 }, passes: ["edition.after-410", "edition.bare", "meta.icon-drawn"] },
 ];
 
 async function expectPass(base: string, options: Omit<CheckOptions, "base">, passes: CheckId[]) {
