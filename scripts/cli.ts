@@ -92,3 +92,18 @@ export function runTool(tool: string, moduleUrl: string, main: (argv: string[]) 
     },
   );
 }
+
+/** The port a server listens on: --port, else $PORT, else 8080 (0 picks a free one); or what is wrong with it. */
+export function listenPort(option: string | undefined): { port: number } | { problem: string } {
+  const text = option ?? process.env.PORT;
+  const port = Number(text ?? 8080);
+  if (Number.isInteger(port) && port >= 0 && port <= 65535) return { port };
+  return { problem: `the port must be a whole number from 0 to 65535, not "${text}"` };
+}
+
+/** Ctrl+C and SIGTERM run `stop` (which lets the requests in flight finish), then exit 0. */
+export function stopOnSignals(stop: () => Promise<unknown>): void {
+  const once = () => void stop().then(() => process.exit(0));
+  process.once("SIGINT", once);
+  process.once("SIGTERM", once);
+}

@@ -3,7 +3,7 @@
 // "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
 import { pathToFileURL } from "node:url";
 import { startServer } from "../lib/serve/server.ts";
-import { scriptArgs } from "./cli.ts";
+import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
 export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)
 
@@ -28,20 +28,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const args = scriptArgs("serve", USAGE, { host: text, port: text, site: text });
   if (args) {
     const { host = process.env.HOST ?? "127.0.0.1", site = "_site" } = args.values;
-    const port = Number(args.values.port ?? process.env.PORT ?? 8080);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      console.error(
-        `serve: the port must be a whole number from 0 to 65535, ` +
-          `not "${args.values.port ?? process.env.PORT}"; see --help`,
-      );
+    const listen = listenPort(args.values.port);
+    if ("problem" in listen) {
+      console.error(`serve: ${listen.problem}; see --help`);
       process.exitCode = 2;
     } else {
-      startServer({ port, host, siteDir: site }).then(
+      startServer({ port: listen.port, host, siteDir: site }).then(
         (server) => {
           console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
-          const stop = () => void server.shutdown().then(() => process.exit(0));
-          process.once("SIGINT", stop);
-          process.once("SIGTERM", stop);
+          stopOnSignals(() => server.shutdown());
         },
         (error: Error) => {
           console.error(`littlepress: cannot start the server: ${error.message}`);

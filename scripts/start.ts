@@ -4,7 +4,7 @@
 // the terminal while the last good build goes on being served.
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { processOutput, scriptArgs } from "./cli.ts";
+import { listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
 import { LiveSite } from "../lib/build/live.ts";
 import { startServer } from "../lib/serve/server.ts";
 
@@ -26,26 +26,19 @@ Example:
 
 async function main(values: { port?: string; content?: string; output?: string }): Promise<number | undefined> {
   const { content = "content", output = "_site" } = values;
-  const port = Number(values.port ?? process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    processOutput.stderr(
-      `start: the port must be a whole number from 0 to 65535, not "${values.port ?? process.env.PORT}"\n`,
-    );
+  const listen = listenPort(values.port);
+  if ("problem" in listen) {
+    processOutput.stderr(`start: ${listen.problem}; see --help\n`);
     return 2;
   }
   const live = new LiveSite({ content, output, watch: [content, "layouts"] });
   // The server first: the build needs its address for image URLs.
-  const server = await startServer({ port, siteDir: output, live });
+  const server = await startServer({ port: listen.port, siteDir: output, live });
   await live.start(server.url);
   console.log(
     `littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`,
   );
-  const stop = () => {
-    // Graceful: nothing new is accepted, the requests in flight finish.
-    void Promise.all([live.close(), server.shutdown()]).then(() => process.exit(0));
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  stopOnSignals(() => Promise.all([live.close(), server.shutdown()]));
   return undefined;
 }
 

@@ -396,12 +396,13 @@ async function callFunction(
   res.end(body);
 }
 
-async function staticFile(site: string, pathname: string): Promise<string | undefined> {
+/** The site's file at `pathname` (or its index.html), with what stat said of it: one stat serves the answer. */
+async function staticFile(site: string, pathname: string): Promise<{ file: string; info: Stats } | undefined> {
   const file = insideSite(site, pathname);
   if (!file) return undefined;
   for (const candidate of [file, path.join(file, "index.html")]) {
     const info = await stat(candidate).catch(() => undefined);
-    if (info?.isFile()) return candidate;
+    if (info?.isFile()) return { file: candidate, info };
   }
   return undefined;
 }
@@ -414,12 +415,11 @@ async function serveStatic(
   status: number,
 ) {
   await settleBody(req, res);
-  const file = status === 404 ? undefined : await staticFile(site, pathname);
-  const info = file ? await stat(file).catch(() => undefined) : undefined;
+  const found = status === 404 ? undefined : await staticFile(site, pathname);
   const headers: Record<string, string> = { "Content-Type": HTML };
-  if (!file || !info) {
+  if (!found) {
     // Not found: the site's 404 page, as Netlify serves it.
-    const page = await staticFile(site, "/404.html");
+    const page = (await staticFile(site, "/404.html"))?.file;
     if (live && wantsLiveScript(req, HTML)) {
       // Even before a first good build, a page in the browser hears when there is one.
       const html = withLiveScript(page ? await readFile(page) : Buffer.from("<!doctype html><p>Not found</p>"));
@@ -430,6 +430,7 @@ async function serveStatic(
     headers["Content-Length"] = String(html.length);
     return void res.writeHead(404, headers).end(req.method === "HEAD" ? undefined : html);
   }
+  const { file, info } = found;
   headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
   headers["Cache-Control"] = "public, max-age=0, must-revalidate";
   for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
