@@ -1,9 +1,20 @@
 import type { EditionDecision } from "./edition-route.ts";
-import { editionResponse, noEdition } from "./http.ts";
+import { editionAnswer, noEditionAnswer, toResponse, type EditionAnswer } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
 import { editionRequestProblem } from "./request-limits.ts";
-import { slugOf } from "./routes.ts";
+import { compileRoutes } from "./routes.ts";
 import { siteFor, type ServeContext } from "./site-folder.ts";
+
+/**
+ * An edition function's handler: what Netlify calls, a web Request in and a
+ * Response out, and `answer`, the very same decision on a parsed URL without
+ * the web objects, which the local server calls on its own fast path
+ * (lib/serve/server.ts). The Response is `answer`'s result, converted.
+ */
+export interface EditionHandler {
+  (req: Request, context?: ServeContext): Promise<Response>;
+  answer(url: URL, method: string, context?: ServeContext): Promise<EditionAnswer>;
+}
 
 /**
  * A handler for an endpoint that answers with an edition (/edition/, /sample/):
@@ -16,19 +27,29 @@ export function editionEndpoint(
   endpoint: string,
   paths: readonly string[],
   decide: (pub: PublishedPublication, url: URL) => Promise<EditionDecision>,
-) {
-  return async (req: Request, context?: ServeContext): Promise<Response> => {
+): EditionHandler {
+  const route = compileRoutes(paths); // once, not per request
+  const answer = async (url: URL, method: string, context?: ServeContext): Promise<EditionAnswer> => {
     try {
-      const url = new URL(req.url);
       const tooMuch = editionRequestProblem(url);
-      if (tooMuch) return noEdition(204, tooMuch);
-      const slug = slugOf(paths, url.pathname);
-      const pub = slug === undefined ? undefined : await openPublication(slug, siteFor(context), url.origin);
-      if (!pub) return noEdition(204, "no publication at this address");
-      return editionResponse(pub, await decide(pub, url), req.method);
+      if (tooMuch) return noEditionAnswer(204, tooMuch);
+      const params = route(url.pathname);
+      const pub = params ? await openPublication(params.slug ?? "", siteFor(context), url.origin) : undefined;
+      if (!pub) return noEditionAnswer(204, "no publication at this address");
+      return editionAnswer(pub, await decide(pub, url), method);
     } catch (error) {
       console.error(`${endpoint}: internal fault: ${String(error)}`);
-      return noEdition(204, "internal fault");
+      return noEditionAnswer(204, "internal fault");
     }
   };
+  const handler = async (req: Request, context?: ServeContext) => {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return toResponse(noEditionAnswer(204, "the request's address cannot be read"));
+    }
+    return toResponse(await answer(url, req.method, context));
+  };
+  return Object.assign(handler, { answer });
 }

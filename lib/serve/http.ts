@@ -10,20 +10,32 @@ const NO_STORE = { "Cache-Control": "no-store", "Netlify-CDN-Cache-Control": "no
 /** Header that says why /edition/ answered 204 or 410. */
 export const REASON_HEADER = "X-Littlepress-Reason";
 
+/**
+ * An edition endpoint's answer before it is a web Response: the status, the
+ * headers and the page. Netlify gets it as a Response (toResponse); the local
+ * server writes it to its socket as it is, without building one per request.
+ */
+export interface EditionAnswer {
+  status: 200 | 204 | 410;
+  headers: Record<string, string>;
+  /** The page, for a 200 to a GET (a HEAD gets the same headers and none). */
+  body?: Uint8Array;
+}
+
 /** A 204 or 410: no body, a reason header. */
-export function noEdition(status: 204 | 410, reason: string): Response {
+export function noEditionAnswer(status: 204 | 410, reason: string): EditionAnswer {
   const headers: Record<string, string> = { ...NO_STORE, [REASON_HEADER]: reason };
   if (status === 410) headers["Content-Length"] = "0"; // a 204 has no length by definition
-  return new Response(null, { status, headers });
+  return { status, headers };
 }
 
 /** Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. */
-export function editionResponse(pub: PublishedPublication, d: EditionDecision, method: string): Response {
-  if (d.status !== 200) return noEdition(d.status, d.reason);
+export function editionAnswer(pub: PublishedPublication, d: EditionDecision, method: string): EditionAnswer {
+  if (d.status !== 200) return noEditionAnswer(d.status, d.reason);
   const { charset, fields } = pub.index;
   const { html, etag } = finishEdition(d, fields, d.values);
   const body = encodeHtml(html, charset);
-  return new Response(method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), {
+  return {
     status: 200,
     headers: {
       ...NO_STORE,
@@ -31,8 +43,21 @@ export function editionResponse(pub: PublishedPublication, d: EditionDecision, m
       "Content-Type": `text/html; charset=${charset}`,
       "Content-Length": String(body.length),
     },
-  });
+    body: method === "HEAD" ? undefined : body,
+  };
 }
+
+/** The answer as the web Response a Netlify function returns. */
+export function toResponse({ status, headers, body }: EditionAnswer): Response {
+  return new Response((body ?? null) as Uint8Array<ArrayBuffer> | null, { status, headers });
+}
+
+/** noEditionAnswer as a Response. */
+export const noEdition = (status: 204 | 410, reason: string): Response => toResponse(noEditionAnswer(status, reason));
+
+/** editionAnswer as a Response. */
+export const editionResponse = (pub: PublishedPublication, d: EditionDecision, method: string): Response =>
+  toResponse(editionAnswer(pub, d, method));
 
 /** A JSON answer with the charset the spec's consumers expect. */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -24,13 +24,33 @@ export function pathPattern(pattern: string): (pathname: string) => PathParams |
   };
 }
 
+/** A compiled set of path patterns: the parameters of the first that matches, or null. */
+export type RouteMatcher = (pathname: string) => PathParams | null;
+
+/**
+ * Compiles `patterns` once, for a caller that matches them on every request
+ * (the local server, a function's slug): compiling a pattern costs a RegExp.
+ */
+export function compileRoutes(patterns: readonly string[]): RouteMatcher {
+  const matchers = patterns.map(pathPattern);
+  return (pathname) => {
+    for (const match of matchers) {
+      const params = match(pathname);
+      if (params) return params;
+    }
+    return null;
+  };
+}
+
+/** Matchers compiled so far, by their patterns (a project declares a dozen). */
+const compiled = new Map<string, RouteMatcher>();
+
 /** The first of `patterns` that matches `pathname`, with its parameters; null when none does. */
 export function matchPaths(patterns: readonly string[], pathname: string): PathParams | null {
-  for (const pattern of patterns) {
-    const params = pathPattern(pattern)(pathname);
-    if (params) return params;
-  }
-  return null;
+  const key = patterns.join("\u0000");
+  let matcher = compiled.get(key);
+  if (!matcher) compiled.set(key, (matcher = compileRoutes(patterns)));
+  return matcher(pathname);
 }
 
 /**

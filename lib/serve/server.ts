@@ -19,7 +19,14 @@ import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
-import { functionPaths, matchPaths, type FunctionConfig, type FunctionMethods } from "./routes.ts";
+import type { EditionHandler } from "./edition-endpoint.ts";
+import {
+  compileRoutes,
+  functionPaths,
+  type FunctionConfig,
+  type FunctionMethods,
+  type RouteMatcher,
+} from "./routes.ts";
 import { insideSite, type ServeContext } from "./site-folder.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
@@ -28,9 +35,16 @@ type Handler = (req: Request, context: ServeContext) => Promise<Response> | Resp
 interface LocalFunction {
   name: string;
   paths: string[];
+  /** Its paths, compiled once. */
+  match: RouteMatcher;
   /** The methods it takes, when its module says (`methods`); others get 405 here. */
   methods?: FunctionMethods;
   handler: Handler;
+  /**
+   * The same decision as `handler` without a web Request and Response, when
+   * the function offers one (an edition endpoint's `answer`): the fast path.
+   */
+  answer?: EditionHandler["answer"];
 }
 
 /** Loads every function in the functions folder, as Netlify finds them: one per .mts file. */
@@ -39,11 +53,13 @@ async function loadFunctions(dir: string): Promise<Map<string, LocalFunction>> {
   const loaded = await Promise.all(
     names.sort().map(async (name) => {
       const module = (await import(pathToFileURL(path.join(dir, `${name}.mts`)).href)) as {
-        default: Handler;
+        default: Handler & Partial<Pick<EditionHandler, "answer">>;
         config?: FunctionConfig;
         methods?: FunctionMethods;
       };
-      return { name, paths: functionPaths(module.config), methods: module.methods, handler: module.default };
+      const paths = functionPaths(module.config);
+      const { default: handler, methods } = module;
+      return { name, paths, match: compileRoutes(paths), methods, handler, answer: handler.answer };
     }),
   );
   return new Map(loaded.map((f) => [f.name, f]));
@@ -209,7 +225,7 @@ async function answer(served: Served, req: IncomingMessage, res: ServerResponse)
   const named = direct ? functions.get(direct[1]!) : undefined;
   if (named && !named.paths.length) return callFunction(served, named, url, req, res);
   for (const fn of functions.values()) {
-    if (matchPaths(fn.paths, url.pathname)) return callFunction(served, fn, url, req, res);
+    if (fn.match(url.pathname)) return callFunction(served, fn, url, req, res);
   }
   if (method !== "GET" && method !== "HEAD") {
     return simple(req, res, 405, `${method} is not allowed here: static files take ${STATIC_METHODS}.\n`, {
@@ -279,7 +295,8 @@ async function simple(
  * after it.
  */
 async function settleBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.readableEnded) return;
+  // All of it came and nothing is left unread (a GET): nothing to wait for.
+  if (req.readableEnded || (req.complete && req.readableLength === 0)) return;
   const declared = Number(req.headers["content-length"] ?? 0);
   if (!req.complete && declared > DRAIN_BYTES) return void res.setHeader("Connection", "close");
   if (!(await drain(req))) res.setHeader("Connection", "close");
@@ -353,18 +370,14 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
  * beside the function). A method a web Request cannot carry (TRACE) is
  * answered 405 with the methods the function takes, as it answers OPTIONS.
  */
-async function callFunction(
-  { context, live }: Served,
-  fn: LocalFunction,
-  url: URL,
-  req: IncomingMessage,
-  res: ServerResponse,
-) {
+async function callFunction(served: Served, fn: LocalFunction, url: URL, req: IncomingMessage, res: ServerResponse) {
+  const { context, live } = served;
   const method = req.method ?? "GET";
   if (fn.methods && !fn.methods.includes(method)) {
     const allow = fn.methods.join(", ");
     return simple(req, res, 405, `${method} is not allowed here: this address takes ${allow}.\n`, { Allow: allow });
   }
+  if (fn.answer) return answerNatively(fn.answer, url, req, res, served);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -393,6 +406,29 @@ async function callFunction(
   }
   await settleBody(req, res);
   res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(body);
+}
+
+/**
+ * The fast path: the function's own decision (`answer`, what its handler
+ * turns into a Response for Netlify) written straight to the socket, without
+ * a web Request and Response per request.
+ */
+async function answerNatively(
+  answer: EditionHandler["answer"],
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { context, live }: Served,
+) {
+  const method = req.method ?? "GET";
+  const { status, headers, body } = await answer(url, method, context);
+  await settleBody(req, res);
+  if (live && body && wantsLiveScript(req, headers["Content-Type"])) {
+    const { "Content-Length": _length, ...rest } = headers;
+    return void res.writeHead(status, rest).end(withLiveScript(Buffer.from(body)));
+  }
+  res.writeHead(status, headers);
   res.end(body);
 }
 
