@@ -10,6 +10,8 @@ export interface SubscriberSettings {
   values: Map<string, string>;
 }
 
+const NO_FIELDS_VARIANT = variantId([], {});
+
 /**
  * Reads the settings from query parameters. A missing value, or one that
  * validate_config would refuse (an option the author removed since, say),
@@ -20,6 +22,8 @@ export function subscriberSettings(
   params: URLSearchParams,
   validate: ConfigValidator,
 ): SubscriberSettings {
+  // Most publications have no settings: one answer for all their requests, nothing to validate.
+  if (!fields.length) return { variantId: NO_FIELDS_VARIANT, values: new Map() };
   const sent = Object.create(null) as Record<string, string>;
   for (const f of fields) sent[f.name] = params.get(f.name) ?? "";
   const { badFields } = validate(sent);

@@ -29,12 +29,31 @@ export function noEditionAnswer(status: 204 | 410, reason: string): EditionAnswe
   return { status, headers };
 }
 
+/**
+ * Pages as sent, for editions without text slots (the same bytes for every
+ * subscriber), by charset and ETag: found in a map for less than encoding
+ * them again costs. The most recently encoded ENCODED_PAGES are kept.
+ */
+const encoded = new Map<string, { html: string; body: Buffer }>();
+export const ENCODED_PAGES = 512;
+
+function encodedPage(html: string, charset: string, etag: string): Buffer {
+  const key = `${charset} ${etag}`;
+  const kept = encoded.get(key);
+  if (kept && kept.html === html) return kept.body; // the same object, or the same text after a rebuild
+  const body = encodeHtml(html, charset);
+  encoded.delete(key);
+  encoded.set(key, { html, body });
+  if (encoded.size > ENCODED_PAGES) encoded.delete(encoded.keys().next().value!);
+  return body;
+}
+
 /** Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. */
 export function editionAnswer(pub: PublishedPublication, d: EditionDecision, method: string): EditionAnswer {
   if (d.status !== 200) return noEditionAnswer(d.status, d.reason);
   const { charset, fields } = pub.index;
   const { html, etag } = finishEdition(d, fields, d.values);
-  const body = encodeHtml(html, charset);
+  const body = d.slots ? encodeHtml(html, charset) : encodedPage(html, charset, etag);
   return {
     status: 200,
     headers: {

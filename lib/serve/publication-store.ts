@@ -61,13 +61,18 @@ export async function openPublication(
 
 function openSlug(site: string, slug: string): Promise<OpenedPublication | undefined> {
   const id = `${site}\u0000${slug}`;
-  return freshRead(opened, id, path.join(publicationDataDir(site, slug), "index.json"), () => {
-    const pending = load(site, slug);
-    // A publication missing now may be built later (a test, a rebuild): do not remember misses.
-    const forget = () => opened.get(id)?.value === pending && opened.delete(id);
-    pending.then((p) => p ?? forget(), forget);
-    return pending;
-  });
+  return freshRead(
+    opened,
+    id,
+    () => path.join(publicationDataDir(site, slug), "index.json"),
+    () => {
+      const pending = load(site, slug);
+      // A publication missing now may be built later (a test, a rebuild): do not remember misses.
+      const forget = () => opened.get(id)?.value === pending && opened.delete(id);
+      pending.then((p) => p ?? forget(), forget);
+      return pending;
+    },
+  );
 }
 
 /**
@@ -81,10 +86,10 @@ export function forgetSite(site: string): void {
 }
 
 function readSiteIndex(site: string): SiteIndex {
-  const file = path.join(siteDataDir(site), SITE_INDEX);
+  const file = () => path.join(siteDataDir(site), SITE_INDEX);
   return freshRead(siteIndexes, site, file, () => {
     try {
-      return JSON.parse(readFileSync(file, "utf8")) as SiteIndex;
+      return JSON.parse(readFileSync(file(), "utf8")) as SiteIndex;
     } catch {
       return {};
     }
@@ -100,13 +105,13 @@ interface Fresh<T> {
 
 /**
  * The value cached under `key`, read again with `read` when `file` has been replaced
- * (looked at once a RECHECK_MS at most).
+ * (looked at once a RECHECK_MS at most; the file's name is only made then).
  */
-function freshRead<T>(cache: Map<string, Fresh<T>>, key: string, file: string, read: () => T): T {
+function freshRead<T>(cache: Map<string, Fresh<T>>, key: string, file: () => string, read: () => T): T {
   const now = Date.now();
   const entry = cache.get(key);
   if (entry && now - entry.checkedAt < RECHECK_MS) return entry.value;
-  const stamp = fileStamp(file);
+  const stamp = fileStamp(file());
   if (entry && entry.stamp === stamp) {
     entry.checkedAt = now;
     return entry.value;

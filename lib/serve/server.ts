@@ -11,8 +11,8 @@
 // the connection closed, a client that hangs up is not a fault, static files
 // with ETag, Last-Modified, 304 and single byte ranges, and a shutdown that
 // finishes the requests in flight.
-import { createReadStream, type Stats } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -27,7 +27,8 @@ import {
   type FunctionMethods,
   type RouteMatcher,
 } from "./routes.ts";
-import { insideSite, type ServeContext } from "./site-folder.ts";
+import type { ServeContext } from "./site-folder.ts";
+import { SiteFiles } from "./static-files.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
 
@@ -122,7 +123,9 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const site = path.resolve(root, siteDir ?? config.publish);
   const functions = await loadFunctions(path.join(root, config.functions));
   const context: ServeContext = { littlepressSite: path.resolve(root, functionSite ?? site) };
-  const served: Served = { config, site, context, functions, live: live !== undefined, closing: false };
+  const files = new SiteFiles(site);
+  const served: Served = { config, context, functions, live: live !== undefined, closing: false, files };
+  live?.subscribe(() => files.forget()); // after each build: its files, not the ones kept
   const streams = new Set<ServerResponse>();
   /** Answers not yet begun: on shutdown they are told to close their connection. */
   const inFlight = new Set<ServerResponse>();
@@ -182,7 +185,6 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
 /** What every request is answered from. */
 interface Served {
   config: NetlifyConfig;
-  site: string;
   /** What the functions are handed with each request: the site they read. */
   context: ServeContext;
   functions: Map<string, LocalFunction>;
@@ -190,6 +192,8 @@ interface Served {
   live: boolean;
   /** Shutting down: every answer closes its connection. */
   closing: boolean;
+  /** The site's files, looked up once and kept (lib/serve/static-files.ts). */
+  files: SiteFiles;
 }
 
 const TEXT = "text/plain; charset=utf-8";
@@ -218,7 +222,7 @@ async function answer(served: Served, req: IncomingMessage, res: ServerResponse)
   const url = requestUrl(req);
   if (!url) return simple(req, res, 400, "Bad request: the Host header or the request target cannot be read.\n");
   const method = req.method ?? "GET";
-  const { config, site, functions } = served;
+  const { config, functions } = served;
   const pathname = safeDecode(url.pathname);
   // Netlify: a function with paths answers there (before redirects and files) and only there.
   const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
@@ -235,7 +239,7 @@ async function answer(served: Served, req: IncomingMessage, res: ServerResponse)
   for (const rule of config.redirects) {
     const params = rule.match(pathname);
     if (!params) continue;
-    if (!rule.force && (await staticFile(site, pathname))) break; // Netlify: an existing file shadows unforced rules
+    if (!rule.force && served.files.find(pathname)) break; // Netlify: an existing file shadows unforced rules
     const target = fillTarget(rule.to, params);
     const fn = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)/.exec(target);
     const rewritten = fn ? functions.get(fn[1]!) : undefined;
@@ -264,13 +268,31 @@ function requestUrl(req: IncomingMessage): URL | undefined {
       target = absolute.pathname + absolute.search;
     }
     if (!target.startsWith("/")) return undefined;
-    const origin = new URL(`http://${req.headers.host ?? "127.0.0.1"}`);
-    if (origin.pathname !== "/" || origin.search || origin.hash || origin.username || origin.password) return undefined;
+    const origin = originOf(req.headers.host ?? "127.0.0.1");
     // Concatenated, not resolved: "//host/x" stays a path on this origin.
-    return new URL(origin.origin + target);
+    return origin === undefined ? undefined : new URL(origin + target);
   } catch {
     return undefined;
   }
+}
+
+/** Origins of the Host headers seen (a server sees a handful), so that a URL is parsed once per request. */
+const origins = new Map<string, string | undefined>();
+const ORIGINS_KEPT = 64;
+
+/** `http://` and the Host header, as an origin; undefined when the header is not a host and port. */
+function originOf(host: string): string | undefined {
+  if (origins.has(host)) return origins.get(host);
+  let origin: string | undefined;
+  try {
+    const url = new URL(`http://${host}`);
+    const plain = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+    origin = plain ? url.origin : undefined;
+  } catch {
+    origin = undefined;
+  }
+  if (origins.size < ORIGINS_KEPT) origins.set(host, origin);
+  return origin;
 }
 
 /** A short plain-text answer (400, 405). */
@@ -432,50 +454,40 @@ async function answerNatively(
   res.end(body);
 }
 
-/** The site's file at `pathname` (or its index.html), with what stat said of it: one stat serves the answer. */
-async function staticFile(site: string, pathname: string): Promise<{ file: string; info: Stats } | undefined> {
-  const file = insideSite(site, pathname);
-  if (!file) return undefined;
-  for (const candidate of [file, path.join(file, "index.html")]) {
-    const info = await stat(candidate).catch(() => undefined);
-    if (info?.isFile()) return { file: candidate, info };
-  }
-  return undefined;
-}
-
 async function serveStatic(
-  { config, site, live }: Served,
+  { config, files, live }: Served,
   pathname: string,
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
 ) {
   await settleBody(req, res);
-  const found = status === 404 ? undefined : await staticFile(site, pathname);
+  const found = status === 404 ? undefined : files.find(pathname);
   const headers: Record<string, string> = { "Content-Type": HTML };
   if (!found) {
     // Not found: the site's 404 page, as Netlify serves it.
-    const page = (await staticFile(site, "/404.html"))?.file;
+    const page = files.find("/404.html");
+    const bytes = page && (page.bytes ?? (await readFile(page.file)));
     if (live && wantsLiveScript(req, HTML)) {
       // Even before a first good build, a page in the browser hears when there is one.
-      const html = withLiveScript(page ? await readFile(page) : Buffer.from("<!doctype html><p>Not found</p>"));
+      const html = withLiveScript(bytes ?? Buffer.from("<!doctype html><p>Not found</p>"));
       return void res.writeHead(404, headers).end(req.method === "HEAD" ? undefined : html);
     }
-    const html = page ? await readFile(page) : Buffer.from("Not found\n");
+    const html = bytes ?? Buffer.from("Not found\n");
     if (!page) headers["Content-Type"] = TEXT;
     headers["Content-Length"] = String(html.length);
     return void res.writeHead(404, headers).end(req.method === "HEAD" ? undefined : html);
   }
-  const { file, info } = found;
+  const { file, info, bytes } = found;
   headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
   headers["Cache-Control"] = "public, max-age=0, must-revalidate";
   for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
   if (live && wantsLiveScript(req, headers["Content-Type"])) {
     // The page with the live script is not the file: no validators, no ranges.
-    const html = withLiveScript(await readFile(file));
+    const html = withLiveScript(bytes ?? (await readFile(file)));
     return void res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : html);
   }
-  const validators = { ETag: fileEtag(info), "Last-Modified": info.mtime.toUTCString() };
+  const validators = { ETag: found.etag, "Last-Modified": found.lastModified };
   Object.assign(headers, validators);
   if (status === 200 && notModified(req, validators.ETag, info.mtime)) {
     delete headers["Content-Type"];
@@ -501,13 +513,9 @@ async function serveStatic(
     res.writeHead(status, headers);
   }
   if (req.method === "HEAD") return void res.end();
+  if (bytes) return void res.end(range ? bytes.subarray(range.start, range.end + 1) : bytes);
   // A client that hangs up mid-file ends the stream; that is not a fault.
   await pipeline(createReadStream(file, range ?? {}), res).catch(() => res.destroy());
-}
-
-/** A strong validator from the file's size and modification time (as nginx makes it). */
-function fileEtag(info: Stats): string {
-  return `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
 }
 
 /** Whether the client's copy is current: If-None-Match (weak comparison) first, else If-Modified-Since. */

@@ -1,0 +1,61 @@
+// The local server keeps the site's files it has found (small ones with their
+// bytes, lib/serve/static-files.ts): a file replaced on disk must still be
+// served as it is now, and a large one (streamed) as whole as a small one.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type LocalServer } from "../../lib/serve/server.ts";
+import { RECHECK_MS } from "../../lib/serve/publication-store.ts";
+import { KEEP_BYTES_UP_TO } from "../../lib/serve/static-files.ts";
+
+let site: string;
+let server: LocalServer;
+
+beforeAll(async () => {
+  site = mkdtempSync(path.join(".test-work", "static-files-"));
+  server = await startServer({ port: 0, siteDir: site });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(site, { recursive: true, force: true });
+});
+
+const get = (pathname: string, headers: Record<string, string> = {}) =>
+  fetch(server.url + pathname, { headers, signal: AbortSignal.timeout(10_000) });
+
+describe("the site's files, kept in memory", () => {
+  it("serves a file replaced on disk as it is now, within a recheck", async () => {
+    writeFileSync(path.join(site, "note.txt"), "first\n");
+    const first = await get("/note.txt");
+    expect(await first.text()).toBe("first\n");
+    writeFileSync(path.join(site, "note.txt"), "the second, longer\n");
+    await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 100));
+    const second = await get("/note.txt");
+    expect(await second.text()).toBe("the second, longer\n");
+    expect(second.headers.get("etag")).not.toBe(first.headers.get("etag"));
+  });
+
+  it("finds a file that appeared after a 404 for it, within a recheck", async () => {
+    expect((await get("/later.txt")).status).toBe(404);
+    writeFileSync(path.join(site, "later.txt"), "here now\n");
+    await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 100));
+    expect(await (await get("/later.txt")).text()).toBe("here now\n");
+  });
+
+  it.each([
+    ["kept", 1000],
+    ["streamed", KEEP_BYTES_UP_TO + 1000],
+  ])("sends a %s file whole, and a range of it", async (_, size) => {
+    const bytes = Buffer.alloc(size, 0).map((_, i) => (i * 7) % 251);
+    const name = `/blob-${size}.png`;
+    writeFileSync(path.join(site, name), bytes);
+    for (let i = 0; i < 2; i++) {
+      const whole = await get(name);
+      expect(whole.headers.get("content-length")).toBe(String(size));
+      expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+      const part = await get(name, { Range: "bytes=100-199" });
+      expect(part.status).toBe(206);
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
+    }
+  });
+});
