@@ -1,6 +1,7 @@
 // npm run bench: generates synthetic publications in a temporary folder and
-// measures the build against plain Eleventy, the router under load against a
-// static file, the edition function's cold start and memory, and the function
+// measures the build against plain Eleventy, the server under load against a
+// plain Node server sending the same bytes and a per-request renderer, the
+// edition function alone, its cold start and memory, and the function
 // bundles, at several numbers of editions. Every comparison is a ratio
 // of two sides measured side by side in this run. Prints the tables and writes
 // BENCHMARKS.md. The options are in USAGE.
@@ -12,6 +13,7 @@ import { benchBuilds, prepareBuildTools, type BuildRow } from "./bench/build-ben
 import { benchBundle, type BundleRow } from "./bench/bundle-bench.ts";
 import { benchColdStarts } from "./bench/cold-start.ts";
 import { generateSite, LANGS, MIX, splitEditions, type SyntheticSite } from "./bench/generate.ts";
+import { benchHandler, type HandlerResult } from "./bench/handler-bench.ts";
 import { benchLive } from "./bench/live-bench.ts";
 import { benchLoad, type LoadOptions } from "./bench/load-bench.ts";
 import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "./bench/report.ts";
@@ -22,8 +24,9 @@ import { scriptArgs } from "./cli.ts";
 export const USAGE = `Usage: npm run bench [-- options]
 
 Generates synthetic publications and measures the build against plain
-Eleventy, the router against a static file, cold starts, memory and the
-function bundles; prints the tables and writes BENCHMARKS.md.
+Eleventy, the server against a plain Node server sending the same bytes and
+an Express renderer (with wrk), the edition function alone, cold starts,
+memory and the function bundles; prints the tables and writes BENCHMARKS.md.
 
 Options:
   --sizes N,N,...   numbers of editions, at least two (default 1000,10000,100000;
@@ -60,6 +63,8 @@ interface Plan {
   /** The size whose site serves the load runs. */
   loadSize: number;
   load: LoadOptions;
+  /** The edition function in-process: seconds per run, and rounds. */
+  handler: { seconds: number; rounds: number };
   coldRuns: number;
   /** Saves timed under `npm start`, and the size of the publication saved in. */
   liveSaves: number;
@@ -86,8 +91,9 @@ function plan(options: BenchOptions): Plan {
   const loadSize = [...sizes].reverse().find((n) => n <= 10_000) ?? sizes[0]!;
   const plainLimit = (size: number) => (size >= BOUNDED_FROM ? PLAIN_LIMIT : undefined);
   if (options.quick) {
-    const load = { duration: 1, warmup: 0.5, rounds: 2, connections: 10 };
-    return { sizes, pairs: () => 1, plainLimit, loadSize, load, coldRuns: 1, liveSaves: 2, liveEditions: 100 };
+    const load = { duration: 1, warmup: 1, rounds: 2, connections: 10 };
+    const handler = { seconds: 0.3, rounds: 1 };
+    return { sizes, pairs: () => 1, plainLimit, loadSize, load, handler, coldRuns: 1, liveSaves: 2, liveEditions: 100 };
   }
   return {
     sizes,
@@ -95,6 +101,7 @@ function plan(options: BenchOptions): Plan {
     pairs: (size) => (size <= 1_000 ? 5 : size <= 10_000 ? 3 : 1),
     loadSize,
     load: { duration: 5, warmup: 1, rounds: 3, connections: 10 },
+    handler: { seconds: 2, rounds: 3 },
     coldRuns: 3,
     liveSaves: 20,
     liveEditions: 1_000,
@@ -103,7 +110,8 @@ function plan(options: BenchOptions): Plan {
 
 export async function runBench(options: BenchOptions = {}): Promise<BenchReport> {
   setQuiet(!!options.quiet);
-  const { sizes, pairs, plainLimit, loadSize, load: loadOptions, coldRuns, liveSaves, liveEditions } = plan(options);
+  const { sizes, pairs, plainLimit, loadSize, load: loadOptions, handler: handlerPlan, ...rest } = plan(options);
+  const { coldRuns, liveSaves, liveEditions } = rest;
   const t0 = performance.now();
   const loadAtStart = os.loadavg()[0] ?? 0;
   const work = path.join(ROOT, ".test-work", "bench", `run-${process.pid}-${Date.now().toString(36)}`);
@@ -128,7 +136,14 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
 
     const loadSite = sites.get(loadSize)!;
     progress(`load on the ${loadSize.toLocaleString("en-US")}-edition site`);
-    const load = await benchLoad(loadSite.siteDir, loadSite.site, loadOptions);
+    const load = await benchLoad(loadSite.siteDir, loadSite.site, loadOptions, work);
+    progress(`the edition function in-process, ${handlerPlan.rounds} x ${handlerPlan.seconds} s per side`);
+    const handler: HandlerResult = await benchHandler(
+      loadSite.siteDir,
+      loadSite.site,
+      handlerPlan.seconds,
+      handlerPlan.rounds,
+    );
 
     const coldStart = await benchColdStarts(work, [...sites.values()], coldRuns);
 
@@ -161,6 +176,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       seconds: (performance.now() - t0) / 1000,
       build,
       load,
+      handler,
       coldStart,
       live,
       bundle,

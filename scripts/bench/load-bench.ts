@@ -1,73 +1,78 @@
-// The router under load: autocannon on loopback against the kit's local
-// server (in a child process), sending the /edition/ mix, against the same
-// server sending one edition's prebuilt HTML as a plain static file. The two
-// sides alternate, each run bounded in time.
+// The servers under load: wrk on loopback (scripts/bench/wrk.ts), each server
+// in a child process of its own, the sides measured in turn, round after
+// round, in a rotating order, so that a busy moment of the shared machine
+// falls on every side alike. The sides:
+// - /edition/ through the kit's server (lib/serve/server.ts, what npm start
+//   and npm run serve run), the benchmark's request mix;
+// - the site's static files through the same server;
+// - the static limit: a plain Node server sending, for the same paths, the
+//   same bytes the kit's server sent (scripts/bench/limit-child.ts);
+// - a per-request renderer, Express 4 + EJS, answering the same mix
+//   (scripts/bench/express-child.ts).
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { CHOICES, DAILY, SERIAL, type SyntheticSite } from "./generate.ts";
 import { checkAnswer, editionRequests, type EditionRequest } from "./requests.ts";
-import { SERIAL, type SyntheticSite } from "./generate.ts";
-import { median, progress, quantile, ROOT } from "./util.ts";
+import { median, progress, ROOT } from "./util.ts";
+import { wrk, wrkScript, wrkVersion, type WrkRun } from "./wrk.ts";
 
+/** A copy of one edition's HTML, as a static file of the site. */
 export const STATIC_PATH = "/static-edition.html";
 
 export interface LoadOptions {
-  /** Seconds per measured run. */
+  /** Seconds per measured run (whole seconds: wrk's unit). */
   duration: number;
   /** Seconds of warm-up per side, before the first round. */
   warmup: number;
-  /** Rounds; each runs both sides, in alternating order. */
+  /** Rounds; each runs every side once. */
   rounds: number;
   connections: number;
 }
 
 export interface LoadSide {
+  /** Median over the rounds. */
   requestsPerSecond: number;
   /** Latency percentiles in milliseconds (medians over the rounds). */
   p50: number;
   p99: number;
-  /** Answers by status over all measured rounds. */
-  statuses: Record<string, number>;
+  /** Requests over all measured rounds, and how many of them were answered 4xx (a 410 is one). */
+  requests: number;
+  non2xx: number;
 }
+
+export const SIDES = ["edition", "static", "limitEdition", "limitStatic", "express"] as const;
+export type SideName = (typeof SIDES)[number];
 
 export interface LoadResult {
   editions: number;
   options: LoadOptions;
-  edition: LoadSide;
-  static: LoadSide;
-  /** Median over the rounds of edition/static requests per second. */
+  /** wrk's version line. */
+  tool: string;
+  /** The /edition/ mix: how many distinct requests, and their statuses, each sent once and checked. */
+  mix: { requests: number; statuses: Record<string, number> };
+  /** The static files sent on the static sides. */
+  staticPaths: string[];
+  sides: Record<SideName, LoadSide>;
+  /** /edition/ against the static limit sending the same bytes (median of the rounds' ratios). */
   ratio: number;
+  /** The site's static files against the static limit. */
+  staticRatio: number;
+  /** /edition/ against the per-request renderer. */
+  expressRatio: number;
 }
 
-interface CannonRun {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  statuses: Record<string, number>;
-}
-
-interface AutocannonInstance {
-  on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
-}
-type Autocannon = (
-  options: object,
-  done: (error: Error | null, result: { duration: number; errors: number; timeouts: number }) => void,
-) => AutocannonInstance;
-
-/** autocannon is a devDependency without types; loaded by name so the type check does not need it. */
-async function loadAutocannon(): Promise<Autocannon> {
-  const name = "autocannon";
+export async function benchLoad(
+  siteDir: string,
+  site: SyntheticSite,
+  options: LoadOptions,
+  work: string,
+): Promise<LoadResult> {
+  const tool = wrkVersion();
+  const children: ServerChild[] = [];
   try {
-    return ((await import(name)) as { default: Autocannon }).default;
-  } catch {
-    throw new Error("autocannon is not installed: run `npm install` (or `npm install --no-save autocannon@8`)");
-  }
-}
-
-export async function benchLoad(siteDir: string, site: SyntheticSite, options: LoadOptions): Promise<LoadResult> {
-  const autocannon = await loadAutocannon();
-  const server = await startServerChild(siteDir);
-  try {
+    const server = await startChild("serve-child.ts", [siteDir]);
+    children.push(server);
     // The static side: one edition's HTML exactly as the router sends it, as a file of the site.
     const sample = await fetch(`${server.url}/${SERIAL}/edition/?delivery_count=0`);
     if (sample.status !== 200)
@@ -78,92 +83,130 @@ export async function benchLoad(siteDir: string, site: SyntheticSite, options: L
     writeFileSync(path.join(siteDir, STATIC_PATH), Buffer.from(await sample.arrayBuffer()));
 
     const mix = editionRequests(site, 2000, 7);
-    await verify(server.url, mix);
-    const sides = {
-      edition: mix.map((r) => ({ method: "GET", path: r.path })),
-      static: [{ method: "GET", path: STATIC_PATH }],
-    };
-    const run = (side: keyof typeof sides, seconds: number) =>
-      cannon(autocannon, server.url, sides[side], seconds, options.connections);
+    const statuses = await check(server.url, mix);
+    const staticPaths = [STATIC_PATH, ...[SERIAL, DAILY, CHOICES].map((slug) => `/${slug}/meta.json`)];
+    const recorded = await record(server.url, [...new Set([...mix.map((r) => r.path), ...staticPaths])]);
+    for (const p of staticPaths) if (recorded[p]!.status !== 200) throw new Error(`${p}: ${recorded[p]!.status}`);
+    const answersFile = path.join(work, "limit-answers.json");
+    writeFileSync(answersFile, JSON.stringify(recorded));
+    const limit = await startChild("limit-child.ts", [answersFile]);
+    children.push(limit);
+    const express = await startChild("express-child.ts", [expressFacts(site, work)]);
+    children.push(express);
+    for (const r of mix.slice(0, 300)) {
+      const res = await fetch(express.url + r.path);
+      await res.arrayBuffer();
+      if (res.status !== r.expect) throw new Error(`the Express renderer: ${r.path}: ${res.status}, not ${r.expect}`);
+    }
 
-    progress(`load: warm-up, ${options.warmup} s per side`);
-    await run("edition", options.warmup);
-    await run("static", options.warmup);
-    const runs: Record<keyof typeof sides, CannonRun[]> = { edition: [], static: [] };
-    const ratios: number[] = [];
+    const editionScript = wrkScript(
+      path.join(work, "edition.lua"),
+      mix.map((r) => r.path),
+    );
+    const staticScript = wrkScript(path.join(work, "static.lua"), staticPaths);
+    const targets: Record<SideName, [ServerChild, string]> = {
+      edition: [server, editionScript],
+      static: [server, staticScript],
+      limitEdition: [limit, editionScript],
+      limitStatic: [limit, staticScript],
+      express: [express, editionScript],
+    };
+    const run = (side: SideName, seconds: number) =>
+      wrk(targets[side][0].url, targets[side][1], seconds, options.connections);
+
+    progress(`load: ${tool}, warm-up ${options.warmup} s per side`);
+    for (const side of SIDES) await run(side, options.warmup);
+    const runs = Object.fromEntries(SIDES.map((s) => [s, [] as WrkRun[]])) as Record<SideName, WrkRun[]>;
+    const ratios = { ratio: [] as number[], staticRatio: [] as number[], expressRatio: [] as number[] };
     for (let i = 0; i < options.rounds; i++) {
-      const order = i % 2 === 0 ? (["edition", "static"] as const) : (["static", "edition"] as const);
+      const order = SIDES.map((_, k) => SIDES[(k + i) % SIDES.length]!);
+      const round = {} as Record<SideName, WrkRun>;
       for (const side of order) {
         const r = await run(side, options.duration);
+        round[side] = r;
         runs[side].push(r);
         progress(
           `load round ${i + 1}/${options.rounds} ${side}: ${r.requestsPerSecond.toFixed(0)} req/s, ` +
             `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
         );
       }
-      ratios.push(runs.edition[i]!.requestsPerSecond / runs.static[i]!.requestsPerSecond);
+      ratios.ratio.push(round.edition.requestsPerSecond / round.limitEdition.requestsPerSecond);
+      ratios.staticRatio.push(round.static.requestsPerSecond / round.limitStatic.requestsPerSecond);
+      ratios.expressRatio.push(round.edition.requestsPerSecond / round.express.requestsPerSecond);
     }
-    const summary = (rs: CannonRun[]): LoadSide => {
-      const statuses: Record<string, number> = {};
-      for (const r of rs) for (const [s, n] of Object.entries(r.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
-      return {
-        requestsPerSecond: median(rs.map((r) => r.requestsPerSecond)),
-        p50: median(rs.map((r) => r.p50)),
-        p99: median(rs.map((r) => r.p99)),
-        statuses,
-      };
+    const sides = Object.fromEntries(SIDES.map((s) => [s, summary(runs[s])])) as Record<SideName, LoadSide>;
+    // Under load the kit's server must answer the mix as it did once each: its only 4xx are the 410s.
+    const share410 = (statuses["410"] ?? 0) / mix.length;
+    const seen = sides.edition.non2xx / sides.edition.requests;
+    if (Math.abs(seen - share410) > 0.02)
+      throw new Error(
+        `under load ${(seen * 100).toFixed(1)}% of /edition/ answers were 4xx or 5xx, not the mix's 410s`,
+      );
+    return {
+      editions: site.editions,
+      options,
+      tool,
+      mix: { requests: mix.length, statuses },
+      staticPaths,
+      sides,
+      ratio: median(ratios.ratio),
+      staticRatio: median(ratios.staticRatio),
+      expressRatio: median(ratios.expressRatio),
     };
-    const edition = summary(runs.edition);
-    for (const status of Object.keys(edition.statuses)) {
-      if (!["200", "204", "410"].includes(status)) throw new Error(`the router answered ${status} under load`);
-    }
-    return { editions: site.editions, options, edition, static: summary(runs.static), ratio: median(ratios) };
   } finally {
-    await server.stop();
+    await Promise.all(children.map((c) => c.stop()));
   }
 }
 
-/** A share of the mix once each, before the load: the statuses and the filled names must be right. */
-async function verify(origin: string, mix: EditionRequest[]) {
-  const sample = mix.slice(0, 300);
-  const kinds = new Set(mix.map((r) => r.kind));
-  if (new Set(sample.map((r) => r.kind)).size !== kinds.size)
-    throw new Error("the checked sample misses a kind of request");
-  for (const r of sample) {
+function summary(rs: WrkRun[]): LoadSide {
+  return {
+    requestsPerSecond: median(rs.map((r) => r.requestsPerSecond)),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    requests: rs.reduce((a, r) => a + r.requests, 0),
+    non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+  };
+}
+
+/** Every request of the mix once, before the load: the statuses and the filled names must be right. */
+async function check(origin: string, mix: EditionRequest[]): Promise<Record<string, number>> {
+  const statuses: Record<string, number> = {};
+  for (const r of mix) {
     const res = await fetch(origin + r.path);
     const problem = checkAnswer(r, res.status, await res.text());
     if (problem) throw new Error(`the edition mix is not answered as expected: ${problem}`);
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   }
+  return statuses;
 }
 
-async function cannon(
-  autocannon: Autocannon,
-  url: string,
-  requests: object[],
-  seconds: number,
-  connections: number,
-): Promise<CannonRun> {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  const result = await new Promise<{ duration: number; errors: number; timeouts: number }>((resolve, reject) => {
-    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, requests }, (error, r) =>
-      error ? reject(error) : resolve(r),
-    );
-    // autocannon's own histogram keeps whole milliseconds; loopback answers take less, so keep the exact times.
-    instance.on("response", (_client, status, _bytes, ms) => {
-      latencies.push(ms);
-      statuses[status] = (statuses[status] ?? 0) + 1;
-    });
-  });
-  if (result.errors || result.timeouts)
-    throw new Error(`load run against ${url}: ${result.errors} errors, ${result.timeouts} timeouts`);
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    requestsPerSecond: latencies.length / result.duration,
-    p50: quantile(sorted, 0.5),
-    p99: quantile(sorted, 0.99),
-    statuses,
+/** Hop-by-hop and per-answer headers, which the limit server makes for itself. */
+const OWN_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** What the kit's server answers for each path: the limit server sends the same. */
+async function record(origin: string, paths: string[]) {
+  const out: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
+  for (const p of paths) {
+    const res = await fetch(origin + p);
+    const headers = Object.fromEntries([...res.headers].filter(([k]) => !OWN_HEADERS.has(k)));
+    out[p] = { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString("base64") };
+  }
+  return out;
+}
+
+/** What the Express renderer needs to answer the mix, written for it to read. */
+function expressFacts(site: SyntheticSite, work: string): string {
+  const file = path.join(work, "express-facts.json");
+  const css = readFileSync(path.join(ROOT, "layouts", "print.css"), "utf8");
+  const facts = {
+    content: site.dir,
+    serial: { slug: SERIAL, count: site.serial.count },
+    daily: { slug: DAILY, dates: site.daily.dates },
+    choices: { slug: CHOICES, count: site.choices.count },
+    css,
   };
+  writeFileSync(file, JSON.stringify(facts));
+  return file;
 }
 
 interface ServerChild {
@@ -171,8 +214,8 @@ interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** The local server (lib/serve/server.ts) in its own process, serving `siteDir`. */
-export function startServerChild(siteDir: string): Promise<ServerChild> {
+/** A server of scripts/bench/ in its own process; resolves with the URL it prints. */
+export function startChild(script: string, args: string[]): Promise<ServerChild> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(
       process.execPath,
@@ -180,8 +223,8 @@ export function startServerChild(siteDir: string): Promise<ServerChild> {
         ...(process.env.BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? []),
         "--import",
         "tsx",
-        "scripts/bench/serve-child.ts",
-        siteDir,
+        path.join("scripts", "bench", script),
+        ...args,
       ],
       { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -201,7 +244,7 @@ export function startServerChild(siteDir: string): Promise<ServerChild> {
     });
     child.once("error", reject);
     child.once("exit", (code) =>
-      reject(new Error(`the server child exited (${code}) before listening:\n${err.slice(-2000)}`)),
+      reject(new Error(`${script} exited (${code}) before listening:\n${err.slice(-2000)}`)),
     );
   });
 }

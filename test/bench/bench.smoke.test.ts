@@ -29,12 +29,19 @@ it("runs the quick benchmark and reports every section", async () => {
   }
 
   const load = report.load;
-  positive("load ratio", load.ratio);
-  for (const side of [load.edition, load.static]) {
-    for (const what of ["requestsPerSecond", "p50", "p99"] as const) positive(`load ${what}`, side[what]);
+  for (const [what, x] of Object.entries({ ratio: load.ratio, static: load.staticRatio, express: load.expressRatio }))
+    positive(`load ${what} ratio`, x);
+  for (const [name, side] of Object.entries(load.sides)) {
+    for (const what of ["requestsPerSecond", "p50", "p99", "requests"] as const)
+      positive(`${name} ${what}`, side[what]);
   }
-  // The mix really exercised 200, 204 and 410, and only those.
-  expect(Object.keys(load.edition.statuses).sort()).toEqual(["200", "204", "410"]);
+  expect(load.tool).toMatch(/^wrk /);
+  // The mix really exercised 200, 204 and 410, and only those; under load its 4xx were the 410s.
+  expect(Object.keys(load.mix.statuses).sort()).toEqual(["200", "204", "410"]);
+  expect(load.sides.edition.non2xx).toBeGreaterThan(0);
+  expect(load.sides.static.non2xx).toBe(0);
+  positive("handler decisions/s", report.handler.handlerPerSecond);
+  positive("answer decisions/s", report.handler.answerPerSecond);
 
   expect(report.coldStart.length).toBeGreaterThan(1);
   for (const c of report.coldStart)
