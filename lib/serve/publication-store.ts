@@ -30,9 +30,13 @@ export interface PublishedPublication {
 /**
  * Shards kept in memory per publication: every subscriber's "today" and more.
  * A shard in memory is its stored bytes (some 20 KiB) and the pages asked
- * for, so 64 of them cost a few MiB.
+ * for, so 512 of them cost some 10-15 MiB. A serial's subscribers each ask for
+ * their own part, spread over all its shards: with 64 kept, the 266 shards of
+ * an 8,500-part serial were read and opened again on most requests, and the
+ * edition function decided 1,900 requests/s of the benchmark's mix in-process;
+ * with 512, 19,000 (BENCHMARKS.md).
  */
-export const SHARDS_IN_MEMORY = 64;
+export const SHARDS_IN_MEMORY = 512;
 
 /** Opened publications, by site and slug; read again when the build replaces the index. */
 const opened = new Map<string, Fresh<Promise<OpenedPublication | undefined>>>();
