@@ -261,7 +261,8 @@ export function tables(r: BenchReport): string {
   );
   const h = r.handler;
   lines.push(
-    `### The Netlify edition function alone (in-process, the same mix; ${h.rounds} alternated runs of ${h.seconds} s; median)`,
+    "### The Netlify edition function alone " +
+      `(in-process, the same mix; ${h.rounds} alternated runs of ${h.seconds} s; median)`,
     "",
   );
   table(
