@@ -71,7 +71,7 @@ export class SiteFiles {
     if (!file) return undefined;
     for (const candidate of [file, path.join(file, "index.html")]) {
       // Synchronous: a stat is microseconds, a hop through libuv's threads costs more on a small machine.
-      const info = statSync(candidate, { throwIfNoEntry: false });
+      const info = statOf(candidate);
       if (!info?.isFile()) continue;
       if (before && before.file === candidate && sameFile(before.info, info)) return before;
       return {
@@ -82,6 +82,15 @@ export class SiteFiles {
         bytes: read(candidate, info),
       };
     }
+    return undefined;
+  }
+}
+
+/** What stat says of a path; undefined when it is missing or cannot be a file name (a NUL in the URL). */
+function statOf(file: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch {
     return undefined;
   }
 }

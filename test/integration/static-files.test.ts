@@ -42,6 +42,14 @@ describe("the site's files, kept in memory", () => {
     expect(await (await get("/later.txt")).text()).toBe("here now\n");
   });
 
+  it("answers a path that cannot be a file name (a NUL) with a 404 on a connection that stays open", async () => {
+    for (const pathname of ["/%00", "/a%00b.txt", "/%00/index.html"]) {
+      const res = await get(pathname);
+      expect([pathname, res.status]).toEqual([pathname, 404]);
+      expect(res.headers.get("connection")).not.toBe("close");
+    }
+  });
+
   it.each([
     ["kept", 1000],
     ["streamed", KEEP_BYTES_UP_TO + 1000],
