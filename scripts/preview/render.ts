@@ -24,7 +24,7 @@ export const PAGE_TIMEOUT_MS = 20_000;
 export interface Render {
   /** Full-page screenshot of the sirius page, PAPER_WIDTH_PX wide, at most MAX_HEIGHT long. */
   png: Buffer;
-  /** The printed page's length in pixels, sirius's header and margins included (the screenshot is cut at MAX_HEIGHT). */
+  /** The page's length in pixels, sirius's header and margins included (the screenshot stops at MAX_HEIGHT). */
   heightPx: number;
   /** Whether the page is wider than the paper (the screenshot keeps the left PAPER_WIDTH_PX px). */
   wider: boolean;

@@ -204,8 +204,11 @@ describe("the command line", () => {
       cli([...longOnly, "--out", path.join(work, "plain")]),
       cli([...longOnly, "--out", path.join(work, "strict"), "--strict"]),
     ]);
-    const warning =
-      /^preview: warning: sampler edition 3 is (\d+) px \(([\d.]+) mm\) long: the printer cuts it at 10000 px \(1250 mm\); the rest is never printed$/m;
+    const warning = new RegExp(
+      /^preview: warning: sampler edition 3 is (\d+) px \(([\d.]+) mm\) long: /.source +
+        /the printer cuts it at 10000 px \(1250 mm\); the rest is never printed$/.source,
+      "m",
+    );
     for (const r of [plain, strict]) {
       const [, px, mm] = warning.exec(r.stderr) ?? [];
       expect(Number(px)).toBeGreaterThan(10_000);

@@ -125,8 +125,8 @@ describe("verify's summary of the preview", () => {
         "(1 longer than the advised 800 px)",
       "      FAIL preview: scroll edition 1 is 12000 px (1500 mm) long: the printer cuts it at 10000 px (1250 mm); " +
         "the rest is never printed",
-      "      FAIL preview: scroll edition 1: relative URLs load nothing on the printer (it opens the page from a file): " +
-        "map.png; link them by absolute URL",
+      "      FAIL preview: scroll edition 1: relative URLs load nothing on the printer " +
+        "(it opens the page from a file): map.png; link them by absolute URL",
       "",
     ]);
   });
