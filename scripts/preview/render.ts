@@ -14,6 +14,7 @@ import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
 import { insideSite } from "../../lib/serve/site-folder.ts";
+import { firstLine } from "./errors.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 
 /** sirius cuts every print at this length. */
@@ -185,11 +186,6 @@ async function load(page: Page, url: string, timeoutMs: number): Promise<void> {
 function relativePart(url: string, folder: string): string {
   const base = pathToFileURL(folder).href + "/";
   return url.startsWith(base) ? url.slice(base.length) : url;
-}
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
 }
 
 async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blocked" | "relative">> {

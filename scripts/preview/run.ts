@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { CHROMIUM, launchChromium } from "../browser.ts";
 import { startServer } from "../../lib/serve/server.ts";
-import { PreviewError } from "./errors.ts";
+import { firstLine, PreviewError } from "./errors.ts";
 import { copyIntoSite, writePublicationPreview, type Rendered } from "./output.ts";
 import { writeReadmeImages } from "./readme.ts";
 import { PAGE_TIMEOUT_MS, PaperRenderer, RenderError } from "./render.ts";
@@ -183,8 +183,3 @@ async function buildSite(content: string, output: string, progress: (line: strin
 
 const chromiumMissing = (what: string) =>
   `${what}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH to a Chromium binary).`;
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
-}
