@@ -2,10 +2,10 @@
 // sirius (nordprojects/sirius): it screenshots the page, crops the screenshot
 // to the paper and hands it to PIL's Image.convert('1'). These are that crop
 // and that conversion, written to give the same dots as Pillow's C code
-// (libImaging/Convert.c, as in Pillow 9.4: tobilevel and p2bit; Image.py's retry
-// of RGBA and LA through RGB and L), integer for
-// integer, so that a preview is what prints. A differential test against
-// Debian's python3-pil holds them to it (test/preview/pil-parity.test.ts).
+// (libImaging/Convert.c, as in Pillow 9.4: tobilevel and p2bit; Image.py's
+// retry of RGBA and LA through RGB and L), integer for integer, so that a
+// preview is what prints. A differential test against Debian's python3-pil
+// holds them to it (test/preview/pil-parity.test.ts).
 import { PAPER_WIDTH_PX } from "./paper.ts";
 
 /** sirius cuts every print at this many rows of dots. */
