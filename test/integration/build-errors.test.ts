@@ -192,11 +192,16 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     expect(out).toMatch(/publication\.json: icon\n\s+problem: .*nope\.png does not exist/);
   });
 
-  it("an image that is not there", async () => {
-    await expectFailure(
+  it("an image that is not there, in Markdown or as raw HTML", async () => {
+    const markdown = await expectFailure(
       content("image", GOOD, { "0.md": "---\nnumber: 0\n---\n![x](missing.png)\n" }),
-      /0\.md: <img src="missing\.png">\n\s+problem: the image cannot be read/,
+      /0\.md: <img src="missing\.png">\n\s+problem: the image cannot be read: .*missing\.png does not exist/,
     );
+    const html = await expectFailure(
+      content("raw-image", GOOD, { "0.md": '---\nnumber: 0\n---\n<img src="relative/missing.png">\n' }),
+      /0\.md: <img src="relative\/missing\.png">\n\s+problem: the image cannot be read: .*missing\.png does not exist/,
+    );
+    for (const out of [markdown, html]) expect(out).not.toMatch(/Cannot read properties/);
   });
 
   it("print warnings: printed, and failing the build with --strict", async () => {
