@@ -49,7 +49,7 @@ async function etags(site: string, slug: string): Promise<Record<string, string>
 }
 
 const buildWith = (name: string, env: Record<string, string>) =>
-  buildSite(path.join(ROOT, name, "content"), path.join(ROOT, name, "_site"), env);
+  buildSite(path.join(ROOT, name, "content"), path.join(ROOT, name, "_site"), undefined, { env });
 
 beforeAll(async () => {
   rmSync(ROOT, { recursive: true, force: true });
