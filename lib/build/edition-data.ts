@@ -6,7 +6,10 @@
 // itself cannot call a function with arguments.)
 import { chainMessages, ContentError } from "../model/content-error.ts";
 
-/** The author's data with each function replaced by its answer for this edition; `own` is the edition's front matter and `config`. */
+/**
+ * The author's data with each function replaced by its answer for this
+ * edition; `own` is the edition's front matter and `config`.
+ */
 export async function dataForEdition(
   author: Record<string, unknown>,
   own: Record<string, unknown>,
@@ -22,7 +25,8 @@ export async function dataForEdition(
     try {
       scope[name] = await (value as (edition: Record<string, unknown>) => unknown)({ ...own });
     } catch (error) {
-      const problem = `the data file's function \`${name}\` failed for this edition: ${chainMessages(error, 4).join(": ")}`;
+      const why = chainMessages(error, 4).join(": ");
+      const problem = `the data file's function \`${name}\` failed for this edition: ${why}`;
       const fix =
         `correct \`${name}\` in the data file that exports it; it is called with this edition's ` +
         'front matter and `config` (README: "Data computed per edition")';

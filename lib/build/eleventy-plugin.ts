@@ -183,7 +183,8 @@ interface RenderResult {
  */
 async function renderEdition(this: { renderTemplate: RenderTemplate }, data: EditionTemplateData): Promise<string> {
   const { edition } = data;
-  // Global and directory data first (a function there computed for this edition): the edition's front matter wins, as in Eleventy.
+  // Global and directory data first (a function there is computed for this edition);
+  // the edition's front matter wins, as in Eleventy.
   const author = await dataForEdition(authorData(data), edition.data, edition.source);
   const scope = renderData({ ...author, ...edition.data }, edition.render);
   try {

@@ -51,7 +51,8 @@ function movedClock(now: string): string {
   if (Number.isNaN(shift)) throw new Error(`buildSite: now must be a date, got ${now}`);
   return (
     `const shift = ${shift}; const Real = Date; ` +
-    "globalThis.Date = class extends Real { constructor(...a) { if (a.length) super(...a); else super(Real.now() + shift); } " +
+    "globalThis.Date = class extends Real { " +
+    "constructor(...a) { if (a.length) super(...a); else super(Real.now() + shift); } " +
     "static now() { return Real.now() + shift; } }; "
   );
 }

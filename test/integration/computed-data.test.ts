@@ -21,7 +21,8 @@ describe("the Sun and Moon example", () => {
   beforeAll(() => useSite("examples"));
 
   it("gives each city its own sunrise, sunset and daylight, on its own clock", async () => {
-    // suncalc's times, within a minute or two of an almanac's (London about 07:41-15:55 that day; Sydney on summer time).
+    // suncalc's times, within a minute or two of an almanac's
+    // (London about 07:41-15:55 that day; Sydney on summer time).
     expect(await sky("london", "2026-11-30")).toContain(
       "London Sunrise 07:42, sunset 15:55: 8 h 13 min of daylight, the sun highest at 11:49.",
     );
@@ -59,7 +60,10 @@ describe("a function that fails for an edition", () => {
     );
     writeFileSync(
       path.join(pub, "tides.11tydata.js"),
-      'export default { tide: ({ number }) => { if (number === 1) throw new Error("no table for edition 1"); return "high at 6"; } };\n',
+      "export default { tide: ({ number }) => {\n" +
+        '  if (number === 1) throw new Error("no table for edition 1");\n' +
+        '  return "high at 6";\n' +
+        "} };\n",
     );
     writeFileSync(path.join(pub, "editions", "0.md"), "---\nnumber: 0\n---\nTide: {{ tide }}\n");
     writeFileSync(path.join(pub, "editions", "1.md"), "---\nnumber: 1\n---\nTide: {{ tide }}\n");
