@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
 import { DATA_DIR, siteDataDir } from "../model/site-paths.ts";
 import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
-import { fetchFailure } from "./fetch-failure.ts";
+import { dataFileFailure } from "./data-file-errors.ts";
 
 export interface BuildOptions {
   /** The publications' folder (default content/). */
@@ -68,8 +68,8 @@ export async function build(options: BuildOptions = {}): Promise<void> {
   } catch (error) {
     await rm(next, { recursive: true, force: true });
     await rm(nextData, { recursive: true, force: true });
-    // A data file's failed fetch is the author's problem, said as one; the last good site stays.
-    throw fetchFailure(error, input) ?? error;
+    // A data file's failure (a fetch, an import, an error it threw) is the author's problem, said as one.
+    throw dataFileFailure(error, input) ?? error;
   }
   await swapIn(nextData, data);
   await swapIn(next, output);

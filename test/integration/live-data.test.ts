@@ -4,7 +4,7 @@
 // data file, the URL and the reason, and leaves no half-built site.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, rmSync } from "node:fs";
+import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
@@ -49,10 +49,10 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Builds the fixture with WIRE_URL set; the build's output when it fails, undefined when it succeeds. */
-async function buildWith(url: string, output: string): Promise<string | undefined> {
+/** Builds the fixture (or `content`) with WIRE_URL set; the build's output when it fails, undefined when it succeeds. */
+async function buildWith(url: string, output: string, content = CONTENT): Promise<string | undefined> {
   try {
-    await buildSite(CONTENT, output, undefined, { env: { WIRE_URL: url } });
+    await buildSite(content, output, undefined, { env: { WIRE_URL: url } });
     return undefined;
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
@@ -109,5 +109,36 @@ describe("a data file that fetches", { timeout: 120_000 }, () => {
     expect(await buildWith(`${base}/headlines.json`, site)).toBeUndefined();
     expect(await buildWith(`${base}/down`, site)).toContain("the server answered 500");
     expect(await editionHtml(site)).toContain("Fog lifts by noon");
+  });
+});
+
+describe("a data file that fails by itself", { timeout: 120_000 }, () => {
+  /** A copy of the fixture with `file` (under wire/) replaced by `text`. */
+  function brokenCopy(name: string, file: string, text: string): string {
+    const content = path.join(ROOT, name, "content");
+    cpSync(CONTENT, content, { recursive: true });
+    writeFileSync(path.join(content, "wire", file), text);
+    return content;
+  }
+
+  it("names the file and the line of an error it throws (a missing setting)", async () => {
+    const output = await buildWith("", path.join(ROOT, "unset", "_site"));
+    expect(output).toContain(`${DATA_FILE}: line 8\n`);
+    expect(output).toContain("problem: threw an error: set WIRE_URL to the address of the headlines (JSON)");
+    expect(output).toContain("fix: correct the data file: it is JavaScript that Eleventy imports and runs");
+    expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it("names the file and the line of a syntax error", async () => {
+    const content = brokenCopy("syntax", "editions/editions.11tydata.js", "export default {\n  a: 1,,\n};\n");
+    const output = await buildWith(`${base}/headlines.json`, path.join(ROOT, "syntax", "_site"), content);
+    expect(output).toContain(`${content}/wire/editions/editions.11tydata.js: line 2\n`);
+    expect(output).toContain("problem: does not import: Unexpected token ','");
+  });
+
+  it("says so when what it fetches is not a URL", async () => {
+    const output = await buildWith("headlines.json", path.join(ROOT, "relative", "_site"));
+    expect(output).toContain(`${DATA_FILE}: headlines.json\n`);
+    expect(output).toContain("problem: is not a full URL (http:// or https://)");
   });
 });
