@@ -91,7 +91,8 @@ describe("the scheduled rebuild", () => {
   });
 
   it("takes the hook from the secret NETLIFY_BUILD_HOOK, and names no publication", () => {
-    expect(step.env).toEqual({ NETLIFY_BUILD_HOOK: "${{ secrets.NETLIFY_BUILD_HOOK }}" });
+    // GitHub's expression syntax, not a JavaScript template.
+    expect(step.env).toEqual({ NETLIFY_BUILD_HOOK: ["$", "{{ secrets.NETLIFY_BUILD_HOOK }}"].join("") });
     expect(step.run).not.toMatch(/lighthouse|almanac|good-morning|sun-and-moon/);
   });
 
