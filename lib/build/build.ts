@@ -95,6 +95,10 @@ export async function eleventyForget(files: string[]): Promise<void> {
   const { default: events } = (await import(bus)) as { default: { emit(event: string, ...args: unknown[]): unknown } };
   for (const file of files)
     await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
+  // Node keeps every module it imported: a changed JavaScript data file is imported afresh only when
+  // Eleventy's import cache is told (as its own watch does), else `npm start` would keep the old data.
+  const modules = files.filter((f) => /\.(?:c?js|mjs)$/.test(f));
+  if (modules.length) await events.emit("eleventy.importCacheReset", modules);
 }
 
 /**
