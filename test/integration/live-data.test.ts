@@ -49,7 +49,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Builds the fixture (or `content`) with WIRE_URL set; the build's output when it fails, undefined when it succeeds. */
+/** Builds the fixture (or `content`) with WIRE_URL set: the output of a failed build, or undefined. */
 async function buildWith(url: string, output: string, content = CONTENT): Promise<string | undefined> {
   try {
     await buildSite(content, output, undefined, { env: { WIRE_URL: url } });
