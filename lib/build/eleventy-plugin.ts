@@ -21,6 +21,7 @@ import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import { assumedUrlWarnings, processImages, siteUrl, type ImageTarget } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
+import { dataForEdition } from "./edition-data.ts";
 import { metaJson } from "../model/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
 import { loadSite, type PublicationSource, type Site } from "./site.ts";
@@ -182,8 +183,10 @@ interface RenderResult {
  */
 async function renderEdition(this: { renderTemplate: RenderTemplate }, data: EditionTemplateData): Promise<string> {
   const { edition } = data;
-  // Global and directory data first: the edition's front matter wins, as in Eleventy.
-  const scope = renderData({ ...authorData(data), ...edition.data }, edition.render);
+  // Global and directory data first (a function there is computed for this edition);
+  // the edition's front matter wins, as in Eleventy.
+  const author = await dataForEdition(authorData(data), edition.data, edition.source);
+  const scope = renderData({ ...author, ...edition.data }, edition.render);
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
     const self = { page: data.page, eleventy: data.eleventy };
