@@ -61,7 +61,7 @@ export function describeAjvError(
             ? "write a date as YYYY-MM-DD, such as 2026-01-01"
             : `match ${String(p.pattern)}`,
       };
-    case "dependentRequired": {
+    case "dependencies": {
       const name = String(p.missingProperty);
       return {
         field: join(at, name),

@@ -82,7 +82,7 @@ export const publicationSchema = {
         until: { type: "string", pattern: DATE },
         ahead: { type: "integer", minimum: 1 },
       },
-      dependentRequired: { from: ["every"], until: ["every"], ahead: ["every"] },
+      dependencies: { from: ["every"], until: ["every"], ahead: ["every"] },
     },
     config: {
       type: "object",

@@ -68,7 +68,7 @@ export function checkPublication(slug: string, raw: unknown, file: string): Chec
   if (!validatePublication(raw)) {
     const errors = validatePublication.errors ?? [];
     const problems = errors
-      .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if" && e.instancePath !== EVERY)
+      .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if" && !e.instancePath.startsWith(EVERY))
       .map((e) => ({ file, ...describeAjvError(e, REQUIRED_HINTS) }));
     // Its two forms each say what is wrong in their own terms: one sentence says both.
     if (errors.some((e) => e.instancePath.startsWith(EVERY)))
