@@ -27,10 +27,10 @@ describe("rows of a data file", () => {
       ],
       ["editions.yaml", "- number: 1\n  title: Two\n- number: 0\n  title: One\n"],
       ["editions.yml", "- {number: 1, title: Two}\n- {number: 0, title: One}\n"],
-    ]) {
+    ] as [string, string][]) {
       const dir = content({
         "s/publication.json": pub("delivery_count"),
-        [`s/${name}`]: rows!,
+        [`s/${name}`]: rows,
         "s/edition.md": md("title: Untitled\nlang: fr", TEMPLATE),
       });
       const list = only(dir).editions.list;
