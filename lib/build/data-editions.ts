@@ -51,12 +51,16 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
   if (!existsSync(templateFile)) {
     for (const file of dataFiles) {
       const problem = `has rows, but there is no ${TEMPLATE_FILE} beside it to render them with`;
-      const fix = `create ${slash(templateFile)}: the Markdown of one edition, with {{ title }} and the other columns (README: "Editions from data")`;
+      const fix =
+        `create ${slash(templateFile)}: the Markdown of one edition, with {{ title }} and the other columns ` +
+        '(README: "Editions from data")';
       problems.push({ file: slash(file), field: "", problem, fix });
     }
     if (rule) {
       const problem = `"every" renders ${TEMPLATE_FILE} for each date, and there is no ${slash(templateFile)}`;
-      const fix = `create ${slash(templateFile)}: the Markdown of one edition, with {{ day.weekday }} and the like (README: "Recurring editions")`;
+      const fix =
+        `create ${slash(templateFile)}: the Markdown of one edition, with {{ day.weekday }} and the like ` +
+        '(README: "Recurring editions")';
       problems.push({ file: slash(path.join(dir, "publication.json")), field: "editions.every", problem, fix });
     }
     return none;
@@ -64,9 +68,12 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
   const template = readTemplate(templateFile, problems);
   if (!template) return none;
   if (!dataFiles.length && !rule) {
-    const problem = `is rendered once per row of ${DATA_FILES.slice(0, 3).join(", ")} or per date of a recurring rule, and this publication has neither`;
+    const problem =
+      `is rendered once per row of ${DATA_FILES.slice(0, 3).join(", ")} or per date of a recurring rule, ` +
+      "and this publication has neither";
     const fix =
-      'add content/<slug>/editions.csv with a header row (date,title,…), or "every" in publication.json (README: "Editions from data")';
+      'add content/<slug>/editions.csv with a header row (date,title,…), or "every" in publication.json ' +
+      '(README: "Editions from data")';
     problems.push({ file: slash(templateFile), field: "", problem, fix });
     return none;
   }
@@ -129,8 +136,9 @@ export function paginationProblem(file: string, data: Record<string, unknown>): 
     field: "pagination",
     problem: "Eleventy pagination does not make editions here: littlepress renders one edition per row itself",
     fix:
-      "put the rows in content/<slug>/editions.csv (or .json, .yaml), one column per field and a `date` (or `number`, `hour`) column, " +
-      'and the Markdown in content/<slug>/edition.md without pagination; the columns are its variables (README: "Editions from data")',
+      "put the rows in content/<slug>/editions.csv (or .json, .yaml), one column per field " +
+      "and a `date` (or `number`, `hour`) column, and the Markdown in content/<slug>/edition.md " +
+      'without pagination; the columns are its variables (README: "Editions from data")',
   };
 }
 
@@ -160,7 +168,8 @@ function readRows(file: string, problems: ContentProblem[]): Row[] {
 type Rows = { rows: Row[] } | { problem: ContentProblem };
 
 const CSV_FIX =
-  'a header row names the columns (date,title,word); a value with a comma, a quote or a line break goes in double quotes, a quote in it doubled: "say ""hi"""';
+  "a header row names the columns (date,title,word); a value with a comma, a quote or a line break " +
+  'goes in double quotes, a quote in it doubled: "say ""hi"""';
 
 /** A CSV file's rows, by its header row (csv-parse: quoted commas, doubled quotes, line breaks in quotes, CRLF). */
 function csvRows(file: string, text: string): Rows {

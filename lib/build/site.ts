@@ -256,7 +256,8 @@ function isIgnoredData(editionsDir: string, file: string): boolean {
 const DATA_GOES =
   "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), " +
   "for this publication's editions in editions/editions.json, or for one edition in its front matter; " +
-  'a list of editions goes in content/<slug>/editions.csv (or .json, .yaml) beside edition.md (README: "Editions from data")';
+  "a list of editions goes in content/<slug>/editions.csv (or .json, .yaml) beside edition.md " +
+  '(README: "Editions from data")';
 
 function ignoredDataProblem(file: string): ContentProblem {
   const problem = "is not an edition, and littlepress does not read data files here";

@@ -49,7 +49,8 @@ export function checkRecurrence(by: EditionsBy, rule: Recurrence, file: string, 
     say(
       "every",
       "recurs over dates, but this publication's editions are keyed by delivery_count",
-      `use "by": "local_date" (or utc_date, or utc_hour with "every": "hour"), or number rows in editions.csv (${FILE_FIX})`,
+      'use "by": "local_date" (or utc_date, or utc_hour with "every": "hour"), ' +
+        `or number rows in editions.csv (${FILE_FIX})`,
     );
   else if ((by === "utc_hour") !== (rule.every === "hour"))
     say(

@@ -15,7 +15,7 @@ export function contentFolders(prefix: string) {
   return {
     root,
     /** Writes a content folder (objects as JSON, strings as they are) and returns its path. */
-    content(files: Files): string {
+    content: (files: Files): string => {
       const dir = path.join(root, `c${n++}`);
       mkdirSync(dir, { recursive: true });
       for (const [name, body] of Object.entries(files)) {

@@ -21,7 +21,7 @@ async function status(pathAndQuery: string): Promise<number> {
 const at = (slug: string, time: string) => `/${slug}/edition/?local_delivery_time=${encodeURIComponent(time)}`;
 
 describe("rows of a CSV file", () => {
-  it("renders the template once per row, with every column in scope (quoted commas, doubled quotes, BOM, CRLF)", async () => {
+  it("renders the template once per row, every column in scope (quoted commas and quotes, BOM, CRLF)", async () => {
     const first = await html(at("words", "2026-11-20T07:00:00+00:00"));
     expect(first).toContain("<h1>Petrichor, again</h1>");
     expect(first).toContain("The smell of rain on dry earth, &quot;after&quot; a drought");
@@ -65,7 +65,7 @@ describe("rows of JSON and YAML files", () => {
 });
 
 describe("recurring editions", () => {
-  it("renders the template on the days the rule names, 204 on the others, and a Markdown edition replaces the rule's", async () => {
+  it("renders the template on the rule's days, 204 on the others; a Markdown edition replaces the rule's", async () => {
     expect(await html(at("twice-weekly", "2026-03-02T07:00:00+01:00"))).toContain("<h1>Monday</h1>");
     expect(await html(at("twice-weekly", "2026-03-05T07:00:00+01:00"))).toContain("<h1>Thursday</h1>");
     for (const day of ["03", "04", "06", "07", "08"])

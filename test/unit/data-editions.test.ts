@@ -3,6 +3,7 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSite } from "../../lib/build/site.ts";
+import type { ContentProblem } from "../../lib/model/content-error.ts";
 import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
 
 const folders = contentFolders("unit-data-");
@@ -10,6 +11,9 @@ afterAll(folders.remove);
 const { content } = folders;
 
 const TEMPLATE = "# {{ title }}\n";
+const BAD_EVERY =
+  'must be "day", "weekday", "hour" or a list of days (sunday, monday, tuesday, ' +
+  "wednesday, thursday, friday, saturday)";
 const only = (dir: string, today?: string) => loadSite(dir, today ? { today } : {}).publications[0]!;
 const keys = (dir: string, today?: string) => only(dir, today).editions.list.map((e) => e.key);
 const rel = (dir: string, file: string) => path.relative(dir, file).split(path.sep).join("/");
@@ -135,7 +139,9 @@ describe("rows of a data file", () => {
       "f/edition.md": TEMPLATE,
     });
     const problems = problemsOf(dir);
-    const said = Object.fromEntries(problems.map((p) => [rel(dir, p.file).split("/")[0], p]));
+    const said: Record<string, ContentProblem> = Object.fromEntries(
+      problems.map((p) => [rel(dir, p.file).split("/")[0]!, p]),
+    );
     expect(said.a!.problem).toMatch(/^is not valid CSV: Quote Not Closed/);
     expect(said.a!.fix).toMatch(/double quotes/);
     expect(said.b).toMatchObject({ field: "header", problem: 'the header names the column "title" twice' });
@@ -162,7 +168,8 @@ describe("rows of a data file", () => {
       ["a/editions.csv", "has rows, but there is no edition.md beside it to render them with"],
       [
         "b/edition.md",
-        "is rendered once per row of editions.csv, editions.json, editions.yaml or per date of a recurring rule, and this publication has neither",
+        "is rendered once per row of editions.csv, editions.json, editions.yaml or per date of a recurring rule, " +
+          "and this publication has neither",
       ],
       ["c/editions.csv", "has no rows"],
     ]);
@@ -292,22 +299,14 @@ describe("recurring editions", () => {
     const said = problems.map((p) => [rel(dir, p.file).split("/")[0], p.field, p.problem]);
     expect(said).toEqual([
       ["a", "editions.every", "recurs over dates, but this publication's editions are keyed by delivery_count"],
-      [
-        "b",
-        "editions.every",
-        'must be "day", "weekday", "hour" or a list of days (sunday, monday, tuesday, wednesday, thursday, friday, saturday)',
-      ],
+      ["b", "editions.every", BAD_EVERY],
       ["c", "editions.from", '"2026-02-30" is not a real date written YYYY-MM-DD'],
       ["d", "editions.until", '2026-04-01 is before "from", 2026-05-01'],
       ["e", "editions.every", '"hour" is for editions keyed by utc_hour, and these are keyed by local_date'],
       ["f", "editions.every", 'must be "hour" for editions keyed by utc_hour, got "day"'],
       ["g", "editions.every", 'is missing: "from" belongs to a rule of recurring editions'],
       ["h", "editions.ends", 'a series that ends needs an "until": without it the dates roll on with every build'],
-      [
-        "i",
-        "editions.every",
-        'must be "day", "weekday", "hour" or a list of days (sunday, monday, tuesday, wednesday, thursday, friday, saturday)',
-      ],
+      ["i", "editions.every", BAD_EVERY],
       ["j", "editions.until", "is not in the expected form"],
       ["k", "editions.until", "2026-01-01 to 2046-01-01 is more than 3700 days of editions"],
     ]);
