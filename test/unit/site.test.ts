@@ -1,7 +1,7 @@
-import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ContentError, type ContentProblem } from "../../lib/model/content-error.ts";
+import type { ContentError, ContentProblem } from "../../lib/model/content-error.ts";
 import { loadSite, type Site } from "../../lib/build/site.ts";
 import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
 
