@@ -184,7 +184,7 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree, today: I
         file: edition.origin ?? edition.file,
         field,
         problem: `${edition.key} is also the key of ${twin.origin ?? twin.file}`,
-        fix: "give each edition its own key, or merge the two files",
+        fix: `give each edition its own key, or merge the two${edition.origin || twin.origin ? "" : " files"}`,
       });
       continue;
     }

@@ -38,7 +38,7 @@ export interface BenchReport {
   requestMix: string;
   seconds: number;
   build: BuildRow[];
-  /** Editions from data (issue 14): a CSV publication and a daily recurring one, against plain Eleventy's pagination. */
+  /** Editions from data (issue 14): CSV rows and a daily recurring rule, against plain Eleventy's pagination. */
   dataBuild: DataBuildRow[];
   load: LoadResult;
   coldStart: ColdStartRow[];

@@ -375,7 +375,7 @@ describe.concurrent("editions from data (issue 14)", { timeout: 120_000 }, () =>
     writeFileSync(path.join(dir, "pub", "editions", "haiku.md"), paginated);
     await expectFailure(
       dir,
-      /editions\.csv row 2 \(line 3\): date\n\s+problem: 2026-01-01 is also the key of .*editions\.csv row 1 \(line 2\)/,
+      /editions\.csv row 2 \(line 3\): date\n\s+problem: 2026-01-01 is also the key of .*\.csv row 1 \(line 2\)/,
       /editions\/haiku\.md: pagination\n\s+problem: Eleventy pagination does not make editions here/,
     );
   });
