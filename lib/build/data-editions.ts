@@ -37,6 +37,9 @@ export interface DataEditions {
   recurring: DataEdition[];
 }
 
+/** Whether a file in a publication's folder is one of its data files. */
+export const isDataFile = (name: string) => (DATA_FILES as readonly string[]).includes(name);
+
 const slash = (file: string) => file.split(path.sep).join("/");
 
 /**
