@@ -5,7 +5,14 @@
 // names), with the same layout and CSS. Alternated pairs, wall clock, peak RSS.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { littlepressBuild, plainBuild, type BuildRun, type BuildSide, type BuildTools } from "./build-bench.ts";
+import {
+  buildSide,
+  littlepressBuild,
+  plainBuild,
+  type BuildRun,
+  type BuildSide,
+  type BuildTools,
+} from "./build-bench.ts";
 import { TextMaker, type SyntheticSite } from "./generate.ts";
 import { median, progress } from "./util.ts";
 
@@ -82,21 +89,12 @@ async function pairs(tools: BuildTools, sites: Sites, count: number): Promise<Da
     }
     ratios.push(pl[i]!.ms / lp[i]!.ms);
   }
-  const side = (runs: BuildRun[]): BuildSide => {
-    const ms = median(runs.map((r) => r.ms));
-    return {
-      editionsPerSecond: sites.editions / (ms / 1000),
-      seconds: ms / 1000,
-      maxRss: Math.max(...runs.map((r) => r.maxRss)),
-      finished: true,
-    };
-  };
   return {
     name: sites.name,
     editions: sites.editions,
     pairs: count,
-    littlepress: side(lp),
-    plain: side(pl),
+    littlepress: buildSide(lp, sites.editions),
+    plain: buildSide(pl, sites.editions),
     ratio: median(ratios),
   };
 }
