@@ -103,11 +103,19 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
       rows.push(made(key.key, { ...row.fields, [field]: value }, row.origin));
     }
   }
-  const recurring = rule
-    ? recurringKeys(rule, today).map((key) =>
-        made(key, { [field]: key }, `${slash(path.join(dir, "publication.json"))}: editions.every`),
-      )
-    : [];
+  const publicationFile = slash(path.join(dir, "publication.json"));
+  const keys = rule ? recurringKeys(rule, today) : [];
+  if (rule && !keys.length)
+    problems.push({
+      file: publicationFile,
+      field: "editions.until",
+      problem:
+        rule.from === undefined
+          ? `${rule.until} is before the build date, ${today}, and without "from" the rule starts at the build date`
+          : `the rule names no date from ${rule.from} to ${rule.until}`,
+      fix: 'add "from", the date of the first edition, or move "until" later',
+    });
+  const recurring = keys.map((key) => made(key, { [field]: key }, `${publicationFile}: editions.every`));
   return { rows, recurring };
 }
 

@@ -26,7 +26,7 @@ export interface Recurrence {
   from?: IsoDate;
   /** The last date with an edition; when absent, the window rolls `ahead` days past the build date. */
   until?: IsoDate;
-  /** Days past the build date that an open-ended rule reaches (default DEFAULT_AHEAD). */
+  /** Days past the build date (or past `from`, when later) that an open-ended rule reaches (default DEFAULT_AHEAD). */
   ahead?: number;
 }
 
@@ -95,7 +95,8 @@ export function checkRecurrence(by: EditionsBy, rule: Recurrence, file: string, 
  */
 export function recurringKeys(rule: Recurrence, today: IsoDate): EditionKey[] {
   const first = rule.from ?? today;
-  const last = rule.until ?? addDays(today, rule.ahead ?? DEFAULT_AHEAD);
+  // A series that starts after the build has its first `ahead` days built all the same.
+  const last = rule.until ?? addDays(first > today ? first : today, rule.ahead ?? DEFAULT_AHEAD);
   const keys: EditionKey[] = [];
   const days = new Set(dayNumbers(rule.every));
   for (

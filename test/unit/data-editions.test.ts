@@ -237,6 +237,26 @@ describe("recurring editions", () => {
     ]);
   });
 
+  it("builds the first `ahead` days of a series that starts after the build", () => {
+    const later = weekly({ by: "local_date", every: "day", from: "2027-06-01", ahead: 2 });
+    expect(keys(later, "2026-11-23")).toEqual(["2027-06-01", "2027-06-02", "2027-06-03"]);
+  });
+
+  it("says so when a rule has no date at all", () => {
+    const past = weekly({ by: "local_date", every: "day", until: "2026-01-31" });
+    expect(problemsOf(past, { today: "2026-11-23" })).toEqual([
+      expect.objectContaining({
+        field: "editions.until",
+        problem:
+          '2026-01-31 is before the build date, 2026-11-23, and without "from" the rule starts at the build date',
+      }),
+    ]);
+    const none = weekly({ by: "local_date", every: ["monday"], from: "2026-11-24", until: "2026-11-25" });
+    expect(problemsOf(none)).toEqual([
+      expect.objectContaining({ problem: "the rule names no date from 2026-11-24 to 2026-11-25" }),
+    ]);
+  });
+
   it("has February 29th in 2028 and not in 2027", () => {
     const leap = keys(weekly({ by: "local_date", every: "day", from: "2027-02-28", until: "2027-03-01" }));
     expect(leap).toEqual(["2027-02-28", "2027-03-01"]);
