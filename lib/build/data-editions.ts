@@ -26,7 +26,7 @@ export interface DataEdition extends FrontMatterSplit {
   key: EditionKey;
   /** The template, with forward slashes: what template errors and print warnings name. */
   file: string;
-  /** Where its key comes from, for the author: "content/x/editions.csv row 3 (line 4)", or the rule. */
+  /** Where its key comes from: "content/x/editions.csv row 3 (line 4)", "content/x/publication.json editions.every, 2026-11-23". */
   origin: string;
 }
 
@@ -115,7 +115,8 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
           : `the rule names no date from ${rule.from} to ${rule.until}`,
       fix: 'add "from", the date of the first edition, or move "until" later',
     });
-  const recurring = keys.map((key) => made(key, { [field]: key }, `${publicationFile}: editions.every`));
+  // The date is named: a template error says which of the rule's editions it was rendering.
+  const recurring = keys.map((key) => made(key, { [field]: key }, `${publicationFile} editions.every, ${key}`));
   return { rows, recurring };
 }
 
