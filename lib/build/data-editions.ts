@@ -26,7 +26,10 @@ export interface DataEdition extends FrontMatterSplit {
   key: EditionKey;
   /** The template, with forward slashes: what template errors and print warnings name. */
   file: string;
-  /** Where its key comes from: "content/x/editions.csv row 3 (line 4)", "content/x/publication.json editions.every, 2026-11-23". */
+  /**
+   * Where its key comes from: "content/x/editions.csv row 3 (line 4)", or
+   * "content/x/publication.json editions.every, 2026-11-23".
+   */
   origin: string;
 }
 
