@@ -128,9 +128,10 @@ const SETTLE_MS = 30;
 
 /**
  * Whether the pages kept from earlier builds stay valid after `file` changed.
- * An edition (a Markdown file, edition.md or a data file's row) or a publication.json is part of each page's recorded inputs, so
- * the plugin sees for itself which pages changed; anything else (a layout, an
- * image, global data, site.json) may change any page.
+ * An edition (a Markdown file, edition.md or a data file's row) or a
+ * publication.json is part of each page's recorded inputs, so the plugin sees
+ * for itself which pages changed; anything else (a layout, an image, global
+ * data, site.json) may change any page.
  */
 function keepsMemory(content: string, file: string): boolean {
   const relative = path.relative(content, file).split(path.sep);
