@@ -278,6 +278,8 @@ describe("recurring editions", () => {
     expect(list).toHaveLength(24);
     expect([list[0], list[23]]).toEqual(["2026-03-29T00", "2026-03-29T23"]);
     expect(only(dir).editions.list[5]!.data).toEqual({ hour: "2026-03-29T05" });
+    // What a template error names: the rule, and which of its editions.
+    expect(only(dir).editions.list[5]!.origin).toMatch(/h\/publication\.json editions\.every, 2026-03-29T05$/);
   });
 
   it("lets a Markdown edition or a row stand in for one of the rule's dates", () => {
