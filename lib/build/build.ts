@@ -26,11 +26,13 @@ export interface BuildOptions {
   url?: string;
   /** Shard bytes the function bundle may carry (default: lib/build/shard-placement.ts's; tests give a tiny one). */
   bundleBudget?: number;
+  /** The build date, "YYYY-MM-DD", where open-ended recurring editions start (default: today, UTC; tests give one). */
+  today?: string;
 }
 
 /** Builds `content` into `output`. */
 export async function build(options: BuildOptions = {}): Promise<void> {
-  const { content = "content", output = "_site", strict = false, memory, url, bundleBudget } = options;
+  const { content = "content", output = "_site", strict = false, memory, url, bundleBudget, today } = options;
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   if (!existsSync(content)) {
@@ -51,6 +53,7 @@ export async function build(options: BuildOptions = {}): Promise<void> {
     ...(memory && { memory }),
     ...(url && { url }),
     ...(bundleBudget !== undefined && { bundleBudget }),
+    ...(today && { today }),
   };
   // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
   const eleventy = new Eleventy(input, next, {
