@@ -35,6 +35,9 @@ export function blobsStore(options?: BlobsSite): StateStore {
       return (await store.setJSON(checkKey(key), value, { onlyIfNew: true })).modified;
     },
     async replace(key, value, version) {
+      // An empty condition would write unconditionally: refuse instead (Netlify's
+      // local emulator answers reads without ETags; the service always sends one).
+      if (!version) return false;
       return (await store.setJSON(checkKey(key), value, { onlyIfMatch: version })).modified;
     },
     async put(key, value) {
