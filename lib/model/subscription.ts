@@ -142,49 +142,64 @@ export interface EditionAnswer {
   error?: string;
 }
 
+/** What a settled delivery changes in its subscription (besides delivery_count, moved at the claim). */
+export interface SubscriptionChange {
+  lastEtag: string | null;
+  ended: Subscription["ended"];
+}
+
 /**
- * The record and the subscription after a delivery's edition answered, and,
- * when it was to print, after the print key answered. delivery_count has
- * moved on at the claim already (it counts deliveries, printed or not); the
+ * The record after a delivery's edition answered, and, when it was to print,
+ * after the print key answered; with what changes in the subscription. The
  * last ETag moves only when the edition was seen to the end (printed, or
  * judged the same), so that a retry after an offline printer still prints.
  */
 export function settle(
-  sub: Subscription,
+  sub: Pick<Subscription, "lastEtag" | "ended">,
   rec: DeliveryRecord,
   edition: EditionAnswer,
   print: PrintResult | undefined,
   at: Date,
-): { record: DeliveryRecord; subscription: Subscription } {
+): { record: DeliveryRecord; change: SubscriptionChange } {
   const action: EditionAction = editionAction(edition.status, edition.etag, sub.lastEtag);
   const base = { ...rec, at: at.toISOString(), status: edition.status, etag: edition.etag };
-  const seen = { ...sub, lastEtag: lastEtagAfter(edition.status, edition.etag, sub.lastEtag) };
-  const ended = (reason: string) => ({ ...sub, ended: { at: at.toISOString(), reason } });
+  const same = { lastEtag: sub.lastEtag, ended: sub.ended };
+  const seen = { ...same, lastEtag: lastEtagAfter(edition.status, edition.etag, sub.lastEtag) };
+  const ends = (reason: string) => ({ ...same, ended: { at: at.toISOString(), reason } });
+  const record = (state: DeliveryState, detail: string): DeliveryRecord => ({
+    ...base,
+    state,
+    detail,
+    printed: state === "printed",
+  });
   switch (action) {
     case "same":
-      return { record: { ...base, state: "not-printed", detail: "same ETag as last time" }, subscription: seen };
+      return { record: record("not-printed", "same ETag as last time"), change: seen };
     case "none":
-      return { record: { ...base, state: "not-printed", detail: "204: nothing today" }, subscription: sub };
+      return { record: record("not-printed", "204: nothing today"), change: same };
     case "end":
-      return { record: { ...base, state: "ended", detail: "410: the series is over" }, subscription: ended("410") };
+      return { record: record("ended", "410: the series is over"), change: ends("the series is over (410)") };
     case "error":
-      return {
-        record: { ...base, state: "failed", detail: edition.error ?? `edition/ answered ${edition.status}` },
-        subscription: sub,
-      };
+      return { record: record("failed", edition.error ?? `edition/ answered ${edition.status}`), change: same };
     case "print":
-      if (print === "sent")
-        return { record: { ...base, state: "printed", printed: true, detail: "sent" }, subscription: seen };
-      if (print === "offline")
-        return { record: { ...base, state: "offline", detail: "printer offline (504)" }, subscription: sub };
+      if (print === "sent") return { record: record("printed", "sent to the printer"), change: seen };
+      if (print === "offline") return { record: record("offline", "printer offline (504)"), change: same };
       if (print === "unknown-key")
         return {
-          record: { ...base, state: "unknown-key", detail: "print key unknown (404)" },
-          subscription: ended("print key unknown"),
+          record: record("unknown-key", "print key unknown (404)"),
+          change: ends("the print key is unknown (404)"),
         };
-      return {
-        record: { ...base, state: "failed", detail: print?.error ?? "not sent" },
-        subscription: sub,
-      };
+      return { record: record("failed", print?.error ?? "not sent"), change: same };
   }
+}
+
+/**
+ * The subscription as last stored, after one of its deliveries: delivery_count
+ * past that delivery's (it counts deliveries, printed or not, and never goes
+ * back when runs overlap), and the delivery's change, if any.
+ */
+export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?: SubscriptionChange): Subscription {
+  const deliveryCount = Math.max(latest.deliveryCount, rec.deliveryCount + 1);
+  if (!change) return { ...latest, deliveryCount };
+  return { ...latest, deliveryCount, lastEtag: change.lastEtag, ended: latest.ended ?? change.ended };
 }
