@@ -21,6 +21,7 @@ import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChan
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
 import { functionPaths, matchPaths, type FunctionConfig, type FunctionMethods } from "./routes.ts";
 import { insideSite, type ServeContext } from "./site-folder.ts";
+import { LOCAL_STATE } from "./state-setup.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
 
@@ -89,6 +90,8 @@ export interface ServerOptions {
    * gives them a copy that holds only what Netlify bundles with them.
    */
   functionSite?: string;
+  /** The subscriptions' file store (default: <root>/.littlepress/state). */
+  stateDir?: string;
   /** `npm start`: pages opened in a browser reload after each build (lib/serve/live-reload.ts). */
   live?: LiveChannel;
 }
@@ -101,11 +104,14 @@ export const DRAIN_MS = 2_000;
 export const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
-  const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live } = options;
+  const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live, stateDir } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
   const functions = await loadFunctions(path.join(root, config.functions));
-  const context: ServeContext = { littlepressSite: path.resolve(root, functionSite ?? site) };
+  const context: ServeContext = {
+    littlepressSite: path.resolve(root, functionSite ?? site),
+    littlepressState: path.resolve(root, stateDir ?? LOCAL_STATE),
+  };
   const served: Served = { config, site, context, functions, live: live !== undefined, closing: false };
   const streams = new Set<ServerResponse>();
   /** Answers not yet begun: on shutdown they are told to close their connection. */

@@ -10,6 +10,11 @@ import path from "node:path";
 export interface ServeContext {
   /** The built site's folder (absolute). */
   littlepressSite?: string;
+  /**
+   * The folder of the subscriptions' file store (lib/serve/state-setup.ts),
+   * from the local server; a deployed function has none and uses Netlify Blobs.
+   */
+  littlepressState?: string;
 }
 
 /** The built site's folder name in the project (netlify.toml's publish). */
