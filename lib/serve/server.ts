@@ -389,7 +389,7 @@ async function callFunction(
     const allow = probe.headers.get("allow") ?? STATIC_METHODS;
     return simple(req, res, 405, `${method} is not allowed here: this address takes ${allow}.\n`, { Allow: allow });
   }
-  const response = await fn.handler(request, context);
+  const response = await fn.handler(request, { ...context, ip: req.socket.remoteAddress });
   // Edition pages are a few KiB: one buffer beats a stream for every request.
   let body: Buffer | undefined =
     response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;
