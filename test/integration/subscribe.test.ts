@@ -54,6 +54,14 @@ const subscriptions = async () =>
     (await state.store.list("subscriptions/")).map(async (k) => (await state.store.get<Subscription>(k))!.value),
   );
 
+describe("the delivery history", () => {
+  it("is not served by a deployed function, which has no local state", async () => {
+    const { default: deliveries } = await import("../../functions/deliveries.mts");
+    const res = await deliveries(new Request("https://example.org/settings/deliveries/"), {});
+    expect(res.status).toBe(404);
+  });
+});
+
 describe("the subscribe page", () => {
   it("shows the form built from meta.json: print key, time zone, hour and the publication's settings", async () => {
     const res = await fetch(`${server.url}/settings/subscribe/`);
@@ -91,6 +99,24 @@ describe("the subscribe page", () => {
     const report = await runDeliveries({ ...state, origin: server.url, at });
     expect(report.lines.map((l) => l.outcome)).toEqual(["printed"]);
     expect(sirius.prints.at(-1)!.body).toContain("Zoë &lt;b&gt;");
+
+    // the desk reads the history: the time, the status, the ETag, printed or not; never the key
+    const history = await fetch(`${server.url}/settings/deliveries/`);
+    const text = await history.text();
+    expect(text).not.toContain("kitchen1");
+    expect(text).not.toContain("printKey");
+    const { subscriptions: shown } = JSON.parse(text) as {
+      subscriptions: { subscription: { printer: string }; deliveries: Record<string, unknown>[] }[];
+    };
+    expect(shown[0]!.subscription.printer).toBe("Kitchen");
+    expect(shown[0]!.deliveries[0]).toMatchObject({
+      date: "2026-12-01",
+      localDeliveryTime: "2026-12-01T07:00:00+01:00",
+      state: "printed",
+      status: 200,
+      printed: true,
+      etag: expect.stringMatching(/^".+"$/),
+    });
 
     // the link asks first (a GET never unsubscribes), then unsubscribes once
     const confirm = await (await fetch(link)).text();
