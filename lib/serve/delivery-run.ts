@@ -113,7 +113,6 @@ async function deliverOne(
   try {
     const rec = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
     if (!rec) return undefined;
-    if (!o.dryRun) await updateSubscription(o.store, sub.id, rec);
     const meta = await metaOf(sub.slug);
     const edition: EditionAnswer & { body?: Response } =
       "error" in meta ? { status: null, etag: null, error: meta.error } : await askEdition(o, sub, rec, meta);
@@ -128,11 +127,13 @@ async function deliverOne(
       print = await postToPrinter(o, sub, edition.body, meta);
     else await edition.body?.body?.cancel();
     const { record, change } = settle(sub, rec, edition, print, new Date(o.at.getTime()));
-    await o.store.put(deliveryKey(sub.id, rec.date), record);
+    if (!(await settleIfOurs(o.store, rec, record)))
+      return line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
     await updateSubscription(o.store, sub.id, record, change);
     return line(record, record.state, record.detail, record.etag);
   } catch (error) {
-    // The store failed under this one delivery: the claim stays, and goes stale for the next run to resume.
+    // The store failed under this one delivery: the claim stays, and goes stale for the next run to resume
+    // (which settles it, delivery_count included: the record carries the count).
     return {
       subscription: sub.id,
       printer: sub.printer,
@@ -155,6 +156,19 @@ async function claim(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery
   if (!held || !claimable(held.value, o.at)) return undefined;
   const again = reclaim(held.value, o.at);
   return (await o.store.replace(key, again, held.version)) ? again : undefined;
+}
+
+/**
+ * Writes the settled record only while the claim is still this run's: a run
+ * so slow that its claim went stale and was retaken leaves the record to the
+ * run that took it over.
+ */
+async function settleIfOurs(store: StateStore, claimed: DeliveryRecord, settled: DeliveryRecord): Promise<boolean> {
+  const key = deliveryKey(claimed.subscription, claimed.date);
+  const held = await store.get<DeliveryRecord>(key);
+  const ours =
+    held && held.value.state === "sending" && held.value.at === claimed.at && held.value.attempts === claimed.attempts;
+  return ours ? store.replace(key, settled, held.version) : false;
 }
 
 /** For a dry run: the delivery this run would claim, without claiming it. */

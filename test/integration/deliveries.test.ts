@@ -3,7 +3,8 @@
 // the state lives in a file store in a temporary folder.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { spawn } from "node:child_process";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -191,20 +192,46 @@ describe("overlapping runs and a crash", () => {
     for (const { id } of ids) expect((await sub(id)).deliveryCount).toBe(1);
   });
 
-  it("resumes a run that died after claiming, once its claims are stale, and sends once", async () => {
+  it("resumes a run killed midway, once its claims are stale, and sends once", async () => {
     freshStore();
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z"));
-    // The first run dies right after its claims: the store stops answering.
-    const dying: StateStore = { ...store, replace: () => Promise.reject(new Error("the process died")) };
+    // A publication that never answers: the run in the child claims, asks, and waits there until it is killed.
+    const asked: ServerResponse[] = [];
+    const stuck = createServer((req, res) => {
+      if (req.url === "/serial/meta.json") {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        return res.end(JSON.stringify({ name: "Serial", send_timezone_info: false, send_delivery_count: true }));
+      }
+      asked.push(res);
+    });
+    await new Promise<void>((r) => stuck.listen(0, "127.0.0.1", r));
+    const stuckUrl = `http://127.0.0.1:${(stuck.address() as AddressInfo).port}`;
     const at = past("2026-03-27", 6, "UTC");
-    const crashed = await run(at, { store: dying });
-    expect(crashed.lines.map((l) => l.outcome)).toEqual(["error", "error", "error"]);
+    const child = spawn(process.execPath, [
+      "--import",
+      "tsx",
+      "test/helpers/deliver-child.ts",
+      folder,
+      stuckUrl,
+      sealKey.toString("base64"),
+      new Date(at).toISOString(),
+    ]);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (asked.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(asked).toHaveLength(3);
+    } finally {
+      child.kill("SIGKILL");
+      for (const res of asked) res.destroy();
+      stuck.closeAllConnections();
+      await new Promise<void>((r) => stuck.close(() => r()));
+    }
     expect(sirius.prints).toHaveLength(0);
     for (const { id } of ids) expect((await record(id, "2026-03-27"))?.state).toBe("sending");
     // A minute later the claims still hold: another run leaves them.
     expect((await run(at + 60_000)).lines).toEqual([]);
-    // Fifteen minutes later they are stale: the next run resumes them, each once.
+    // Fifteen minutes later they are stale: the next run resumes them, each once, with its delivery_count.
     const resumed = await run(at + 15 * 60_000);
     expect(resumed.lines.map((l) => `${l.deliveryCount}:${l.outcome}`)).toEqual([
       "0:printed",
@@ -212,7 +239,33 @@ describe("overlapping runs and a crash", () => {
       "0:printed",
     ]);
     expect(sirius.prints).toHaveLength(3);
-    for (const { id } of ids) expect((await sub(id)).deliveryCount).toBe(1);
+    for (const { id } of ids) {
+      expect((await record(id, "2026-03-27"))?.attempts).toBe(2);
+      expect((await sub(id)).deliveryCount).toBe(1);
+    }
+  });
+
+  it("lets a run whose claim was taken over leave the record to the run that took it", async () => {
+    freshStore();
+    const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const at = past("2026-03-27", 6, "UTC");
+    // The store sees another run take the claim over while this one is at work.
+    let taken = false;
+    const takeover: StateStore = {
+      ...store,
+      replace: async (key, value, version) => {
+        if (key.startsWith("deliveries/") && !taken) {
+          taken = true;
+          const held = (await store.get<DeliveryRecord>(key))!;
+          await store.replace(key, { ...held.value, attempts: 9, detail: "taken over" }, held.version);
+        }
+        return store.replace(key, value, version);
+      },
+    };
+    const report = await run(at, { store: takeover });
+    expect(report.lines.map((l) => l.outcome)).toEqual(["taken over"]);
+    expect((await record(id, "2026-03-27"))?.detail).toBe("taken over");
+    expect((await sub(id)).lastEtag).toBeNull();
   });
 });
 
