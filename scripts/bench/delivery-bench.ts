@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { build } from "../../lib/build/build.ts";
 import { wallClock } from "../../lib/model/time-zones.ts";
-import { runDeliveries } from "../../lib/serve/delivery-run.ts";
+import { DELIVERY_CONCURRENCY, runDeliveries } from "../../lib/serve/delivery-run.ts";
 import { startServer } from "../../lib/serve/server.ts";
 import { fileStore, type StateStore } from "../../lib/serve/state-store.ts";
 import { createSubscription } from "../../lib/serve/subscriptions.ts";
@@ -33,7 +33,7 @@ Example:
   npm run bench:deliveries -- --subscribers 1000`;
 
 const ZONES = ["Europe/London", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati", "Etc/GMT+12", "Europe/Paris"];
-const CONCURRENCY = 16;
+const CONCURRENCY = DELIVERY_CONCURRENCY;
 
 export async function benchDeliveries(subscribers: number): Promise<string> {
   const work = mkdtempSync(path.join(os.tmpdir(), "littlepress-bench-deliveries-"));
