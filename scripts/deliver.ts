@@ -54,7 +54,8 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
   const at = values.at === undefined ? new Date() : parseInstant(values.at);
   if (!at) {
     out.stderr(
-      `deliver: --at takes an ISO 8601 time with Z or an offset, like 2026-11-23T06:00:00Z, not "${values.at}"; see --help\n`,
+      `deliver: --at takes an ISO 8601 time with Z or an offset, like 2026-11-23T06:00:00Z, ` +
+        `not "${values.at}"; see --help\n`,
     );
     return 2;
   }

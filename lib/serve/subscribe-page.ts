@@ -113,7 +113,8 @@ function settingInput(f: SpecField, value: string): string {
       .join("");
     return `<label for="${id}">${label}</label><select id="${id}" name="${name}">${choices}</select>`;
   }
-  return `<label for="${id}">${label}</label><input id="${id}" name="${name}" type="text" value="${escapeHtml(value)}">`;
+  const input = `<input id="${id}" name="${name}" type="text" value="${escapeHtml(value)}">`;
+  return `<label for="${id}">${label}</label>${input}`;
 }
 
 /** After subscribing: the private link, shown once. */
@@ -121,7 +122,9 @@ export function subscribedPage(meta: PageMeta, printer: string, link: string, wh
   return shell(
     `Subscribed to ${meta.name}`,
     `<h1>Subscribed to ${escapeHtml(meta.name)}</h1>
-<div class="done" role="status"><p>${escapeHtml(printer)} will print ${escapeHtml(meta.name)} ${escapeHtml(when)}.</p></div>
+<div class="done" role="status">
+<p>${escapeHtml(printer)} will print ${escapeHtml(meta.name)} ${escapeHtml(when)}.</p>
+</div>
 <p>Keep this private link: it is the only way to unsubscribe, and it is not shown again.</p>
 <p><code>${escapeHtml(link)}</code></p>`,
   );

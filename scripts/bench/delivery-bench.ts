@@ -65,7 +65,8 @@ export async function benchDeliveries(subscribers: number): Promise<string> {
         );
       }
       return [
-        `Delivery run: ${subscribers} subscribers due at once, concurrency ${CONCURRENCY}, ${os.cpus().length} cores, ` +
+        `Delivery run: ${subscribers} subscribers due at once, concurrency ${CONCURRENCY}, ` +
+          `${os.cpus().length} cores, ` +
           `load average ${os.loadavg()[0]!.toFixed(1)}`,
         "",
         "| store | subscribers | printed | run s | deliveries/s | plain POSTs s | ratio run/plain |",

@@ -6,7 +6,7 @@
 // - GET /printkey/<key> with Accept: application/json answers
 //   {"name", "owner", "status": "online" | "offline"}.
 // It binds 127.0.0.1 on a free port and keeps every print for the tests to read.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface FakePrinter {
@@ -37,7 +37,8 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
   const keys = new Map(Object.entries(printers));
   const prints: Print[] = [];
   const requests: string[] = [];
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => void answer(req, res));
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     requests.push(`${req.method} ${url.pathname}`);
     const body = await readBody(req);
@@ -61,7 +62,7 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
     if (!printer.online) return json(504, { status: "failed-offline" });
     prints.push({ key: m[1]!, from: url.searchParams.get("from"), contentType: type, body: body.toString("utf8") });
     return json(200, { status: "sent" });
-  });
+  };
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

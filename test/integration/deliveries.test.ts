@@ -120,7 +120,7 @@ describe("the printer's own date", () => {
 });
 
 describe("an offline printer, an unknown key", () => {
-  it("retries an offline printer within the day, with the same delivery_count, and prints once it is back", async () => {
+  it("retries an offline printer within the day, with the same delivery_count, until it prints", async () => {
     freshStore();
     const { key, id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z", false);
     const first = await run(past("2026-03-27", 6, "UTC", 1));

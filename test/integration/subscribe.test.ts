@@ -74,7 +74,7 @@ describe("the subscribe page", () => {
     expect(page).toContain('<option value="fr">Français</option>');
   });
 
-  it("subscribes: checks the print key with its GET, validates the settings, stores the key sealed, shows a private link once", async () => {
+  it("subscribes: checks the key, validates the settings, seals the key, shows a private link once", async () => {
     const res = await form(good());
     const page = await res.text();
     expect(res.status).toBe(200);

@@ -29,7 +29,9 @@ async function load(body, base) {
   body.setAttribute("aria-busy", "true");
   try {
     const res = await fetch(new URL("deliveries/", base), { headers: { Accept: "application/json" } });
-    const data = /** @type {{ subscriptions?: History[], error?: string }} */ (await res.json());
+    /** @type {unknown} */
+    const json = await res.json();
+    const data = /** @type {{ subscriptions?: History[], error?: string }} */ (json);
     if (!res.ok || !data.subscriptions) {
       replace(body, h("p", { class: "notice" }, data.error ?? `deliveries/ answered ${res.status}.`));
       return;
