@@ -85,7 +85,11 @@ function parseInstant(text: string): Date | undefined {
 export function reportText(report: DeliveryReport, dryRun: boolean): string {
   const head =
     `deliver: ${dryRun ? "dry run " : ""}at ${report.at}: ` +
-    `${plural(report.subscriptions, "subscription")}, ${report.due} due\n`;
+    `${plural(report.subscriptions, "subscription")}, ${report.due} due` +
+    (report.due > report.lines.length
+      ? `, ${report.due - report.lines.length} of them delivered already today (or held by another run)`
+      : "") +
+    "\n";
   const lines = report.lines.map(
     (l) =>
       `  ${l.slug || "/"}  ${l.subscription} (${l.printer})  ${l.date} delivery_count ${l.deliveryCount}: ` +

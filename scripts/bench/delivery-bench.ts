@@ -141,10 +141,10 @@ async function plainPosts(url: string, bodies: string[]): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
-runTool("bench:deliveries", import.meta.url, async (argv) => {
+runTool("bench", import.meta.url, async (argv) => {
   const parsed = parseToolArgs(argv, { subscribers: { type: "string" }, help: { type: "boolean", short: "h" } }, false);
   const answered = answerUsage(
-    "bench:deliveries",
+    "bench",
     "error" in parsed || !parsed.values.help ? parsed : { help: true },
     USAGE,
     processOutput,
@@ -152,7 +152,7 @@ runTool("bench:deliveries", import.meta.url, async (argv) => {
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
   const n = Number(parsed.values.subscribers ?? 1000);
   if (!Number.isInteger(n) || n < 1 || n > 100_000) {
-    processOutput.stderr(`bench:deliveries: --subscribers takes a whole number from 1 to 100000; see --help\n`);
+    processOutput.stderr(`bench: --subscribers takes a whole number from 1 to 100000; see --help\n`);
     return 2;
   }
   processOutput.stdout(`${await benchDeliveries(n)}\n`);
