@@ -6,7 +6,7 @@ import type { Config } from "@netlify/functions";
 import { jsonResponse } from "../lib/serve/http.ts";
 import { functionPaths, slugOf } from "../lib/serve/routes.ts";
 import type { ServeContext } from "../lib/serve/site-folder.ts";
-import { stateSetup } from "../lib/serve/state-setup.ts";
+import { fileStore } from "../lib/serve/state-store.ts";
 import { subscriptionHistories } from "../lib/serve/subscriptions.ts";
 
 // This function's routes, the only place they are written (lib/serve/routes.ts).
@@ -18,10 +18,9 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
   try {
     const folder = context?.littlepressState;
     if (!folder) return jsonResponse({ error: "Delivery histories are shown on the desk of npm start only." }, 404);
-    const state = stateSetup({ folder });
-    if ("error" in state) return jsonResponse({ error: state.error }, 503);
+    // Reading needs no sealing key: print keys are never opened here.
     const slug = slugOf(functionPaths(config), new URL(req.url).pathname) ?? "";
-    return jsonResponse({ subscriptions: await subscriptionHistories(state.store, slug) });
+    return jsonResponse({ subscriptions: await subscriptionHistories(fileStore(folder), slug) });
   } catch (error) {
     console.error(`deliveries: internal fault: ${String(error)}`);
     return jsonResponse({ error: "The histories could not be read." }, 500);
