@@ -19,7 +19,7 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
       console.error(`deliver: ${state.error}`);
       return jsonResponse({ error: state.error }, 503);
     }
-    const origin = context?.littlepressState ? new URL(req.url).origin : (process.env.URL ?? new URL(req.url).origin);
+    const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
     const report = await runDeliveries({ ...state, origin, at: new Date() });
     for (const l of report.lines)
       console.log(

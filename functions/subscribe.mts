@@ -24,7 +24,8 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
       return jsonResponse({ error: "Subscribing is not set up on this site yet." }, 503);
     }
     const client = req.headers.get("x-nf-client-connection-ip") ?? context?.ip ?? "unknown";
-    return await subscribeRequest(req, { ...state, origin: url.origin, slug, client });
+    const origin = context?.littlepressOrigin ?? url.origin;
+    return await subscribeRequest(req, { ...state, origin, publicOrigin: url.origin, slug, client });
   } catch (error) {
     // Never the request or its form: it may hold a print key.
     console.error(`subscribe: internal fault: ${error instanceof Error ? error.name : "error"}`);

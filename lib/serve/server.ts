@@ -140,6 +140,8 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const address = server.address();
   const bound = typeof address === "object" && address ? address : { address: host, port };
   const url = `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
+  // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
+  context.littlepressOrigin = url;
   const stopped = new Promise<void>((resolve) => server.once("close", () => resolve()));
   const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
     if (!served.closing) {

@@ -9,6 +9,7 @@ import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
 import { parsePrintKeyUrl } from "../model/print-key.ts";
 import { isTimeZone } from "../model/time-zones.ts";
+import { CUT_SHORT, readLimited } from "./config-request.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
 import type { StateStore } from "./state-store.ts";
 import {
@@ -27,6 +28,8 @@ export interface SubscribeOptions {
   sealKey: Buffer;
   /** Where the publication is served: its meta.json and validate_config/ are asked there, over HTTP. */
   origin: string;
+  /** The site's address as the subscriber reached it, for the unsubscribe link (default: `origin`). */
+  publicOrigin?: string;
   /** The publication's slug ("" at the site root). */
   slug: string;
   /** The client's address, for the rate limit. */
@@ -39,8 +42,6 @@ export interface SubscribeOptions {
 
 /** Tries per client and hour (each try checks a print key and calls validate_config/). */
 export const SUBSCRIBE_LIMIT: RateLimit = { action: "subscribe", perHour: 10 };
-/** The largest subscribe form accepted. */
-const MAX_FORM_BYTES = 16 * 1024;
 
 /** Answers GET (the form, or an unsubscribe link's confirmation) and POST (subscribe, unsubscribe). */
 export async function subscribeRequest(req: Request, o: SubscribeOptions): Promise<Response> {
@@ -99,7 +100,7 @@ async function subscribe(meta: PageMeta, form: URLSearchParams, o: SubscribeOpti
     settings: meta.fields.map((f) => [f.name, values.settings[f.name] ?? ""]),
     at,
   });
-  const link = new URL(o.slug ? `/${o.slug}/subscribe/` : "/subscribe/", o.origin);
+  const link = new URL(o.slug ? `/${o.slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin);
   link.searchParams.set("unsubscribe", `${subscription.id}.${token}`);
   const when = `every day at ${pad(hour)}:00 (${values.zone}), from the next one on`;
   return html(subscribedPage(meta, printer.name, link.href, when));
@@ -178,16 +179,13 @@ async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string
   }
 }
 
+/** The form, read no further than MAX_BODY_BYTES; undefined for anything else (too long, cut short, not a form). */
 async function readForm(req: Request): Promise<URLSearchParams | undefined> {
   if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded"))
     return undefined;
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) return undefined;
-  try {
-    const text = await req.text();
-    return text.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(text);
-  } catch {
-    return undefined;
-  }
+  const body = await readLimited(req);
+  if (body === undefined || body === CUT_SHORT) return undefined;
+  return new URLSearchParams(new TextDecoder().decode(body));
 }
 
 function html(body: string, status = 200, allow?: string): Response {
