@@ -1,7 +1,7 @@
 // GET /<slug>/deliveries/: each subscription's delivery history, for the
-// desk (the time, the status, the ETag, printed or not). Only from the local
-// server (`npm start`): deployed, it answers 404, since a public page must not
-// list subscribers.
+// desk (the time, the status, the ETag, printed or not). Only under `npm
+// start`: deployed or from `npm run serve` it answers 404, since a public page
+// must not list subscribers.
 import type { Config } from "@netlify/functions";
 import { jsonResponse } from "../lib/serve/http.ts";
 import { functionPaths, slugOf } from "../lib/serve/routes.ts";
@@ -17,7 +17,8 @@ export const methods = ["GET", "HEAD"];
 export default async (req: Request, context?: ServeContext): Promise<Response> => {
   try {
     const folder = context?.littlepressState;
-    if (!folder) return jsonResponse({ error: "Delivery histories are shown on the desk of npm start only." }, 404);
+    if (!folder || !context?.littlepressHistory)
+      return jsonResponse({ error: "Delivery histories are shown on the desk of npm start only." }, 404);
     // Reading needs no sealing key: print keys are never opened here.
     const slug = slugOf(functionPaths(config), new URL(req.url).pathname) ?? "";
     return jsonResponse({ subscriptions: await subscriptionHistories(fileStore(folder), slug) });

@@ -92,6 +92,11 @@ export interface ServerOptions {
   functionSite?: string;
   /** The subscriptions' file store (default: <root>/.littlepress/state). */
   stateDir?: string;
+  /**
+   * Serve each publication's delivery history at /<slug>/deliveries/ (default:
+   * under `npm start` only; never from `npm run serve`, which may face the internet).
+   */
+  history?: boolean;
   /** `npm start`: pages opened in a browser reload after each build (lib/serve/live-reload.ts). */
   live?: LiveChannel;
 }
@@ -105,12 +110,14 @@ export const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
   const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live, stateDir } = options;
+  const { history = live !== undefined } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
   const functions = await loadFunctions(path.join(root, config.functions));
   const context: ServeContext = {
     littlepressSite: path.resolve(root, functionSite ?? site),
     littlepressState: path.resolve(root, stateDir ?? LOCAL_STATE),
+    littlepressHistory: history,
   };
   const served: Served = { config, site, context, functions, live: live !== undefined, closing: false };
   const streams = new Set<ServerResponse>();

@@ -15,6 +15,8 @@ export interface ServeContext {
    * from the local server; a deployed function has none and uses Netlify Blobs.
    */
   littlepressState?: string;
+  /** Whether the delivery histories may be shown (the desk under `npm start`). */
+  littlepressHistory?: boolean;
   /** The local server's own address; deployed, the request's origin is the site's. */
   littlepressOrigin?: string;
   /** The client's address: Netlify's Context names it `ip` too; the local server passes the socket's. */

@@ -20,7 +20,7 @@ let state: StateSetup;
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), "littlepress-subscribe-"));
-  server = await startServer({ port: 0, siteDir: builtSite("basic"), stateDir: folder });
+  server = await startServer({ port: 0, siteDir: builtSite("basic"), stateDir: folder, history: true });
   sirius = await startPrintKeys({
     kitchen1: { name: "Kitchen", owner: "Ada", online: true },
     hall2: { name: "Hall", owner: "Ada", online: true },
@@ -56,10 +56,16 @@ const subscriptions = async () =>
   );
 
 describe("the delivery history", () => {
-  it("is not served by a deployed function, which has no local state", async () => {
+  it("is not served by a deployed function, which has no local state, nor by npm run serve", async () => {
     const { default: deliveries } = await import("../../functions/deliveries.mts");
     const res = await deliveries(new Request("https://example.org/settings/deliveries/"), {});
     expect(res.status).toBe(404);
+    const serve = await startServer({ port: 0, siteDir: builtSite("basic"), stateDir: folder });
+    try {
+      expect((await fetch(`${serve.url}/settings/deliveries/`)).status).toBe(404);
+    } finally {
+      await serve.close();
+    }
   });
 });
 
