@@ -10,7 +10,16 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  globalIgnores(["_site/", "_site.*/", ".netlify/", "preview/", ".test-work/", "content/", "test/fixtures/"]),
+  globalIgnores([
+    "_site/",
+    "_site.*/",
+    ".netlify/",
+    "preview/",
+    ".test-work/",
+    "content/",
+    "test/fixtures/",
+    "test/live-fixtures/",
+  ]),
   {
     linterOptions: {
       // A disable comment that no longer disables anything is removed, not kept "just in case".

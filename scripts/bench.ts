@@ -11,6 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchBuilds, prepareBuildTools, type BuildRow } from "./bench/build-bench.ts";
 import { benchBundle, type BundleRow } from "./bench/bundle-bench.ts";
+import { benchDataBuilds, FULL_DATA_SIZES, QUICK_DATA_SIZES } from "./bench/data-bench.ts";
 import { benchColdStarts } from "./bench/cold-start.ts";
 import { generateSite, LANGS, MIX, splitEditions, type SyntheticSite } from "./bench/generate.ts";
 import { benchHandler, type HandlerResult } from "./bench/handler-bench.ts";
@@ -134,6 +135,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       build.push(await benchBuilds(tools, site, siteDir, pairs(size), plainLimit(size)));
     }
 
+    const dataBuild = await benchDataBuilds(tools, options.quick ? QUICK_DATA_SIZES : FULL_DATA_SIZES);
+
     const loadSite = sites.get(loadSize)!;
     progress(`load on the ${loadSize.toLocaleString("en-US")}-edition site`);
     const load = await benchLoad(loadSite.siteDir, loadSite.site, loadOptions, work);
@@ -175,6 +178,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       requestMix: describeMix(),
       seconds: (performance.now() - t0) / 1000,
       build,
+      dataBuild,
       load,
       handler,
       coldStart,

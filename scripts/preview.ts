@@ -1,13 +1,15 @@
 // `npm run preview [-- <slug>...]`: every edition as the printer prints it.
-// Renders each edition 384 px wide in headless Chromium, reduces it to black
-// and white (photos and greys dithered, the rest thresholded), and writes
-// preview/<slug>/<key>.png, a contact sheet and index.json for the desk, then
-// prints each edition's length on paper. The work is in scripts/preview/.
+// Renders each edition as a print key on sirius prints it (inside sirius's
+// page, from a file, 384 px wide in headless Chromium, cut at 10,000 px and
+// made black and white by PIL's rules), and writes preview/<slug>/<key>.png, a
+// contact sheet and index.json for the desk, then prints each edition's length
+// on paper and warns about what will not print as it shows. The work is in
+// scripts/preview/.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PreviewError } from "./preview/errors.ts";
 import { preview, type PreviewOptions } from "./preview/run.ts";
-import { formatSummary } from "./preview/summary.ts";
+import { formatSummary, printWarnings } from "./preview/summary.ts";
 import { answerUsage, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
 import { plural } from "../lib/model/words.ts";
 
@@ -17,8 +19,11 @@ export { preview } from "./preview/run.ts";
 
 export const USAGE = `Usage: npm run preview -- [<slug>...] [options]
 
-Renders every edition of every publication (or of the given slugs) as the
-printer prints it, into preview/<slug>/: <key>.png, contact-sheet.png, index.json.
+Renders every edition of every publication (or of the given slugs) as a
+Little Printer prints it today (sirius: its page and header, Chromium at 384 px,
+cut at 10000 px, Floyd-Steinberg as PIL's convert('1')), into preview/<slug>/:
+<key>.png, contact-sheet.png, index.json. Warns about editions the printer cuts
+and relative URLs, which print nothing.
 
 Options:
   --edition <key>   only this edition (a delivery count, date or hour, as in the front matter)
@@ -27,13 +32,14 @@ Options:
   --site <dir>      use the site already built in <dir> (implies --no-build)
   --content <dir>   the publications are in <dir> instead of content/
   --timeout <s>     give each page this many seconds to load (default 20)
+  --strict          exit with 1 when there is a warning
   --readme          also write docs/desk.png and docs/preview-strip.png for the README
   -h, --help        show this text
 
 Example:
   npm run preview -- lighthouse --edition 0`;
 
-type Parsed = { help: true } | { error: string } | { options: PreviewOptions };
+type Parsed = { help: true } | { error: string } | { options: PreviewOptions; strict: boolean };
 
 export function parsePreviewArgs(argv: string[]): Parsed {
   const parsed = parseToolArgs(argv, {
@@ -44,6 +50,7 @@ export function parsePreviewArgs(argv: string[]): Parsed {
     content: { type: "string" },
     timeout: { type: "string" },
     readme: { type: "boolean" },
+    strict: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if ("error" in parsed) return parsed;
@@ -70,6 +77,7 @@ export function parsePreviewArgs(argv: string[]): Parsed {
       readme: values.readme ?? false,
       ...(values.timeout !== undefined ? { timeoutMs: Number(values.timeout) * 1000 } : {}),
     },
+    strict: values.strict ?? false,
   };
 }
 
@@ -89,8 +97,14 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     const copied = result.publications.filter((p) => p.copiedTo).length;
     out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
     for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);
+    const warnings = printWarnings(result.rows);
+    for (const warning of warnings) out.stderr(`preview: warning: ${warning}\n`);
     if (result.failures) {
       out.stderr(`preview: ${plural(result.failures, "edition")} could not be rendered (marked ✗ above)\n`);
+      return 1;
+    }
+    if (parsed.strict && warnings.length) {
+      out.stderr(`preview: --strict: ${plural(warnings.length, "warning")}, failing\n`);
       return 1;
     }
     return 0;

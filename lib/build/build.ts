@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
 import { DATA_DIR, siteDataDir } from "../model/site-paths.ts";
 import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
+import { dataFileFailure } from "./data-file-errors.ts";
 
 export interface BuildOptions {
   /** The publications' folder (default content/). */
@@ -25,11 +26,13 @@ export interface BuildOptions {
   url?: string;
   /** Shard bytes the function bundle may carry (default: lib/build/shard-placement.ts's; tests give a tiny one). */
   bundleBudget?: number;
+  /** The build date, "YYYY-MM-DD", where open-ended recurring editions start (default: today, UTC; tests give one). */
+  today?: string;
 }
 
 /** Builds `content` into `output`. */
 export async function build(options: BuildOptions = {}): Promise<void> {
-  const { content = "content", output = "_site", strict = false, memory, url, bundleBudget } = options;
+  const { content = "content", output = "_site", strict = false, memory, url, bundleBudget, today } = options;
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   if (!existsSync(content)) {
@@ -50,6 +53,7 @@ export async function build(options: BuildOptions = {}): Promise<void> {
     ...(memory && { memory }),
     ...(url && { url }),
     ...(bundleBudget !== undefined && { bundleBudget }),
+    ...(today && { today }),
   };
   // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
   const eleventy = new Eleventy(input, next, {
@@ -67,7 +71,8 @@ export async function build(options: BuildOptions = {}): Promise<void> {
   } catch (error) {
     await rm(next, { recursive: true, force: true });
     await rm(nextData, { recursive: true, force: true });
-    throw error;
+    // A data file's failure (a fetch, an import, an error it threw) is the author's problem, said as one.
+    throw dataFileFailure(error, input) ?? error;
   }
   await swapIn(nextData, data);
   await swapIn(next, output);
@@ -93,6 +98,10 @@ export async function eleventyForget(files: string[]): Promise<void> {
   const { default: events } = (await import(bus)) as { default: { emit(event: string, ...args: unknown[]): unknown } };
   for (const file of files)
     await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
+  // Node keeps every module it imported: a changed JavaScript data file is imported afresh only when
+  // Eleventy's import cache is told (as its own watch does), else `npm start` would keep the old data.
+  const modules = files.filter((f) => /\.(?:c?js|mjs)$/.test(f));
+  if (modules.length) await events.emit("eleventy.importCacheReset", modules);
 }
 
 /**

@@ -62,7 +62,7 @@ export async function processImages(html: string, target: ImageTarget): Promise<
       }
       stats = await pending;
       // Without its cache, eleventy-img answers a missing file with no image rather than an error.
-      if (!stats.png?.[0]) throw new Error(existsSync(file) ? "no image came out of it" : `${file} does not exist`);
+      if (!stats?.png?.[0]) throw new Error(existsSync(file) ? "no image came out of it" : `${file} does not exist`);
     } catch (e) {
       throw new ContentError([
         {

@@ -21,6 +21,10 @@ import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import { assumedUrlWarnings, processImages, siteUrl, type ImageTarget } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
+import { dataForEdition } from "./edition-data.ts";
+import { addDateFilters } from "./date-filters.ts";
+import { TEMPLATE_FILE } from "./data-editions.ts";
+import { dayFacts } from "../model/day-facts.ts";
 import { metaJson } from "../model/meta.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
 import { loadSite, type PublicationSource, type Site } from "./site.ts";
@@ -47,8 +51,10 @@ interface EditionPage {
 interface EditionData {
   /** Where Eleventy writes the page (and how the plugin finds it again in transforms and results). */
   url: string;
-  /** The author's Markdown file. */
+  /** The author's Markdown file (for an edition made from data, the template, edition.md). */
   source: string;
+  /** For an edition made from data: its row, or the recurring rule (template errors name it). */
+  origin?: string;
   /** The Markdown after the front matter, and the file's line where it starts. */
   body: string;
   bodyLine: number;
@@ -79,6 +85,8 @@ export interface LittlepressOptions {
   url?: string;
   /** Shard bytes the function bundle may carry (default BUNDLE_BUDGET_BYTES; tests give a tiny one). */
   bundleBudget?: number;
+  /** The build date, "YYYY-MM-DD": where open-ended recurring editions start (default: today, UTC). */
+  today?: string;
 }
 
 /**
@@ -89,7 +97,7 @@ export interface LittlepressOptions {
 export type RenderMemory = Map<string, { inputs: string; html: string }>;
 
 export default function littlepress(eleventyConfig: EleventyConfig, options: LittlepressOptions) {
-  const site = loadSite(options.content);
+  const site = loadSite(options.content, options.today ? { today: options.today } : {});
   const pages = editionPages(site.publications);
   const { memory } = options;
 
@@ -147,6 +155,8 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
   eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
   // The author's files are read by lib/build/site.ts; Eleventy sees them only through these templates.
   eleventyConfig.ignores.add(`${content}/*/editions/**/*.md`);
+  eleventyConfig.ignores.add(`${content}/*/${TEMPLATE_FILE}`);
+  addDateFilters(eleventyConfig);
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
     // In the editions folder, so that Eleventy's directory data (editions/editions.json) applies.
@@ -182,8 +192,10 @@ interface RenderResult {
  */
 async function renderEdition(this: { renderTemplate: RenderTemplate }, data: EditionTemplateData): Promise<string> {
   const { edition } = data;
-  // Global and directory data first: the edition's front matter wins, as in Eleventy.
-  const scope = renderData({ ...authorData(data), ...edition.data }, edition.render);
+  // Global and directory data first (a function there is computed for this edition);
+  // the edition's front matter wins, as in Eleventy.
+  const author = await dataForEdition(authorData(data), edition.data, edition.source);
+  const scope = renderData({ ...author, ...edition.data }, edition.render);
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
     const self = { page: data.page, eleventy: data.eleventy };
@@ -215,12 +227,20 @@ function templateError(error: unknown, edition: EditionData): ContentProblem {
     const [, name, place] = unknown;
     const where = place!.replace(/^, (.+)$/, " ($1)");
     const problem = `\`${name}\` is not defined${where}: not in the front matter, \`config\` or a data file`;
-    return { file: edition.source, field: `{{ ${name} }}`, problem, fix: UNKNOWN_VARIABLE_FIX };
+    return {
+      file: edition.source,
+      field: `{{ ${name} }}`,
+      problem: problem + rendering(edition),
+      fix: UNKNOWN_VARIABLE_FIX,
+    };
   }
   const fix =
     "correct the Liquid there; " + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
-  return { file: edition.source, field: "template", problem, fix };
+  return { file: edition.source, field: "template", problem: problem + rendering(edition), fix };
 }
+
+/** Which row (or date of the rule) a template made from data was being rendered for. */
+const rendering = (edition: EditionData) => (edition.origin ? ` (rendering ${edition.origin})` : "");
 
 const UNKNOWN_VARIABLE_FIX =
   "correct the name, or define it in the front matter or a data file; " +
@@ -298,12 +318,15 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
         const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
         const title = typeof data.title === "string" && data.title ? data.title : undefined;
         const lang = typeof data.lang === "string" && data.lang ? data.lang : "en";
+        // `day` (weekday and month names, day of year, ISO week) for dated editions, unless the author has a `day`.
+        const day = "day" in data ? undefined : dayFacts(pub.editions.by, source.key, lang);
         const edition = {
           url,
           source: source.file,
+          ...(source.origin && { origin: source.origin }),
           body,
           bodyLine,
-          data: { ...data, config },
+          data: { ...(day && { day }), ...data, config },
           title,
           lang,
           publication: pub.name,

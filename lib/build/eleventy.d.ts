@@ -13,6 +13,7 @@ declare module "@11ty/eleventy" {
     addTransform(name: string, transform: (this: { page: { url: string } }, content: string) => unknown): void;
     addPassthroughCopy(copy: string | Record<string, string>, options?: { filter?: string[] }): void;
     addBundle(name: string): void;
+    addFilter(name: string, filter: (...args: never[]) => unknown): void;
     on(event: string, listener: (arg: never) => unknown): void;
     setLiquidOptions(options: Record<string, unknown>): void;
     amendLibrary(name: "liquid" | "md", amend: (library: never) => void): void;

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { ContentError } from "../model/content-error.ts";
+import { floydSteinberg } from "../model/bilevel.ts";
 
 /** The platform shows a 55x55 black-and-white PNG next to the publication's name. */
 export const ICON_SIZE = 55;
@@ -43,7 +44,7 @@ export async function makeIcon(source?: IconSource): Promise<Buffer> {
     const problem = `cannot be read as an image: ${(e as Error).message}`;
     throw iconError(source, problem, "use a PNG, JPEG, GIF, WebP or SVG image");
   }
-  const bits = floydSteinberg(grey, ICON_SIZE);
+  const bits = floydSteinberg(grey, ICON_SIZE, ICON_SIZE);
   const ink = bits.filter((v) => v === 0).length / bits.length;
   if (ink < MIN_ICON_INK || ink > 1 - MIN_ICON_INK) {
     const shade = ink < MIN_ICON_INK ? "white" : "black";
@@ -58,25 +59,4 @@ export async function makeIcon(source?: IconSource): Promise<Buffer> {
 
 function iconError(source: IconSource | undefined, problem: string, fix: string): ContentError {
   return new ContentError([{ file: source?.file ?? "the default icon", field: "icon", problem, fix }]);
-}
-
-/** Error-diffusion dithering of a square greyscale image to 0 and 255, left to right, top to bottom. */
-export function floydSteinberg(grey: Uint8Array, size: number): Uint8Array {
-  const level = Float32Array.from(grey);
-  const out = new Uint8Array(grey.length);
-  const spread = (x: number, y: number, amount: number) => {
-    if (x >= 0 && x < size && y < size) level[y * size + x]! += amount;
-  };
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const i = y * size + x;
-      out[i] = level[i]! < 128 ? 0 : 255;
-      const error = level[i]! - out[i];
-      spread(x + 1, y, (error * 7) / 16);
-      spread(x - 1, y + 1, (error * 3) / 16);
-      spread(x, y + 1, (error * 5) / 16);
-      spread(x + 1, y + 1, error / 16);
-    }
-  }
-  return out;
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { forgetSite } from "../serve/publication-store.ts";
 import { build, describeBuildError, eleventyForget } from "./build.ts";
 import type { RenderMemory } from "./eleventy-plugin.ts";
+import { isDataFile, TEMPLATE_FILE } from "./data-editions.ts";
 
 /** What open pages are told after each build: which build they should show, and what is wrong with the latest save. */
 export interface LiveState {
@@ -127,15 +128,18 @@ const SETTLE_MS = 30;
 
 /**
  * Whether the pages kept from earlier builds stay valid after `file` changed.
- * An edition or a publication.json is part of each page's recorded inputs, so
- * the plugin sees for itself which pages changed; anything else (a layout, an
- * image, global data, site.json) may change any page.
+ * An edition (a Markdown file, edition.md or a data file's row) or a
+ * publication.json is part of each page's recorded inputs, so the plugin sees
+ * for itself which pages changed; anything else (a layout, an image, global
+ * data, site.json) may change any page.
  */
 function keepsMemory(content: string, file: string): boolean {
   const relative = path.relative(content, file).split(path.sep);
   if (relative[0] === ".." || relative.length < 2) return false;
   const name = relative.at(-1)!;
-  return (relative.length === 2 && name === "publication.json") || (relative[1] === "editions" && name.endsWith(".md"));
+  // An edition.md or a data file's rows are in the recorded inputs of the pages made from them, too.
+  if (relative.length === 2) return name === "publication.json" || name === TEMPLATE_FILE || isDataFile(name);
+  return relative[1] === "editions" && name.endsWith(".md");
 }
 
 function describeFiles(files: string[]): string {

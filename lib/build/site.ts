@@ -7,12 +7,16 @@ import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
 import type { Publication } from "../model/publication.ts";
 import { readPublication } from "./publication-file.ts";
 import { readText } from "./text-file.ts";
+import { dataEditions, paginationProblem } from "./data-editions.ts";
+import { utcDateOf, type IsoDate } from "../model/dates.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
 export interface EditionSource extends FrontMatterSplit {
   /** The file, under the content folder as given, with forward slashes: what problems and warnings name. */
   file: string;
   key: EditionKey;
+  /** Where the key comes from when that is not `file`, the template: a data file's row, or the recurring rule. */
+  origin?: string;
 }
 
 /** A publication with its editions, sorted by key. */
@@ -33,11 +37,17 @@ export interface Site {
   url?: string;
 }
 
+export interface LoadOptions {
+  /** The build date, where an open-ended recurring rule starts its window (default: today, UTC). */
+  today?: IsoDate;
+}
+
 /**
  * Reads and checks every publication under `contentDir`. Throws a ContentError
  * listing all problems in all publications, so an author fixes them in one go.
  */
-export function loadSite(contentDir: string): Site {
+export function loadSite(contentDir: string, options: LoadOptions = {}): Site {
+  const today = options.today ?? utcDateOf(new Date());
   const problems: ContentProblem[] = [];
   const publications: PublicationSource[] = [];
   if (!exists(contentDir)) return { publications };
@@ -51,7 +61,7 @@ export function loadSite(contentDir: string): Site {
       continue;
     }
     const pub = read.publication;
-    const list = readEditions(pub, path.join(dir, "editions"), tree);
+    const list = readEditions(pub, dir, tree, today);
     misplacedData(dir, problems);
     const file = path.join(dir, "publication.json");
     const sampleKey = list.length ? sampleOf(pub, list, file, problems) : "";
@@ -146,22 +156,53 @@ function readSiteSettings(
   return result;
 }
 
-function readEditions(pub: Publication, dir: string, tree: ContentTree): EditionSource[] {
+/** Every edition of a publication: its Markdown files, its data rows and its recurring dates, sorted by key. */
+function readEditions(pub: Publication, dir: string, tree: ContentTree, today: IsoDate): EditionSource[] {
+  const { problems } = tree;
+  const before = problems.length;
+  const editionsDir = path.join(dir, "editions");
+  const markdown = readMarkdownEditions(pub, editionsDir, tree);
+  const { rows, recurring } = dataEditions(pub, dir, today, problems);
+  if (markdown.length + rows.length + recurring.length === 0) {
+    if (problems.length === before)
+      problems.push({
+        file: editionsDir,
+        field: "",
+        problem: "has no editions",
+        fix:
+          "add at least one Markdown file with the edition's key in its front matter, " +
+          'or rows in content/<slug>/editions.csv with a template edition.md (README: "Editions from data")',
+      });
+    return [];
+  }
+  const field = KEY_FIELD[pub.editions.by];
+  const byKey = new Map<EditionKey, EditionSource>();
+  for (const edition of [...markdown, ...rows]) {
+    const twin = byKey.get(edition.key);
+    if (twin !== undefined) {
+      problems.push({
+        file: edition.origin ?? edition.file,
+        field,
+        problem: `${edition.key} is also the key of ${twin.origin ?? twin.file}`,
+        fix: `give each edition its own key, or merge the two${edition.origin || twin.origin ? "" : " files"}`,
+      });
+      continue;
+    }
+    byKey.set(edition.key, edition);
+  }
+  // A Markdown edition or a row for a date of the rule is that date's special edition.
+  for (const edition of recurring) if (!byKey.has(edition.key)) byKey.set(edition.key, edition);
+  return [...byKey.values()].sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+}
+
+/** The Markdown files in a publication's editions folder (none when there is no such folder). */
+function readMarkdownEditions(pub: Publication, dir: string, tree: ContentTree): EditionSource[] {
   const { problems } = tree;
   const all = listFiles(tree, dir);
   const files = all.filter((f) => f.endsWith(".md"));
   problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
-  if (files.length === 0) {
-    problems.push({
-      file: dir,
-      field: "",
-      problem: "has no editions",
-      fix: "add at least one Markdown file with the edition's key in its front matter",
-    });
-    return [];
-  }
   const field = KEY_FIELD[pub.editions.by];
-  const byKey = new Map<EditionKey, FrontMatterSplit & { file: string }>();
+  const editions: EditionSource[] = [];
   for (const file of files) {
     const text = readText(file);
     if ("problem" in text) {
@@ -173,26 +214,19 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree): Edition
       problems.push({ file, field: "front matter", problem: front.error, fix: front.fix });
       continue;
     }
+    const pagination = paginationProblem(file, front.data);
+    if (pagination) {
+      problems.push(pagination);
+      continue;
+    }
     const key = keyFromFrontMatter(pub.editions.by, front.data[field]);
     if ("problem" in key) {
       problems.push({ file, field, ...keyProblem(key, front, field) });
       continue;
     }
-    const twin = byKey.get(key.key);
-    if (twin !== undefined) {
-      problems.push({
-        file,
-        field,
-        problem: `${key.key} is also the key of ${twin.file}`,
-        fix: "give each edition its own key, or merge the two files",
-      });
-      continue;
-    }
-    byKey.set(key.key, { file, ...front });
+    editions.push({ key: key.key, file: file.split(path.sep).join("/"), ...front });
   }
-  return [...byKey]
-    .map(([key, { file, ...front }]) => ({ key, file: file.split(path.sep).join("/"), ...front }))
-    .sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+  return editions;
 }
 
 type Said = { problem: string; fix: string };
@@ -209,8 +243,8 @@ function keyProblem(key: Said, front: FrontMatterSplit, field: string): Said {
   return { problem, fix: `write it as \`${field}\`` };
 }
 
-// Eleventy's data files: JSON, or JavaScript modules.
-const DATA_FILE = /\.(?:json|c?js|mjs)$/;
+// Eleventy's data files (JSON, or JavaScript modules), and littlepress's rows (CSV, YAML).
+const DATA_FILE = /\.(?:json|c?js|mjs|csv|ya?ml)$/;
 // The data files Eleventy itself reads beside the editions: the editions folder's directory data.
 const EDITIONS_DATA = /^editions(?:\.11tydata)?\.(?:json|c?js|mjs)$/;
 
@@ -221,7 +255,9 @@ function isIgnoredData(editionsDir: string, file: string): boolean {
 
 const DATA_GOES =
   "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), " +
-  "for this publication's editions in editions/editions.json, or for one edition in its front matter";
+  "for this publication's editions in editions/editions.json, or for one edition in its front matter; " +
+  "a list of editions goes in content/<slug>/editions.csv (or .json, .yaml) beside edition.md " +
+  '(README: "Editions from data")';
 
 function ignoredDataProblem(file: string): ContentProblem {
   const problem = "is not an edition, and littlepress does not read data files here";

@@ -55,8 +55,20 @@ export function describeAjvError(
       return {
         field: at,
         problem: "is not in the expected form",
-        fix: at.endsWith("owner_email") ? "use an e-mail address like you@example.com" : `match ${String(p.pattern)}`,
+        fix: at.endsWith("owner_email")
+          ? "use an e-mail address like you@example.com"
+          : /\.(?:from|until)$/.test(at)
+            ? "write a date as YYYY-MM-DD, such as 2026-01-01"
+            : `match ${String(p.pattern)}`,
       };
+    case "dependencies": {
+      const name = String(p.missingProperty);
+      return {
+        field: join(at, name),
+        problem: `is missing: "${String(p.property)}" belongs to a rule of recurring editions`,
+        fix: hints[name] ?? `add "${name}", or remove "${String(p.property)}"`,
+      };
+    }
     case "minLength":
       return { field: at, problem: "is empty", fix: "fill it in" };
     case "minItems":

@@ -19,3 +19,13 @@ export function encodeHtml(html: string, charset: string): Buffer {
 function encodable(ch: string, charset: string): boolean {
   return iconv.decode(iconv.encode(ch, charset), charset) === ch;
 }
+
+/**
+ * Reads a page sent in `charset` (the one its Content-Type names), as a
+ * sender does before passing the text on; a missing or unknown charset reads
+ * as UTF-8, the web's default.
+ */
+export function decodeHtml(bytes: Uint8Array, charset: string | undefined): string {
+  if (!charset || isUtf8(charset) || !iconv.encodingExists(charset)) return Buffer.from(bytes).toString("utf8");
+  return iconv.decode(Buffer.from(bytes), charset);
+}

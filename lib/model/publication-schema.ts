@@ -1,4 +1,5 @@
 import { EDITIONS_BY } from "./edition-key.ts";
+import { WEEKDAY_NAMES } from "./recurrence.ts";
 
 // JSON Schema of content/<slug>/publication.json. ajv fills in the defaults,
 // so the rest of the kit sees every field.
@@ -41,6 +42,8 @@ const choiceOrText = {
   ],
 } as const;
 
+const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
+
 export const publicationSchema = {
   type: "object",
   required: ["name", "description", "owner_email", "delivered_on", "editions"],
@@ -71,7 +74,15 @@ export const publicationSchema = {
         by: { enum: EDITIONS_BY },
         ends: { type: "boolean", default: false },
         sample: { type: ["integer", "string"] },
+        // Recurring editions (lib/model/recurrence.ts): edition.md rendered for each date the rule names.
+        every: {
+          anyOf: [{ enum: ["day", "weekday", "hour"] }, { type: "array", items: { enum: WEEKDAY_NAMES }, minItems: 1 }],
+        },
+        from: { type: "string", pattern: DATE },
+        until: { type: "string", pattern: DATE },
+        ahead: { type: "integer", minimum: 1 },
       },
+      dependencies: { from: ["every"], until: ["every"], ahead: ["every"] },
     },
     config: {
       type: "object",
@@ -91,4 +102,6 @@ export const REQUIRED_HINTS: Record<string, string> = {
   editions: 'add "editions": { "by": "delivery_count" } (or local_date, utc_date, utc_hour)',
   by: 'add "by": one of ' + EDITIONS_BY.join(", "),
   options: 'add "options": a list of [label, value] pairs',
+  every:
+    'add "every": "day", "weekday", or a list of days such as ["monday", "thursday"] (README: "Recurring editions")',
 };

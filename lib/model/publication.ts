@@ -6,6 +6,7 @@ import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import type { EditionsBy } from "./edition-key.ts";
 import { publicationSchema, REQUIRED_HINTS } from "./publication-schema.ts";
 import { SAFE_SLUG } from "./site-paths.ts";
+import { checkRecurrence, WEEKDAY_NAMES, type Recurrence } from "./recurrence.ts";
 
 /** A publication's settings, read from content/<slug>/publication.json with defaults filled in. */
 export interface Publication {
@@ -27,7 +28,7 @@ export interface Publication {
     ends: boolean;
     /** Key of the edition shown at /sample/, as the author wrote it; the first edition when absent. */
     sample?: string | number;
-  };
+  } & Partial<Recurrence>;
   /** Image for icon.png, relative to the publication's folder; `icon.png` there when absent. */
   icon?: string;
   /** Where the site is deployed, when this publication's differs from content/site.json's. */
@@ -45,6 +46,12 @@ const validatePublication = ajv.compile(publicationSchema);
 
 const RESERVED_SLUGS = new Set(["edition", "validate_config", "sample", "meta.json", "icon.png"]);
 
+const EVERY = "/editions/every";
+const BAD_EVERY = {
+  problem: `must be "day", "weekday", "hour" or a list of days (${WEEKDAY_NAMES.join(", ")})`,
+  fix: 'write for example "every": "weekday" or "every": ["monday", "thursday"] (README: "Recurring editions")',
+};
+
 /** What the checks found: the publication with its defaults filled in, or every problem. */
 export type CheckedPublication = { publication: Publication } | { problems: ContentProblem[] };
 
@@ -59,13 +66,19 @@ export function checkSlug(slug: string, file: string): ContentProblem[] {
 /** Checks the parsed JSON of `file`, a publication.json: the schema, then what it cannot say (fields, charset). */
 export function checkPublication(slug: string, raw: unknown, file: string): CheckedPublication {
   if (!validatePublication(raw)) {
-    const problems = (validatePublication.errors ?? [])
-      .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if")
+    const errors = validatePublication.errors ?? [];
+    const problems = errors
+      .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if" && !e.instancePath.startsWith(EVERY))
       .map((e) => ({ file, ...describeAjvError(e, REQUIRED_HINTS) }));
+    // Its two forms each say what is wrong in their own terms: one sentence says both.
+    if (errors.some((e) => e.instancePath.startsWith(EVERY)))
+      problems.push({ file, field: "editions.every", ...BAD_EVERY });
     return { problems: uniqueProblems(problems) };
   }
   const json = raw as Omit<Publication, "slug" | "fields"> & { config: { fields: ConfigField[] } };
   const problems = checkFields(json.config.fields, file);
+  if (json.editions.every !== undefined)
+    problems.push(...checkRecurrence(json.editions.by, json.editions as Recurrence, file, json.editions.ends));
   if (!iconv.encodingExists(json.charset)) {
     problems.push({
       file,

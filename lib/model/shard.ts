@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { ConfigField } from "./config-fields.ts";
 import type { EditionKey, EditionsBy } from "./edition-key.ts";
+import { openSealed, seal } from "./seal.ts";
 import type { VariantId } from "./variants.ts";
 
 // What the build hands the functions for one publication: a small index, read
@@ -147,33 +148,21 @@ export function shardDictionary(index: PublicationIndex): Buffer {
 
 export const SHARD_EXTENSION = ".shard";
 
-/** What a published shard's name carries of its bytes, so a reader can tell it got that shard. */
 /**
  * Seals a shard that is published as a static file: AES-256-GCM under the
- * build's key, so the public bytes tell nothing of editions not yet due.
- * Stored as nonce (12 bytes), ciphertext, tag (16 bytes). The nonce is an HMAC
- * of the bytes under the key (a synthetic IV): the same bytes under the same
- * key seal the same way, so their content-hashed name is stable within a
- * build, and a nonce never repeats for different bytes.
+ * build's key (seal.ts), so the public bytes tell nothing of editions not yet
+ * due. The nonce is an HMAC of the bytes under the key (a synthetic IV): the
+ * same bytes under the same key seal the same way, so their content-hashed
+ * name is stable within a build, and a nonce never repeats for different bytes.
  */
 export function sealShard(bytes: Buffer, key: Buffer): Buffer {
-  const nonce = createHmac("sha256", key).update(bytes).digest().subarray(0, NONCE_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", key, nonce);
-  const sealed = Buffer.concat([cipher.update(bytes), cipher.final()]);
-  return Buffer.concat([nonce, sealed, cipher.getAuthTag()]);
+  return seal(bytes, key, createHmac("sha256", key).update(bytes).digest());
 }
 
 /** The shard's bytes from sealShard's; throws when they were not sealed under `key` or were altered. */
-export function openSealedShard(sealed: Buffer, key: Buffer): Buffer {
-  if (sealed.length < NONCE_BYTES + TAG_BYTES) throw new Error("a sealed shard is too short");
-  const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, NONCE_BYTES));
-  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(sealed.subarray(NONCE_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
-}
+export const openSealedShard = openSealed;
 
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
-
+/** What a published shard's name carries of its bytes, so a reader can tell it got that shard. */
 export function shardHash(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }

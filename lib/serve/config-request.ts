@@ -72,10 +72,13 @@ function parseJson(text: string): unknown {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A body whose sender hung up before its end: the client's doing, not a fault. */
-const CUT_SHORT = Symbol("cut short");
+export const CUT_SHORT = Symbol("cut short");
 
-/** The body, or undefined once it passes the limit (read no further than that), or CUT_SHORT. */
-async function readLimited(req: Request): Promise<Uint8Array<ArrayBuffer> | undefined | typeof CUT_SHORT> {
+/**
+ * The body, or undefined once it passes MAX_BODY_BYTES (read no further than
+ * that), or CUT_SHORT. Also reads the subscribe form (lib/serve/subscribe.ts).
+ */
+export async function readLimited(req: Request): Promise<Uint8Array<ArrayBuffer> | undefined | typeof CUT_SHORT> {
   if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return undefined;
   if (!req.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];

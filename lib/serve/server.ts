@@ -29,6 +29,7 @@ import {
 } from "./routes.ts";
 import type { ServeContext } from "./site-folder.ts";
 import { SiteFiles } from "./static-files.ts";
+import { LOCAL_STATE } from "./state-setup.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
 
@@ -106,6 +107,13 @@ export interface ServerOptions {
    * gives them a copy that holds only what Netlify bundles with them.
    */
   functionSite?: string;
+  /** The subscriptions' file store (default: <root>/.littlepress/state). */
+  stateDir?: string;
+  /**
+   * Serve each publication's delivery history at /<slug>/deliveries/ (default:
+   * under `npm start` only; never from `npm run serve`, which may face the internet).
+   */
+  history?: boolean;
   /** `npm start`: pages opened in a browser reload after each build (lib/serve/live-reload.ts). */
   live?: LiveChannel;
 }
@@ -118,11 +126,16 @@ export const DRAIN_MS = 2_000;
 export const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
-  const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live } = options;
+  const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live, stateDir } = options;
+  const { history = live !== undefined } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
   const functions = await loadFunctions(path.join(root, config.functions));
-  const context: ServeContext = { littlepressSite: path.resolve(root, functionSite ?? site) };
+  const context: ServeContext = {
+    littlepressSite: path.resolve(root, functionSite ?? site),
+    littlepressState: path.resolve(root, stateDir ?? LOCAL_STATE),
+    littlepressHistory: history,
+  };
   const files = new SiteFiles(site);
   const served: Served = { config, context, functions, live: live !== undefined, closing: false, files };
   live?.subscribe(() => files.forget()); // after each build: its files, not the ones kept
@@ -153,6 +166,8 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const address = server.address();
   const bound = typeof address === "object" && address ? address : { address: host, port };
   const url = `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
+  // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
+  context.littlepressOrigin = url;
   const stopped = new Promise<void>((resolve) => server.once("close", () => resolve()));
   const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
     if (!served.closing) {
@@ -418,7 +433,7 @@ async function callFunction(served: Served, fn: LocalFunction, url: URL, req: In
     const allow = probe.headers.get("allow") ?? STATIC_METHODS;
     return simple(req, res, 405, `${method} is not allowed here: this address takes ${allow}.\n`, { Allow: allow });
   }
-  const response = await fn.handler(request, context);
+  const response = await fn.handler(request, { ...context, ip: req.socket.remoteAddress });
   // Edition pages are a few KiB: one buffer beats a stream for every request.
   let body: Buffer | undefined =
     response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;

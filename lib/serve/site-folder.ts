@@ -10,6 +10,17 @@ import path from "node:path";
 export interface ServeContext {
   /** The built site's folder (absolute). */
   littlepressSite?: string;
+  /**
+   * The folder of the subscriptions' file store (lib/serve/state-setup.ts),
+   * from the local server; a deployed function has none and uses Netlify Blobs.
+   */
+  littlepressState?: string;
+  /** Whether the delivery histories may be shown (the desk under `npm start`). */
+  littlepressHistory?: boolean;
+  /** The local server's own address; deployed, the request's origin is the site's. */
+  littlepressOrigin?: string;
+  /** The client's address: Netlify's Context names it `ip` too; the local server passes the socket's. */
+  ip?: string;
 }
 
 /** The built site's folder name in the project (netlify.toml's publish). */

@@ -207,22 +207,24 @@ export async function benchBuilds(
   }
   // The other benchmarks need the last build: when plain ran last, littlepress's output is still there.
   if (!existsSync(output)) throw new Error(`no littlepress site in ${output}`);
-  const side = (runs: BuildRun[]): BuildSide => {
-    const ms = median(runs.map((r) => r.ms));
-    return {
-      editionsPerSecond: site.editions / (ms / 1000),
-      seconds: ms / 1000,
-      maxRss: Math.max(...runs.map((r) => r.maxRss)),
-      finished: runs.every((r) => r.finished),
-    };
-  };
   return {
     editions: site.editions,
     pages: site.pages,
     pairs,
-    littlepress: side(lp),
-    plain: side(pl),
+    littlepress: buildSide(lp, site.editions),
+    plain: buildSide(pl, site.editions),
     ratio: median(ratios),
+  };
+}
+
+/** One side's figures over its runs: the median time, the highest peak RSS. */
+export function buildSide(runs: BuildRun[], editions: number): BuildSide {
+  const ms = median(runs.map((r) => r.ms));
+  return {
+    editionsPerSecond: editions / (ms / 1000),
+    seconds: ms / 1000,
+    maxRss: Math.max(...runs.map((r) => r.maxRss)),
+    finished: runs.every((r) => r.finished),
   };
 }
 

@@ -152,7 +152,7 @@ const WORDS = (
 ).split(" ");
 
 /** Varied prose: sentences of common words, some emphasis, now and then a quotation. */
-class TextMaker {
+export class TextMaker {
   private readonly next: () => number;
   constructor(seed: number) {
     this.next = random(seed);

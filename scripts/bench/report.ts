@@ -4,6 +4,7 @@
 import os from "node:os";
 import type { BuildRow, BuildSide } from "./build-bench.ts";
 import type { BundleRow } from "./bundle-bench.ts";
+import type { DataBuildRow } from "./data-bench.ts";
 import type { ColdStartRow } from "./cold-start.ts";
 import type { LiveRow } from "./live-bench.ts";
 import type { HandlerResult } from "./handler-bench.ts";
@@ -38,6 +39,8 @@ export interface BenchReport {
   requestMix: string;
   seconds: number;
   build: BuildRow[];
+  /** Editions from data (issue 14): CSV rows and a daily recurring rule, against plain Eleventy's pagination. */
+  dataBuild: DataBuildRow[];
   load: LoadResult;
   /** The Netlify edition function alone, in-process. */
   handler: HandlerResult;
@@ -63,6 +66,7 @@ export function machine(loadAtStart: number): Machine {
 }
 
 export const BUILD_TARGET = 0.85;
+export const DATA_BUILD_TARGET = 0.9;
 export const LOAD_TARGET = 0.8;
 export const P99_TARGET_MS = 2;
 export const STATIC_TARGET = 0.8;
@@ -96,6 +100,19 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
           ? ""
           : ` Plain Eleventy was stopped after ${b.plain.seconds.toFixed(0)} s, unfinished; ` +
             `littlepress took ${b.littlepress.seconds.toFixed(0)} s.`),
+    });
+  }
+  for (const b of r.dataBuild) {
+    out.push({
+      name: `Build from data, ${b.name}`,
+      goal: `littlepress/plain Eleventy pagination, editions per second >= ${DATA_BUILD_TARGET}`,
+      figure:
+        `${b.ratio.toFixed(2)} (${b.littlepress.editionsPerSecond.toFixed(0)} vs ` +
+        `${b.plain.editionsPerSecond.toFixed(0)} editions/s)`,
+      met: b.ratio >= DATA_BUILD_TARGET,
+      reading:
+        `${n(b.editions)} editions from one template; peak RSS ${mib(b.littlepress.maxRss)} ` +
+        `against plain Eleventy's ${mib(b.plain.maxRss)}.`,
     });
   }
   const l = r.load;
@@ -224,6 +241,33 @@ export function tables(r: BenchReport): string {
         : b.plain.maxRss
           ? `${mib(b.plain.maxRss)} when stopped`
           : "not read (stopped)",
+    ]),
+  );
+  lines.push(
+    "### Build from data: one template over CSV rows, and over a daily rule, " +
+      "against plain Eleventy paginating the same rows (alternated; median)",
+    "",
+  );
+  table(
+    [
+      "publication",
+      "editions",
+      "pairs",
+      "littlepress editions/s",
+      "plain editions/s",
+      "ratio",
+      "max RSS littlepress",
+      "max RSS plain",
+    ],
+    r.dataBuild.map((b) => [
+      b.name,
+      n(b.editions),
+      String(b.pairs),
+      b.littlepress.editionsPerSecond.toFixed(0),
+      b.plain.editionsPerSecond.toFixed(0),
+      b.ratio.toFixed(2),
+      mib(b.littlepress.maxRss),
+      mib(b.plain.maxRss),
     ]),
   );
   const l = r.load;
@@ -375,6 +419,10 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
       "Max RSS from `process.resourceUsage()` at the build's exit.",
     "  From 50,000 editions littlepress goes first and plain Eleventy is stopped once it has taken 1.5 times as long " +
       '("<" and ">" in the table: bounds, not figures).',
+    "- Build from data: a publication of CSV rows (a title with commas and quotes, four paragraphs over " +
+      "several lines) and one recurring every day (weekday and month in French, day of the year, ISO week),",
+    "  each rendered from one edition.md; plain Eleventy paginates the same rows with the same layout: " +
+      "the CSV read by csv-parse as a data extension, the dates and their Intl names made by a JavaScript data file.",
     "- Servers: each in a child process of its own, on 127.0.0.1; wrk (one thread) sends each side in turn, " +
       `cycling through its request paths with a Lua script. The /edition/ mix: ${r.requestMix}.`,
     "  The kit's server is lib/serve/server.ts, what `npm start` and `npm run serve` run. " +

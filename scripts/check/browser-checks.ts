@@ -30,6 +30,12 @@ function bareView(a: Exchange): CheckResult {
   return r("pass", `200, ETag ${a.headers.get("etag")}, ${a.body.length} bytes`);
 }
 
+/**
+ * A warning at worst, never a failure: the spec names the endpoint `/edition/`
+ * and the platform always sent the slash, so a 404 to `/edition` breaks no
+ * delivery. The platform notes advise accepting both, for people typing the
+ * URL and proxies that trim it; that advice is what the warning carries.
+ */
 function noSlashView(a: Exchange): CheckResult {
   const r = resultsFor("edition.no-slash", describeRequest(a));
   if (a.error) return r("warn", `no answer: ${a.error}`);

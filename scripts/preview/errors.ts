@@ -11,3 +11,9 @@ export class PreviewError extends Error {
     super(message);
   }
 }
+
+/** The first line of an error's message: a browser's or a library's message goes on with a call log or a stack. */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
+}

@@ -1,30 +1,38 @@
-// Renders pages in headless Chromium as the printer's renderer did: 384 px
-// wide, one device pixel per CSS pixel, the whole length of the page. Every
-// step is bounded in time, so a page that hangs is reported, never waited on.
-import { stat } from "node:fs/promises";
+// Renders editions in headless Chromium as a print key does on sirius: the
+// edition is fetched as the sender fetches it, pasted into sirius's own page
+// (sirius-page.ts), written to a temporary file and opened from there
+// (file://, so relative URLs load nothing, as on the printer), 384 px wide,
+// one device pixel per CSS pixel, the whole length of the page. Every step is
+// bounded in time, so a page that hangs is reported, never waited on.
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import { decodeHtml } from "../../lib/model/charset.ts";
+import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
 import { insideSite } from "../../lib/serve/site-folder.ts";
-import type { Box } from "./monochrome.ts";
+import { firstLine } from "./errors.ts";
+import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 
-/** The platform's later server cut editions at this length. */
-export const MAX_HEIGHT = 10_000;
+/** sirius cuts every print at this length. */
+export const MAX_HEIGHT = MAX_PRINT_HEIGHT_PX;
 /** How long a page may take to load, and then to be measured and captured. */
 export const PAGE_TIMEOUT_MS = 20_000;
 
 export interface Render {
-  /** Full-page screenshot, PAPER_WIDTH_PX wide, at most MAX_HEIGHT long. */
+  /** Full-page screenshot of the sirius page, PAPER_WIDTH_PX wide, at most MAX_HEIGHT long. */
   png: Buffer;
-  /** The page's length in pixels (the screenshot is cut at MAX_HEIGHT). */
+  /** The page's length in pixels, sirius's header and margins included (the screenshot stops at MAX_HEIGHT). */
   heightPx: number;
   /** Whether the page is wider than the paper (the screenshot keeps the left PAPER_WIDTH_PX px). */
   wider: boolean;
-  /** Boxes of <img> and class="dither" elements, page coordinates: the parts the printer dithers. */
-  ditherBoxes: Box[];
   /** Requests to other hosts that were not made (this machine has no network), e.g. a remote image. */
   blocked: string[];
+  /** Relative URLs of the edition: opened from a file, the printer finds nothing there. */
+  relative: string[];
 }
 
 /** The page could not be rendered; the message is a sentence fragment about the page. */
@@ -40,11 +48,14 @@ export class RenderError extends Error {}
 export class PaperRenderer {
   private page: Page | undefined;
   private blocked: string[] = [];
+  private relative: string[] = [];
 
   private constructor(
     private readonly context: BrowserContext,
     private readonly site: { dir: string; url: string },
     private readonly timeoutMs: number,
+    /** A folder of our own, where the page to print is written, as sirius writes it to a temporary file. */
+    private readonly folder: string,
   ) {}
 
   static async open(
@@ -54,16 +65,25 @@ export class PaperRenderer {
   ): Promise<PaperRenderer> {
     // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
     const context = await browser.newContext({ viewport: { width: PAPER_WIDTH_PX, height: 1 }, deviceScaleFactor: 1 });
-    return new PaperRenderer(context, site, timeoutMs);
+    const folder = await mkdtemp(path.join(tmpdir(), "littlepress-print-"));
+    return new PaperRenderer(context, site, timeoutMs, folder);
   }
 
-  /** Renders `url`; rejects with a RenderError when it does not load in time or answers anything but 200. */
-  async render(url: string): Promise<Render> {
+  /**
+   * Fetches the edition at `url` and renders it as sirius prints it, under
+   * `header`; rejects with a RenderError when it does not load in time or
+   * answers anything but 200.
+   */
+  async render(url: string, header: PrintHeader): Promise<Render> {
     const page = await this.openPage();
     this.blocked = [];
+    this.relative = [];
     try {
+      const html = await fetchEdition(url, this.timeoutMs);
+      const file = path.join(this.folder, "print.html");
+      await writeFile(file, siriusPage(html, header));
       await bounded(
-        load(page, url, this.timeoutMs),
+        load(page, pathToFileURL(file).href, this.timeoutMs),
         this.timeoutMs + 1000,
         `did not load in ${seconds(this.timeoutMs)}`,
       );
@@ -72,7 +92,7 @@ export class PaperRenderer {
         this.timeoutMs,
         `could not be captured in ${seconds(this.timeoutMs)}`,
       );
-      return { ...render, blocked: [...new Set(this.blocked)] };
+      return { ...render, blocked: [...new Set(this.blocked)], relative: [...new Set(this.relative)] };
     } catch (error) {
       await this.closePage(); // a page that hung is not reused
       throw error;
@@ -81,6 +101,7 @@ export class PaperRenderer {
 
   async close(): Promise<void> {
     await bounded(this.context.close(), 10_000, "").catch(() => undefined);
+    await rm(this.folder, { recursive: true, force: true });
   }
 
   private async openPage(): Promise<Page> {
@@ -92,6 +113,11 @@ export class PaperRenderer {
       (u) => (u.protocol === "http:" || u.protocol === "https:") && u.origin !== local,
       (route) => this.elsewhere(route),
     );
+    // A relative URL resolves next to the temporary file, where there is nothing.
+    page.on("requestfailed", (request) => {
+      const url = request.url();
+      if (url.startsWith("file:") && !url.endsWith("/print.html")) this.relative.push(relativePart(url, this.folder));
+    });
     this.page = page;
     return page;
   }
@@ -124,25 +150,45 @@ async function siteFile(dir: string, pathname: string): Promise<string | undefin
   return (await stat(file).catch(() => undefined))?.isFile() ? file : undefined;
 }
 
+/** The edition's HTML as the sender gets it: a GET that must answer 200, read in the charset it names. */
+async function fetchEdition(url: string, timeoutMs: number): Promise<string> {
+  let response: Response;
+  let body: ArrayBuffer;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    body = await response.arrayBuffer();
+  } catch (error) {
+    const name = error instanceof Error ? error.name : "";
+    if (name === "TimeoutError" || name === "AbortError")
+      throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
+    throw new RenderError(`could not be loaded: ${firstLine(error)}`);
+  }
+  if (response.status !== 200) {
+    const reason = response.headers.get("x-littlepress-reason");
+    throw new RenderError(`answered ${response.status} instead of 200${reason ? ` (${reason})` : ""}`);
+  }
+  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(response.headers.get("content-type") ?? "")?.[1];
+  return decodeHtml(new Uint8Array(body), charset);
+}
+
 async function load(page: Page, url: string, timeoutMs: number): Promise<void> {
   await page.setViewportSize({ width: PAPER_WIDTH_PX, height: 1 });
-  let response;
   try {
-    response = await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
+    await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/timeout/i.test(message)) throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
-    throw new RenderError(`could not be loaded: ${message.split("\n")[0]}`);
-  }
-  const status = response?.status() ?? 0;
-  if (status !== 200) {
-    const reason = response?.headers()["x-littlepress-reason"];
-    throw new RenderError(`answered ${status} instead of 200${reason ? ` (${reason})` : ""}`);
+    if (/timeout/i.test(firstLine(error))) throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
+    throw new RenderError(`could not be loaded: ${firstLine(error)}`);
   }
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
 }
 
-async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blocked">> {
+/** What the edition wrote, as near as can be told: the failed file URL less the temporary folder. */
+function relativePart(url: string, folder: string): string {
+  const base = pathToFileURL(folder).href + "/";
+  return url.startsWith(base) ? url.slice(base.length) : url;
+}
+
+async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blocked" | "relative">> {
   // Make the viewport as tall as the page, so that what is measured is what is
   // captured; wait for images it now shows; measure again until the length settles.
   let m = await measure(page);
@@ -173,22 +219,17 @@ async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blo
     animations: "disabled",
     caret: "hide",
   });
-  return { png, heightPx: m.height, wider: m.width > PAPER_WIDTH_PX, ditherBoxes: m.boxes };
+  return { png, heightPx: m.height, wider: m.width > PAPER_WIDTH_PX };
 }
 
 const clampHeight = (height: number) => Math.max(1, Math.min(height, MAX_HEIGHT));
 
-function measure(page: Page): Promise<{ height: number; width: number; boxes: Box[] }> {
+function measure(page: Page): Promise<{ height: number; width: number }> {
   return page.evaluate(() => {
     const root = document.documentElement;
-    const boxes = [...document.querySelectorAll("img, .dither")].map((el) => {
-      const r = el.getBoundingClientRect();
-      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
-    });
     return {
       height: Math.ceil(Math.max(root.scrollHeight, document.body?.scrollHeight ?? 0)),
       width: Math.ceil(Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0)),
-      boxes,
     };
   });
 }

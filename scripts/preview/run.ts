@@ -6,13 +6,13 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { CHROMIUM, launchChromium } from "../browser.ts";
 import { startServer } from "../../lib/serve/server.ts";
-import { PreviewError } from "./errors.ts";
-import { toMonochrome, type Box } from "./monochrome.ts";
+import { firstLine, PreviewError } from "./errors.ts";
 import { copyIntoSite, writePublicationPreview, type Rendered } from "./output.ts";
 import { writeReadmeImages } from "./readme.ts";
 import { PAGE_TIMEOUT_MS, PaperRenderer, RenderError } from "./render.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
-import { chooseTargets, editionUrl, readPublications, type Target } from "./targets.ts";
+import { printImage } from "./print-image.ts";
+import { chooseTargets, editionUrl, printHeader, readPublications, type Target } from "./targets.ts";
 
 export interface PreviewOptions {
   /** Publications to preview; all when empty. */
@@ -31,6 +31,8 @@ export interface PreviewOptions {
   readme?: boolean;
   docsDir?: string;
   timeoutMs?: number;
+  /** When numbered editions are shown as sent, in sirius's header line (default: now). */
+  now?: Date;
   /** One line of progress at a time (the CLI writes them to stderr). */
   progress?: (line: string) => void;
 }
@@ -43,8 +45,6 @@ export interface PublicationPreview {
   index?: PreviewIndex;
   /** Where the folder was copied inside the built site, if it was. */
   copiedTo?: string;
-  /** The dithered boxes of each edition rendered in this run, in page pixels. */
-  ditherBoxes: Record<string, Box[]>;
 }
 
 export interface PreviewResult {
@@ -77,6 +77,8 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
     );
   if (!existsSync(CHROMIUM)) throw new PreviewError(chromiumMissing(`there is no Chromium at ${CHROMIUM}`));
 
+  const now = options.now ?? new Date();
+  const partial = options.edition !== undefined;
   const server = await startServer({ port: 0, siteDir: site });
   try {
     const browser = await launchChromium().catch((error: unknown) => {
@@ -84,35 +86,31 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
     });
     try {
       const renderer = await PaperRenderer.open(browser, { dir: site, url: server.url }, timeoutMs);
-      const result: PreviewResult = { publications: [], rows: [], failures: 0, readmeFiles: [] };
-      for (const target of targets)
-        result.publications.push(
-          await previewPublication(
-            renderer,
+      try {
+        const result: PreviewResult = { publications: [], rows: [], failures: 0, readmeFiles: [] };
+        for (const target of targets)
+          result.publications.push(
+            await previewPublication(renderer, server.url, target, { site, out, progress, partial, now }, result),
+          );
+        if (options.readme) {
+          const first = { slug: README_PUBLICATION, ...readmePublication! };
+          const strip = await renderEdition(renderer, server.url, first, readmeKey!, now).catch((error: unknown) => {
+            throw new PreviewError(`the README strip (${README_PUBLICATION} ${readmeKey}) ${firstLine(error)}`);
+          });
+          result.readmeFiles = await writeReadmeImages(
+            browser,
             server.url,
-            target,
-            { site, out, progress, partial: options.edition !== undefined },
-            result,
-          ),
-        );
-      if (options.readme) {
-        const strip = await renderEdition(
-          renderer,
-          editionUrl(server.url, README_PUBLICATION, readmePublication!.by, readmeKey!),
-        ).catch((error: unknown) => {
-          throw new PreviewError(`the README strip (${README_PUBLICATION} ${readmeKey}) ${firstLine(error)}`);
-        });
-        result.readmeFiles = await writeReadmeImages(
-          browser,
-          server.url,
-          options.docsDir ?? "docs",
-          strip.png,
-          timeoutMs,
-        ).catch((error: unknown) => {
-          throw new PreviewError(`the desk screenshot for the README failed: ${firstLine(error)}`);
-        });
+            options.docsDir ?? "docs",
+            strip.png,
+            timeoutMs,
+          ).catch((error: unknown) => {
+            throw new PreviewError(`the desk screenshot for the README failed: ${firstLine(error)}`);
+          });
+        }
+        return result;
+      } finally {
+        await renderer.close();
       }
-      return result;
     } finally {
       await browser.close();
     }
@@ -125,30 +123,28 @@ async function previewPublication(
   renderer: PaperRenderer,
   base: string,
   target: Target,
-  o: { site: string; out: string; progress: (line: string) => void; partial: boolean },
+  o: { site: string; out: string; progress: (line: string) => void; partial: boolean; now: Date },
   result: PreviewResult,
 ): Promise<PublicationPreview> {
-  const ditherBoxes: Record<string, Box[]> = {};
   // Each screenshot is made black and white while the browser renders the next page.
   const conversions: Promise<Rendered>[] = [];
   for (const [i, key] of target.keys.entries()) {
     o.progress(`${target.slug} ${i + 1}/${target.keys.length} (edition ${key})`);
     try {
-      const render = await renderer.render(editionUrl(base, target.slug, target.by, key));
-      const conversion = toMonochrome(render.png, render.ditherBoxes).then((png) => ({
-        key,
-        png,
-        heightPx: render.heightPx,
-      }));
+      const render = await renderer.render(
+        editionUrl(base, target.slug, target.by, key),
+        printHeader(target, key, o.now),
+      );
+      const conversion = printImage(render.png).then((png) => ({ key, png, heightPx: render.heightPx }));
       conversion.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
       conversions.push(conversion);
-      ditherBoxes[key] = render.ditherBoxes;
       result.rows.push({
         slug: target.slug,
         key,
         heightPx: render.heightPx,
         wider: render.wider,
         blocked: render.blocked,
+        relative: render.relative,
       });
     } catch (error) {
       if (!(error instanceof RenderError)) throw error;
@@ -162,13 +158,19 @@ async function previewPublication(
   const dir = path.join(o.out, target.slug);
   const index = await writePublicationPreview(dir, rendered, target.allKeys, o.partial);
   const copiedTo = index ? await copyIntoSite(dir, o.site, target.slug) : undefined;
-  return { slug: target.slug, dir, ditherBoxes, ...(index ? { index } : {}), ...(copiedTo ? { copiedTo } : {}) };
+  return { slug: target.slug, dir, ...(index ? { index } : {}), ...(copiedTo ? { copiedTo } : {}) };
 }
 
-/** Renders one edition and reduces it to black and white. */
-async function renderEdition(renderer: PaperRenderer, url: string) {
-  const render = await renderer.render(url);
-  return { ...render, png: await toMonochrome(render.png, render.ditherBoxes) };
+/** Renders one edition and makes it black and white as the printer does. */
+async function renderEdition(
+  renderer: PaperRenderer,
+  base: string,
+  target: Pick<Target, "slug" | "name" | "by">,
+  key: string,
+  now: Date,
+) {
+  const render = await renderer.render(editionUrl(base, target.slug, target.by, key), printHeader(target, key, now));
+  return { ...render, png: await printImage(render.png) };
 }
 
 async function buildSite(content: string, output: string, progress: (line: string) => void): Promise<void> {
@@ -181,8 +183,3 @@ async function buildSite(content: string, output: string, progress: (line: strin
 
 const chromiumMissing = (what: string) =>
   `${what}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH to a Chromium binary).`;
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
-}

@@ -38,6 +38,8 @@ export interface SummaryRow {
   wider?: boolean;
   /** Requests to other hosts that were not made. */
   blocked?: string[];
+  /** Relative URLs, which load nothing on the printer. */
+  relative?: string[];
   error?: string;
 }
 
@@ -48,9 +50,10 @@ export function formatSummary(rows: SummaryRow[]): string {
     const px = r.heightPx ?? 0;
     const notes = [];
     if (px > ADVISED_PX) notes.push(`⚠ ${ADVISED_TEXT}`);
-    if (px > MAX_HEIGHT) notes.push(`the printer cuts it at ${MAX_HEIGHT} px`);
+    if (px > MAX_HEIGHT) notes.push(`⚠ ${cutText(px)}`);
     if (r.wider) notes.push("wider than the paper: the right side is cut");
     if (r.blocked?.length) notes.push(`not loaded (no network here): ${r.blocked.join(", ")}`);
+    if (r.relative?.length) notes.push(`⚠ ${RELATIVE_TEXT}: ${r.relative.join(", ")}`);
     return [r.slug, r.key, `${px} px`, `${formatMm(px / DOTS_PER_MM)} mm`, notes.join("; ")];
   });
   const head = ["publication", "edition", "px", "mm", ""];
@@ -65,3 +68,30 @@ export function formatSummary(rows: SummaryRow[]): string {
 }
 
 const formatMm = (mm: number) => (Number.isInteger(mm) ? String(mm) : mm.toFixed(1));
+
+/** Why a page is too long for sirius, with its length on paper. */
+export function cutText(heightPx: number): string {
+  return (
+    `${heightPx} px (${formatMm(heightPx / DOTS_PER_MM)} mm) long: the printer cuts it at ` +
+    `${MAX_HEIGHT} px (${formatMm(MAX_HEIGHT / DOTS_PER_MM)} mm)`
+  );
+}
+
+const RELATIVE_TEXT = "relative URLs load nothing on the printer (it opens the page from a file)";
+
+/**
+ * What will not print as it shows, one sentence per edition and problem: a
+ * page longer than the printer prints, relative URLs. (`--strict` fails on
+ * these; the advised 800 px is advice, not one of them.)
+ */
+export function printWarnings(rows: SummaryRow[]): string[] {
+  const warnings = [];
+  for (const r of rows) {
+    const edition = `${r.slug} edition ${r.key}`;
+    if (r.heightPx !== undefined && r.heightPx > MAX_HEIGHT)
+      warnings.push(`${edition} is ${cutText(r.heightPx)}; the rest is never printed`);
+    if (r.relative?.length)
+      warnings.push(`${edition}: ${RELATIVE_TEXT}: ${r.relative.join(", ")}; link them by absolute URL`);
+  }
+  return warnings;
+}

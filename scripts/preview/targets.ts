@@ -6,9 +6,12 @@ import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
 import { findContentError } from "../../lib/model/content-error.ts";
 import { loadSite } from "../../lib/build/site.ts";
 import { PreviewError } from "./errors.ts";
+import type { PrintHeader } from "./sirius-page.ts";
 
 /** What the preview needs to know of a publication. */
 export interface PublicationEditions {
+  /** The publication's name: the `from` its prints carry. */
+  name: string;
   by: EditionsBy;
   /** Every edition key, in order. */
   keys: EditionKey[];
@@ -16,6 +19,7 @@ export interface PublicationEditions {
 
 export interface Target {
   slug: string;
+  name: string;
   by: EditionsBy;
   /** The editions to render, in the publication's order. */
   keys: EditionKey[];
@@ -41,7 +45,9 @@ export function readPublications(content: string): Map<string, PublicationEditio
       `there are no publications in ${content}/ (each is a folder <slug>/ with publication.json and editions/)`,
     );
   const sorted = [...site.publications].sort((a, b) => a.slug.localeCompare(b.slug));
-  return new Map(sorted.map((p) => [p.slug, { by: p.editions.by, keys: p.editions.list.map((e) => e.key) }]));
+  return new Map(
+    sorted.map((p) => [p.slug, { name: p.name, by: p.editions.by, keys: p.editions.list.map((e) => e.key) }]),
+  );
 }
 
 /** The editions to render: every edition of `slugs` (all publications when empty), or only `edition`. */
@@ -62,6 +68,7 @@ export function chooseTargets(
     const m = publications.get(slug)!;
     return {
       slug,
+      name: m.name,
       by: m.by,
       keys: edition === undefined ? m.keys : m.keys.filter((k) => k === edition),
       allKeys: m.keys,
@@ -81,6 +88,9 @@ function describeKeys(keys: EditionKey[]): string {
   return `${keys[0]}, ${keys[1]} … ${keys.at(-1)}`;
 }
 
+/** The delivery time the preview asks a dated edition for: in its hour, or at 06:00 of its day (UTC). */
+const deliveryTime = (by: EditionsBy, key: EditionKey) => (by === "utc_hour" ? `${key}:00:00Z` : `${key}T06:00:00Z`);
+
 /**
  * The query the platform sends for an edition: delivery_count,
  * or a local_delivery_time inside the edition's day or hour.
@@ -88,7 +98,16 @@ function describeKeys(keys: EditionKey[]): string {
 export function editionQuery(by: EditionsBy, key: EditionKey): string {
   // Keys are digits, dates or dated hours: nothing in them needs escaping.
   if (by === "delivery_count") return `delivery_count=${key}`;
-  return `local_delivery_time=${by === "utc_hour" ? `${key}:00:00Z` : `${key}T06:00:00Z`}`;
+  return `local_delivery_time=${deliveryTime(by, key)}`;
+}
+
+/**
+ * The header sirius prints above the edition: a dated edition as delivered at
+ * the time it is asked for; a numbered one, which has no date, as sent at `now`.
+ */
+export function printHeader(target: Pick<Target, "name" | "by">, key: EditionKey, now: Date): PrintHeader {
+  if (target.by === "delivery_count") return { at: now, from: target.name };
+  return { at: new Date(deliveryTime(target.by, key)), from: target.name, timeZone: "UTC" };
 }
 
 export function editionUrl(base: string, slug: string, by: EditionsBy, key: EditionKey): string {

@@ -10,7 +10,7 @@ import { runCheck } from "../check/run-check.ts";
 import type { Output } from "../cli.ts";
 import { PreviewError } from "../preview/errors.ts";
 import { preview } from "../preview/run.ts";
-import type { SummaryRow } from "../preview/summary.ts";
+import { printWarnings, type SummaryRow } from "../preview/summary.ts";
 import { checkWindow, describeWindow } from "./windows.ts";
 
 /** What the print preview found for one publication. */
@@ -87,5 +87,10 @@ export async function previewPublications(
     const message = `${error.message} (npm run verify -- --no-preview skips the preview)`;
     for (const v of verdicts) v.preview = { rows: [], error: message };
   }
-  for (const v of verdicts) v.ok &&= !v.preview?.error && !v.preview?.rows.some((r) => r.error !== undefined);
+  // verify is strict: what would not print as it shows (cut by the printer, relative URLs) fails too.
+  for (const v of verdicts)
+    v.ok &&=
+      !v.preview?.error &&
+      !v.preview?.rows.some((r) => r.error !== undefined) &&
+      printWarnings(v.preview?.rows ?? []).length === 0;
 }

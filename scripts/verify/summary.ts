@@ -1,6 +1,6 @@
 // verify's output: one line per publication, and under a publication that is
 // not ready, what failed.
-import { ADVISED_PX } from "../preview/summary.ts";
+import { ADVISED_PX, printWarnings } from "../preview/summary.ts";
 import type { PreviewNote, Verdict } from "./run.ts";
 import { plural } from "../../lib/model/words.ts";
 
@@ -22,6 +22,7 @@ export function formatVerdict(v: Verdict, width = 0): string {
   for (const row of v.preview?.rows ?? []) {
     if (row.error !== undefined) lines.push(`      FAIL preview of edition ${row.key}: ${row.error}`);
   }
+  for (const warning of printWarnings(v.preview?.rows ?? [])) lines.push(`      FAIL preview: ${warning}`);
   return lines.join("\n") + "\n";
 }
 

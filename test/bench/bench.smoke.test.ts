@@ -28,6 +28,16 @@ it("runs the quick benchmark and reports every section", async () => {
     }
   }
 
+  // Editions from data: the CSV publication and the recurring one, both built both ways.
+  expect(report.dataBuild.map((b) => b.name)).toEqual(["200 CSV rows", "daily from 2026-01-01 to 2026-03-31"]);
+  for (const b of report.dataBuild) {
+    positive(`data build ${b.name} ratio`, b.ratio);
+    for (const side of [b.littlepress, b.plain])
+      for (const what of ["editionsPerSecond", "seconds", "maxRss"] as const)
+        positive(`data build ${b.name} ${what}`, side[what]);
+  }
+  expect(report.targets.filter((t) => t.name.startsWith("Build from data"))).toHaveLength(2);
+
   const load = report.load;
   for (const [what, x] of Object.entries({ ratio: load.ratio, static: load.staticRatio, express: load.expressRatio }))
     positive(`load ${what} ratio`, x);

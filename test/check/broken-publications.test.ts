@@ -312,6 +312,11 @@ const FLAWS: Flaw[] = [
     fails: "meta.icon-drawn",
     pub: () => ({ ...goodPublication(), icon: makePng(55, 55, "black") }),
   },
+  {
+    flaw: "a grey icon (stripes of two mid-greys, no black against white)",
+    fails: "meta.icon-drawn",
+    pub: () => ({ ...goodPublication(), icon: makePng(55, 55, "grey stripes") }),
+  },
 ];
 
 describe("a publication with one flaw fails exactly the check for it", () => {

@@ -171,14 +171,24 @@ async function postedConfig(req: IncomingMessage): Promise<Record<string, unknow
  * A real, minimal black-and-white PNG of the given size (1-bit grayscale):
  * vertical stripes, 4 pixels black, 4 white, unless `fill` makes it blank.
  */
-export function makePng(width: number, height: number, fill: "stripes" | "black" | "white" = "stripes"): Uint8Array {
+export function makePng(
+  width: number,
+  height: number,
+  fill: "stripes" | "black" | "white" | "grey stripes" = "stripes",
+): Uint8Array {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
-  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, no filter, no interlace
-  const stride = 1 + Math.ceil(width / 8); // filter byte + packed pixels per row (1 is white)
-  const rows = Buffer.alloc(height * stride, { stripes: 0x0f, black: 0x00, white: 0xff }[fill]);
-  for (let y = 0; y < height; y++) rows[y * stride] = 0; // filter type 0 on every row
+  // Greyscale, deflate, no filter, no interlace; 1 bit a pixel (1 is white), or 8 for the greys.
+  const grey = fill === "grey stripes";
+  ihdr.set([grey ? 8 : 1, 0, 0, 0, 0], 8);
+  const stride = 1 + (grey ? width : Math.ceil(width / 8)); // filter byte + the row's pixels
+  const rows = Buffer.alloc(height * stride, { stripes: 0x0f, black: 0x00, white: 0xff, "grey stripes": 0 }[fill]);
+  for (let y = 0; y < height; y++) {
+    rows[y * stride] = 0; // filter type 0 on every row
+    // Stripes of mid-greys, 4 pixels of 110, 4 of 160: a picture, but grey on grey.
+    if (grey) for (let x = 0; x < width; x++) rows[y * stride + 1 + x] = x % 8 < 4 ? 110 : 160;
+  }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Buffer.concat([
     signature,

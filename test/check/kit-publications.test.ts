@@ -87,6 +87,11 @@ const EXAMPLES: { slug: string; options: Partial<CheckOptions>; passes: CheckId[
     options: { start: "2026-11-18", days: 13, zones: ["Asia/Tokyo", "America/Los_Angeles"] },
     passes: ["subscribe.accepts-valid", "subscribe.error-texts", "edition.etag-changes"],
   },
+  {
+    slug: "sun-and-moon",
+    options: { start: "2026-11-30", days: 7, zones: ["Australia/Sydney", "America/New_York"] },
+    passes: ["subscribe.accepts-valid", "subscribe.error-texts", "edition.etag-changes"],
+  },
 ];
 
 describe("the example publications pass", () => {

@@ -1,7 +1,7 @@
 // The icon's size is read from the PNG header by hand.
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { darkShare, readPngSize } from "../../scripts/check/png.ts";
+import { readPngSize, readTones } from "../../scripts/check/png.ts";
 import { makePng } from "./broken-servers.ts";
 
 describe("readPngSize", () => {
@@ -24,21 +24,33 @@ describe("readPngSize", () => {
   });
 });
 
-describe("darkShare", () => {
-  it("counts dark pixels in any PNG, transparency flattened onto white", async () => {
-    expect(await darkShare(makePng(55, 55, "black"))).toBe(1);
-    expect(await darkShare(makePng(55, 55, "white"))).toBe(0);
-    expect(await darkShare(makePng(56, 56))).toBe(0.5);
+describe("readTones", () => {
+  it("reads the share of dark pixels and the spread of greys, transparency flattened onto white", async () => {
+    expect(await readTones(makePng(55, 55, "black"), 0.01)).toEqual({ dark: 1, darkest: 0, lightest: 0 });
+    expect(await readTones(makePng(55, 55, "white"), 0.01)).toEqual({ dark: 0, darkest: 255, lightest: 255 });
+    expect(await readTones(makePng(56, 56), 0.01)).toEqual({ dark: 0.5, darkest: 0, lightest: 255 });
+    expect(await readTones(makePng(56, 56, "grey stripes"), 0.01)).toEqual({ dark: 0.5, darkest: 110, lightest: 160 });
     const clear = await sharp({
       create: { width: 55, height: 55, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
     })
       .png()
       .toBuffer();
-    expect(await darkShare(clear)).toBe(0);
+    expect(await readTones(clear, 0.01)).toEqual({ dark: 0, darkest: 255, lightest: 255 });
+  });
+
+  it("leaves out the given share of stray pixels at each end", async () => {
+    // 100 pixels: 2 black, the rest white. A tail of 1% skips one of them, 2% both.
+    const raw = Buffer.alloc(100, 255);
+    raw[0] = raw[1] = 0;
+    const png = await sharp(raw, { raw: { width: 10, height: 10, channels: 1 } })
+      .png()
+      .toBuffer();
+    expect(await readTones(png, 0.01)).toMatchObject({ darkest: 0, lightest: 255 });
+    expect(await readTones(png, 0.02)).toMatchObject({ darkest: 255, lightest: 255 });
   });
 
   it("says when the pixels cannot be read", async () => {
     const header = makePng(55, 55).subarray(0, 33);
-    expect(await darkShare(header)).toMatchObject({ error: expect.stringMatching(/could not be read/) });
+    expect(await readTones(header, 0.01)).toMatchObject({ error: expect.stringMatching(/could not be read/) });
   });
 });

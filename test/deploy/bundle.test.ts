@@ -17,14 +17,23 @@ beforeAll(async () => {
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
 it(
   "bundles the indexes and edition shards with the edition functions, only the indexes with the validator, " +
-    "and nothing else of the site",
+    "nothing with the subscribing and delivering functions, and nothing else of the site",
   () => {
     const data = siteDataDir(path.resolve(site));
     const all = readdirSync(data, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => path.join(e.parentPath, e.name))
       .sort();
-    expect(Object.keys(bundles).sort()).toEqual(["edition", "sample", "validate_config"]);
+    expect(Object.keys(bundles).sort()).toEqual([
+      "deliver",
+      "deliveries",
+      "edition",
+      "sample",
+      "subscribe",
+      "validate_config",
+    ]);
+    // The platform's side (subscribing, delivering) asks the publications over HTTP: it carries none of their data.
+    for (const name of ["deliver", "deliveries", "subscribe"]) expect([...bundles[name]!.siteFiles], name).toEqual([]);
     expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
     expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
     expect([...bundles.validate_config!.siteFiles].sort()).toEqual(

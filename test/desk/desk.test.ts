@@ -15,7 +15,7 @@ describe("the desk", () => {
   const server = withServer("examples");
   const desk = withBrowser(server);
 
-  it("lists the three examples on the home page, with icon, name, description and schedule", async () => {
+  it("lists the four examples on the home page, with icon, name, description and schedule", async () => {
     const page = await desk.open("/");
     const cards = await page.$$eval(".pub-card", (items) =>
       items.map((li) => {
@@ -38,9 +38,14 @@ describe("the desk", () => {
         };
       }),
     );
-    expect(cards.map((c) => c.name).sort()).toEqual(["Good Morning", "The Lighthouse Cat", "The Pocket Almanac"]);
+    expect(cards.map((c) => c.name).sort()).toEqual([
+      "Good Morning",
+      "Sun and Moon",
+      "The Lighthouse Cat",
+      "The Pocket Almanac",
+    ]);
     const bySlug = Object.fromEntries(cards.map((c) => [c.href ?? "", c] as const));
-    for (const slug of ["lighthouse", "almanac", "good-morning"]) {
+    for (const slug of ["lighthouse", "almanac", "good-morning", "sun-and-moon"]) {
       expect(bySlug[`/${slug}/`]?.icon).toBe(`/${slug}/icon.png`);
       expect(bySlug[`/${slug}/`]?.iconWidth).toBe(55);
     }
@@ -65,6 +70,8 @@ describe("the desk", () => {
     // the description keeps the platform's tags and shows them as tags
     expect(bySlug["/good-morning/"]?.descriptionTags).toEqual(["em", "em", "em"]);
     expect(bySlug["/almanac/"]?.descriptionTags).toEqual(["strong"]);
+    expect(bySlug["/sun-and-moon/"]).toMatchObject({ first: "Mon 30 Nov 2026", last: "Sun 6 Dec 2026" });
+    expect(bySlug["/sun-and-moon/"]?.count).toBe("7 editions");
   });
 
   it(

@@ -12,21 +12,49 @@ import { builtSite, FIXTURES } from "./sites.ts";
 
 const run = promisify(execFile);
 
+/** How the child process that builds runs: its environment (added to this one's), and its clock. */
+export interface BuildProcess {
+  /** Added to the environment: TZ, or the address a data file fetches from. */
+  env?: Record<string, string>;
+  /** The build's "now": its clock is moved there (Date and Date.now), as a rebuild on another day would see. */
+  now?: string;
+}
+
 /**
  * Builds `content` into `output` in a child process: with the build script,
- * or, given `options` the command line has no flag for (a tiny bundle budget),
- * with build() itself.
+ * or, given `options` the command line has no flag for (a tiny bundle budget)
+ * or another clock, with build() itself.
  */
-export async function buildSite(content: string, output: string, options?: BuildOptions): Promise<void> {
-  const args = options
-    ? [
-        "--input-type=module",
-        "-e",
-        'import { build } from "./lib/build/build.ts"; ' +
-          `await build(${JSON.stringify({ ...options, content, output })});`,
-      ]
-    : ["scripts/build.ts", "--content", content, "--output", output];
-  await run(process.execPath, ["--import", "tsx", ...args], { timeout: 120_000 });
+export async function buildSite(
+  content: string,
+  output: string,
+  options?: BuildOptions,
+  child: BuildProcess = {},
+): Promise<void> {
+  const args =
+    options || child.now
+      ? [
+          "--input-type=module",
+          "-e",
+          (child.now ? movedClock(child.now) : "") +
+            'const { build } = await import("./lib/build/build.ts"); ' +
+            `await build(${JSON.stringify({ ...options, content, output })});`,
+        ]
+      : ["scripts/build.ts", "--content", content, "--output", output];
+  const env = { ...process.env, ...child.env };
+  await run(process.execPath, ["--import", "tsx", ...args], { timeout: 120_000, env });
+}
+
+/** Code that moves the process's clock to `now` (and lets it run on from there) before anything else runs. */
+function movedClock(now: string): string {
+  const shift = Date.parse(now) - Date.now();
+  if (Number.isNaN(shift)) throw new Error(`buildSite: now must be a date, got ${now}`);
+  return (
+    `const shift = ${shift}; const Real = Date; ` +
+    "globalThis.Date = class extends Real { " +
+    "constructor(...a) { if (a.length) super(...a); else super(Real.now() + shift); } " +
+    "static now() { return Real.now() + shift; } }; "
+  );
 }
 
 export default async function setup() {

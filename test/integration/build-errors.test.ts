@@ -192,11 +192,16 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     expect(out).toMatch(/publication\.json: icon\n\s+problem: .*nope\.png does not exist/);
   });
 
-  it("an image that is not there", async () => {
-    await expectFailure(
+  it("an image that is not there, in Markdown or as raw HTML", async () => {
+    const markdown = await expectFailure(
       content("image", GOOD, { "0.md": "---\nnumber: 0\n---\n![x](missing.png)\n" }),
-      /0\.md: <img src="missing\.png">\n\s+problem: the image cannot be read/,
+      /0\.md: <img src="missing\.png">\n\s+problem: the image cannot be read: .*missing\.png does not exist/,
     );
+    const html = await expectFailure(
+      content("raw-image", GOOD, { "0.md": '---\nnumber: 0\n---\n<img src="relative/missing.png">\n' }),
+      /0\.md: <img src="relative\/missing\.png">\n\s+problem: the image cannot be read: .*missing\.png does not exist/,
+    );
+    for (const out of [markdown, html]) expect(out).not.toMatch(/Cannot read properties/);
   });
 
   it("print warnings: printed, and failing the build with --strict", async () => {
@@ -333,6 +338,50 @@ describe("a site with no publications yet (an author has just removed the exampl
     await expectFailure(
       path.join(ROOT, "nowhere", "content"),
       /nowhere\/content\n\s+problem: does not exist\n\s+fix: create the folder/,
+    );
+  });
+});
+
+describe.concurrent("editions from data (issue 14)", { timeout: 120_000 }, () => {
+  /** A content folder whose publication renders `template` once per row of `csv`. */
+  function rows(name: string, csv: string, template: string): string {
+    const dir = content(name, { ...GOOD, editions: { by: "local_date" } }, {});
+    writeFileSync(path.join(dir, "pub", "editions.csv"), csv);
+    writeFileSync(path.join(dir, "pub", "edition.md"), template);
+    return dir;
+  }
+
+  it("a template variable one row lacks names the template, the variable and the row", async () => {
+    const dir = rows(
+      "row-variable",
+      "date,word\n2026-01-01,apricity\n2026-01-02,\n",
+      "{{ word | upcase }} {{ wrd }}\n",
+    );
+    await expectFailure(
+      dir,
+      /content\/pub\/edition\.md: \{\{ wrd \}\}/,
+      /`wrd` is not defined \(line 1, column \d+\).* \(rendering .*content\/pub\/editions\.csv row 1 \(line 2\)\)/,
+    );
+  });
+
+  it("a countdown to something that is not a date", async () => {
+    const dir = rows("days-until", "date\n2026-01-01\n", '{{ date | days_until: "Christmas" }}\n');
+    await expectFailure(
+      dir,
+      /content\/pub\/edition\.md: template/,
+      /days_until needs two dates written YYYY-MM-DD.*got "2026-01-01" and "Christmas"/,
+    );
+  });
+
+  it("two rows with one key, and Eleventy pagination in an edition", async () => {
+    const dir = rows("twin-rows", "date\n2026-01-01\n2026-01-01\n", "Hi\n");
+    const paginated =
+      '---\npagination:\n  data: haiku\n  size: 1\n  alias: h\ndate: "{{ h.date }}"\n---\n{{ h.text }}\n';
+    writeFileSync(path.join(dir, "pub", "editions", "haiku.md"), paginated);
+    await expectFailure(
+      dir,
+      /editions\.csv row 2 \(line 3\): date\n\s+problem: 2026-01-01 is also the key of .*\.csv row 1 \(line 2\)/,
+      /editions\/haiku\.md: pagination\n\s+problem: Eleventy pagination does not make editions here/,
     );
   });
 });

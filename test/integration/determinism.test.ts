@@ -1,12 +1,14 @@
 // Deterministic builds: the same content gives byte-identical editions and
-// manifests whatever the time zone, file order or modification times; editing
-// or adding one edition changes no other edition's ETag.
+// manifests whatever the day it is built on, the time zone, file order or
+// modification times (so the daily scheduled rebuild of unchanged content
+// changes no ETag, and nobody prints an edition twice); editing or adding one
+// edition changes no other edition's ETag.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
-import { buildSite } from "../helpers/build-sites.ts";
+import { buildSite, type BuildProcess } from "../helpers/build-sites.ts";
 import { EXAMPLES } from "../helpers/sites.ts";
 
 const ROOT = ".test-work/determinism";
@@ -48,14 +50,18 @@ async function etags(site: string, slug: string): Promise<Record<string, string>
   return all;
 }
 
-const buildWith = (name: string, env: Record<string, string>) =>
-  buildSite(path.join(ROOT, name, "content"), path.join(ROOT, name, "_site"), env);
+const buildWith = (name: string, child: BuildProcess) =>
+  buildSite(path.join(ROOT, name, "content"), path.join(ROOT, name, "_site"), undefined, child);
 
 beforeAll(async () => {
   rmSync(ROOT, { recursive: true, force: true });
   copyContent(path.join(ROOT, "a", "content"), "forward", 1_000_000_000);
   copyContent(path.join(ROOT, "b", "content"), "reverse", 1_700_000_000);
-  await Promise.all([buildWith("a", { TZ: "UTC" }), buildWith("b", { TZ: "Pacific/Kiritimati" })]);
+  // Two days' scheduled rebuilds, seven months apart, on machines in the first and the last time zone.
+  await Promise.all([
+    buildWith("a", { env: { TZ: "UTC" }, now: "2026-11-23T03:17:00Z" }),
+    buildWith("b", { env: { TZ: "Pacific/Kiritimati" }, now: "2027-06-30T03:17:00Z" }),
+  ]);
 }, 120_000);
 
 describe("building the same content twice", () => {
@@ -65,6 +71,16 @@ describe("building the same content twice", () => {
     expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
     expect([...a.keys()].filter((f) => f.includes("/shards/")).length).toBeGreaterThanOrEqual(3);
     for (const [file, bytes] of a) expect(bytes.equals(b.get(file)!), file).toBe(true);
+  });
+
+  it("gives every edition of every publication, in every variant, the same ETag", async () => {
+    const slugs = readdirSync(EXAMPLES).filter((name) => !name.includes("."));
+    expect(slugs.length).toBeGreaterThanOrEqual(4);
+    for (const slug of slugs) {
+      const a = await etags(path.join(ROOT, "a", "_site"), slug);
+      expect(Object.keys(a).length, slug).toBeGreaterThan(0);
+      expect(await etags(path.join(ROOT, "b", "_site"), slug), slug).toEqual(a);
+    }
   });
 });
 

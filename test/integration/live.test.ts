@@ -96,6 +96,16 @@ describe("npm start's live rebuilds", () => {
     );
   });
 
+  it("imports a saved JavaScript data file afresh: its new values are served", async () => {
+    const data = path.join(CONTENT, "serial", "serial.11tydata.js");
+    writeFileSync(data, 'export default { tide: "high at six" };\n');
+    writeFileSync(edition("5.md"), "---\nnumber: 5\ntitle: Part six\n---\nThe tide: {{ tide }}.\n");
+    await until("/serial/edition/?delivery_count=5", (r, body) => body.includes("The tide: high at six."));
+    // Node would answer a second import of the same file from its module cache.
+    writeFileSync(data, 'export default { tide: "low at noon" };\n');
+    await until("/serial/edition/?delivery_count=5", (r, body) => body.includes("The tide: low at noon."));
+  });
+
   it("tells open pages of each good build, and of a broken save while the last good build is served", async () => {
     const channel = listen();
     try {

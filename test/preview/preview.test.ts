@@ -1,6 +1,7 @@
 // The print preview on test/fixtures/preview (one publication, "sampler": a
 // short edition, one far over 800 px, one with a grey photograph and a grey
-// class="dither" band), rendered from the site the global setup built.
+// band, one taller than the printer prints with a relative URL), rendered
+// from the site the global setup built, as sirius prints it.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
@@ -56,7 +57,7 @@ async function pixels(file: string) {
 describe("npm run preview on a small publication", () => {
   it("renders every edition into a 384 px wide PNG of pure black and white", async () => {
     expect(result.failures).toBe(0);
-    for (const key of ["0", "1", "2"]) {
+    for (const key of ["0", "1", "2", "3"]) {
       const file = path.join(dir, `${key}.png`);
       const meta = await sharp(file).metadata();
       expect(meta.width).toBe(384);
@@ -70,15 +71,17 @@ describe("npm run preview on a small publication", () => {
     const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PreviewIndexJson;
     expect(Object.keys(index).sort()).toEqual(["contactSheet", "editions"]);
     expect(index.contactSheet).toBe("contact-sheet.png");
-    expect(index.editions.map((e: { key: string }) => e.key)).toEqual(["0", "1", "2"]);
+    expect(index.editions.map((e: { key: string }) => e.key)).toEqual(["0", "1", "2", "3"]);
     for (const e of index.editions) {
       expect(Object.keys(e).sort()).toEqual(["file", "heightMm", "heightPx", "key", "tooLong"]);
       expect(e.file).toBe(`${e.key}.png`);
       expect(Number.isInteger(e.heightPx)).toBe(true);
       expect(e.heightMm).toBe(e.heightPx / 8);
       expect(e.tooLong).toBe(e.heightPx > 800);
-      expect((await sharp(path.join(dir, e.file)).metadata()).height).toBe(e.heightPx);
+      // The PNG is what prints: cut at 10,000 px.
+      expect((await sharp(path.join(dir, e.file)).metadata()).height).toBe(Math.min(e.heightPx, 10_000));
     }
+    expect(index.editions[3]!.heightPx).toBeGreaterThan(10_000);
     const [short, long] = index.editions as [PreviewEditionJson, PreviewEditionJson];
     expect(short.tooLong).toBe(false);
     expect(short.heightPx).toBeLessThan(400); // the length of the content, not of a viewport
@@ -86,39 +89,54 @@ describe("npm run preview on a small publication", () => {
     expect(long.heightPx).toBeGreaterThan(800);
   });
 
-  it("prints a summary that marks only the long edition", () => {
+  it("prints a summary that marks the long editions, the one the printer cuts and its relative URL", () => {
     const lines = formatSummary(result.rows).trimEnd().split("\n");
     expect(lines[0]).toMatch(/^publication\s+edition\s+px\s+mm$/);
     const row = (key: string) => lines.find((l) => new RegExp(`^sampler\\s+${key}\\s`).test(l))!;
     expect(row("1")).toMatch(/\d+ px\s+[\d.]+ mm\s+⚠ longer than the advised 800 px \(100 mm\)$/);
-    expect(row("0")).not.toMatch(/advised/);
-    expect(row("2")).not.toMatch(/advised/);
+    expect(row("0")).not.toMatch(/⚠/);
+    expect(row("2")).not.toMatch(/⚠/);
+    const long = result.rows[3]!;
+    expect(long.relative).toEqual(["relative/missing.png"]);
+    expect(row("3")).toContain(
+      `⚠ ${long.heightPx} px (${(long.heightPx! / 8).toFixed(1)} mm) long: the printer cuts it at 10000 px (1250 mm)`,
+    );
+    expect(row("3")).toContain("⚠ relative URLs load nothing on the printer (it opens the page from a file)");
   });
 
-  it("makes a contact sheet wider than one strip", async () => {
+  it("makes a contact sheet of the four editions side by side", async () => {
+    // Scaled down to fit the tallest (10,000 px) strip: still wider than three strips of its height.
     const meta = await sharp(path.join(dir, "contact-sheet.png")).metadata();
-    expect(meta.width).toBeGreaterThan(384);
+    expect(meta.width).toBeGreaterThan((3 * 384 * meta.height) / 10_000);
   });
 
-  it('dithers the photograph and the class="dither" band, and thresholds the text', async () => {
-    const boxes = result.publications[0]!.ditherBoxes["2"]!;
-    expect(boxes).toHaveLength(2); // the <img> and the grey band
+  it("prints sirius's header line centred at the top of the paper", async () => {
+    const page = await pixels(path.join(dir, "0.png"));
+    const inked = [];
+    for (let y = 0; y < 24; y++)
+      for (let x = 0; x < page.width; x++) if (page.data[y * page.width + x] === 0) inked.push(x);
+    expect(inked.length).toBeGreaterThan(100);
+    expect(Math.abs((Math.min(...inked) + Math.max(...inked)) / 2 - 192)).toBeLessThan(24);
+  });
+
+  it("dithers greys wherever they are, as PIL does over the whole page: the grey band is half its dots", async () => {
     const page = await pixels(path.join(dir, "2.png"));
-    for (const box of boxes) {
-      const inside = [];
-      for (let y = Math.ceil(box.y) + 1; y < Math.floor(box.y + box.height) - 1; y++)
-        for (let x = Math.ceil(box.x) + 1; x < Math.floor(box.x + box.width) - 1; x++)
-          inside.push(page.data[y * page.width + x]!);
-      const white = inside.filter((v) => v === 255).length / inside.length;
-      expect(white).toBeGreaterThan(0.2); // a mix of dots, not a solid block
-      expect(white).toBeLessThan(0.8);
+    // The band (grey #808080, 40 px tall, full width) is the only run of rows about half inked from edge to edge.
+    let run = 0;
+    let longest = 0;
+    for (let y = 0; y < page.height; y++) {
+      let ink = 0;
+      for (let x = 0; x < page.width; x++) if (page.data[y * page.width + x] === 0) ink++;
+      run = Math.abs(ink / page.width - 0.5) < 0.1 ? run + 1 : 0;
+      longest = Math.max(longest, run);
     }
+    expect(longest).toBeGreaterThanOrEqual(36);
     // The image was linked by the site's public address (https://press.example/...) and still came from the built site.
     expect(result.rows.find((r) => r.key === "2")?.blocked).toEqual([]);
   });
 
   it("shows progress and copies the folder into the built site", () => {
-    expect(progress).toEqual(expect.arrayContaining(["sampler 1/3 (edition 0)", "sampler 3/3 (edition 2)"]));
+    expect(progress).toEqual(expect.arrayContaining(["sampler 1/4 (edition 0)", "sampler 4/4 (edition 3)"]));
     expect(existsSync(path.join(builtSite("preview"), "sampler", "preview", "index.json"))).toBe(true);
   });
 
@@ -126,7 +144,7 @@ describe("npm run preview on a small publication", () => {
     const again = await preview({ content: CONTENT, site: builtSite("preview"), build: false, out, edition: "0" });
     expect(again.rows.map((r) => r.key)).toEqual(["0"]);
     const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PreviewIndexJson;
-    expect(index.editions.map((e: { key: string }) => e.key)).toEqual(["0", "1", "2"]);
+    expect(index.editions.map((e: { key: string }) => e.key)).toEqual(["0", "1", "2", "3"]);
   });
 });
 
@@ -151,10 +169,12 @@ describe("a page that does not load", () => {
         1000,
       );
       const started = performance.now();
-      const error = await renderer.render(`http://127.0.0.1:${port}/sampler/edition/`).catch((e: unknown) => e);
+      const header = { at: new Date(), from: "Sampler" };
+      const error = await renderer.render(`http://127.0.0.1:${port}/sampler/edition/`, header).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RenderError);
       expect((error as Error).message).toBe("did not load in 1 s");
       expect(performance.now() - started).toBeLessThan(5000);
+      await renderer.close();
     } finally {
       await browser.close();
     }
@@ -165,7 +185,7 @@ describe("the command line", () => {
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     run(process.execPath, ["--import", "tsx", "scripts/preview.ts", ...args], {
       env: { ...process.env, ...env },
-      timeout: 20_000,
+      timeout: 60_000,
     }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
@@ -177,6 +197,27 @@ describe("the command line", () => {
     expect(code).not.toBe(0);
     expect(stderr).toBe('preview: there is no publication "nope"; the publications are: sampler\n');
   });
+
+  it("warns about an edition the printer cuts, naming px and mm; fails with it under --strict", async () => {
+    const longOnly = ["--site", builtSite("preview"), "--content", CONTENT, "--edition", "3"];
+    const [plain, strict] = await Promise.all([
+      cli([...longOnly, "--out", path.join(work, "plain")]),
+      cli([...longOnly, "--out", path.join(work, "strict"), "--strict"]),
+    ]);
+    const warning = new RegExp(
+      /^preview: warning: sampler edition 3 is (\d+) px \(([\d.]+) mm\) long: /.source +
+        /the printer cuts it at 10000 px \(1250 mm\); the rest is never printed$/.source,
+      "m",
+    );
+    for (const r of [plain, strict]) {
+      const [, px, mm] = warning.exec(r.stderr) ?? [];
+      expect(Number(px)).toBeGreaterThan(10_000);
+      expect(Number(mm)).toBeCloseTo(Number(px) / 8, 1);
+    }
+    expect(plain.code).toBe(0);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^preview: --strict: 2 warnings, failing$/m);
+  }, 90_000);
 
   it("says how to install Chromium when it is missing", async () => {
     const { code, stderr } = await cli(site, { CHROMIUM_PATH: "/nonexistent/chromium" });

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { ContentError } from "../../lib/model/content-error.ts";
-import { floydSteinberg, ICON_SIZE, makeIcon } from "../../lib/build/icon.ts";
+import { ICON_SIZE, makeIcon } from "../../lib/build/icon.ts";
 
 // Light blue sky with a yellow sun: both light, nearly the same grey.
 const SKY = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">
@@ -58,15 +58,5 @@ describe("makeIcon", () => {
       file: "content/p/icon.png",
       problem: expect.stringMatching(/cannot be read as an image/),
     });
-  });
-});
-
-describe("floydSteinberg", () => {
-  it("keeps black and white, and dithers a mid grey to about half black", () => {
-    expect([...floydSteinberg(Uint8Array.from([0, 255, 255, 0]), 2)]).toEqual([0, 255, 255, 0]);
-    const grey = floydSteinberg(new Uint8Array(40 * 40).fill(128), 40);
-    const black = grey.filter((v) => v === 0).length / grey.length;
-    expect(black).toBeGreaterThan(0.45);
-    expect(black).toBeLessThan(0.55);
   });
 });

@@ -161,8 +161,8 @@ describe("readPublication: problems", () => {
   });
 
   it("names an unknown field inside editions and inside a config field", () => {
-    expect(problems({ ...BASE, editions: { by: "local_date", every: "day" } }).map((p) => p.field)).toEqual([
-      "editions.every",
+    expect(problems({ ...BASE, editions: { by: "local_date", repeat: "daily" } }).map((p) => p.field)).toEqual([
+      "editions.repeat",
     ]);
     const ps = problems({ ...BASE, config: { fields: [{ type: "text", name: "n", label: "N", colour: "red" }] } });
     expect(ps.map((p) => p.field)).toContain("config.fields[0].colour");

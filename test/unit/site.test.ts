@@ -1,57 +1,13 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContentError, type ContentProblem } from "../../lib/model/content-error.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ContentError, ContentProblem } from "../../lib/model/content-error.ts";
 import { loadSite, type Site } from "../../lib/build/site.ts";
+import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
 
-let root: string;
-let n = 0;
-
-beforeAll(() => {
-  mkdirSync(".test-work", { recursive: true });
-  root = mkdtempSync(path.join(".test-work", "unit-site-"));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-type Files = Record<string, string | object>;
-
-/** Writes a content folder from { "slug/publication.json": {...}, "slug/editions/a.md": "..." }. */
-function content(files: Files): string {
-  const dir = path.join(root, `c${n++}`);
-  mkdirSync(dir, { recursive: true });
-  for (const [name, body] of Object.entries(files)) {
-    const file = path.join(dir, name);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, typeof body === "string" ? body : JSON.stringify(body));
-  }
-  return dir;
-}
-
-const pub = (by: string, extra: object = {}) => ({
-  name: "P",
-  description: "D",
-  owner_email: "p@example.com",
-  delivered_on: "Daily",
-  editions: { by },
-  ...extra,
-});
-const md = (front: string, body = "Text.") => `---\n${front}\n---\n${body}\n`;
-
-function problemsOf(dir: string): ContentProblem[] {
-  let error: unknown;
-  try {
-    loadSite(dir);
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(ContentError);
-  const problems = (error as ContentError).problems;
-  expect(problems.length).toBeGreaterThan(0);
-  for (const p of problems) {
-    for (const k of ["file", "field", "problem", "fix"] as const) expect(typeof p[k]).toBe("string");
-  }
-  return problems;
-}
+const folders = contentFolders("unit-site-");
+const { root, content } = folders;
+afterAll(folders.remove);
 
 describe("loadSite", () => {
   it("reads publications in folder order with their editions", () => {

@@ -9,6 +9,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/verify.ts";
+import type { Report } from "../../scripts/check/report.ts";
+import { formatVerdict } from "../../scripts/verify/summary.ts";
 
 const CONTENT = "test/verify/content";
 const exec = promisify(execFile);
@@ -107,5 +109,25 @@ describe("arguments", () => {
     const { code, stderr } = await cli(...argv);
     expect(stderr).toBe(`verify: ${sentence}; see --help\n`);
     expect(code).toBe(2);
+  });
+});
+
+describe("verify's summary of the preview", () => {
+  it("fails a publication with an edition the printer cuts or a relative URL, saying which and why", () => {
+    const report = { checks: [], counts: { pass: 3, warn: 0, fail: 0, skip: 0 } } as unknown as Report;
+    const rows = [
+      { slug: "scroll", key: "0", heightPx: 640 },
+      { slug: "scroll", key: "1", heightPx: 12_000, relative: ["map.png"] },
+    ];
+    const text = formatVerdict({ slug: "scroll", window: "2 deliveries", report, preview: { rows }, ok: false });
+    expect(text.split("\n")).toEqual([
+      "FAIL  scroll: 3 passed, 0 failed, 0 skipped over 2 deliveries; 2 editions previewed, up to 12000 px " +
+        "(1 longer than the advised 800 px)",
+      "      FAIL preview: scroll edition 1 is 12000 px (1500 mm) long: the printer cuts it at 10000 px (1250 mm); " +
+        "the rest is never printed",
+      "      FAIL preview: scroll edition 1: relative URLs load nothing on the printer " +
+        "(it opens the page from a file): map.png; link them by absolute URL",
+      "",
+    ]);
   });
 });

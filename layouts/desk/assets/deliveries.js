@@ -3,7 +3,7 @@
 // day's local delivery time and/or delivery_count; delivery_count goes up by
 // one every day, printed or not; 200 prints when its ETag differs from the last
 // one seen; 204 prints nothing; 410 ends the subscription.
-import { addDays, localDeliveryTime, plural } from "./model.js";
+import { addDays, editionAction, editionParams, lastEtagAfter, localDeliveryTime, plural } from "./model.js";
 
 /**
  * What the subscriber asked the simulator to play.
@@ -61,10 +61,12 @@ export function deliveryDay(plan, index) {
   if (plan.byTime) {
     day.date = addDays(plan.startDate, index);
     day.time = localDeliveryTime(day.date, plan.hour, plan.zone);
-    day.params.push(["local_delivery_time", day.time.text]);
   }
-  if (plan.byCount) day.params.push(["delivery_count", String(day.count)]);
-  day.params.push(...plan.settings);
+  day.params = editionParams(plan, {
+    localDeliveryTime: day.time?.text ?? "",
+    deliveryCount: day.count,
+    settings: plan.settings,
+  });
   return day;
 }
 
@@ -85,8 +87,8 @@ const enc = (s) => encodeURIComponent(s).replace(/%3A/gi, ":").replace(/%2C/gi, 
  * @returns {Verdict}
  */
 export function judge(answer, lastEtag) {
-  switch (answer.status) {
-    case 200:
+  switch (editionAction(answer.status, answer.etag, lastEtag)) {
+    case "print":
       if (answer.etag === null) {
         return {
           kind: "warn",
@@ -97,45 +99,39 @@ export function judge(answer, lastEtag) {
             "without one the platform cannot tell new content from old.",
         };
       }
-      if (lastEtag === null) {
-        return {
-          kind: "print",
-          prints: true,
-          short: "Prints",
-          why: "Printed: the first ETag this subscription has seen.",
-        };
-      }
-      if (answer.etag !== lastEtag) {
-        return {
-          kind: "print",
-          prints: true,
-          short: "Prints",
-          why: "Printed: the ETag differs from the last one seen.",
-        };
-      }
+      return {
+        kind: "print",
+        prints: true,
+        short: "Prints",
+        why:
+          lastEtag === null
+            ? "Printed: the first ETag this subscription has seen."
+            : "Printed: the ETag differs from the last one seen.",
+      };
+    case "same":
       return {
         kind: "same",
         prints: false,
         short: "Not printed: same ETag",
         why: "Not printed: the ETag is the same as the last one seen, so the platform treats the content as unchanged.",
       };
-    case 204:
+    case "none":
       return {
         kind: "none",
         prints: false,
         short: "Nothing to print",
         why: "Nothing printed: 204 means nothing for this subscriber today. The subscription stays.",
       };
-    case 410:
+    case "end":
       return {
         kind: "end",
         prints: false,
         short: "Subscription ends",
         why: "The series has ended for this subscriber: the platform deletes the subscription.",
       };
-    case null:
-      return { kind: "error", prints: false, short: "No answer", why: "The request failed." };
-    default:
+    case "error":
+      if (answer.status === null)
+        return { kind: "error", prints: false, short: "No answer", why: "The request failed." };
       return {
         kind: "error",
         prints: false,
@@ -163,7 +159,7 @@ export function record(tally, day, answer) {
   return {
     verdict,
     tally: {
-      lastEtag: answer.status === 200 && answer.etag !== null ? answer.etag : tally.lastEtag,
+      lastEtag: lastEtagAfter(answer.status, answer.etag, tally.lastEtag),
       played: tally.played + 1,
       printed: tally.printed + (verdict.prints ? 1 : 0),
       endedOn: answer.status === 410 ? day.n : tally.endedOn,

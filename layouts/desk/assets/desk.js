@@ -2,6 +2,7 @@
 // sets up the subscriber form, the delivery simulator and the print previews.
 import { h, replace } from "./dom.js";
 import { setupForm } from "./form.js";
+import { setupHistory } from "./history.js";
 import { fetchMeta, pageBase } from "./meta.js";
 import { showPreviews } from "./previews.js";
 import { setupSimulator } from "./simulator.js";
@@ -17,6 +18,11 @@ async function start(root) {
   const $ = (id) => /** @type {HTMLElement} */ (root.querySelector(`#${id}`));
 
   void showPreviews({ section: $("previews"), body: $("previews-body"), hint: $("preview-hint"), base });
+  setupHistory({
+    body: $("history-body"),
+    refresh: /** @type {HTMLButtonElement} */ ($("history-refresh")),
+    base,
+  });
 
   let meta;
   try {

@@ -1,0 +1,34 @@
+// The scheduled delivery run (every 15 minutes): every subscription due now
+// gets its day's edition, asked from this site's /edition/ as the platform
+// asked, and what is to print goes to its print key. Deliveries happen on the
+// hour, so a run at :00 delivers; the runs between retry offline printers.
+// Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under) and URL
+// (the site's address, set by Netlify).
+import type { Config } from "@netlify/functions";
+import { runDeliveries } from "../lib/serve/delivery-run.ts";
+import { jsonResponse } from "../lib/serve/http.ts";
+import type { ServeContext } from "../lib/serve/site-folder.ts";
+import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
+
+export const config: Config = { schedule: "*/15 * * * *" };
+
+export default async (req: Request, context?: ServeContext): Promise<Response> => {
+  try {
+    const state = stateSetup({ folder: context?.littlepressState, sealKey: process.env[SEAL_KEY_VARIABLE] });
+    if ("error" in state) {
+      console.error(`deliver: ${state.error}`);
+      return jsonResponse({ error: state.error }, 503);
+    }
+    const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
+    const report = await runDeliveries({ ...state, origin, at: new Date() });
+    for (const l of report.lines)
+      console.log(
+        `deliver: ${l.slug || "/"} ${l.subscription} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`,
+      );
+    console.log(`deliver: ${report.lines.length} of ${report.subscriptions} subscriptions delivered at ${report.at}`);
+    return jsonResponse({ at: report.at, subscriptions: report.subscriptions, delivered: report.lines.length });
+  } catch (error) {
+    console.error(`deliver: internal fault: ${String(error)}`);
+    return jsonResponse({ error: "the run failed; the next one resumes it" }, 500);
+  }
+};

@@ -1,0 +1,34 @@
+// GET/POST /<slug>/subscribe/: a publication's subscribe page. GET shows the
+// form (or an unsubscribe link's confirmation); POST subscribes or
+// unsubscribes (lib/serve/subscribe.ts). Reads LITTLEPRESS_SEAL_KEY (the key
+// print keys are sealed under) and, on Netlify, keeps the subscriptions in Blobs.
+import type { Config } from "@netlify/functions";
+import { jsonResponse } from "../lib/serve/http.ts";
+import { functionPaths, slugOf } from "../lib/serve/routes.ts";
+import type { ServeContext } from "../lib/serve/site-folder.ts";
+import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
+import { subscribeRequest } from "../lib/serve/subscribe.ts";
+
+// This function's routes, the only place they are written (lib/serve/routes.ts).
+export const config: Config = { path: ["/:slug/subscribe/", "/:slug/subscribe", "/subscribe/", "/subscribe"] };
+// The methods it takes: the local server answers others 405 (lib/serve/routes.ts).
+export const methods = ["GET", "HEAD", "POST"];
+
+export default async (req: Request, context?: ServeContext): Promise<Response> => {
+  try {
+    const url = new URL(req.url);
+    const slug = slugOf(functionPaths(config), url.pathname) ?? "";
+    const state = stateSetup({ folder: context?.littlepressState, sealKey: process.env[SEAL_KEY_VARIABLE] });
+    if ("error" in state) {
+      console.error(`subscribe: ${state.error}`);
+      return jsonResponse({ error: "Subscribing is not set up on this site yet." }, 503);
+    }
+    const client = req.headers.get("x-nf-client-connection-ip") ?? context?.ip ?? "unknown";
+    const origin = context?.littlepressOrigin ?? url.origin;
+    return await subscribeRequest(req, { ...state, origin, publicOrigin: url.origin, slug, client });
+  } catch (error) {
+    // Never the request or its form: it may hold a print key.
+    console.error(`subscribe: internal fault: ${error instanceof Error ? error.name : "error"}`);
+    return jsonResponse({ error: "Something went wrong; please try again." }, 500);
+  }
+};

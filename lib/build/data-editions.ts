@@ -1,0 +1,256 @@
+// Editions from data: one template, content/<slug>/edition.md, rendered once
+// per row of content/<slug>/editions.csv, editions.json or editions.yaml, and
+// once per date of a recurring rule (publication.json's `editions.every`).
+// Each row carries its key the way front matter does (`number`, `date` or
+// `hour`); all its fields are in scope in the template, over the template's
+// own front matter.
+import { parse as parseCsv } from "csv-parse/sync";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import type { ContentProblem } from "../model/content-error.ts";
+import { KEY_FIELD, keyFromFrontMatter, type EditionKey } from "../model/edition-key.ts";
+import type { Publication } from "../model/publication.ts";
+import { recurringKeys, type Recurrence } from "../model/recurrence.ts";
+import type { IsoDate } from "../model/dates.ts";
+import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
+import { readText } from "./text-file.ts";
+
+/** The template every data row and recurring date is rendered with. */
+export const TEMPLATE_FILE = "edition.md";
+/** The data files, in the order their rows are read. */
+export const DATA_FILES = ["editions.csv", "editions.json", "editions.yaml", "editions.yml"] as const;
+
+/** An edition made from the template: its key, its data, and the row (or rule) it comes from. */
+export interface DataEdition extends FrontMatterSplit {
+  key: EditionKey;
+  /** The template, with forward slashes: what template errors and print warnings name. */
+  file: string;
+  /**
+   * Where its key comes from: "content/x/editions.csv row 3 (line 4)", or
+   * "content/x/publication.json editions.every, 2026-11-23".
+   */
+  origin: string;
+}
+
+/** The editions a publication makes from its template: from data rows, and from its recurring rule. */
+export interface DataEditions {
+  rows: DataEdition[];
+  /** Dates (or hours) of the rule; a Markdown edition or a row for the same key replaces the rule's. */
+  recurring: DataEdition[];
+}
+
+/** Whether a file in a publication's folder is one of its data files. */
+export const isDataFile = (name: string) => (DATA_FILES as readonly string[]).includes(name);
+
+const slash = (file: string) => file.split(path.sep).join("/");
+
+/**
+ * Reads a publication's data rows and its rule into editions of its template.
+ * `today` is the build date (the start of an open-ended rule's window).
+ */
+export function dataEditions(pub: Publication, dir: string, today: IsoDate, problems: ContentProblem[]): DataEditions {
+  const templateFile = path.join(dir, TEMPLATE_FILE);
+  const dataFiles = DATA_FILES.map((name) => path.join(dir, name)).filter((f) => existsSync(f));
+  const rule = pub.editions.every === undefined ? undefined : (pub.editions as Recurrence);
+  const none: DataEditions = { rows: [], recurring: [] };
+  if (!existsSync(templateFile)) {
+    for (const file of dataFiles) {
+      const problem = `has rows, but there is no ${TEMPLATE_FILE} beside it to render them with`;
+      const fix =
+        `create ${slash(templateFile)}: the Markdown of one edition, with {{ title }} and the other columns ` +
+        '(README: "Editions from data")';
+      problems.push({ file: slash(file), field: "", problem, fix });
+    }
+    if (rule) {
+      const problem = `"every" renders ${TEMPLATE_FILE} for each date, and there is no ${slash(templateFile)}`;
+      const fix =
+        `create ${slash(templateFile)}: the Markdown of one edition, with {{ day.weekday }} and the like ` +
+        '(README: "Recurring editions")';
+      problems.push({ file: slash(path.join(dir, "publication.json")), field: "editions.every", problem, fix });
+    }
+    return none;
+  }
+  const template = readTemplate(templateFile, problems);
+  if (!template) return none;
+  if (!dataFiles.length && !rule) {
+    const problem =
+      `is rendered once per row of ${DATA_FILES.slice(0, 3).join(", ")} or per date of a recurring rule, ` +
+      "and this publication has neither";
+    const fix =
+      'add content/<slug>/editions.csv with a header row (date,title,…), or "every" in publication.json ' +
+      '(README: "Editions from data")';
+    problems.push({ file: slash(templateFile), field: "", problem, fix });
+    return none;
+  }
+  const made = (key: EditionKey, row: Record<string, unknown>, origin: string): DataEdition => ({
+    ...template,
+    data: { ...template.data, ...row },
+    key,
+    file: slash(templateFile),
+    origin,
+  });
+  const field = KEY_FIELD[pub.editions.by];
+  const rows: DataEdition[] = [];
+  for (const file of dataFiles) {
+    for (const row of readRows(file, problems)) {
+      const raw = row.fields[field];
+      // A CSV cell is text: "3" is the number 3 there.
+      const value = typeof raw === "string" && /^\d+$/.test(raw) && field === "number" ? Number(raw) : raw;
+      const key = keyFromFrontMatter(pub.editions.by, value);
+      if ("problem" in key) {
+        const fix = key.fix.replace("in the front matter as", "in the row, as in");
+        problems.push({ file: row.origin, field, problem: key.problem, fix });
+        continue;
+      }
+      rows.push(made(key.key, { ...row.fields, [field]: value }, row.origin));
+    }
+  }
+  const publicationFile = slash(path.join(dir, "publication.json"));
+  const keys = rule ? recurringKeys(rule, today) : [];
+  if (rule && !keys.length)
+    problems.push({
+      file: publicationFile,
+      field: "editions.until",
+      problem:
+        rule.from === undefined
+          ? `${rule.until} is before the build date, ${today}, and without "from" the rule starts at the build date`
+          : `the rule names no date from ${rule.from} to ${rule.until}`,
+      fix: 'add "from", the date of the first edition, or move "until" later',
+    });
+  // The date is named: a template error says which of the rule's editions it was rendering.
+  const recurring = keys.map((key) => made(key, { [field]: key }, `${publicationFile} editions.every, ${key}`));
+  return { rows, recurring };
+}
+
+function readTemplate(file: string, problems: ContentProblem[]): FrontMatterSplit | undefined {
+  const text = readText(file);
+  if ("problem" in text) {
+    problems.push(text.problem);
+    return undefined;
+  }
+  const front = splitFrontMatter(text.text);
+  if ("error" in front) {
+    problems.push({ file: slash(file), field: "front matter", problem: front.error, fix: front.fix });
+    return undefined;
+  }
+  const pagination = paginationProblem(slash(file), front.data);
+  if (pagination) problems.push(pagination);
+  return pagination ? undefined : front;
+}
+
+/**
+ * Eleventy's pagination front matter, written by an author who knows Eleventy:
+ * littlepress makes one edition per row itself, so it says where rows go
+ * (instead of a key problem about "{{ row.date }}").
+ */
+export function paginationProblem(file: string, data: Record<string, unknown>): ContentProblem | undefined {
+  if (!("pagination" in data)) return undefined;
+  return {
+    file,
+    field: "pagination",
+    problem: "Eleventy pagination does not make editions here: littlepress renders one edition per row itself",
+    fix:
+      "put the rows in content/<slug>/editions.csv (or .json, .yaml), one column per field " +
+      "and a `date` (or `number`, `hour`) column, and the Markdown in content/<slug>/edition.md " +
+      'without pagination; the columns are its variables (README: "Editions from data")',
+  };
+}
+
+/** One row of a data file: its fields, and where it is ("content/x/editions.csv row 3 (line 4)"). */
+interface Row {
+  fields: Record<string, unknown>;
+  origin: string;
+}
+
+function readRows(file: string, problems: ContentProblem[]): Row[] {
+  const name = slash(file);
+  const text = readText(file);
+  if ("problem" in text) {
+    problems.push(text.problem);
+    return [];
+  }
+  const said = file.endsWith(".csv") ? csvRows(name, text.text) : listRows(name, text.text);
+  if ("problem" in said) {
+    problems.push(said.problem);
+    return [];
+  }
+  if (!said.rows.length)
+    problems.push({ file: name, field: "", problem: "has no rows", fix: "add a row per edition, or remove the file" });
+  return said.rows;
+}
+
+type Rows = { rows: Row[] } | { problem: ContentProblem };
+
+const CSV_FIX =
+  "a header row names the columns (date,title,word); a value with a comma, a quote or a line break " +
+  'goes in double quotes, a quote in it doubled: "say ""hi"""';
+
+/** A CSV file's rows, by its header row (csv-parse: quoted commas, doubled quotes, line breaks in quotes, CRLF). */
+function csvRows(file: string, text: string): Rows {
+  let records: { record: string[]; info: { bytes: number } }[];
+  try {
+    records = parseCsv(text, { bom: true, info: true, skip_empty_lines: true }) as unknown as typeof records;
+  } catch (e) {
+    const { message } = e as Error;
+    return { problem: { file, field: "", problem: `is not valid CSV: ${message}`, fix: CSV_FIX } };
+  }
+  const [header, ...data] = records;
+  if (!header) return { rows: [] };
+  const columns = header.record.map((c) => c.trim());
+  const bad = columns.findIndex((c, i) => !c || columns.indexOf(c) !== i || c === "__proto__");
+  if (bad >= 0) {
+    const problem = columns[bad]
+      ? `the header names the column "${columns[bad]}" twice`
+      : `column ${bad + 1} of the header row has no name`;
+    return { problem: { file, field: "header", problem, fix: "give every column its own name in the first row" } };
+  }
+  const bytes = Buffer.from(text);
+  // Lines are counted as the rows go, from where the last count stopped (a 10,000-row file is read once).
+  let counted = 0;
+  let line = 1;
+  const lineAt = (offset: number) => {
+    // Blank lines before a record are skipped by the parser: the record starts past them.
+    while (bytes[offset] === 0x0d || bytes[offset] === 0x0a) offset++;
+    for (let i = bytes.indexOf(0x0a, counted); i >= 0 && i < offset; i = bytes.indexOf(0x0a, i + 1)) line++;
+    counted = Math.max(counted, offset);
+    return line;
+  };
+  let start = header.info.bytes;
+  return {
+    rows: data.map(({ record, info }, i) => {
+      const fields = Object.fromEntries(columns.map((c, j) => [c, record[j]]));
+      const origin = `${file} row ${i + 1} (line ${lineAt(start)})`;
+      start = info.bytes;
+      return { fields, origin };
+    }),
+  };
+}
+
+/** A JSON or YAML file's rows: a list of objects. */
+function listRows(file: string, text: string): Rows {
+  const json = file.endsWith(".json");
+  let list: unknown;
+  try {
+    // YAML 1.2 core schema: `date: 2026-02-30` stays the text the author wrote, as in front matter.
+    list = json ? JSON.parse(text) : parseYaml(text, { schema: "core" });
+  } catch (e) {
+    const problem = `is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`;
+    return { problem: { file, field: "", problem, fix: `correct the ${json ? "JSON" : "YAML"} syntax` } };
+  }
+  const example = json ? '[{"date": "2026-11-22", "title": "…"}, …]' : '- date: 2026-11-22\n  title: "…"';
+  if (!Array.isArray(list))
+    return {
+      problem: { file, field: "", problem: "is not a list of rows", fix: `write one object per edition: ${example}` },
+    };
+  const rows: Row[] = [];
+  for (const [i, item] of list.entries()) {
+    const origin = `${file} row ${i + 1}`;
+    if (item === null || typeof item !== "object" || Array.isArray(item))
+      return {
+        problem: { file: origin, field: "", problem: "is not a set of fields", fix: `write it as ${example}` },
+      };
+    rows.push({ fields: item as Record<string, unknown>, origin });
+  }
+  return { rows };
+}

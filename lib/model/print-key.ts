@@ -1,0 +1,49 @@
+// A print key: the secret URL that prints on one Little Printer through
+// sirius (`POST <host>/printkey/<secret>?from=<sender>`). Whoever holds it
+// can print on someone's paper, so the kit keeps it sealed (seal.ts) and
+// shows only the printer's name.
+import { openSealed, seal } from "./seal.ts";
+
+/** The longest print key URL accepted (sirius's keys are short). */
+const MAX_URL_LENGTH = 500;
+
+/**
+ * A print key URL as the subscriber pasted it, checked: http(s), with a
+ * `/printkey/<secret>` path and nothing after it. A reason string when it is
+ * not one (the reason never repeats the URL: it may be someone's key).
+ */
+export function parsePrintKeyUrl(text: string): URL | { error: string } {
+  const trimmed = text.trim();
+  if (!trimmed) return { error: "Print key: paste your printer's print key URL." };
+  if (trimmed.length > MAX_URL_LENGTH) return { error: "Print key: that is too long to be a print key URL." };
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return { error: "Print key: that is not a URL; it looks like https://<host>/printkey/<key>." };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { error: "Print key: the URL must start with https://." };
+  if (url.username || url.password || url.hash || url.search)
+    return { error: "Print key: paste the URL alone, without a query or a #fragment." };
+  if (!/^\/printkey\/[A-Za-z0-9_-]+\/?$/.test(url.pathname))
+    return { error: "Print key: the URL's path must be /printkey/<key>, as your printer's page shows it." };
+  return url;
+}
+
+/** The print key URL sealed under `key`, in base64, as a subscription stores it. */
+export function sealPrintKey(url: URL, key: Buffer): string {
+  return seal(Buffer.from(url.href, "utf8"), key).toString("base64");
+}
+
+/** The print key URL from its sealed form; throws when it was not sealed under `key`. */
+export function openPrintKey(sealed: string, key: Buffer): URL {
+  return new URL(openSealed(Buffer.from(sealed, "base64"), key).toString("utf8"));
+}
+
+/** The URL that prints: the print key with `from` naming the sender (the publication). */
+export function printUrl(printKey: URL, from: string): URL {
+  const url = new URL(printKey.href);
+  url.searchParams.set("from", from);
+  return url;
+}

@@ -1,0 +1,205 @@
+// A subscription, as the platform kept one for each subscriber, and the rules
+// for its daily delivery: when it is due, what a delivery's record says, and
+// how an answer from the publication and one from the printer change both.
+// The spec's own table (what prints, what ends) is in delivery-rules.ts.
+import { addDays, type IsoDate } from "./dates.ts";
+import { editionAction, lastEtagAfter, type EditionAction } from "./delivery-rules.ts";
+import { localDeliveryTime, type LocalDeliveryTime } from "./delivery-time.ts";
+import { todayIn } from "./time-zones.ts";
+
+/** A printer's subscription to one publication. */
+export interface Subscription {
+  /** Random and public: names the subscription in logs, the dry run and the desk (never the print key). */
+  id: string;
+  /** The publication's slug ("" for the one at the site root). */
+  slug: string;
+  /**
+   * The print key URL (`https://<host>/printkey/<secret>`), sealed (seal.ts)
+   * under the deploy's key, in base64. A print key prints on someone's
+   * printer: it is never shown back, logged or printed.
+   */
+  printKey: string;
+  /** The printer's name as its print key answered ("Kitchen"), for people. */
+  printer: string;
+  /** The printer's IANA time zone. */
+  zone: string;
+  /** The delivery hour on the printer's clock, 0 to 23: the platform delivered on the hour. */
+  hour: number;
+  /** The settings that validate_config accepted, sent as query parameters on every delivery. */
+  settings: [string, string][];
+  /** When it was made (ISO 8601): its first delivery is the first one due after. */
+  created: string;
+  /** Deliveries so far, printed or not (the spec): the next delivery's delivery_count. */
+  deliveryCount: number;
+  /** The ETag of the last 200 seen: the same one again prints nothing. */
+  lastEtag: string | null;
+  /** Set when the subscription ended (410, or a print key that no longer exists). */
+  ended: { at: string; reason: string } | null;
+  /** SHA-256 (hex) of the private unsubscribe token; the token itself is only in the subscriber's link. */
+  unsubscribeHash: string;
+}
+
+/** The delivery a subscription is due for: its local date and time. */
+export interface DueDelivery {
+  date: IsoDate;
+  time: LocalDeliveryTime;
+}
+
+/**
+ * The delivery due at `at`, if any. A delivery's day runs from its time (the
+ * hour on the printer's clock that day, summer time included) to the next
+ * day's: a run anywhere in it delivers, or retries, that day's edition. None
+ * for an ended subscription, or before its first delivery time after it was made.
+ */
+export function deliveryDueAt(
+  sub: Pick<Subscription, "zone" | "hour" | "created" | "ended">,
+  at: Date,
+): DueDelivery | undefined {
+  if (sub.ended) return undefined;
+  let date = todayIn(sub.zone, at);
+  let time = localDeliveryTime(date, sub.hour, sub.zone);
+  if (time.ms > at.getTime()) {
+    date = addDays(date, -1);
+    time = localDeliveryTime(date, sub.hour, sub.zone);
+  }
+  if (time.ms > at.getTime() || time.ms < Date.parse(sub.created)) return undefined;
+  return { date, time };
+}
+
+/**
+ * Where one delivery stands:
+ * - "sending": a run has claimed it and is at work (or crashed: see claimable);
+ * - "printed": the printer took the edition;
+ * - "not-printed": nothing to print (204, or the same ETag as last time);
+ * - "ended": 410, the series is over;
+ * - "offline": the printer was offline (504); retried within the day;
+ * - "failed": the publication or the print key could not be reached; retried within the day;
+ * - "unknown-key": the print key no longer exists (404); the subscription ends.
+ */
+export type DeliveryState = "sending" | "printed" | "not-printed" | "ended" | "offline" | "failed" | "unknown-key";
+
+/** One subscription's delivery on one date: the store keeps one per subscription and date. */
+export interface DeliveryRecord {
+  subscription: string;
+  date: IsoDate;
+  /** The local_delivery_time this delivery's request carries. */
+  localDeliveryTime: string;
+  /** The delivery_count this delivery's request carries (fixed at the first claim, kept on retries). */
+  deliveryCount: number;
+  state: DeliveryState;
+  /** When it last changed (ISO 8601); for "sending", when it was claimed. */
+  at: string;
+  attempts: number;
+  /** The /edition/ status (null: not asked yet, or no answer). */
+  status: number | null;
+  etag: string | null;
+  printed: boolean;
+  /** What happened, in words, for the desk and the log. */
+  detail: string;
+}
+
+/** How long a "sending" claim holds: older, its run is taken to have crashed and the next run resumes it. */
+export const STALE_CLAIM_MS = 5 * 60_000;
+/** A day's delivery is tried at most this often (an offline printer, an unreachable publication). */
+export const MAX_ATTEMPTS = 24;
+
+/** Whether a run may (re)claim a delivery whose record is `rec`, at `at`. */
+export function claimable(rec: DeliveryRecord, at: Date): boolean {
+  if (rec.attempts >= MAX_ATTEMPTS) return false;
+  if (rec.state === "offline" || rec.state === "failed") return true;
+  return rec.state === "sending" && at.getTime() - Date.parse(rec.at) >= STALE_CLAIM_MS;
+}
+
+/** A fresh claim of `due` for `sub` (the first attempt). */
+export function firstClaim(sub: Subscription, due: DueDelivery, at: Date): DeliveryRecord {
+  return {
+    subscription: sub.id,
+    date: due.date,
+    localDeliveryTime: due.time.text,
+    deliveryCount: sub.deliveryCount,
+    state: "sending",
+    at: at.toISOString(),
+    attempts: 1,
+    status: null,
+    etag: null,
+    printed: false,
+    detail: "claimed",
+  };
+}
+
+/** The same delivery claimed again (a retry, or a crashed run's claim resumed). */
+export function reclaim(rec: DeliveryRecord, at: Date): DeliveryRecord {
+  return { ...rec, state: "sending", at: at.toISOString(), attempts: rec.attempts + 1, detail: "claimed again" };
+}
+
+/** What the print key answered: sirius's contract, or why it could not be asked. */
+export type PrintResult = "sent" | "offline" | "unknown-key" | { error: string };
+
+/** What /edition/ answered (status null: no answer, with the reason in `error`). */
+export interface EditionAnswer {
+  status: number | null;
+  etag: string | null;
+  error?: string;
+}
+
+/** What a settled delivery changes in its subscription (besides delivery_count, moved at the claim). */
+export interface SubscriptionChange {
+  lastEtag: string | null;
+  ended: Subscription["ended"];
+}
+
+/**
+ * The record after a delivery's edition answered, and, when it was to print,
+ * after the print key answered; with what changes in the subscription. The
+ * last ETag moves only when the edition was seen to the end (printed, or
+ * judged the same), so that a retry after an offline printer still prints.
+ */
+export function settle(
+  sub: Pick<Subscription, "lastEtag" | "ended">,
+  rec: DeliveryRecord,
+  edition: EditionAnswer,
+  print: PrintResult | undefined,
+  at: Date,
+): { record: DeliveryRecord; change: SubscriptionChange } {
+  const action: EditionAction = editionAction(edition.status, edition.etag, sub.lastEtag);
+  const base = { ...rec, at: at.toISOString(), status: edition.status, etag: edition.etag };
+  const same = { lastEtag: sub.lastEtag, ended: sub.ended };
+  const seen = { ...same, lastEtag: lastEtagAfter(edition.status, edition.etag, sub.lastEtag) };
+  const ends = (reason: string) => ({ ...same, ended: { at: at.toISOString(), reason } });
+  const record = (state: DeliveryState, detail: string): DeliveryRecord => ({
+    ...base,
+    state,
+    detail,
+    printed: state === "printed",
+  });
+  switch (action) {
+    case "same":
+      return { record: record("not-printed", "same ETag as last time"), change: seen };
+    case "none":
+      return { record: record("not-printed", "204: nothing today"), change: same };
+    case "end":
+      return { record: record("ended", "410: the series is over"), change: ends("the series is over (410)") };
+    case "error":
+      return { record: record("failed", edition.error ?? `edition/ answered ${edition.status}`), change: same };
+    case "print":
+      if (print === "sent") return { record: record("printed", "sent to the printer"), change: seen };
+      if (print === "offline") return { record: record("offline", "printer offline (504)"), change: same };
+      if (print === "unknown-key")
+        return {
+          record: record("unknown-key", "print key unknown (404)"),
+          change: ends("the print key is unknown (404)"),
+        };
+      return { record: record("failed", print?.error ?? "not sent"), change: same };
+  }
+}
+
+/**
+ * The subscription as last stored, after one of its deliveries: delivery_count
+ * past that delivery's (it counts deliveries, printed or not, and never goes
+ * back when runs overlap), and the delivery's change, if any.
+ */
+export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?: SubscriptionChange): Subscription {
+  const deliveryCount = Math.max(latest.deliveryCount, rec.deliveryCount + 1);
+  if (!change) return { ...latest, deliveryCount };
+  return { ...latest, deliveryCount, lastEtag: change.lastEtag, ended: latest.ended ?? change.ended };
+}

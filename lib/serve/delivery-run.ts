@@ -1,0 +1,297 @@
+// A delivery run: the platform's side, played for the kit's own subscribers.
+// Every subscription due at the run's instant gets its day's /edition/
+// request, asked over HTTP exactly as the platform asked; what is to print is
+// POSTed to the subscriber's print key. Each delivery is claimed first (one
+// record per subscription and date, created only if new), so overlapping runs
+// never send twice, and a run that dies halfway leaves claims that the next
+// run resumes once they are stale.
+import { editionAction, editionParams, type EditionAsks } from "../model/delivery-rules.ts";
+import { openPrintKey, printUrl } from "../model/print-key.ts";
+import {
+  afterDelivery,
+  claimable,
+  deliveryDueAt,
+  firstClaim,
+  reclaim,
+  settle,
+  type DeliveryRecord,
+  type DueDelivery,
+  type EditionAnswer,
+  type PrintResult,
+  type Subscription,
+  type SubscriptionChange,
+} from "../model/subscription.ts";
+import type { StateStore } from "./state-store.ts";
+
+export interface DeliveryRunOptions {
+  store: StateStore;
+  /** Where the publications are served ("https://example.netlify.app"): asked as the platform asks. */
+  origin: string;
+  /** The key the print keys are sealed under. */
+  sealKey: Buffer;
+  /** The run's instant (the clock is passed in, so tests and --at control it). */
+  at: Date;
+  /** Only say what would be sent: no claims, no POSTs, nothing written. */
+  dryRun?: boolean;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** Per request, to the publication and to the print key. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** One line of a run's report. */
+export interface DeliveryLine {
+  subscription: string;
+  printer: string;
+  slug: string;
+  date: string;
+  deliveryCount: number;
+  /** What happened, or for a dry run what would: "printed", "would print", "not-printed", … */
+  outcome: string;
+  detail: string;
+  etag: string | null;
+}
+
+export interface DeliveryReport {
+  at: string;
+  subscriptions: number;
+  due: number;
+  lines: DeliveryLine[];
+}
+
+/**
+ * Deliveries in flight at once. A delivery mostly waits (the store, edition/,
+ * the print key across the internet), so many at once: 48 took a run to 1,000
+ * subscribers from 22 s to 17 s on a loaded 2-core machine against 16
+ * (BENCHMARKS.md, "Delivery run").
+ */
+export const DELIVERY_CONCURRENCY = 48;
+
+export const SUBSCRIPTIONS = "subscriptions/";
+export const subscriptionKey = (id: string) => `${SUBSCRIPTIONS}${id}`;
+export const deliveriesOf = (id: string) => `deliveries/${id}/`;
+const deliveryKey = (id: string, date: string) => `${deliveriesOf(id)}${date}`;
+
+/** What meta.json says that a run needs: the sender's name and what to send. */
+interface PublicationMeta extends EditionAsks {
+  name: string;
+}
+
+export async function runDeliveries(options: DeliveryRunOptions): Promise<DeliveryReport> {
+  const { store, at, concurrency = DELIVERY_CONCURRENCY } = options;
+  const keys = await store.list(SUBSCRIPTIONS);
+  const metas = new Map<string, Promise<PublicationMeta | { error: string }>>();
+  const metaOf = (slug: string) => {
+    let meta = metas.get(slug);
+    if (!meta) metas.set(slug, (meta = readMeta(options, slug)));
+    return meta;
+  };
+  const lines: DeliveryLine[] = [];
+  let due = 0;
+  await eachAtMost(concurrency, keys, async (key) => {
+    const sub = (await store.get<Subscription>(key))?.value;
+    const when = sub && deliveryDueAt(sub, at);
+    if (!sub || !when) return;
+    due++;
+    const line = await deliverOne(options, sub, when, metaOf);
+    if (line) lines.push(line);
+  });
+  lines.sort((a, b) => a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription));
+  return { at: at.toISOString(), subscriptions: keys.length, due, lines };
+}
+
+/** One subscription's delivery for the day `when`: claim, ask, print, record. Never throws. */
+async function deliverOne(
+  o: DeliveryRunOptions,
+  sub: Subscription,
+  when: DueDelivery,
+  metaOf: (slug: string) => Promise<PublicationMeta | { error: string }>,
+): Promise<DeliveryLine | undefined> {
+  const line = (rec: DeliveryRecord, outcome: string, detail: string, etag: string | null): DeliveryLine => ({
+    subscription: sub.id,
+    printer: sub.printer,
+    slug: sub.slug,
+    date: rec.date,
+    deliveryCount: rec.deliveryCount,
+    outcome,
+    detail,
+    etag,
+  });
+  try {
+    const rec = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
+    if (!rec) return undefined;
+    const meta = await metaOf(sub.slug);
+    const edition: EditionAnswer & { body?: Response } =
+      "error" in meta ? { status: null, etag: null, error: meta.error } : await askEdition(o, sub, rec, meta);
+    const action = editionAction(edition.status, edition.etag, sub.lastEtag);
+    if (o.dryRun) {
+      await edition.body?.body?.cancel();
+      const would = action === "print" ? `would print on ${sub.printer}` : `would not print (${action})`;
+      return line(rec, action === "print" ? "would print" : "would not print", would, edition.etag);
+    }
+    let print: PrintResult | undefined;
+    if (action === "print" && edition.body && !("error" in meta))
+      print = await postToPrinter(o, sub, edition.body, meta);
+    else await edition.body?.body?.cancel();
+    const { record, change } = settle(sub, rec, edition, print, new Date(o.at.getTime()));
+    if (!(await settleIfOurs(o.store, rec, record)))
+      return line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
+    await updateSubscription(o.store, sub.id, record, change);
+    return line(record, record.state, record.detail, record.etag);
+  } catch (error) {
+    // The store failed under this one delivery: the claim stays, and goes stale for the next run to resume
+    // (which settles it, delivery_count included: the record carries the count).
+    return {
+      subscription: sub.id,
+      printer: sub.printer,
+      slug: sub.slug,
+      date: when.date,
+      deliveryCount: sub.deliveryCount,
+      outcome: "error",
+      detail: `the store failed: ${(error as Error).message}`,
+      etag: null,
+    };
+  }
+}
+
+/** The day's delivery claimed by this run, or undefined when it is done or another run holds it. */
+async function claim(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery): Promise<DeliveryRecord | undefined> {
+  const key = deliveryKey(sub.id, when.date);
+  const fresh = firstClaim(sub, when, o.at);
+  if (await o.store.create(key, fresh)) return fresh;
+  const held = await o.store.get<DeliveryRecord>(key);
+  if (!held || !claimable(held.value, o.at)) return undefined;
+  const again = reclaim(held.value, o.at);
+  return (await o.store.replace(key, again, held.version)) ? again : undefined;
+}
+
+/**
+ * Writes the settled record only while the claim is still this run's: a run
+ * so slow that its claim went stale and was retaken leaves the record to the
+ * run that took it over.
+ */
+async function settleIfOurs(store: StateStore, claimed: DeliveryRecord, settled: DeliveryRecord): Promise<boolean> {
+  const key = deliveryKey(claimed.subscription, claimed.date);
+  const held = await store.get<DeliveryRecord>(key);
+  const ours =
+    held && held.value.state === "sending" && held.value.at === claimed.at && held.value.attempts === claimed.attempts;
+  return ours ? store.replace(key, settled, held.version) : false;
+}
+
+/** For a dry run: the delivery this run would claim, without claiming it. */
+async function peek(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery): Promise<DeliveryRecord | undefined> {
+  const held = await o.store.get<DeliveryRecord>(deliveryKey(sub.id, when.date));
+  if (!held) return firstClaim(sub, when, o.at);
+  return claimable(held.value, o.at) ? reclaim(held.value, o.at) : undefined;
+}
+
+/** Writes a delivery's effect on its subscription, from the latest stored copy (runs and unsubscribes overlap). */
+async function updateSubscription(
+  store: StateStore,
+  id: string,
+  rec: DeliveryRecord,
+  change?: SubscriptionChange,
+): Promise<void> {
+  for (let tries = 0; tries < 5; tries++) {
+    const latest = await store.get<Subscription>(subscriptionKey(id));
+    if (!latest) return; // unsubscribed meanwhile
+    if (await store.replace(subscriptionKey(id), afterDelivery(latest.value, rec, change), latest.version)) return;
+  }
+  throw new Error(`subscription ${id} kept changing under the run`);
+}
+
+async function readMeta(o: DeliveryRunOptions, slug: string): Promise<PublicationMeta | { error: string }> {
+  const url = new URL(slug ? `/${slug}/meta.json` : "/meta.json", o.origin);
+  try {
+    const res = await timed(o, url, { headers: { Accept: "application/json" } });
+    if (res.status !== 200) return { error: `meta.json answered ${res.status}` };
+    const meta = (await res.json()) as Record<string, unknown>;
+    return {
+      name: typeof meta.name === "string" && meta.name ? meta.name : slug || "littlepress",
+      byTime: meta.send_timezone_info === true,
+      byCount: meta.send_delivery_count === true,
+    };
+  } catch (error) {
+    return { error: `meta.json could not be read: ${reason(error)}` };
+  }
+}
+
+/** The day's /edition/ request, with the parameters the platform sent. */
+export function editionUrl(origin: string, sub: Subscription, rec: DeliveryRecord, asks: EditionAsks): URL {
+  const url = new URL(sub.slug ? `/${sub.slug}/edition/` : "/edition/", origin);
+  const params = editionParams(asks, {
+    localDeliveryTime: rec.localDeliveryTime,
+    deliveryCount: rec.deliveryCount,
+    settings: sub.settings,
+  });
+  for (const [name, value] of params) url.searchParams.append(name, value);
+  return url;
+}
+
+async function askEdition(
+  o: DeliveryRunOptions,
+  sub: Subscription,
+  rec: DeliveryRecord,
+  meta: PublicationMeta,
+): Promise<EditionAnswer & { body?: Response }> {
+  try {
+    const res = await timed(o, editionUrl(o.origin, sub, rec, meta));
+    return { status: res.status, etag: res.headers.get("ETag"), body: res };
+  } catch (error) {
+    return { status: null, etag: null, error: `edition/ could not be reached: ${reason(error)}` };
+  }
+}
+
+/** POSTs the edition to the print key, as sirius takes it. */
+async function postToPrinter(
+  o: DeliveryRunOptions,
+  sub: Subscription,
+  edition: Response,
+  meta: PublicationMeta,
+): Promise<PrintResult> {
+  let key: URL;
+  try {
+    key = openPrintKey(sub.printKey, o.sealKey);
+  } catch {
+    await edition.body?.cancel();
+    return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
+  }
+  try {
+    const body = await edition.arrayBuffer();
+    const type = edition.headers.get("Content-Type") ?? "text/html; charset=utf-8";
+    const res = await timed(o, printUrl(key, meta.name), {
+      method: "POST",
+      headers: { "Content-Type": type },
+      body,
+    });
+    await res.body?.cancel();
+    if (res.status === 200) return "sent";
+    if (res.status === 504) return "offline";
+    if (res.status === 404) return "unknown-key";
+    return { error: `the print key answered ${res.status}` };
+  } catch (error) {
+    // The reason names the host at most, never the key's path.
+    return { error: `the print key could not be reached: ${reason(error)}` };
+  }
+}
+
+function timed(o: DeliveryRunOptions, url: URL, init: RequestInit = {}): Promise<Response> {
+  return (o.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(o.timeoutMs ?? 10_000) });
+}
+
+/** Why a request failed, in a few words: the error's code, never its URL. */
+function reason(error: unknown): string {
+  const e = error as { name?: string; cause?: { code?: string } };
+  if (e.name === "TimeoutError") return "timed out";
+  return e.cause?.code ?? e.name ?? "failed";
+}
+
+/** Runs `work` on every item, at most `limit` at once. */
+async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

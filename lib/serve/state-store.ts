@@ -1,0 +1,134 @@
+// Where subscriptions and deliveries are kept: a small key-value store of JSON
+// values with the two conditional writes that make overlapping runs safe
+// (create only if new; replace only if unchanged since read). Netlify Blobs
+// when deployed (blobs-store.ts); files under `npm start` and in the tests
+// (here).
+import { createHash, randomBytes } from "node:crypto";
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+/** A stored value and its version (a token that changes whenever the value does). */
+export interface Stored<T> {
+  value: T;
+  version: string;
+}
+
+export interface StateStore {
+  get<T>(key: string): Promise<Stored<T> | undefined>;
+  /** Writes `value` only when `key` holds nothing yet; false when it already did (someone else was first). */
+  create(key: string, value: unknown): Promise<boolean>;
+  /** Writes `value` only when `key` still holds `version`; false when it changed or went. */
+  replace(key: string, value: unknown, version: string): Promise<boolean>;
+  put(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** The keys that start with `prefix` ("subscriptions/"), in no set order. */
+  list(prefix: string): Promise<string[]>;
+}
+
+/** Keys are paths of plain names: letters, digits, `.`, `_`, `-`, and `/` between them. */
+const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
+export function checkKey(key: string): string {
+  if (!KEY.test(key)) throw new Error(`not a store key: ${JSON.stringify(key)}`);
+  return key;
+}
+
+/** How long a file store's write lock may be held before it is taken to be a crashed writer's. */
+const LOCK_STALE_MS = 10_000;
+const LOCK_WAIT_MS = 5;
+
+/**
+ * A store in a folder: one JSON file per key. A create is atomic (the file is
+ * written aside, then hard-linked into place, which fails if the name exists:
+ * no reader ever sees half a file); a replace holds a lock file made with
+ * O_EXCL while it compares and renames. Safe between processes on one machine.
+ */
+export function fileStore(folder: string): StateStore {
+  const file = (key: string) => path.join(folder, `${checkKey(key)}.json`);
+  const version = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex").slice(0, 20);
+  const aside = async (target: string, value: unknown) => {
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
+    await writeFile(temp, JSON.stringify(value));
+    return temp;
+  };
+  const read = async (target: string) => {
+    try {
+      return await readFile(target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  };
+  const locked = async <R>(target: string, work: () => Promise<R>): Promise<R> => {
+    const lock = `${target}.lock`;
+    await mkdir(path.dirname(target), { recursive: true });
+    for (;;) {
+      try {
+        await (await open(lock, "wx")).close();
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        const held = await stat(lock).catch(() => undefined);
+        if (held && Date.now() - held.mtimeMs > LOCK_STALE_MS) await unlink(lock).catch(() => undefined);
+        else await new Promise((r) => setTimeout(r, LOCK_WAIT_MS));
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      await unlink(lock).catch(() => undefined);
+    }
+  };
+  return {
+    async get<T>(key: string) {
+      const bytes = await read(file(key));
+      return bytes === undefined
+        ? undefined
+        : { value: JSON.parse(bytes.toString("utf8")) as T, version: version(bytes) };
+    },
+    async create(key, value) {
+      const target = file(key);
+      const temp = await aside(target, value);
+      try {
+        await link(temp, target);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        throw error;
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
+    },
+    async replace(key, value, expected) {
+      const target = file(key);
+      return locked(target, async () => {
+        const bytes = await read(target);
+        if (bytes === undefined || version(bytes) !== expected) return false;
+        await rename(await aside(target, value), target);
+        return true;
+      });
+    },
+    async put(key, value) {
+      const target = file(key);
+      await locked(target, async () => rename(await aside(target, value), target));
+    },
+    async delete(key) {
+      const target = file(key);
+      await locked(target, () => unlink(target).catch(() => undefined));
+    },
+    async list(prefix) {
+      const keys: string[] = [];
+      const walk = async (dir: string, under: string) => {
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const e of entries) {
+          const key = under ? `${under}/${e.name}` : e.name;
+          if (e.isDirectory()) await walk(path.join(dir, e.name), key);
+          else if (e.name.endsWith(".json")) keys.push(key.slice(0, -".json".length));
+        }
+      };
+      await walk(folder, "");
+      return keys.filter((k) => k.startsWith(prefix));
+    },
+  };
+}

@@ -1,0 +1,200 @@
+// Subscribing, as the platform did it: the form built from the publication's
+// meta.json, the print key checked with its GET (sirius), the settings sent to
+// the publication's own validate_config/ exactly as the platform sent them
+// (a form field `config` holding JSON), its errors shown after the platform's
+// alert; on `valid: true` the subscription is stored with its print key
+// sealed, and the subscriber gets a private unsubscribe link. Rate-limited
+// per client.
+import type { SpecField } from "../model/config-fields.ts";
+import { pad } from "../model/dates.ts";
+import { parsePrintKeyUrl } from "../model/print-key.ts";
+import { isTimeZone } from "../model/time-zones.ts";
+import { CUT_SHORT, readLimited } from "./config-request.ts";
+import { allowTry, type RateLimit } from "./rate-limit.ts";
+import type { StateStore } from "./state-store.ts";
+import {
+  messagePage,
+  SETTING_PREFIX,
+  subscribeForm,
+  subscribedPage,
+  unsubscribeForm,
+  type FormValues,
+  type PageMeta,
+} from "./subscribe-page.ts";
+import { createSubscription, unsubscribe } from "./subscriptions.ts";
+
+export interface SubscribeOptions {
+  store: StateStore;
+  sealKey: Buffer;
+  /** Where the publication is served: its meta.json and validate_config/ are asked there, over HTTP. */
+  origin: string;
+  /** The site's address as the subscriber reached it, for the unsubscribe link (default: `origin`). */
+  publicOrigin?: string;
+  /** The publication's slug ("" at the site root). */
+  slug: string;
+  /** The client's address, for the rate limit. */
+  client: string;
+  at?: Date;
+  limit?: RateLimit;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** Tries per client and hour (each try checks a print key and calls validate_config/). */
+export const SUBSCRIBE_LIMIT: RateLimit = { action: "subscribe", perHour: 10 };
+
+/** Answers GET (the form, or an unsubscribe link's confirmation) and POST (subscribe, unsubscribe). */
+export async function subscribeRequest(req: Request, o: SubscribeOptions): Promise<Response> {
+  const meta = await readMeta(o);
+  if ("error" in meta) return html(messagePage("No publication here", meta.error), 404);
+  if (req.method === "GET" || req.method === "HEAD") {
+    const link = new URL(req.url).searchParams.get("unsubscribe");
+    if (link === null) return html(subscribeForm(meta));
+    const [id = "", token = ""] = link.split(".");
+    return html(unsubscribeForm(meta, id, token));
+  }
+  if (req.method !== "POST") return html(messagePage("Not allowed", "This page takes GET and POST."), 405, "GET, POST");
+  const form = await readForm(req);
+  if (!form) return html(messagePage("Not understood", "Send the form from the subscribe page."), 400);
+  if (form.get("action") === "unsubscribe") {
+    const done = await unsubscribe(o.store, form.get("id") ?? "", form.get("token") ?? "");
+    return done
+      ? html(messagePage("Unsubscribed", `Your printer will not print ${meta.name} any more.`))
+      : html(messagePage("Link not valid", "This unsubscribe link is not valid, or was used already."), 404);
+  }
+  const at = o.at ?? new Date();
+  if (!(await allowTry(o.store, o.limit ?? SUBSCRIBE_LIMIT, o.client, o.sealKey, at)))
+    return html(
+      messagePage("Too many tries", "Too many subscribe tries from here this hour; please try again later."),
+      429,
+    );
+  return subscribe(meta, form, o, at);
+}
+
+async function subscribe(meta: PageMeta, form: URLSearchParams, o: SubscribeOptions, at: Date): Promise<Response> {
+  const values: FormValues = {
+    zone: (form.get("zone") ?? "").trim(),
+    hour: (form.get("hour") ?? "").trim(),
+    settings: Object.fromEntries(meta.fields.map((f) => [f.name, form.get(SETTING_PREFIX + f.name) ?? ""])),
+  };
+  const refuse = (errors: string[]) => html(subscribeForm(meta, values, errors), 400);
+  const errors: string[] = [];
+  const key = parsePrintKeyUrl(form.get("print_key") ?? "");
+  if ("error" in key) errors.push(key.error);
+  if (!isTimeZone(values.zone))
+    errors.push(`Time zone: "${values.zone}" is not a time zone; use a name such as Europe/London.`);
+  const hour = Number(values.hour);
+  if (!/^\d{1,2}$/.test(values.hour) || hour > 23) errors.push("Delivery time: choose an hour from 00:00 to 23:00.");
+  if (errors.length || "error" in key) return refuse(errors);
+  const printer = await checkPrintKey(key, o);
+  if ("error" in printer) return refuse([printer.error]);
+  const verdict = await validateSettings(meta.fields, values.settings, o);
+  if ("error" in verdict) return refuse([verdict.error]);
+  if (!verdict.valid) return refuse(verdict.errors);
+  const { subscription, token } = await createSubscription(o.store, o.sealKey, {
+    slug: o.slug,
+    printKey: key,
+    printer: printer.name,
+    zone: values.zone,
+    hour,
+    settings: meta.fields.map((f) => [f.name, values.settings[f.name] ?? ""]),
+    at,
+  });
+  const link = new URL(o.slug ? `/${o.slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin);
+  link.searchParams.set("unsubscribe", `${subscription.id}.${token}`);
+  const when = `every day at ${pad(hour)}:00 (${values.zone}), from the next one on`;
+  return html(subscribedPage(meta, printer.name, link.href, when));
+}
+
+/** The print key's GET, as sirius answers it: the printer's name, or what to tell the subscriber. */
+async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<{ name: string } | { error: string }> {
+  const where = `the printer service at ${key.host}`;
+  try {
+    const res = await (o.fetch ?? fetch)(key, {
+      headers: { Accept: "application/json" },
+      redirect: "error",
+      signal: AbortSignal.timeout(o.timeoutMs ?? 8000),
+    });
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return { error: `Print key: ${where} does not know this key; copy it again from your printer's page.` };
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      return { error: `Print key: ${where} answered ${res.status}; check the key, or try again later.` };
+    }
+    const answer = (await res.json()) as { name?: unknown };
+    const name =
+      typeof answer.name === "string" && answer.name.trim() ? answer.name.trim().slice(0, 80) : "Your printer";
+    return { name };
+  } catch {
+    return { error: `Print key: ${where} did not answer as a print key does; check the key, or try again later.` };
+  }
+}
+
+/** POSTs the settings to the publication's validate_config/ as the platform did; its answer or why there is none. */
+async function validateSettings(
+  fields: SpecField[],
+  settings: Record<string, string>,
+  o: SubscribeOptions,
+): Promise<{ valid: true } | { valid: false; errors: string[] } | { error: string }> {
+  if (!fields.length) return { valid: true }; // validate_config is only for publications with settings (spec)
+  const trouble = { error: "The publication could not check your settings just now; please try again." };
+  try {
+    const res = await (o.fetch ?? fetch)(
+      new URL(o.slug ? `/${o.slug}/validate_config/` : "/validate_config/", o.origin),
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ config: JSON.stringify(settings) }),
+        signal: AbortSignal.timeout(o.timeoutMs ?? 8000),
+      },
+    );
+    const answer = (await res.json()) as { valid?: unknown; errors?: unknown };
+    if (answer.valid === true) return { valid: true };
+    if (answer.valid === false && Array.isArray(answer.errors))
+      return { valid: false, errors: answer.errors.map(String) };
+    return trouble;
+  } catch {
+    return trouble;
+  }
+}
+
+async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string }> {
+  const gone = { error: "There is no publication at this address." };
+  if (o.slug !== "" && !/^[a-z0-9][a-z0-9-]*$/.test(o.slug)) return gone;
+  try {
+    const res = await (o.fetch ?? fetch)(new URL(o.slug ? `/${o.slug}/meta.json` : "/meta.json", o.origin), {
+      signal: AbortSignal.timeout(o.timeoutMs ?? 8000),
+    });
+    if (res.status !== 200) return (await res.body?.cancel(), gone);
+    const meta = (await res.json()) as { name?: unknown; description?: unknown; config?: { fields?: unknown } };
+    return {
+      name: typeof meta.name === "string" ? meta.name : o.slug,
+      description: typeof meta.description === "string" ? meta.description : "",
+      fields: Array.isArray(meta.config?.fields) ? (meta.config.fields as SpecField[]) : [],
+    };
+  } catch {
+    return gone;
+  }
+}
+
+/** The form, read no further than MAX_BODY_BYTES; undefined for anything else (too long, cut short, not a form). */
+async function readForm(req: Request): Promise<URLSearchParams | undefined> {
+  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded"))
+    return undefined;
+  const body = await readLimited(req);
+  if (body === undefined || body === CUT_SHORT) return undefined;
+  return new URLSearchParams(new TextDecoder().decode(body));
+}
+
+function html(body: string, status = 200, allow?: string): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+  };
+  if (allow) headers.Allow = allow;
+  return new Response(body, { status, headers });
+}

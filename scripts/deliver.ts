@@ -1,0 +1,102 @@
+// npm run deliver: one delivery run by hand, on the local subscriptions
+// (.littlepress/state, made through the subscribe pages under `npm start`),
+// against the built site served for the run. --dry-run says what would be
+// sent and to whom, and sends and writes nothing. Print keys are never shown:
+// a subscription is named by its id and its printer's name.
+import { runDeliveries, type DeliveryReport } from "../lib/serve/delivery-run.ts";
+import { startServer } from "../lib/serve/server.ts";
+import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
+import { plural } from "../lib/model/words.ts";
+import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
+
+export const USAGE = `Usage: npm run deliver -- [--dry-run] [--at <time>] [options]
+
+Runs the deliveries due now, as the scheduled function does on Netlify every
+15 minutes: for each subscription due, asks the publication's edition/ as the
+platform did and POSTs what is to print to the printer's print key. The
+subscriptions are the local ones (made on the subscribe pages of npm start);
+the publications are served from the built site for the run.
+
+Options:
+  --dry-run        say what would be sent and to whom; send and write nothing
+  --at <time>      run as if it were this instant (ISO 8601 with Z or an
+                   offset, like 2026-11-23T06:00:00Z); default: now
+  --site <dir>     the built site (default _site/)
+  --state <dir>    the subscriptions' folder (default ${LOCAL_STATE}/)
+  --origin <url>   ask the publications at this address instead of serving --site
+  -h, --help       show this text
+
+Print keys are sealed with $${SEAL_KEY_VARIABLE} when it is set, else with the
+key kept in the state folder.
+
+Example:
+  npm run deliver -- --dry-run --at 2026-11-23T06:00:00+01:00`;
+
+const OPTIONS = {
+  "dry-run": { type: "boolean" },
+  at: { type: "string" },
+  site: { type: "string" },
+  state: { type: "string" },
+  origin: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export async function main(argv: string[], out: Output = processOutput, env = process.env): Promise<number> {
+  const parsed = parseToolArgs(argv, OPTIONS, false);
+  const answered = answerUsage(
+    "deliver",
+    "error" in parsed || !parsed.values.help ? parsed : { help: true },
+    USAGE,
+    out,
+  );
+  if (answered !== undefined || "error" in parsed) return answered ?? 2;
+  const { values } = parsed;
+  const at = values.at === undefined ? new Date() : parseInstant(values.at);
+  if (!at) {
+    out.stderr(
+      `deliver: --at takes an ISO 8601 time with Z or an offset, like 2026-11-23T06:00:00Z, ` +
+        `not "${values.at}"; see --help\n`,
+    );
+    return 2;
+  }
+  const state = stateSetup({ folder: values.state ?? LOCAL_STATE, sealKey: env[SEAL_KEY_VARIABLE] });
+  if ("error" in state) {
+    out.stderr(`deliver: ${state.error}\n`);
+    return 2;
+  }
+  const server = values.origin ? undefined : await startServer({ port: 0, siteDir: values.site ?? "_site" });
+  try {
+    const origin = values.origin ?? server!.url;
+    const report = await runDeliveries({ ...state, origin, at, dryRun: values["dry-run"] === true });
+    out.stdout(reportText(report, values["dry-run"] === true));
+    return report.lines.some((l) => l.outcome === "error") ? 1 : 0;
+  } finally {
+    await server?.close();
+  }
+}
+
+/** An instant written with its zone: a bare local time would be read in this machine's zone, silently. */
+function parseInstant(text: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text)) return undefined;
+  const at = new Date(text);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
+export function reportText(report: DeliveryReport, dryRun: boolean): string {
+  const head =
+    `deliver: ${dryRun ? "dry run " : ""}at ${report.at}: ` +
+    `${plural(report.subscriptions, "subscription")}, ${report.due} due` +
+    (report.due > report.lines.length
+      ? `, ${report.due - report.lines.length} of them delivered already today (or held by another run)`
+      : "") +
+    "\n";
+  const lines = report.lines.map(
+    (l) =>
+      `  ${l.slug || "/"}  ${l.subscription} (${l.printer})  ${l.date} delivery_count ${l.deliveryCount}: ` +
+      `${dryRun ? l.detail : `${l.outcome} (${l.detail})`}${l.etag ? `, ETag ${l.etag}` : ""}\n`,
+  );
+  const tail = dryRun ? "Dry run: nothing was sent or written.\n" : "";
+  return head + lines.join("") + tail;
+}
+
+runTool("deliver", import.meta.url, (argv) => main(argv));

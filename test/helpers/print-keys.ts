@@ -1,0 +1,90 @@
+// A fake sirius print-key server, following its contract (the public
+// nordprojects/sirius, sirius/web/print_key_api.py):
+// - POST /printkey/<key>?from=<sender>: text/html (or any text/*, image/*,
+//   JSON) prints and answers 200 {"status": "sent"}; an offline printer
+//   answers 504 {"status": "failed-offline"}; an unknown key 404; another body type 415.
+// - GET /printkey/<key> with Accept: application/json answers
+//   {"name", "owner", "status": "online" | "offline"}.
+// It binds 127.0.0.1 on a free port and keeps every print for the tests to read.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FakePrinter {
+  name: string;
+  owner: string;
+  online: boolean;
+}
+
+export interface Print {
+  key: string;
+  from: string | null;
+  contentType: string;
+  body: string;
+}
+
+export interface FakePrintKeys {
+  url: string;
+  /** The print key URL of `key` on this server. */
+  keyUrl(key: string): string;
+  printers: Map<string, FakePrinter>;
+  prints: Print[];
+  /** Requests seen, by method and path (the tests check what was asked). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startPrintKeys(printers: Record<string, FakePrinter> = {}): Promise<FakePrintKeys> {
+  const keys = new Map(Object.entries(printers));
+  const prints: Print[] = [];
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => void answer(req, res));
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    requests.push(`${req.method} ${url.pathname}`);
+    const body = await readBody(req);
+    const json = (status: number, value: unknown) => {
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(value));
+    };
+    const m = /^\/printkey\/([^/]+)\/?$/.exec(url.pathname);
+    const printer = m ? keys.get(m[1]!) : undefined;
+    if (!m || !printer) return json(404, { error: "Not found" });
+    if (req.method === "GET") {
+      if (!(req.headers.accept ?? "").includes("application/json")) {
+        res.writeHead(200, { "Content-Type": "text/html" });
+        return res.end(`<h1>${printer.name}</h1>`);
+      }
+      return json(200, { name: printer.name, owner: printer.owner, status: printer.online ? "online" : "offline" });
+    }
+    if (req.method !== "POST") return json(405, { error: "Method not allowed" });
+    const type = (req.headers["content-type"] ?? "").toLowerCase();
+    if (!/^(text\/|image\/|application\/json)/.test(type)) return json(415, { error: "Unsupported Media Type" });
+    if (!printer.online) return json(504, { status: "failed-offline" });
+    prints.push({ key: m[1]!, from: url.searchParams.get("from"), contentType: type, body: body.toString("utf8") });
+    return json(200, { status: "sent" });
+  };
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    keyUrl: (key) => `${url}/printkey/${key}`,
+    printers: keys,
+    prints,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,328 @@
+// Delivery runs end to end, with the clock in the tests' hands: the kit's
+// server serves the fixture publications, a fake sirius takes the prints, and
+// the state lives in a file store in a temporary folder.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "../../lib/model/dates.ts";
+import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
+import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
+import { runDeliveries, subscriptionKey, type DeliveryRunOptions } from "../../lib/serve/delivery-run.ts";
+import { fileStore, type StateStore } from "../../lib/serve/state-store.ts";
+import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
+import { withServer } from "../helpers/server.ts";
+
+const site = withServer("basic");
+const sealKey = randomBytes(32);
+let sirius: FakePrintKeys;
+let folder: string;
+let store: StateStore;
+
+beforeAll(async () => {
+  sirius = await startPrintKeys();
+});
+afterAll(() => sirius.close());
+afterEach(() => {
+  sirius.prints.length = 0;
+  sirius.printers.clear();
+  rmSync(folder, { recursive: true, force: true });
+});
+const freshStore = () => {
+  folder = mkdtempSync(path.join(tmpdir(), "littlepress-deliveries-"));
+  store = fileStore(folder);
+  return store;
+};
+
+/** A printer on the fake sirius, and a subscription to `slug` that prints on it. */
+async function subscribe(slug: string, zone: string, hour: number, created: string, online = true) {
+  const key = randomBytes(8).toString("hex");
+  sirius.printers.set(key, { name: `Printer ${key.slice(0, 4)}`, owner: "Ada", online });
+  const { subscription } = await createSubscription(store, sealKey, {
+    slug,
+    printKey: new URL(sirius.keyUrl(key)),
+    printer: `Printer ${key.slice(0, 4)}`,
+    zone,
+    hour,
+    settings: [],
+    at: new Date(created),
+  });
+  return { key, id: subscription.id };
+}
+
+const run = (at: number | Date, over: Partial<DeliveryRunOptions> = {}) =>
+  runDeliveries({ store, origin: site.url, sealKey, at: new Date(at), ...over });
+/** The instant `minutes` past the delivery hour on the printer's `date`. */
+const past = (date: string, hour: number, zone: string, minutes = 5) =>
+  localDeliveryTime(date, hour, zone).ms + minutes * 60_000;
+const sub = async (id: string) => (await store.get<Subscription>(subscriptionKey(id)))!.value;
+const record = async (id: string, date: string) => (await store.get<DeliveryRecord>(`deliveries/${id}/${date}`))?.value;
+
+describe("a serial by delivery_count", () => {
+  it("prints each day's part, counts the days that print nothing, and ends on 410", async () => {
+    freshStore();
+    const zone = "Europe/Paris";
+    const { key, id } = await subscribe("serial", zone, 6, "2026-03-26T12:00:00Z");
+    const outcomes: string[] = [];
+    for (let day = 0; day < 8; day++) {
+      const date = addDays("2026-03-27", day); // across the clocks going forward on 29 March
+      const report = await run(past(date, 6, zone));
+      outcomes.push(report.lines.map((l) => `${l.deliveryCount}:${l.outcome}`).join(","));
+    }
+    // parts 0, 1, 2 and 4 exist; 3 is a gap (204); after 4 the series is over (410); then nothing is due
+    expect(outcomes).toEqual(["0:printed", "1:printed", "2:printed", "3:not-printed", "4:printed", "5:ended", "", ""]);
+    expect(sirius.prints.map((p) => p.key)).toEqual([key, key, key, key]);
+    expect(sirius.prints[0]!.from).toBe("Serial");
+    expect(sirius.prints[0]!.contentType).toBe("text/html; charset=utf-8");
+    expect(sirius.prints[0]!.body).toContain("The first part.");
+    expect(sirius.prints[3]!.body).toContain("After a gap.");
+    const ended = await sub(id);
+    expect(ended.ended?.reason).toMatch(/410/);
+    expect(ended.deliveryCount).toBe(6);
+  });
+
+  it("keeps the print key sealed: its secret is nowhere in the store", async () => {
+    freshStore();
+    const { key } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    await run(past("2026-03-27", 6, "UTC"));
+    expect(sirius.prints).toHaveLength(1);
+    const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(files.length).toBeGreaterThan(1);
+    for (const f of files) expect(readFileSync(path.join(f.parentPath, f.name), "utf8")).not.toContain(key);
+  });
+});
+
+describe("the printer's own date", () => {
+  it("delivers the local date's edition at the offsets -12:00 and +14:00 from the same instant", async () => {
+    freshStore();
+    // 2026-01-10 at 06:30 in Kiritimati (+14:00) is 2026-01-09 at 04:30 in Etc/GMT+12 (-12:00).
+    const east = await subscribe("daily", "Pacific/Kiritimati", 6, "2026-01-01T00:00:00Z");
+    const west = await subscribe("daily", "Etc/GMT+12", 6, "2026-01-01T00:00:00Z");
+    const at = Date.parse("2026-01-09T16:30:00Z");
+    await run(at);
+    expect((await record(east.id, "2026-01-10"))?.localDeliveryTime).toBe("2026-01-10T06:00:00+14:00");
+    expect((await record(east.id, "2026-01-10"))?.state).toBe("printed");
+    // west is still on 9 January before 06:00: its due delivery is the 8th's, before the first edition (204)
+    expect((await record(west.id, "2026-01-08"))?.localDeliveryTime).toBe("2026-01-08T06:00:00-12:00");
+    expect((await record(west.id, "2026-01-08"))?.state).toBe("not-printed");
+    expect(sirius.prints.map((p) => p.key)).toEqual([east.key]);
+    // 26 hours later west reaches the 10th at 06:00 its time, while east is on the 11th
+    await run(past("2026-01-10", 6, "Etc/GMT+12"));
+    expect((await record(west.id, "2026-01-10"))?.state).toBe("printed");
+    expect((await record(east.id, "2026-01-11"))?.state).toBe("printed");
+    expect(sirius.prints.map((p) => p.key).sort()).toEqual([east.key, east.key, west.key].sort());
+  });
+});
+
+describe("an offline printer, an unknown key", () => {
+  it("retries an offline printer within the day, with the same delivery_count, until it prints", async () => {
+    freshStore();
+    const { key, id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z", false);
+    const first = await run(past("2026-03-27", 6, "UTC", 1));
+    expect(first.lines.map((l) => l.outcome)).toEqual(["offline"]);
+    expect(sirius.prints).toHaveLength(0);
+    sirius.printers.get(key)!.online = true;
+    const again = await run(past("2026-03-27", 6, "UTC", 16));
+    expect(again.lines.map((l) => `${l.deliveryCount}:${l.outcome}`)).toEqual(["0:printed"]);
+    expect((await record(id, "2026-03-27"))?.attempts).toBe(2);
+    expect((await sub(id)).deliveryCount).toBe(1);
+    // done for the day: a later run leaves it
+    expect((await run(past("2026-03-27", 6, "UTC", 31))).lines).toEqual([]);
+    expect(sirius.prints).toHaveLength(1);
+  });
+
+  it("counts a day the printer stayed offline, and goes on the next day", async () => {
+    freshStore();
+    const { key, id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z", false);
+    await run(past("2026-03-27", 6, "UTC"));
+    sirius.printers.get(key)!.online = true;
+    const next = await run(past("2026-03-28", 6, "UTC"));
+    expect(next.lines.map((l) => `${l.deliveryCount}:${l.outcome}`)).toEqual(["1:printed"]);
+    expect((await sub(id)).deliveryCount).toBe(2);
+  });
+
+  it("ends a subscription whose print key is unknown (404)", async () => {
+    freshStore();
+    const { key, id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    sirius.printers.delete(key);
+    const report = await run(past("2026-03-27", 6, "UTC"));
+    expect(report.lines.map((l) => l.outcome)).toEqual(["unknown-key"]);
+    expect((await sub(id)).ended?.reason).toMatch(/print key is unknown/);
+    expect((await run(past("2026-03-28", 6, "UTC"))).lines).toEqual([]);
+  });
+
+  it("records a print key host that does not answer, and retries it", async () => {
+    freshStore();
+    const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const dead = await import("node:net").then((net) => {
+      const s = net.createServer();
+      return new Promise<number>((r) => s.listen(0, "127.0.0.1", () => r((s.address() as AddressInfo).port))).then(
+        (port) => new Promise<number>((r) => s.close(() => r(port))),
+      );
+    });
+    const stored = (await store.get<Subscription>(subscriptionKey(id)))!;
+    const { sealPrintKey } = await import("../../lib/model/print-key.ts");
+    await store.put(subscriptionKey(id), {
+      ...stored.value,
+      printKey: sealPrintKey(new URL(`http://127.0.0.1:${dead}/printkey/abc`), sealKey),
+    });
+    const report = await run(past("2026-03-27", 6, "UTC"));
+    expect(report.lines.map((l) => [l.outcome, l.detail])).toEqual([
+      ["failed", "the print key could not be reached: ECONNREFUSED"],
+    ]);
+    expect((await record(id, "2026-03-27"))?.state).toBe("failed");
+  });
+});
+
+describe("overlapping runs and a crash", () => {
+  it("never sends twice when two runs overlap", async () => {
+    freshStore();
+    const ids = [];
+    for (let i = 0; i < 12; i++) ids.push(await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z"));
+    const at = past("2026-03-27", 6, "UTC");
+    const [a, b] = await Promise.all([run(at), run(at + 1000)]);
+    expect(a.lines.length + b.lines.length).toBe(12);
+    expect(sirius.prints).toHaveLength(12);
+    expect(new Set(sirius.prints.map((p) => p.key)).size).toBe(12);
+    for (const { id } of ids) expect((await sub(id)).deliveryCount).toBe(1);
+  });
+
+  it("resumes a run killed midway, once its claims are stale, and sends once", async () => {
+    freshStore();
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z"));
+    // A publication that never answers: the run in the child claims, asks, and waits there until it is killed.
+    const asked: ServerResponse[] = [];
+    const stuck = createServer((req, res) => {
+      if (req.url === "/serial/meta.json") {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        return res.end(JSON.stringify({ name: "Serial", send_timezone_info: false, send_delivery_count: true }));
+      }
+      asked.push(res);
+    });
+    await new Promise<void>((r) => stuck.listen(0, "127.0.0.1", r));
+    const stuckUrl = `http://127.0.0.1:${(stuck.address() as AddressInfo).port}`;
+    const at = past("2026-03-27", 6, "UTC");
+    const child = spawn(process.execPath, [
+      "--import",
+      "tsx",
+      "test/helpers/deliver-child.ts",
+      folder,
+      stuckUrl,
+      sealKey.toString("base64"),
+      new Date(at).toISOString(),
+    ]);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (asked.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(asked).toHaveLength(3);
+    } finally {
+      child.kill("SIGKILL");
+      for (const res of asked) res.destroy();
+      stuck.closeAllConnections();
+      await new Promise<void>((r) => stuck.close(() => r()));
+    }
+    expect(sirius.prints).toHaveLength(0);
+    for (const { id } of ids) expect((await record(id, "2026-03-27"))?.state).toBe("sending");
+    // A minute later the claims still hold: another run leaves them.
+    expect((await run(at + 60_000)).lines).toEqual([]);
+    // Fifteen minutes later they are stale: the next run resumes them, each once, with its delivery_count.
+    const resumed = await run(at + 15 * 60_000);
+    expect(resumed.lines.map((l) => `${l.deliveryCount}:${l.outcome}`)).toEqual([
+      "0:printed",
+      "0:printed",
+      "0:printed",
+    ]);
+    expect(sirius.prints).toHaveLength(3);
+    for (const { id } of ids) {
+      expect((await record(id, "2026-03-27"))?.attempts).toBe(2);
+      expect((await sub(id)).deliveryCount).toBe(1);
+    }
+  });
+
+  it("lets a run whose claim was taken over leave the record to the run that took it", async () => {
+    freshStore();
+    const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const at = past("2026-03-27", 6, "UTC");
+    // The store sees another run take the claim over while this one is at work.
+    let taken = false;
+    const takeover: StateStore = {
+      ...store,
+      replace: async (key, value, version) => {
+        if (key.startsWith("deliveries/") && !taken) {
+          taken = true;
+          const held = (await store.get<DeliveryRecord>(key))!;
+          await store.replace(key, { ...held.value, attempts: 9, detail: "taken over" }, held.version);
+        }
+        return store.replace(key, value, version);
+      },
+    };
+    const report = await run(at, { store: takeover });
+    expect(report.lines.map((l) => l.outcome)).toEqual(["taken over"]);
+    expect((await record(id, "2026-03-27"))?.detail).toBe("taken over");
+    expect((await sub(id)).lastEtag).toBeNull();
+  });
+});
+
+describe("the dry run", () => {
+  it("says what would print and to whom, and changes nothing", async () => {
+    freshStore();
+    const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const before = await sub(id);
+    const report = await run(past("2026-03-27", 6, "UTC"), { dryRun: true });
+    expect(report.lines.map((l) => [l.subscription, l.outcome, l.detail])).toEqual([
+      [id, "would print", `would print on ${before.printer}`],
+    ]);
+    expect(sirius.prints).toHaveLength(0);
+    expect(await record(id, "2026-03-27")).toBeUndefined();
+    expect(await sub(id)).toEqual(before);
+  });
+});
+
+describe("what the platform sends, and the same ETag", () => {
+  // A publication of its own, to see the requests: meta.json asks for neither
+  // local_delivery_time nor delivery_count, and every edition has one ETag.
+  let pub: Server;
+  let origin = "";
+  const asked: string[] = [];
+  beforeAll(async () => {
+    pub = createServer((req, res) => {
+      asked.push(req.url ?? "");
+      if (req.url === "/still/meta.json") {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        return res.end(JSON.stringify({ name: "Still", send_timezone_info: false, send_delivery_count: false }));
+      }
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ETag: '"always"' });
+      res.end("<p>Unchanged</p>");
+    });
+    await new Promise<void>((r) => pub.listen(0, "127.0.0.1", r));
+    origin = `http://127.0.0.1:${(pub.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => pub.close(() => r())));
+
+  it("sends only the settings when meta.json asks for nothing else, and prints an unchanged ETag once", async () => {
+    freshStore();
+    const { id } = await subscribe("still", "UTC", 6, "2026-03-26T00:00:00Z");
+    const stored = (await store.get<Subscription>(subscriptionKey(id)))!;
+    await store.put(subscriptionKey(id), {
+      ...stored.value,
+      settings: [
+        ["lang", "fr"],
+        ["name", "Zoë & co"],
+      ],
+    });
+    const days = ["2026-03-27", "2026-03-28", "2026-03-29"];
+    const outcomes = [];
+    for (const d of days) outcomes.push((await run(past(d, 6, "UTC"), { origin })).lines[0]!.outcome);
+    expect(outcomes).toEqual(["printed", "not-printed", "not-printed"]);
+    expect(asked.filter((u) => u.startsWith("/still/edition/"))).toEqual(
+      days.map(() => "/still/edition/?lang=fr&name=Zo%C3%AB+%26+co"),
+    );
+    expect((await sub(id)).deliveryCount).toBe(3);
+  });
+});
