@@ -238,7 +238,7 @@ function dayClash(edition: EditionData): ContentProblem {
       rendering(edition),
     fix:
       "rename the data file (or its `day` key), for example to `days`; to give an edition a `day` of its own, " +
-      'set `day` in its front matter or row (README: "Recurring editions")',
+      'set `day` in its front matter or row (README: "Editions from data")',
   };
 }
 
