@@ -60,6 +60,8 @@ interface EditionData {
   bodyLine: number;
   /** What the edition's Liquid sees: its front matter, and `config` (choice values, slot markers for text). */
   data: Record<string, unknown>;
+  /** `day` in `data` is the kit's facts of the edition's date, not the author's own (front matter or row). */
+  kitDay: boolean;
   /** From the front matter: the heading, and the page's language ("en" unless given). */
   title?: string;
   lang: string;
@@ -192,9 +194,11 @@ interface RenderResult {
  */
 async function renderEdition(this: { renderTemplate: RenderTemplate }, data: EditionTemplateData): Promise<string> {
   const { edition } = data;
+  const own = authorData(data);
+  if (edition.kitDay && "day" in own) throw new ContentError([dayClash(edition)]);
   // Global and directory data first (a function there is computed for this edition);
   // the edition's front matter wins, as in Eleventy.
-  const author = await dataForEdition(authorData(data), edition.data, edition.source);
+  const author = await dataForEdition(own, edition.data, edition.source);
   const scope = renderData({ ...author, ...edition.data }, edition.render);
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
@@ -217,6 +221,25 @@ const NOT_AUTHOR_DATA = new Set([
 /** The author's global (`_data/`) and directory data (`<slug>/<slug>.json`, `<slug>/editions/editions.json`). */
 function authorData(data: EditionTemplateData): Record<string, unknown> {
   return Object.fromEntries(Object.entries(data).filter(([key]) => !NOT_AUTHOR_DATA.has(key)));
+}
+
+/**
+ * A data file named `day` in a dated publication: the kit's `day` (the
+ * edition date's names and numbers) would silently hide it, as front matter
+ * hides a data file. Said once, at the first edition rendered.
+ */
+function dayClash(edition: EditionData): ContentProblem {
+  return {
+    file: edition.source,
+    field: "{{ day }}",
+    problem:
+      "a data file defines `day` (content/_data/day.json, or this publication's directory data), " +
+      "and in a dated edition `day` is the kit's: the weekday, month and other facts of the edition's date" +
+      rendering(edition),
+    fix:
+      "rename the data file (or its `day` key), for example to `days`; to give an edition a `day` of its own, " +
+      'set `day` in its front matter or row (README: "Editions from data")',
+  };
 }
 
 /** A template error as the author's problem: an unknown variable by name, anything else in the engine's words. */
@@ -327,6 +350,7 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
           body,
           bodyLine,
           data: { ...(day && { day }), ...data, config },
+          kitDay: day !== undefined,
           title,
           lang,
           publication: pub.name,

@@ -4,8 +4,11 @@ import path from "node:path";
 export const FIXTURES = "test/fixtures";
 
 /**
- * The kit's three example publications as they shipped in content/. The tests
+ * The kit's four example publications as they shipped in content/. The tests
  * use this copy, so an author may replace or delete content/ without breaking them.
+ * One difference: sun-and-moon's daily rule has a fixed `from` and `until`
+ * (2026-11-30 to 2026-12-06) where content/'s rolls forward from each build,
+ * so the tests' dates and figures stay the same next month and next year.
  */
 export const EXAMPLES = `${FIXTURES}/examples`;
 

@@ -373,6 +373,25 @@ describe.concurrent("editions from data (issue 14)", { timeout: 120_000 }, () =>
     );
   });
 
+  it("a global data file named `day`, which the kit's `day` of a dated edition would hide", async () => {
+    const dir = content(
+      "day-clash",
+      { ...GOOD, editions: { by: "local_date", every: "day", from: "2026-01-01", until: "2026-01-02" } },
+      {},
+    );
+    writeFileSync(path.join(dir, "pub", "edition.md"), "{{ day.weekday }} {{ day.mood }}\n");
+    mkdirSync(path.join(dir, "_data"));
+    writeFileSync(path.join(dir, "_data", "day.json"), '{"mood": "calm"}');
+    await expectFailure(
+      dir,
+      /content\/pub\/edition\.md: \{\{ day \}\}\n\s+problem: a data file defines `day` \(content\/_data\/day\.json, or/,
+      /the weekday, month and other facts of the edition's date \(rendering .*\)\n\s+fix: rename the data file/,
+    );
+    // an edition that sets its own `day` takes neither: no clash, its front matter wins
+    writeFileSync(path.join(dir, "pub", "edition.md"), "---\nday: { mood: own }\n---\nMood: {{ day.mood }}\n");
+    expect(await build(dir)).toMatchObject({ code: 0 });
+  });
+
   it("two rows with one key, and Eleventy pagination in an edition", async () => {
     const dir = rows("twin-rows", "date\n2026-01-01\n2026-01-01\n", "Hi\n");
     const paginated =

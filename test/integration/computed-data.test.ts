@@ -3,11 +3,12 @@
 // example (test/fixtures/examples) works out each day's sky for the
 // subscriber's city with suncalc; a function that throws fails the build
 // naming the edition and the function.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getEdition, useSite } from "../helpers/handlers.ts";
+import { getEdition, siteContext, useSite } from "../helpers/handlers.ts";
 import { buildSite } from "../helpers/build-sites.ts";
+import { EXAMPLES } from "../helpers/sites.ts";
 
 /** The printed text of Sun and Moon's edition for a city and a morning. */
 async function sky(city: string, morning: string): Promise<string> {
@@ -39,6 +40,39 @@ describe("the Sun and Moon example", () => {
   it("follows the moon through its phases", async () => {
     expect(await sky("london", "2026-11-30")).toContain("The moon: last quarter, 58% lit.");
     expect(await sky("london", "2026-12-06")).toContain("The moon: waning crescent, 6% lit.");
+  });
+});
+
+// content/sun-and-moon's rule has no from or until (the fixture pins them): its
+// window is the build date and the 60 days after it. Built here on a date of
+// the test's choosing, so it does not move with the calendar.
+describe("Sun and Moon as content/ has it: a daily rule rolling on from the build date", () => {
+  const root = ".test-work/sun-and-moon-rolling";
+  beforeAll(async () => {
+    rmSync(root, { recursive: true, force: true });
+    const pub = path.join(root, "content", "sun-and-moon");
+    cpSync(path.join(EXAMPLES, "sun-and-moon"), pub, { recursive: true });
+    const file = path.join(pub, "publication.json");
+    const publication = JSON.parse(readFileSync(file, "utf8")) as { editions: Record<string, unknown> };
+    publication.editions = { by: "local_date", every: "day" };
+    writeFileSync(file, JSON.stringify(publication));
+    await buildSite(path.join(root, "content"), path.join(root, "_site"), { today: "2027-06-01" });
+    siteContext.littlepressSite = path.resolve(root, "_site");
+  }, 120_000);
+
+  it("has an edition for the build date and each of the 60 days after it, and 204 outside them", async () => {
+    expect(await sky("london", "2027-06-01")).toContain("Tuesday 1 June London Sunrise 04:49");
+    expect(await sky("london", "2027-07-31")).toContain("Saturday 31 July London");
+    for (const morning of ["2027-05-31", "2027-08-01"]) {
+      const time = encodeURIComponent(`${morning}T06:00:00+00:00`);
+      expect((await getEdition(`/sun-and-moon/edition/?local_delivery_time=${time}`)).status).toBe(204);
+    }
+  });
+
+  it("says so when the sun does not set (Tromsø at midsummer)", async () => {
+    const text = await sky("tromso", "2027-06-21");
+    expect(text).toContain("Monday 21 June Tromsø The sun does not set today: midnight sun.");
+    expect(text).not.toContain("Sunrise");
   });
 });
 
