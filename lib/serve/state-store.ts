@@ -127,7 +127,10 @@ export function fileStore(folder: string): StateStore {
           else if (e.name.endsWith(".json")) keys.push(key.slice(0, -".json".length));
         }
       };
-      await walk(folder, "");
+      // Only the folder the prefix names is walked ("subscriptions/" skips every delivery record).
+      const under = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+      if (under) checkKey(under);
+      await walk(under ? path.join(folder, under) : folder, under);
       return keys.filter((k) => k.startsWith(prefix));
     },
   };
