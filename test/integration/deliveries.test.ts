@@ -194,7 +194,7 @@ describe("overlapping runs and a crash", () => {
 
   it("resumes a run killed midway, once its claims are stale, and sends once", async () => {
     freshStore();
-    const ids = [];
+    const ids: Awaited<ReturnType<typeof subscribe>>[] = [];
     for (let i = 0; i < 3; i++) ids.push(await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z"));
     // A publication that never answers: the run in the child claims, asks, and waits there until it is killed.
     const asked: ServerResponse[] = [];
