@@ -21,7 +21,7 @@ import {
   type Subscription,
   type SubscriptionChange,
 } from "../model/subscription.ts";
-import type { StateStore } from "./state-store.ts";
+import type { StateStore, Stored } from "./state-store.ts";
 
 export interface DeliveryRunOptions {
   store: StateStore;
@@ -110,11 +110,11 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
   const lines: DeliveryLine[] = [];
   let due = 0;
   await eachAtMost(concurrency, keys, async (key) => {
-    const sub = (await store.get<Subscription>(key))?.value;
-    const when = sub && deliveryDueAt(sub, at);
-    if (!sub || !when) return;
+    const stored = await store.get<Subscription>(key);
+    const when = stored && deliveryDueAt(stored.value, at);
+    if (!stored || !when) return;
     due++;
-    const line = await deliverOne(options, sub, when, cache);
+    const line = await deliverOne(options, stored, when, cache);
     if (line) lines.push(line);
   });
   lines.sort((a, b) => a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription));
@@ -124,10 +124,11 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
 /** One subscription's delivery for the day `when`: claim, ask, print, record. Never throws. */
 async function deliverOne(
   o: DeliveryRunOptions,
-  sub: Subscription,
+  stored: Stored<Subscription>,
   when: DueDelivery,
   cache: RunCache,
 ): Promise<DeliveryLine | undefined> {
+  const sub = stored.value;
   const line = (rec: DeliveryRecord, outcome: string, detail: string, etag: string | null): DeliveryLine => ({
     subscription: sub.id,
     printer: sub.printer,
@@ -157,7 +158,7 @@ async function deliverOne(
     const { record, change } = settle(sub, rec, edition, print, new Date(o.at.getTime()));
     if (!(await settleIfOurs(o.store, rec, record)))
       return line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
-    await updateSubscription(o.store, sub.id, record, change);
+    await updateSubscription(o.store, stored, record, change);
     return line(record, record.state, record.detail, record.etag);
   } catch (error) {
     // The store failed under this one delivery: the claim stays, and goes stale for the next run to resume
@@ -206,17 +207,23 @@ async function peek(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery)
   return claimable(held.value, o.at) ? reclaim(held.value, o.at) : undefined;
 }
 
-/** Writes a delivery's effect on its subscription, from the latest stored copy (runs and unsubscribes overlap). */
+/**
+ * Writes a delivery's effect on its subscription: first over the copy the run
+ * read (nearly always still current), then from the latest stored copy (runs
+ * and unsubscribes overlap).
+ */
 async function updateSubscription(
   store: StateStore,
-  id: string,
+  read: Stored<Subscription>,
   rec: DeliveryRecord,
   change?: SubscriptionChange,
 ): Promise<void> {
+  const id = read.value.id;
+  let latest: Stored<Subscription> | undefined = read;
   for (let tries = 0; tries < 5; tries++) {
-    const latest = await store.get<Subscription>(subscriptionKey(id));
     if (!latest) return; // unsubscribed meanwhile
     if (await store.replace(subscriptionKey(id), afterDelivery(latest.value, rec, change), latest.version)) return;
+    latest = await store.get<Subscription>(subscriptionKey(id));
   }
   throw new Error(`subscription ${id} kept changing under the run`);
 }
