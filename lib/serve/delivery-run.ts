@@ -153,11 +153,16 @@ async function deliverOne(
       const would = action === "print" ? `would print on ${sub.printer}` : `would not print (${action})`;
       return line(rec, action === "print" ? "would print" : "would not print", would, edition.etag);
     }
+    // The claim is checked (and its version kept) before the POST, so that after it one conditional write
+    // settles the record: the window in which a crash prints a page twice is that one write.
+    const held = await claimHeld(o.store, rec);
+    const takenOver = () =>
+      line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
+    if (!held) return takenOver();
     let print: PrintResult | undefined;
     if (action === "print" && page && !("error" in meta)) print = await postToPrinter(o, sub, page, meta);
     const { record, change } = settle(sub, rec, edition, print, new Date(o.at.getTime()));
-    if (!(await settleIfOurs(o.store, rec, record)))
-      return line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
+    if (!(await o.store.replace(deliveryKey(sub.id, rec.date), record, held))) return takenOver();
     await updateSubscription(o.store, stored, record, change);
     return line(record, record.state, record.detail, record.etag);
   } catch (error) {
@@ -188,16 +193,15 @@ async function claim(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery
 }
 
 /**
- * Writes the settled record only while the claim is still this run's: a run
- * so slow that its claim went stale and was retaken leaves the record to the
- * run that took it over.
+ * The version of this run's claim while it is still this run's, to settle it
+ * from; undefined when a run so slow that its claim went stale was taken over
+ * (the record is then left to the run that took it).
  */
-async function settleIfOurs(store: StateStore, claimed: DeliveryRecord, settled: DeliveryRecord): Promise<boolean> {
-  const key = deliveryKey(claimed.subscription, claimed.date);
-  const held = await store.get<DeliveryRecord>(key);
+async function claimHeld(store: StateStore, claimed: DeliveryRecord): Promise<string | undefined> {
+  const held = await store.get<DeliveryRecord>(deliveryKey(claimed.subscription, claimed.date));
   const ours =
     held && held.value.state === "sending" && held.value.at === claimed.at && held.value.attempts === claimed.attempts;
-  return ours ? store.replace(key, settled, held.version) : false;
+  return ours ? held.version : undefined;
 }
 
 /** For a dry run: the delivery this run would claim, without claiming it. */

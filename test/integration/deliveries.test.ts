@@ -271,6 +271,29 @@ describe("overlapping runs and a crash", () => {
     expect((await record(id, "2026-03-27"))?.detail).toBe("taken over");
     expect((await sub(id)).lastEtag).toBeNull();
   });
+
+  it("does not print a delivery whose claim was taken over while its edition was asked", async () => {
+    freshStore();
+    const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const at = past("2026-03-27", 6, "UTC");
+    // The first read of the delivery's record after the claim is where the run checks it still holds it.
+    let taken = false;
+    const takeover: StateStore = {
+      ...store,
+      get: async <T>(key: string) => {
+        if (key.startsWith("deliveries/") && !taken) {
+          taken = true;
+          const held = (await store.get<DeliveryRecord>(key))!;
+          await store.replace(key, { ...held.value, attempts: 9, detail: "taken over" }, held.version);
+        }
+        return store.get<T>(key);
+      },
+    };
+    const report = await run(at, { store: takeover });
+    expect(report.lines.map((l) => l.outcome)).toEqual(["taken over"]);
+    expect(sirius.prints).toHaveLength(0);
+    expect((await record(id, "2026-03-27"))?.detail).toBe("taken over");
+  });
 });
 
 describe("the dry run", () => {
