@@ -21,7 +21,7 @@ import {
   type Subscription,
   type SubscriptionChange,
 } from "../model/subscription.ts";
-import type { StateStore } from "./state-store.ts";
+import type { StateStore, Stored } from "./state-store.ts";
 
 export interface DeliveryRunOptions {
   store: StateStore;
@@ -78,23 +78,43 @@ interface PublicationMeta extends EditionAsks {
   name: string;
 }
 
+/** The publication's answer to one /edition/ query, read whole: the page to print when it is a 200. */
+interface FetchedEdition extends EditionAnswer {
+  page?: { bytes: ArrayBuffer; type: string };
+}
+
+/**
+ * What a run asks once and shares between deliveries: each publication's
+ * meta.json, and each distinct /edition/ query (the spec makes the answer a
+ * function of the query, so subscribers with the same settings, count and
+ * local time get the same page; asked once per run, not once per subscriber).
+ */
+interface RunCache {
+  metaOf(slug: string): Promise<PublicationMeta | { error: string }>;
+  editionOf(url: URL): Promise<FetchedEdition>;
+}
+
 export async function runDeliveries(options: DeliveryRunOptions): Promise<DeliveryReport> {
   const { store, at, concurrency = DELIVERY_CONCURRENCY } = options;
   const keys = await store.list(SUBSCRIPTIONS);
-  const metas = new Map<string, Promise<PublicationMeta | { error: string }>>();
-  const metaOf = (slug: string) => {
-    let meta = metas.get(slug);
-    if (!meta) metas.set(slug, (meta = readMeta(options, slug)));
-    return meta;
+  const cache: RunCache = {
+    metaOf: once(
+      (slug: string) => slug,
+      (slug) => readMeta(options, slug),
+    ),
+    editionOf: once(
+      (url: URL) => url.href,
+      (url) => askEdition(options, url),
+    ),
   };
   const lines: DeliveryLine[] = [];
   let due = 0;
   await eachAtMost(concurrency, keys, async (key) => {
-    const sub = (await store.get<Subscription>(key))?.value;
-    const when = sub && deliveryDueAt(sub, at);
-    if (!sub || !when) return;
+    const stored = await store.get<Subscription>(key);
+    const when = stored && deliveryDueAt(stored.value, at);
+    if (!stored || !when) return;
     due++;
-    const line = await deliverOne(options, sub, when, metaOf);
+    const line = await deliverOne(options, stored, when, cache);
     if (line) lines.push(line);
   });
   lines.sort((a, b) => a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription));
@@ -104,10 +124,11 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
 /** One subscription's delivery for the day `when`: claim, ask, print, record. Never throws. */
 async function deliverOne(
   o: DeliveryRunOptions,
-  sub: Subscription,
+  stored: Stored<Subscription>,
   when: DueDelivery,
-  metaOf: (slug: string) => Promise<PublicationMeta | { error: string }>,
+  cache: RunCache,
 ): Promise<DeliveryLine | undefined> {
+  const sub = stored.value;
   const line = (rec: DeliveryRecord, outcome: string, detail: string, etag: string | null): DeliveryLine => ({
     subscription: sub.id,
     printer: sub.printer,
@@ -121,23 +142,28 @@ async function deliverOne(
   try {
     const rec = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
     if (!rec) return undefined;
-    const meta = await metaOf(sub.slug);
-    const edition: EditionAnswer & { body?: Response } =
-      "error" in meta ? { status: null, etag: null, error: meta.error } : await askEdition(o, sub, rec, meta);
+    const meta = await cache.metaOf(sub.slug);
+    const fetched: FetchedEdition =
+      "error" in meta
+        ? { status: null, etag: null, error: meta.error }
+        : await cache.editionOf(editionUrl(o.origin, sub, rec, meta));
+    const { page, ...edition } = fetched;
     const action = editionAction(edition.status, edition.etag, sub.lastEtag);
     if (o.dryRun) {
-      await edition.body?.body?.cancel();
       const would = action === "print" ? `would print on ${sub.printer}` : `would not print (${action})`;
       return line(rec, action === "print" ? "would print" : "would not print", would, edition.etag);
     }
+    // The claim is checked (and its version kept) before the POST, so that after it one conditional write
+    // settles the record: the window in which a crash prints a page twice is that one write.
+    const held = await claimHeld(o.store, rec);
+    const takenOver = () =>
+      line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
+    if (!held) return takenOver();
     let print: PrintResult | undefined;
-    if (action === "print" && edition.body && !("error" in meta))
-      print = await postToPrinter(o, sub, edition.body, meta);
-    else await edition.body?.body?.cancel();
+    if (action === "print" && page && !("error" in meta)) print = await postToPrinter(o, sub, page, meta);
     const { record, change } = settle(sub, rec, edition, print, new Date(o.at.getTime()));
-    if (!(await settleIfOurs(o.store, rec, record)))
-      return line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
-    await updateSubscription(o.store, sub.id, record, change);
+    if (!(await o.store.replace(deliveryKey(sub.id, rec.date), record, held))) return takenOver();
+    await updateSubscription(o.store, stored, record, change);
     return line(record, record.state, record.detail, record.etag);
   } catch (error) {
     // The store failed under this one delivery: the claim stays, and goes stale for the next run to resume
@@ -167,16 +193,15 @@ async function claim(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery
 }
 
 /**
- * Writes the settled record only while the claim is still this run's: a run
- * so slow that its claim went stale and was retaken leaves the record to the
- * run that took it over.
+ * The version of this run's claim while it is still this run's, to settle it
+ * from; undefined when a run so slow that its claim went stale was taken over
+ * (the record is then left to the run that took it).
  */
-async function settleIfOurs(store: StateStore, claimed: DeliveryRecord, settled: DeliveryRecord): Promise<boolean> {
-  const key = deliveryKey(claimed.subscription, claimed.date);
-  const held = await store.get<DeliveryRecord>(key);
+async function claimHeld(store: StateStore, claimed: DeliveryRecord): Promise<string | undefined> {
+  const held = await store.get<DeliveryRecord>(deliveryKey(claimed.subscription, claimed.date));
   const ours =
     held && held.value.state === "sending" && held.value.at === claimed.at && held.value.attempts === claimed.attempts;
-  return ours ? store.replace(key, settled, held.version) : false;
+  return ours ? held.version : undefined;
 }
 
 /** For a dry run: the delivery this run would claim, without claiming it. */
@@ -186,17 +211,23 @@ async function peek(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery)
   return claimable(held.value, o.at) ? reclaim(held.value, o.at) : undefined;
 }
 
-/** Writes a delivery's effect on its subscription, from the latest stored copy (runs and unsubscribes overlap). */
+/**
+ * Writes a delivery's effect on its subscription: first over the copy the run
+ * read (nearly always still current), then from the latest stored copy (runs
+ * and unsubscribes overlap).
+ */
 async function updateSubscription(
   store: StateStore,
-  id: string,
+  read: Stored<Subscription>,
   rec: DeliveryRecord,
   change?: SubscriptionChange,
 ): Promise<void> {
+  const id = read.value.id;
+  let latest: Stored<Subscription> | undefined = read;
   for (let tries = 0; tries < 5; tries++) {
-    const latest = await store.get<Subscription>(subscriptionKey(id));
     if (!latest) return; // unsubscribed meanwhile
     if (await store.replace(subscriptionKey(id), afterDelivery(latest.value, rec, change), latest.version)) return;
+    latest = await store.get<Subscription>(subscriptionKey(id));
   }
   throw new Error(`subscription ${id} kept changing under the run`);
 }
@@ -229,15 +260,17 @@ export function editionUrl(origin: string, sub: Subscription, rec: DeliveryRecor
   return url;
 }
 
-async function askEdition(
-  o: DeliveryRunOptions,
-  sub: Subscription,
-  rec: DeliveryRecord,
-  meta: PublicationMeta,
-): Promise<EditionAnswer & { body?: Response }> {
+/** One /edition/ query's answer, its page read whole (editions are small) so deliveries can share it. */
+async function askEdition(o: DeliveryRunOptions, url: URL): Promise<FetchedEdition> {
   try {
-    const res = await timed(o, editionUrl(o.origin, sub, rec, meta));
-    return { status: res.status, etag: res.headers.get("ETag"), body: res };
+    const res = await timed(o, url);
+    const answer = { status: res.status, etag: res.headers.get("ETag") };
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      return answer;
+    }
+    const type = res.headers.get("Content-Type") ?? "text/html; charset=utf-8";
+    return { ...answer, page: { bytes: await res.arrayBuffer(), type } };
   } catch (error) {
     return { status: null, etag: null, error: `edition/ could not be reached: ${reason(error)}` };
   }
@@ -247,23 +280,20 @@ async function askEdition(
 async function postToPrinter(
   o: DeliveryRunOptions,
   sub: Subscription,
-  edition: Response,
+  page: NonNullable<FetchedEdition["page"]>,
   meta: PublicationMeta,
 ): Promise<PrintResult> {
   let key: URL;
   try {
     key = openPrintKey(sub.printKey, o.sealKey);
   } catch {
-    await edition.body?.cancel();
     return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
   }
   try {
-    const body = await edition.arrayBuffer();
-    const type = edition.headers.get("Content-Type") ?? "text/html; charset=utf-8";
     const res = await timed(o, printUrl(key, meta.name), {
       method: "POST",
-      headers: { "Content-Type": type },
-      body,
+      headers: { "Content-Type": page.type },
+      body: page.bytes,
     });
     await res.body?.cancel();
     if (res.status === 200) return "sent";
@@ -285,6 +315,17 @@ function reason(error: unknown): string {
   const e = error as { name?: string; cause?: { code?: string } };
   if (e.name === "TimeoutError") return "timed out";
   return e.cause?.code ?? e.name ?? "failed";
+}
+
+/** `work` memoised by `keyOf`: the first call's promise is shared by every later call with the same key. */
+function once<A, R>(keyOf: (arg: A) => string, work: (arg: A) => Promise<R>): (arg: A) => Promise<R> {
+  const done = new Map<string, Promise<R>>();
+  return (arg) => {
+    const key = keyOf(arg);
+    let result = done.get(key);
+    if (!result) done.set(key, (result = work(arg)));
+    return result;
+  };
 }
 
 /** Runs `work` on every item, at most `limit` at once. */

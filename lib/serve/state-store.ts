@@ -45,11 +45,26 @@ const LOCK_WAIT_MS = 5;
  */
 export function fileStore(folder: string): StateStore {
   const file = (key: string) => path.join(folder, `${checkKey(key)}.json`);
+  // Each folder is made once per store, not before every write (a delivery run writes thousands of
+  // records); a folder removed behind the store's back is made again on the ENOENT that follows.
+  const made = new Set<string>();
+  const inFolder = async <R>(target: string, write: () => Promise<R>): Promise<R> => {
+    const dir = path.dirname(target);
+    if (made.has(dir)) {
+      try {
+        return await write();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    }
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+    return write();
+  };
   const version = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex").slice(0, 20);
   const aside = async (target: string, value: unknown) => {
-    await mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-    await writeFile(temp, JSON.stringify(value));
+    await inFolder(target, () => writeFile(temp, JSON.stringify(value)));
     return temp;
   };
   const read = async (target: string) => {
@@ -62,10 +77,9 @@ export function fileStore(folder: string): StateStore {
   };
   const locked = async <R>(target: string, work: () => Promise<R>): Promise<R> => {
     const lock = `${target}.lock`;
-    await mkdir(path.dirname(target), { recursive: true });
     for (;;) {
       try {
-        await (await open(lock, "wx")).close();
+        await inFolder(target, async () => (await open(lock, "wx")).close());
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -127,7 +141,10 @@ export function fileStore(folder: string): StateStore {
           else if (e.name.endsWith(".json")) keys.push(key.slice(0, -".json".length));
         }
       };
-      await walk(folder, "");
+      // Only the folder the prefix names is walked ("subscriptions/" skips every delivery record).
+      const under = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+      if (under) checkKey(under);
+      await walk(under ? path.join(folder, under) : folder, under);
       return keys.filter((k) => k.startsWith(prefix));
     },
   };

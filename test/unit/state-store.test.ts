@@ -62,6 +62,17 @@ describe("file store versions", () => {
     expect((await s.get("subscriptions/x"))?.value).toEqual({ count: 1 });
     expect(await s.replace("subscriptions/gone", { count: 1 }, read.version)).toBe(false);
   });
+
+  it("writes again after its folder was removed behind its back (folders are made once, then on demand)", async () => {
+    const root = path.join(folder, "removed");
+    const s = fileStore(root);
+    await s.put("deliveries/a/2026-01-01", { n: 1 });
+    rmSync(root, { recursive: true, force: true });
+    expect(await s.create("deliveries/a/2026-01-02", { n: 2 })).toBe(true);
+    await s.put("deliveries/a/2026-01-01", { n: 3 });
+    expect((await s.list("deliveries/a/")).sort()).toEqual(["deliveries/a/2026-01-01", "deliveries/a/2026-01-02"]);
+    expect(await s.list("subscriptions/")).toEqual([]);
+  });
 });
 
 describe("Netlify Blobs store without versions", () => {
