@@ -1,6 +1,7 @@
 import { encodeHtml } from "../model/charset.ts";
 import type { EditionDecision } from "./edition-route.ts";
 import type { PublishedPublication } from "./publication-store.ts";
+import type { PrebuiltEdition } from "../model/shard.ts";
 import { finishEdition } from "../model/text-slots.ts";
 
 // Every /edition/ answer depends on the query string and on the day, and some
@@ -30,36 +31,44 @@ export function noEditionAnswer(status: 204 | 410, reason: string): EditionAnswe
 }
 
 /**
- * Pages as sent, for editions without text slots (the same bytes for every
- * subscriber), by charset and ETag: found in a map for less than encoding
- * them again costs. The most recently encoded ENCODED_PAGES are kept.
+ * Pages as sent, for copies without text slots (the same bytes for every
+ * subscriber), by the prebuilt copy they were encoded from: a copy is kept
+ * only while its shard is (lib/serve/publication-store.ts), so these go with
+ * it. Encoding a page again cost some 2 µs a request, a good part of the
+ * whole decision; a map by charset and ETag of the last 512 pages missed on
+ * most requests of a long serial, whose subscribers each ask for their own part.
  */
-const encoded = new Map<string, { html: string; body: Buffer }>();
-export const ENCODED_PAGES = 512;
+const encoded = new WeakMap<PrebuiltEdition, { charset: string; body: Buffer }>();
 
-function encodedPage(html: string, charset: string, etag: string): Buffer {
-  const key = `${charset} ${etag}`;
-  const kept = encoded.get(key);
-  if (kept && kept.html === html) return kept.body; // the same object, or the same text after a rebuild
+function encodedPage(copy: PrebuiltEdition, html: string, charset: string): Buffer {
+  const kept = encoded.get(copy);
+  if (kept && kept.charset === charset) return kept.body;
   const body = encodeHtml(html, charset);
-  encoded.delete(key);
-  encoded.set(key, { html, body });
-  if (encoded.size > ENCODED_PAGES) encoded.delete(encoded.keys().next().value!);
+  encoded.set(copy, { charset, body });
   return body;
 }
+
+/** Content-Type per charset, made once (a publication has one). */
+const contentTypes = new Map<string, string>();
+const contentType = (charset: string) => {
+  let type = contentTypes.get(charset);
+  if (type === undefined) contentTypes.set(charset, (type = `text/html; charset=${charset}`));
+  return type;
+};
 
 /** Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. */
 export function editionAnswer(pub: PublishedPublication, d: EditionDecision, method: string): EditionAnswer {
   if (d.status !== 200) return noEditionAnswer(d.status, d.reason);
   const { charset, fields } = pub.index;
   const { html, etag } = finishEdition(d, fields, d.values);
-  const body = d.slots ? encodeHtml(html, charset) : encodedPage(html, charset, etag);
+  const body = d.slots ? encodeHtml(html, charset) : encodedPage(d.copy, html, charset);
   return {
     status: 200,
     headers: {
-      ...NO_STORE,
+      "Cache-Control": NO_STORE["Cache-Control"],
+      "Netlify-CDN-Cache-Control": NO_STORE["Netlify-CDN-Cache-Control"],
       ETag: etag,
-      "Content-Type": `text/html; charset=${charset}`,
+      "Content-Type": contentType(charset),
       "Content-Length": String(body.length),
     },
     body: method === "HEAD" ? undefined : body,
