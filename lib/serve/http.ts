@@ -25,7 +25,11 @@ export interface EditionAnswer {
 
 /** A 204 or 410: no body, a reason header. */
 export function noEditionAnswer(status: 204 | 410, reason: string): EditionAnswer {
-  const headers: Record<string, string> = { ...NO_STORE, [REASON_HEADER]: reason };
+  const headers: Record<string, string> = {
+    "Cache-Control": NO_STORE["Cache-Control"],
+    "Netlify-CDN-Cache-Control": NO_STORE["Netlify-CDN-Cache-Control"],
+    [REASON_HEADER]: reason,
+  };
   if (status === 410) headers["Content-Length"] = "0"; // a 204 has no length by definition
   return { status, headers };
 }
