@@ -1,6 +1,6 @@
 import iconv from "iconv-lite";
 
-const isUtf8 = (charset: string) => /^utf-?8$/i.test(charset);
+export const isUtf8 = (charset: string) => /^utf-?8$/i.test(charset);
 
 /**
  * Encodes an HTML page in the publication's charset. A character the charset

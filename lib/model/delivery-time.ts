@@ -22,13 +22,11 @@ const TIMESTAMP =
 export function parseDeliveryTime(raw: string): DeliveryTime | { error: string } {
   const m = TIMESTAMP.exec(raw.trim());
   if (!m) return { error: "local_delivery_time is not an ISO 8601 time with a UTC offset" };
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
   const second = m[6] === undefined ? 0 : Number(m[6]);
   if (!isRealDate(year, month, day))
     return { error: `local_delivery_time has an impossible date ${m[1]}-${m[2]}-${m[3]}` };

@@ -125,13 +125,20 @@ interface StoredHead {
 /** A record "0".."count-1" whose values are made on first read (a Proxy: no work per entry up front). */
 function lazyRecord(count: number, make: (i: number) => string): Record<string, string> {
   const made: (string | undefined)[] = [];
-  const index = (id: string | symbol) =>
-    typeof id === "string" && /^(0|[1-9]\d*)$/.test(id) && Number(id) < count ? Number(id) : -1;
+  // "0".."count-1" exactly: a number that reads back as the same text.
+  const index = (id: string | symbol) => {
+    if (typeof id !== "string") return -1;
+    const n = Number(id);
+    return Number.isInteger(n) && n >= 0 && n < count && String(n) === id ? n : -1;
+  };
   const value = (i: number) => (made[i] ??= make(i));
   return new Proxy(
     {},
     {
-      get: (_, id) => (index(id) < 0 ? undefined : value(index(id))),
+      get: (_, id) => {
+        const i = index(id);
+        return i < 0 ? undefined : value(i);
+      },
       has: (_, id) => index(id) >= 0,
       ownKeys: () => Array.from({ length: count }, (_, i) => String(i)),
       getOwnPropertyDescriptor: (_, id) =>

@@ -22,9 +22,35 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCA
  * pass for a slot.
  */
 export function fillSlots(html: string, values: ReadonlyMap<string, string>): string {
-  return html.replace(SLOT, (_, name: string) =>
-    escapeHtml(values.get(name) ?? "").replace(/[\u27E6\u27E7]/g, (c) => `&#x${c.codePointAt(0)!.toString(16)};`),
-  );
+  return html.replace(SLOT, (_, name: string) => slotText(values.get(name) ?? ""));
+}
+
+/** A text value as it goes into a slot: HTML-escaped, the slot brackets too. */
+export const slotText = (value: string) =>
+  escapeHtml(value).replace(/[\u27E6\u27E7]/g, (c) => `&#x${c.codePointAt(0)!.toString(16)};`);
+
+/** A page cut at its slots: `pieces` has one more entry than `names`, the text before each slot and after the last. */
+export interface CutPage {
+  pieces: string[];
+  names: string[];
+}
+
+/**
+ * Cuts a page at its slots, for a server that keeps the fixed text encoded
+ * and fills only the values per request: joining the pieces with each
+ * name's slotText is fillSlots' page.
+ */
+export function cutAtSlots(html: string): CutPage {
+  const pieces: string[] = [];
+  const names: string[] = [];
+  let at = 0;
+  for (const m of html.matchAll(SLOT)) {
+    pieces.push(html.slice(at, m.index));
+    names.push(m[1]!);
+    at = m.index + m[0].length;
+  }
+  pieces.push(html.slice(at));
+  return { pieces, names };
 }
 
 /** A prebuilt copy of an edition as the router picked it: its HTML, its ETag, whether it has slots. */
@@ -43,9 +69,18 @@ export interface PickedCopy {
  */
 export function finishEdition(copy: PickedCopy, fields: readonly ConfigField[], values: ReadonlyMap<string, string>) {
   if (!copy.slots) return { html: copy.html, etag: copy.etag };
-  const text = textFields(fields).map((f): [string, string] => [f.name, values.get(f.name) ?? ""]);
+  const text = textValues(fields, values);
   return { html: fillSlots(copy.html, new Map(text)), etag: filledEtag(copy.key, copy.etag, text) };
 }
+
+/** finishEdition's ETag alone, for a server that fills the page itself (cutAtSlots). */
+export function finishedEtag(copy: PickedCopy, fields: readonly ConfigField[], values: ReadonlyMap<string, string>) {
+  return copy.slots ? filledEtag(copy.key, copy.etag, textValues(fields, values)) : copy.etag;
+}
+
+/** Every text field's value, "" for one not given, in field order. */
+const textValues = (fields: readonly ConfigField[], values: ReadonlyMap<string, string>) =>
+  textFields(fields).map((f): [string, string] => [f.name, values.get(f.name) ?? ""]);
 
 /**
  * Finds text values a template did more with than print: a filter or slice

@@ -1,12 +1,21 @@
 import { compareKeys, isDated, requestedKey, type EditionKey } from "../model/edition-key.ts";
 import { utcDateOf, utcHourOf } from "../model/dates.ts";
-import type { EditionShard, PublicationIndex } from "../model/shard.ts";
+import type { EditionShard, PrebuiltEdition, PublicationIndex } from "../model/shard.ts";
 import type { PublishedPublication } from "./publication-store.ts";
 import { subscriberSettings } from "../model/subscriber.ts";
 
 /** What /edition/ answers, decided before any byte is written. */
 export type EditionDecision =
-  | { status: 200; key: EditionKey; etag: string; html: string; slots: boolean; values: Map<string, string> }
+  | {
+      status: 200;
+      key: EditionKey;
+      etag: string;
+      html: string;
+      slots: boolean;
+      values: Map<string, string>;
+      /** The prebuilt copy picked: the answer keeps its page's encoded bytes for as long as its shard is kept. */
+      copy: PrebuiltEdition;
+    }
   /** Nothing to print now; `reason` says why (sent in a header, never taken from the request). */
   | { status: 204; reason: string }
   /** The finite series is over for this subscriber. */
@@ -51,6 +60,7 @@ function serve(
     html: shard.bodies[edition.body]!,
     slots: edition.slots,
     values: settings.values,
+    copy: edition,
   };
 }
 

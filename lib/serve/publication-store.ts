@@ -243,7 +243,12 @@ export function published(index: PublicationIndex, readShard: ReadShard): Opened
       return range ? shard(range.id, origin) : undefined;
     },
   });
-  return { ...at(), at };
+  // A site is reached at one address, or a few: the lookups for the last one
+  // are kept, so a request does not make them again.
+  let last: { origin: string; lookups: PublishedPublication } | undefined;
+  const atOrigin = (origin: string) =>
+    last?.origin === origin ? last.lookups : (last = { origin, lookups: at(origin) }).lookups;
+  return { ...at(), at: atOrigin };
 }
 
 /** Every prebuilt copy of a publication, in key order (for tools: the preview, tests). */

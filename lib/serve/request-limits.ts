@@ -14,10 +14,19 @@ export const MAX_CONFIG_KEYS = 64;
 /** Why an /edition/ request is refused before it is read, or undefined. */
 export function editionRequestProblem(url: URL): string | undefined {
   if (url.search.length > MAX_QUERY_LENGTH) return `the query string is longer than ${MAX_QUERY_LENGTH} characters`;
+  // Parameters are separated by "&": with few of them there cannot be too many
+  // parameters, and the common request is not parsed here a second time.
+  if (ampersands(url.search) < MAX_QUERY_PARAMS) return undefined;
   let count = 0;
   for (const _ of url.searchParams)
     if (++count > MAX_QUERY_PARAMS) return `more than ${MAX_QUERY_PARAMS} query parameters`;
   return undefined;
+}
+
+function ampersands(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("&"); i >= 0; i = text.indexOf("&", i + 1)) n++;
+  return n;
 }
 
 /** How deeply JSON text nests, counted without parsing it (so a hostile body costs no recursion). */

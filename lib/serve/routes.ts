@@ -20,7 +20,10 @@ export function pathPattern(pattern: string): (pathname: string) => PathParams |
   const re = new RegExp(`^${source}$`);
   return (pathname) => {
     const m = re.exec(pathname);
-    return m ? Object.fromEntries(names.map((n, i) => [n, m[i + 1] ?? ""])) : null;
+    if (!m) return null;
+    const params: PathParams = {};
+    for (let i = 0; i < names.length; i++) params[names[i]!] = m[i + 1] ?? "";
+    return params;
   };
 }
 

@@ -51,6 +51,7 @@ const ok = (html: string, etag: string, slots: boolean, values: [string, string]
   html,
   slots,
   values: new Map(values),
+  copy: { body: "0", etag, slots },
 });
 
 describe("noEdition", () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
-import { escapeHtml, fillSlots, hasSlots, slotMisuse, slotToken } from "../../lib/model/text-slots.ts";
+import {
+  cutAtSlots,
+  escapeHtml,
+  fillSlots,
+  hasSlots,
+  slotMisuse,
+  slotText,
+  slotToken,
+} from "../../lib/model/text-slots.ts";
 
 const FIELDS: ConfigField[] = [
   { type: "text", name: "name", label: "Name", required: false },
@@ -81,6 +89,32 @@ describe("fillSlots", () => {
   it("leaves HTML without slots untouched", () => {
     const html = "<p>Tom &amp; Jerry</p>";
     expect(fillSlots(html, new Map([["name", "x"]]))).toBe(html);
+  });
+});
+
+describe("cutAtSlots", () => {
+  const page = `<p title="${NAME}">Hi ${NAME} from ${CITY}, ${slotToken("other")}</p>`;
+  const values = new Map([
+    ["name", "<Zoë> & \u27E6littlepress:city\u27E7"],
+    ["city", "Tromsø"],
+  ]);
+
+  it("cuts a page at each slot, in order, with the text around them", () => {
+    expect(cutAtSlots(page)).toEqual({
+      pieces: ['<p title="', '">Hi ', " from ", ", ", "</p>"],
+      names: ["name", "name", "city", "other"],
+    });
+    expect(cutAtSlots("<p>none</p>")).toEqual({ pieces: ["<p>none</p>"], names: [] });
+  });
+
+  it("joined with each value's slotText, gives fillSlots' page", () => {
+    const { pieces, names } = cutAtSlots(page);
+    const joined = pieces.reduce(
+      (out, piece, i) => out + piece + (i < names.length ? slotText(values.get(names[i]!) ?? "") : ""),
+      "",
+    );
+    expect(joined).toBe(fillSlots(page, values));
+    expect(joined).toContain("&lt;Zoë&gt; &amp; &#x27e6;littlepress:city&#x27e7;");
   });
 });
 
