@@ -332,9 +332,13 @@ async function simple(
  * after it.
  */
 async function settleBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // All of it came and nothing is left unread (a GET): nothing to wait for.
-  if (req.readableEnded || (req.complete && req.readableLength === 0)) return;
   const declared = Number(req.headers["content-length"] ?? 0);
+  // No body (HTTP/1.1: neither Transfer-Encoding nor a Content-Length above 0,
+  // as with the platform's GETs), or all of it came and nothing is left unread:
+  // nothing to wait for. Waiting for a bodyless request's "end" event instead
+  // put every answer off by a turn of the event loop.
+  const bodyless = req.headers["transfer-encoding"] === undefined && !(declared > 0);
+  if (bodyless || req.readableEnded || (req.complete && req.readableLength === 0)) return;
   if (!req.complete && declared > DRAIN_BYTES) return void res.setHeader("Connection", "close");
   if (!(await drain(req))) res.setHeader("Connection", "close");
 }
