@@ -22,10 +22,12 @@ const HELP = { help: { type: "boolean", short: "h" } } as const;
 
 /**
  * Answers `--help` (exit 0) and bad arguments (one sentence and "see --help", exit 2);
- * returns undefined when the tool should go on with the parsed options.
+ * returns undefined when the tool should go on with the parsed options. `parsed`
+ * is a tool's own reading ({ help } or { error }) or parseToolArgs' (--help in its values).
  */
 export function answerUsage(tool: string, parsed: object, usage: string, out: Output): number | undefined {
-  if ("help" in parsed) {
+  const values = "values" in parsed ? (parsed.values as { help?: unknown }) : {};
+  if ("help" in parsed || values.help === true) {
     out.stdout(`${usage}\n`);
     return 0;
   }
@@ -58,8 +60,7 @@ function firstSentence(message: string): string {
  */
 export function scriptArgs<O extends Options>(tool: string, usage: string, options: O, allowPositionals = false) {
   const parsed = parseToolArgs(process.argv.slice(2), { ...options, ...HELP }, allowPositionals);
-  const help = !("error" in parsed) && (parsed.values as { help?: boolean }).help === true;
-  const answered = answerUsage(tool, help ? { help } : parsed, usage, processOutput);
+  const answered = answerUsage(tool, parsed, usage, processOutput);
   if (answered !== undefined || "error" in parsed) {
     process.exitCode = answered ?? 2;
     return undefined;

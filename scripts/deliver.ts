@@ -43,12 +43,7 @@ const OPTIONS = {
 
 export async function main(argv: string[], out: Output = processOutput, env = process.env): Promise<number> {
   const parsed = parseToolArgs(argv, OPTIONS, false);
-  const answered = answerUsage(
-    "deliver",
-    "error" in parsed || !parsed.values.help ? parsed : { help: true },
-    USAGE,
-    out,
-  );
+  const answered = answerUsage("deliver", parsed, USAGE, out);
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
   const { values } = parsed;
   const at = values.at === undefined ? new Date() : parseInstant(values.at);

@@ -143,12 +143,7 @@ async function plainPosts(url: string, bodies: string[]): Promise<number> {
 
 runTool("bench", import.meta.url, async (argv) => {
   const parsed = parseToolArgs(argv, { subscribers: { type: "string" }, help: { type: "boolean", short: "h" } }, false);
-  const answered = answerUsage(
-    "bench",
-    "error" in parsed || !parsed.values.help ? parsed : { help: true },
-    USAGE,
-    processOutput,
-  );
+  const answered = answerUsage("bench", parsed, USAGE, processOutput);
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
   const n = Number(parsed.values.subscribers ?? 1000);
   if (!Number.isInteger(n) || n < 1 || n > 100_000) {
