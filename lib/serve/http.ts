@@ -114,13 +114,6 @@ export function toResponse({ status, headers, body }: EditionAnswer): Response {
   return new Response((body ?? null) as Uint8Array<ArrayBuffer> | null, { status, headers });
 }
 
-/** noEditionAnswer as a Response. */
-export const noEdition = (status: 204 | 410, reason: string): Response => toResponse(noEditionAnswer(status, reason));
-
-/** editionAnswer as a Response. */
-export const editionResponse = (pub: PublishedPublication, d: EditionDecision, method: string): Response =>
-  toResponse(editionAnswer(pub, d, method));
-
 /** A JSON answer with the charset the spec's consumers expect. */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

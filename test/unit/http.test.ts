@@ -3,11 +3,16 @@ import { describe, expect, it } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
 import { decideEdition, type EditionDecision } from "../../lib/serve/edition-route.ts";
 import { editionEtag, filledEtag } from "../../lib/model/etag.ts";
-import { editionResponse, jsonResponse, noEdition, REASON_HEADER } from "../../lib/serve/http.ts";
+import { editionAnswer, jsonResponse, noEditionAnswer, REASON_HEADER, toResponse } from "../../lib/serve/http.ts";
 import { packPublication } from "../../lib/build/pack.ts";
 import { publishedFromMemory, type PublishedPublication } from "../../lib/serve/publication-store.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
 import { slotToken } from "../../lib/model/text-slots.ts";
+
+// The answers as the Response a Netlify function returns (editionEndpoint's handler does the same).
+const noEdition = (status: 204 | 410, reason: string) => toResponse(noEditionAnswer(status, reason));
+const editionResponse = (pub: PublishedPublication, d: EditionDecision, method: string) =>
+  toResponse(editionAnswer(pub, d, method));
 
 const NAME: ConfigField = { type: "text", name: "name", label: "Name", required: false };
 const PLAIN = { id: "", values: {} };
