@@ -2,7 +2,7 @@
 // the functions, without watching. Fit to run behind a reverse proxy (README:
 // "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
 import { pathToFileURL } from "node:url";
-import { startServer } from "../lib/serve/server.ts";
+import { startCompiledServer } from "../lib/serve/compiled-server.ts";
 import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
 export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)
@@ -33,7 +33,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.error(`serve: ${listen.problem}; see --help`);
       process.exitCode = 2;
     } else {
-      startServer({ port: listen.port, host, siteDir: site }).then(
+      startCompiledServer({ port: listen.port, host, siteDir: site }).then(
         (server) => {
           console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
           stopOnSignals(() => server.shutdown());

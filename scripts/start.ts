@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
 import { LiveSite } from "../lib/build/live.ts";
-import { startServer } from "../lib/serve/server.ts";
+import { startCompiledServer } from "../lib/serve/compiled-server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
 
@@ -33,7 +33,7 @@ async function main(values: { port?: string; content?: string; output?: string }
   }
   const live = new LiveSite({ content, output, watch: [content, "layouts"] });
   // The server first: the build needs its address for image URLs.
-  const server = await startServer({ port: listen.port, siteDir: output, live });
+  const server = await startCompiledServer({ port: listen.port, siteDir: output, live });
   await live.start(server.url);
   console.log(
     `littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`,

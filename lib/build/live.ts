@@ -4,7 +4,6 @@
 // A broken save never replaces the last good build.
 import { watch, type FSWatcher } from "chokidar";
 import path from "node:path";
-import { forgetSite } from "../serve/publication-store.ts";
 import { build, describeBuildError, eleventyForget } from "./build.ts";
 import type { RenderMemory } from "./eleventy-plugin.ts";
 import { isDataFile, TEMPLATE_FILE } from "./data-editions.ts";
@@ -101,7 +100,6 @@ export class LiveSite {
       this.log(`${this.state.problem}\nlittlepress: still serving the last good build; fix the file and save again`);
       return this.tell();
     }
-    forgetSite(path.resolve(output)); // the functions read the new indexes on the next request
     this.state = { build: this.state.build + 1 };
     const what = files.length ? `${describeFiles(files)} changed: rebuilt` : "built";
     this.log(`littlepress: ${what} ${output}/ in ${((performance.now() - started) / 1000).toFixed(2)} s`);

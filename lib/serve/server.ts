@@ -13,7 +13,7 @@
 // finishes the requests in flight.
 import { createReadStream } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
@@ -28,7 +28,8 @@ import {
   type RouteMatcher,
 } from "./routes.ts";
 import type { ServeContext } from "./site-folder.ts";
-import { SiteFiles } from "./static-files.ts";
+import { forgetSite } from "./publication-store.ts";
+import { SiteFiles, type SiteFile } from "./static-files.ts";
 import { LOCAL_STATE } from "./state-setup.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
@@ -49,12 +50,15 @@ interface LocalFunction {
   answer?: EditionHandler["answer"];
 }
 
-/** Loads every function in the functions folder, as Netlify finds them: one per .mts file. */
-async function loadFunctions(dir: string): Promise<Map<string, LocalFunction>> {
-  const names = (await readdir(dir)).filter((f) => f.endsWith(".mts")).map((f) => f.slice(0, -".mts".length));
+/**
+ * Loads every function in the functions folder, as Netlify finds them: one
+ * per .mts file (or per .mjs file, in a folder of compiled functions).
+ */
+async function loadFunctions(dir: string, extension: ".mts" | ".mjs"): Promise<Map<string, LocalFunction>> {
+  const names = (await readdir(dir)).filter((f) => f.endsWith(extension)).map((f) => f.slice(0, -extension.length));
   const loaded = await Promise.all(
     names.sort().map(async (name) => {
-      const module = (await import(pathToFileURL(path.join(dir, `${name}.mts`)).href)) as {
+      const module = (await import(pathToFileURL(path.join(dir, `${name}${extension}`)).href)) as {
         default: Handler & Partial<Pick<EditionHandler, "answer">>;
         config?: FunctionConfig;
         methods?: FunctionMethods;
@@ -116,6 +120,11 @@ export interface ServerOptions {
   history?: boolean;
   /** `npm start`: pages opened in a browser reload after each build (lib/serve/live-reload.ts). */
   live?: LiveChannel;
+  /**
+   * A folder of the functions already compiled, one .mjs per function, to
+   * load instead of the project's .mts files (lib/serve/compiled-server.ts).
+   */
+  compiledFunctions?: string;
 }
 
 /** A request body the server does not read (refused, wrong method) is drained up to this many bytes... */
@@ -130,34 +139,44 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const { history = live !== undefined } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
-  const functions = await loadFunctions(path.join(root, config.functions));
+  const { compiledFunctions } = options;
+  const functions = compiledFunctions
+    ? await loadFunctions(compiledFunctions, ".mjs")
+    : await loadFunctions(path.join(root, config.functions), ".mts");
+  const functionData = path.resolve(root, functionSite ?? site);
   const context: ServeContext = {
-    littlepressSite: path.resolve(root, functionSite ?? site),
+    littlepressSite: functionData,
     littlepressState: path.resolve(root, stateDir ?? LOCAL_STATE),
     littlepressHistory: history,
   };
   const files = new SiteFiles(site);
-  const served: Served = { config, context, functions, live: live !== undefined, closing: false, files };
-  live?.subscribe(() => files.forget()); // after each build: its files, not the ones kept
+  const served: Served = {
+    config,
+    context,
+    functions,
+    live: live !== undefined,
+    closing: false,
+    files,
+    routes: new Map(),
+  };
+  // After each build: its files and its publications' indexes, not the ones kept.
+  live?.subscribe(() => {
+    files.forget();
+    forgetSite(functionData);
+  });
   const streams = new Set<ServerResponse>();
-  /** Answers not yet begun: on shutdown they are told to close their connection. */
-  const inFlight = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    if (served.closing) res.setHeader("Connection", "close");
-    inFlight.add(res);
-    res.once("close", () => inFlight.delete(res));
+  const server = createServer({ ServerResponse: responseClass(served) }, (req, res) => {
     if (live && req.url === LIVE_EVENTS && (req.method === "GET" || req.method === "HEAD")) {
       streams.add(res);
       res.once("close", () => streams.delete(res));
       return liveEvents(live, req, res);
     }
-    answer(served, req, res).catch((error: unknown) => {
-      // A client that hung up is not a fault of the server.
-      if (req.destroyed || res.destroyed || isHangUp(error)) return void res.destroy();
-      console.error(`serve: internal fault: ${String(error)}`);
-      if (!res.headersSent) res.writeHead(500, { "Content-Type": TEXT, Connection: "close" });
-      res.end("Internal error in the local server\n");
-    });
+    // The one error boundary: most answers are written before answer() returns, others settle later.
+    try {
+      answer(served, req, res)?.catch((error: unknown) => fault(error, req, res));
+    } catch (error) {
+      fault(error, req, res);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -173,7 +192,6 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     if (!served.closing) {
       served.closing = true;
       for (const res of streams) res.end();
-      for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
       server.close();
       server.closeIdleConnections();
       // Keep-alive connections go idle as their last answer ends (it says Connection: close).
@@ -209,6 +227,35 @@ interface Served {
   closing: boolean;
   /** The site's files, looked up once and kept (lib/serve/static-files.ts). */
   files: SiteFiles;
+  /** The function each URL path reaches (or none), found once per path (routeOf). */
+  routes: Map<string, LocalFunction | null>;
+}
+
+/**
+ * Responses that say `Connection: close` once the server is shutting down,
+ * whenever their head is written: an answer begun before the shutdown and
+ * written after it closes its connection, without a list of the answers in
+ * flight kept (and a listener added) per request.
+ */
+function responseClass(served: Served): typeof ServerResponse {
+  class ClosingResponse extends ServerResponse {}
+  // Assigned, not declared: writeHead's overloads cannot be restated in a subclass.
+  Object.assign(ClosingResponse.prototype, {
+    writeHead(this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+      if (served.closing && !this.headersSent) this.setHeader("Connection", "close");
+      return ServerResponse.prototype.writeHead.apply(this, args);
+    },
+  });
+  return ClosingResponse as typeof ServerResponse;
+}
+
+/** What the boundary does with an error no answer caught. */
+function fault(error: unknown, req: IncomingMessage, res: ServerResponse) {
+  // A client that hung up is not a fault of the server.
+  if (req.destroyed || res.destroyed || isHangUp(error)) return void res.destroy();
+  console.error(`serve: internal fault: ${String(error)}`);
+  if (!res.headersSent) res.writeHead(500, { "Content-Type": TEXT, Connection: "close" });
+  res.end("Internal error in the local server\n");
 }
 
 const TEXT = "text/plain; charset=utf-8";
@@ -233,40 +280,99 @@ class ClientGone extends Error {
   }
 }
 
-async function answer(served: Served, req: IncomingMessage, res: ServerResponse) {
-  const url = requestUrl(req);
-  if (!url) return simple(req, res, 400, "Bad request: the Host header or the request target cannot be read.\n");
+function answer(served: Served, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+  const target = requestTarget(req);
+  if (!target) return simple(req, res, 400, BAD_TARGET);
   const method = req.method ?? "GET";
   const { config, functions } = served;
-  const pathname = safeDecode(url.pathname);
-  // Netlify: a function with paths answers there (before redirects and files) and only there.
-  const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
-  const named = direct ? functions.get(direct[1]!) : undefined;
-  if (named && !named.paths.length) return callFunction(served, named, url, req, res);
-  for (const fn of functions.values()) {
-    if (fn.match(url.pathname)) return callFunction(served, fn, url, req, res);
+  const fn = routeOf(served, target.pathname);
+  if (fn) {
+    const url = target.url();
+    return url ? callFunction(served, fn, url, req, res) : simple(req, res, 400, BAD_TARGET);
   }
   if (method !== "GET" && method !== "HEAD") {
     return simple(req, res, 405, `${method} is not allowed here: static files take ${STATIC_METHODS}.\n`, {
       Allow: STATIC_METHODS,
     });
   }
+  const pathname = safeDecode(target.pathname);
   for (const rule of config.redirects) {
     const params = rule.match(pathname);
     if (!params) continue;
     if (!rule.force && served.files.find(pathname)) break; // Netlify: an existing file shadows unforced rules
-    const target = fillTarget(rule.to, params);
-    const fn = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)/.exec(target);
+    const to = fillTarget(rule.to, params);
+    const fn = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)/.exec(to);
     const rewritten = fn ? functions.get(fn[1]!) : undefined;
-    if (rule.status === 200 && rewritten && !rewritten.paths.length)
-      return callFunction(served, rewritten, url, req, res);
+    const url = rule.status === 200 && rewritten && !rewritten.paths.length ? target.url() : undefined;
+    if (rewritten && url) return callFunction(served, rewritten, url, req, res);
     if (rule.status === 301 || rule.status === 302) {
-      await settleBody(req, res);
-      return void res.writeHead(rule.status, { Location: target, "Content-Length": "0" }).end();
+      return afterBody(req, res, () => void res.writeHead(rule.status, { Location: to, "Content-Length": "0" }).end());
     }
-    return serveStatic(served, target, req, res, rule.status);
+    return serveStatic(served, to, req, res, rule.status);
   }
   return serveStatic(served, pathname, req, res, 200);
+}
+
+const BAD_TARGET = "Bad request: the Host header or the request target cannot be read.\n";
+
+/** Paths whose function (or none) is kept; past this many the list starts again (any client can make up paths). */
+const ROUTES_KEPT = 4096;
+
+/** The function a URL path reaches, or undefined (a file, a redirect): found once per path, then kept. */
+function routeOf(served: Served, pathname: string): LocalFunction | undefined {
+  let fn = served.routes.get(pathname);
+  if (fn === undefined) {
+    fn = findFunction(served.functions, pathname);
+    if (served.routes.size >= ROUTES_KEPT) served.routes.clear();
+    served.routes.set(pathname, fn);
+  }
+  return fn ?? undefined;
+}
+
+/** Netlify: a function with paths answers there (before redirects and files) and only there. */
+function findFunction(functions: Map<string, LocalFunction>, pathname: string): LocalFunction | null {
+  const direct = /^\/\.netlify\/functions\/([A-Za-z0-9_-]+)\/?$/.exec(safeDecode(pathname));
+  const named = direct ? functions.get(direct[1]!) : undefined;
+  if (named && !named.paths.length) return named;
+  for (const fn of functions.values()) if (fn.match(pathname)) return fn;
+  return null;
+}
+
+/** A request's target as routed: its path as the URL standard reads it, and its whole URL when a function needs it. */
+interface Target {
+  pathname: string;
+  /** Undefined when it cannot be read (answered 400). */
+  url(): URL | undefined;
+}
+
+/**
+ * A path that reads the same as a string and as a URL's pathname: nothing to
+ * decode or normalise (no %, no backslash, no dot segment), so most requests
+ * are routed without parsing a URL. Any other goes through the URL parser.
+ */
+const PLAIN_PATH = /^\/[\w~./-]*$/;
+const isPlainPath = (path: string) => PLAIN_PATH.test(path) && !path.includes("/.");
+
+function requestTarget(req: IncomingMessage): Target | undefined {
+  const target = req.url ?? "";
+  const query = target.indexOf("?");
+  const path = query < 0 ? target : target.slice(0, query);
+  if (!isPlainPath(path)) {
+    const url = requestUrl(req);
+    return url && { pathname: url.pathname, url: () => url };
+  }
+  const origin = originOf(req.headers.host ?? "127.0.0.1");
+  if (origin === undefined) return undefined;
+  return {
+    pathname: path,
+    url: () => {
+      try {
+        return new URL(origin + target);
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }
 
 /**
@@ -311,17 +417,38 @@ function originOf(host: string): string | undefined {
 }
 
 /** A short plain-text answer (400, 405). */
-async function simple(
+function simple(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
   text: string,
   headers: Record<string, string> = {},
 ) {
-  await settleBody(req, res);
-  const body = Buffer.from(text);
-  res.writeHead(status, { "Content-Type": TEXT, "Content-Length": String(body.length), ...headers });
-  res.end(req.method === "HEAD" ? undefined : body);
+  return afterBody(req, res, () => {
+    const body = Buffer.from(text);
+    res.writeHead(status, { "Content-Type": TEXT, "Content-Length": String(body.length), ...headers });
+    res.end(req.method === "HEAD" ? undefined : body);
+  });
+}
+
+/**
+ * Runs `then` once the request body is settled (settleBody): at once, in the
+ * same turn, for a request that has none left unread, as the platform's GETs.
+ */
+function afterBody(req: IncomingMessage, res: ServerResponse, then: () => Promise<void> | void): Promise<void> | void {
+  return bodyLeft(req) ? settleBody(req, res).then(then) : then();
+}
+
+/**
+ * Whether some of the request body is still unread. None (HTTP/1.1: neither
+ * Transfer-Encoding nor a Content-Length above 0, as with the platform's
+ * GETs), or all of it came and was read: nothing to wait for. Waiting for a
+ * bodyless request's "end" event instead put every answer off by a turn of
+ * the event loop.
+ */
+function bodyLeft(req: IncomingMessage): boolean {
+  const bodyless = req.headers["transfer-encoding"] === undefined && !(Number(req.headers["content-length"] ?? 0) > 0);
+  return !(bodyless || req.readableEnded || (req.complete && req.readableLength === 0));
 }
 
 /**
@@ -332,13 +459,8 @@ async function simple(
  * after it.
  */
 async function settleBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!bodyLeft(req)) return;
   const declared = Number(req.headers["content-length"] ?? 0);
-  // No body (HTTP/1.1: neither Transfer-Encoding nor a Content-Length above 0,
-  // as with the platform's GETs), or all of it came and nothing is left unread:
-  // nothing to wait for. Waiting for a bodyless request's "end" event instead
-  // put every answer off by a turn of the event loop.
-  const bodyless = req.headers["transfer-encoding"] === undefined && !(declared > 0);
-  if (bodyless || req.readableEnded || (req.complete && req.readableLength === 0)) return;
   if (!req.complete && declared > DRAIN_BYTES) return void res.setHeader("Connection", "close");
   if (!(await drain(req))) res.setHeader("Connection", "close");
 }
@@ -464,7 +586,7 @@ async function answerNatively(
 ) {
   const method = req.method ?? "GET";
   const { status, headers, body } = await answer(url, method, context);
-  await settleBody(req, res);
+  if (bodyLeft(req)) await settleBody(req, res);
   if (live && body && wantsLiveScript(req, headers["Content-Type"])) {
     const { "Content-Length": _length, ...rest } = headers;
     return void res.writeHead(status, rest).end(withLiveScript(Buffer.from(body)));
@@ -473,55 +595,85 @@ async function answerNatively(
   res.end(body);
 }
 
-async function serveStatic(
-  { config, files, live }: Served,
-  pathname: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-) {
-  await settleBody(req, res);
-  const found = status === 404 ? undefined : files.find(pathname);
-  const headers: Record<string, string> = { "Content-Type": HTML };
-  if (!found) {
-    // Not found: the site's 404 page, as Netlify serves it.
-    const page = files.find("/404.html");
-    const bytes = page && (page.bytes ?? (await readFile(page.file)));
-    if (live && wantsLiveScript(req, HTML)) {
-      // Even before a first good build, a page in the browser hears when there is one.
-      const html = withLiveScript(bytes ?? Buffer.from("<!doctype html><p>Not found</p>"));
-      return void res.writeHead(404, headers).end(req.method === "HEAD" ? undefined : html);
-    }
-    const html = bytes ?? Buffer.from("Not found\n");
-    if (!page) headers["Content-Type"] = TEXT;
-    headers["Content-Length"] = String(html.length);
-    return void res.writeHead(404, headers).end(req.method === "HEAD" ? undefined : html);
+function serveStatic(served: Served, pathname: string, req: IncomingMessage, res: ServerResponse, status: number) {
+  return afterBody(req, res, () => sendFile(served, pathname, req, res, status));
+}
+
+/**
+ * A file's headers as every plain 200 for it carries them (type, caching,
+ * netlify.toml's rules, validators, length), made once per file as found
+ * (SiteFiles makes a SiteFile per path, and makes it again when the file changes).
+ */
+const plainHeaders = new WeakMap<SiteFile, Readonly<Record<string, string>>>();
+
+function headersOf({ config }: Served, pathname: string, found: SiteFile): Readonly<Record<string, string>> {
+  let headers = plainHeaders.get(found);
+  if (!headers) {
+    headers = {
+      "Content-Type": TYPES[path.extname(found.file)] ?? "application/octet-stream",
+      "Cache-Control": "public, max-age=0, must-revalidate",
+    };
+    for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
+    Object.assign(headers, {
+      ETag: found.etag,
+      "Last-Modified": found.lastModified,
+      "Accept-Ranges": "bytes",
+      "Content-Length": String(found.info.size),
+    });
+    plainHeaders.set(found, headers);
   }
-  const { file, info, bytes } = found;
-  headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
-  headers["Cache-Control"] = "public, max-age=0, must-revalidate";
-  for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
+  return headers;
+}
+
+/** A request whose answer is the file as it is: no condition, no range. */
+const unconditional = (req: IncomingMessage) =>
+  req.headers["if-none-match"] === undefined &&
+  req.headers["if-modified-since"] === undefined &&
+  req.headers.range === undefined;
+
+function sendFile(served: Served, pathname: string, req: IncomingMessage, res: ServerResponse, status: number) {
+  const found = status === 404 ? undefined : served.files.find(pathname);
+  if (!found) return notFound(served, req, res);
+  const plain = headersOf(served, pathname, found);
+  const head = req.method === "HEAD";
+  const { live } = served;
+  // The common case, written at once: a small file as it is, from memory.
+  if (status === 200 && found.bytes && unconditional(req) && !(live && wantsLiveScript(req, plain["Content-Type"]))) {
+    return void res.writeHead(200, plain).end(head ? undefined : found.bytes);
+  }
+  const { file, info, bytes, etag } = found;
+  // The rest starts from the plain headers without those that depend on what is sent.
+  const {
+    ETag: _etag,
+    "Last-Modified": _modified,
+    "Accept-Ranges": _ranges,
+    "Content-Length": _length,
+    ...rest
+  } = plain;
+  const headers: Record<string, string> = rest;
   if (live && wantsLiveScript(req, headers["Content-Type"])) {
     // The page with the live script is not the file: no validators, no ranges.
-    const html = withLiveScript(bytes ?? (await readFile(file)));
-    return void res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : html);
+    return (async () => {
+      const html = withLiveScript(bytes ?? (await readFile(file)));
+      res.writeHead(status, headers).end(head ? undefined : html);
+    })();
   }
-  const validators = { ETag: found.etag, "Last-Modified": found.lastModified };
+  const validators = { ETag: etag, "Last-Modified": found.lastModified };
   Object.assign(headers, validators);
-  if (status === 200 && notModified(req, validators.ETag, info.mtime)) {
+  if (status === 200 && notModified(req, etag, info.mtime)) {
     delete headers["Content-Type"];
     return void res.writeHead(304, headers).end();
   }
   let range: ByteRange | "unsatisfiable" | undefined;
   if (status === 200) {
     headers["Accept-Ranges"] = "bytes";
-    if (rangeStillApplies(req, validators.ETag, info.mtime)) range = byteRange(req.headers.range, info.size);
+    if (rangeStillApplies(req, etag, info.mtime)) range = byteRange(req.headers.range, info.size);
   }
   if (range === "unsatisfiable") {
     const text = "The requested range is outside the file.\n";
     return void res
       .writeHead(416, { "Content-Type": TEXT, "Content-Range": `bytes */${info.size}`, ...validators })
-      .end(req.method === "HEAD" ? undefined : text);
+      .end(head ? undefined : text);
   }
   if (range) {
     headers["Content-Range"] = `bytes ${range.start}-${range.end}/${info.size}`;
@@ -531,10 +683,27 @@ async function serveStatic(
     headers["Content-Length"] = String(info.size);
     res.writeHead(status, headers);
   }
-  if (req.method === "HEAD") return void res.end();
+  if (head) return void res.end();
   if (bytes) return void res.end(range ? bytes.subarray(range.start, range.end + 1) : bytes);
   // A client that hangs up mid-file ends the stream; that is not a fault.
-  await pipeline(createReadStream(file, range ?? {}), res).catch(() => res.destroy());
+  return pipeline(createReadStream(file, range ?? {}), res).catch(() => void res.destroy());
+}
+
+/** Not found: the site's 404 page, as Netlify serves it. */
+async function notFound({ files, live }: Served, req: IncomingMessage, res: ServerResponse) {
+  const headers: Record<string, string> = { "Content-Type": HTML };
+  const page = files.find("/404.html");
+  const bytes = page && (page.bytes ?? (await readFile(page.file)));
+  const head = req.method === "HEAD";
+  if (live && wantsLiveScript(req, HTML)) {
+    // Even before a first good build, a page in the browser hears when there is one.
+    const html = withLiveScript(bytes ?? Buffer.from("<!doctype html><p>Not found</p>"));
+    return void res.writeHead(404, headers).end(head ? undefined : html);
+  }
+  const html = bytes ?? Buffer.from("Not found\n");
+  if (!page) headers["Content-Type"] = TEXT;
+  headers["Content-Length"] = String(html.length);
+  res.writeHead(404, headers).end(head ? undefined : html);
 }
 
 /** Whether the client's copy is current: If-None-Match (weak comparison) first, else If-Modified-Since. */
