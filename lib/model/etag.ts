@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { EditionKey } from "./edition-key.ts";
 import type { VariantId } from "./variants.ts";
 
@@ -7,10 +7,12 @@ import type { VariantId } from "./variants.ts";
 // a hash of what the subscriber gets, so an edited edition gets a new one. The
 // publication's folder name is left out: renaming it must not reprint anything.
 
-// JSON keeps the parts apart whatever characters they hold.
-const digest = (parts: string[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
+// JSON keeps the parts apart whatever characters they hold. crypto.hash (Node
+// 20.12) hashes in one call: half the time of createHash for the few hundred
+// bytes an ETag of a page with text slots hashes on every request.
+const digest = (parts: string[]) => hash("sha256", JSON.stringify(parts), "hex").slice(0, 16);
 
-export const contentHash = (html: string) => createHash("sha256").update(html).digest("hex");
+export const contentHash = (html: string) => hash("sha256", html, "hex");
 
 /** The ETag of one prebuilt edition copy (quoted, as HTTP wants it). */
 export function editionEtag(key: EditionKey, variant: VariantId, content: string): string {

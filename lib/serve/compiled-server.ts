@@ -30,6 +30,26 @@ export const COMPILED_DIR = path.join("node_modules", ".cache", "littlepress");
 /** Starts the server (lib/serve/server.ts) compiled, with the project's functions compiled beside it. */
 export async function startCompiledServer(options: ServerOptions = {}): Promise<LocalServer> {
   const root = path.resolve(options.root ?? process.cwd());
+  const out = await compileServer(root);
+  try {
+    const compiled = (await import(pathToFileURL(path.join(out, "server.mjs")).href)) as {
+      startServer: typeof startServer;
+    };
+    const server = await compiled.startServer({ ...options, root, compiledFunctions: path.join(out, "functions") });
+    server.server.once("close", () => rmSync(out, { recursive: true, force: true }));
+    return server;
+  } catch (error) {
+    rmSync(out, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Compiles the server and the project's functions into a fresh folder
+ * (server.mjs, functions/<name>.mjs), removed when this process exits; the
+ * edition function's benchmark loads it from there too, as Netlify runs it.
+ */
+export async function compileServer(root: string): Promise<string> {
   const out = compiledFolder(root);
   const functions = path.join(root, readNetlifyConfig(path.join(root, "netlify.toml")).functions);
   const entryPoints: Record<string, string> = { server: SERVER_SOURCE };
@@ -50,12 +70,7 @@ export async function startCompiledServer(options: ServerOptions = {}): Promise<
     sourcemap: "inline", // errors still name the .ts files and lines
     logLevel: "silent",
   });
-  const compiled = (await import(pathToFileURL(path.join(out, "server.mjs")).href)) as {
-    startServer: typeof startServer;
-  };
-  const server = await compiled.startServer({ ...options, root, compiledFunctions: path.join(out, "functions") });
-  server.server.once("close", () => rmSync(out, { recursive: true, force: true }));
-  return server;
+  return out;
 }
 
 /** A fresh folder for this process's compiled code; those of processes that have ended are removed. */

@@ -206,12 +206,15 @@ export type ReadShard = (id: string, origin?: string) => Promise<EditionShard>;
 export function published(index: PublicationIndex, readShard: ReadShard): OpenedPublication {
   const cache = new Map<string, Promise<EditionShard>>(); // insertion order doubles as recency
   const shard = (id: string, origin: string | undefined) => {
-    let pending = cache.get(id);
-    if (pending) cache.delete(id);
-    else pending = readShard(id, origin);
+    const kept = cache.get(id);
+    if (kept) {
+      cache.delete(id); // and set again below: the most recently used is last
+      cache.set(id, kept);
+      return kept;
+    }
+    const pending = readShard(id, origin);
     cache.set(id, pending);
-    const mine = pending;
-    mine.catch(() => cache.get(id) === mine && cache.delete(id)); // a failed read is retried next time
+    pending.catch(() => cache.get(id) === pending && cache.delete(id)); // a failed read is retried next time
     if (cache.size > SHARDS_IN_MEMORY) cache.delete(cache.keys().next().value!);
     return pending;
   };

@@ -13,10 +13,11 @@ export const MAX_CONFIG_KEYS = 64;
 
 /** Why an /edition/ request is refused before it is read, or undefined. */
 export function editionRequestProblem(url: URL): string | undefined {
-  if (url.search.length > MAX_QUERY_LENGTH) return `the query string is longer than ${MAX_QUERY_LENGTH} characters`;
+  const { search } = url; // a getter that makes a string each time
+  if (search.length > MAX_QUERY_LENGTH) return `the query string is longer than ${MAX_QUERY_LENGTH} characters`;
   // Parameters are separated by "&": with few of them there cannot be too many
   // parameters, and the common request is not parsed here a second time.
-  if (ampersands(url.search) < MAX_QUERY_PARAMS) return undefined;
+  if (ampersands(search) < MAX_QUERY_PARAMS) return undefined;
   let count = 0;
   for (const _ of url.searchParams)
     if (++count > MAX_QUERY_PARAMS) return `more than ${MAX_QUERY_PARAMS} query parameters`;

@@ -5,6 +5,7 @@
 // the local server calls). No HTTP, no other load: what the function costs.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { compileServer } from "../../lib/serve/compiled-server.ts";
 import type { EditionHandler } from "../../lib/serve/edition-endpoint.ts";
 import type { SyntheticSite } from "./generate.ts";
 import { editionRequests } from "./requests.ts";
@@ -21,7 +22,9 @@ export interface HandlerResult {
 }
 
 export async function benchHandler(siteDir: string, site: SyntheticSite, seconds: number, rounds: number) {
-  const module = (await import(pathToFileURL(path.join(ROOT, "functions", "edition.mts")).href)) as {
+  // Compiled as Netlify compiles it (esbuild, lib/serve/compiled-server.ts), not as tsx loads it.
+  const compiled = await compileServer(ROOT);
+  const module = (await import(pathToFileURL(path.join(compiled, "functions", "edition.mjs")).href)) as {
     default: EditionHandler;
   };
   const edition = module.default;
