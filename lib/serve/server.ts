@@ -165,7 +165,8 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     forgetSite(functionData);
   });
   const streams = new Set<ServerResponse>();
-  const server = createServer({ ServerResponse: responseClass(served) }, (req, res) => {
+  const responses = responseClass();
+  const server = createServer({ ServerResponse: responses }, (req, res) => {
     if (live && req.url === LIVE_EVENTS && (req.method === "GET" || req.method === "HEAD")) {
       streams.add(res);
       res.once("close", () => streams.delete(res));
@@ -191,6 +192,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
     if (!served.closing) {
       served.closing = true;
+      closeOnAnswer(responses);
       for (const res of streams) res.end();
       server.close();
       server.closeIdleConnections();
@@ -232,21 +234,24 @@ interface Served {
 }
 
 /**
- * Responses that say `Connection: close` once the server is shutting down,
- * whenever their head is written: an answer begun before the shutdown and
- * written after it closes its connection, without a list of the answers in
- * flight kept (and a listener added) per request.
+ * Each server's own response class, so that on shutdown its answers, those
+ * begun before and written after included, say `Connection: close`
+ * (closeOnAnswer), without a list of the answers in flight kept (and a
+ * listener added) per request, and without a cost per answer until then.
  */
-function responseClass(served: Served): typeof ServerResponse {
-  class ClosingResponse extends ServerResponse {}
+function responseClass(): typeof ServerResponse {
+  class ServedResponse extends ServerResponse {}
+  return ServedResponse as typeof ServerResponse;
+}
+
+function closeOnAnswer(responses: typeof ServerResponse) {
   // Assigned, not declared: writeHead's overloads cannot be restated in a subclass.
-  Object.assign(ClosingResponse.prototype, {
+  Object.assign(responses.prototype, {
     writeHead(this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
-      if (served.closing && !this.headersSent) this.setHeader("Connection", "close");
+      if (!this.headersSent) this.setHeader("Connection", "close");
       return ServerResponse.prototype.writeHead.apply(this, args);
     },
   });
-  return ClosingResponse as typeof ServerResponse;
 }
 
 /** What the boundary does with an error no answer caught. */
@@ -752,6 +757,7 @@ export function byteRange(header: string | undefined, size: number): ByteRange |
 }
 
 function safeDecode(pathname: string): string {
+  if (!pathname.includes("%")) return pathname;
   try {
     return decodeURIComponent(pathname);
   } catch {
