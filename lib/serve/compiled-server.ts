@@ -6,10 +6,10 @@
 // Why not straight from the TypeScript, as tsx loads it: tsx compiles with
 // esbuild's keepNames, which gives every named function expression its name
 // at run time (Object.defineProperty), and a request creates several of them.
-// Measured side by side on the same site (wrk, 10 connections), the static
-// path cost 31-38 us of server CPU a request that way against 17-25 us
-// compiled; the compiled server ran as fast as a plain Node server sending
-// the same bytes (BENCHMARKS.md, notes).
+// Measured side by side on the same site (wrk, 10 connections), a static file
+// cost 31-38 us of server CPU a request that way against 17-25 us compiled
+// (a plain Node server sending the same bytes: 16-22 us), and /edition/ about
+// 1.3 times as much (BENCHMARKS.md, notes).
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -306,7 +306,8 @@ export function tables(r: BenchReport): string {
   const h = r.handler;
   lines.push(
     "### The Netlify edition function alone " +
-      `(in-process, the same mix; ${h.rounds} alternated runs of ${h.seconds} s; median)`,
+      "(in-process, compiled by esbuild as Netlify runs it, the same mix; " +
+      `${h.rounds} alternated runs of ${h.seconds} s; median)`,
     "",
   );
   table(
@@ -425,7 +426,8 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
       "the CSV read by csv-parse as a data extension, the dates and their Intl names made by a JavaScript data file.",
     "- Servers: each in a child process of its own, on 127.0.0.1; wrk (one thread) sends each side in turn, " +
       `cycling through its request paths with a Lua script. The /edition/ mix: ${r.requestMix}.`,
-    "  The kit's server is lib/serve/server.ts, what `npm start` and `npm run serve` run. " +
+    "  The kit's server is lib/serve/server.ts with the functions, compiled by esbuild " +
+      "as `npm start` and `npm run serve` run them (lib/serve/compiled-server.ts). " +
       "The static limit is a plain Node `http.createServer` that answers each path with the status, headers and " +
       "bytes the kit's server sent for it, from a Map (scripts/bench/limit-child.ts).",
     "  The per-request renderer is Express 4 with EJS views as the older kits ran them (the view compiled per " +

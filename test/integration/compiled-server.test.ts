@@ -73,7 +73,7 @@ describe("the compiled server", () => {
     expect(await answerOf(compiled, ask)).toEqual(expected);
   });
 
-  it("removes the folders of processes that have ended, keeps its own while it runs, and removes it when closed", async () => {
+  it("removes the folders of ended processes, keeps its own while it runs, and removes it when closed", async () => {
     expect(existsSync(stale)).toBe(false);
     expect(ours()).toHaveLength(1);
     const another = await startCompiledServer({ port: 0, siteDir: builtSite("examples") });
