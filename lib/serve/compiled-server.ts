@@ -55,7 +55,7 @@ export async function compileServer(root: string): Promise<string> {
   const entryPoints: Record<string, string> = { server: SERVER_SOURCE };
   for (const file of readdirSync(functions).filter((f) => f.endsWith(".mts")))
     entryPoints[`functions/${file.slice(0, -".mts".length)}`] = path.join(functions, file);
-  await build({
+  const compiling = build({
     entryPoints,
     outdir: out,
     outExtension: { ".js": ".mjs" },
@@ -69,6 +69,11 @@ export async function compileServer(root: string): Promise<string> {
     packages: "external",
     sourcemap: "inline", // errors still name the .ts files and lines
     logLevel: "silent",
+  });
+  // esbuild's message names the file, the line and the column of each error.
+  await compiling.catch((error: unknown) => {
+    rmSync(out, { recursive: true, force: true });
+    throw error;
   });
   return out;
 }

@@ -2,7 +2,7 @@
 // the functions (lib/serve/compiled-server.ts). It must answer every request
 // exactly as the server run from its sources does (which the other tests hold
 // to what Netlify runs), and leave no compiled code behind.
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPILED_DIR, startCompiledServer } from "../../lib/serve/compiled-server.ts";
@@ -80,5 +80,24 @@ describe("the compiled server", () => {
     expect(ours()).toHaveLength(2);
     await another.close();
     expect(ours()).toHaveLength(1);
+  });
+});
+
+describe("a function that does not compile", () => {
+  it("stops the start with the file, the line and esbuild's reason, and leaves no compiled code", async () => {
+    const root = mkdtempSync(path.join(ROOT, ".test-work", "compile-"));
+    copyFileSync(path.join(ROOT, "netlify.toml"), path.join(root, "netlify.toml"));
+    mkdirSync(path.join(root, "functions"));
+    writeFileSync(
+      path.join(root, "functions", "broken.mts"),
+      "export default (req: Request) => {\n  return new Response(;\n};\n",
+    );
+    try {
+      const start = startCompiledServer({ root, port: 0, siteDir: builtSite("examples") });
+      await expect(start).rejects.toThrow(/functions\/broken\.mts:2:\d+: ERROR: /);
+      expect(readdirSync(path.join(root, COMPILED_DIR))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
