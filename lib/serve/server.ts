@@ -155,7 +155,6 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     context,
     functions,
     live: live !== undefined,
-    closing: false,
     files,
     routes: new Map(),
   };
@@ -189,9 +188,10 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
   context.littlepressOrigin = url;
   const stopped = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  let closing = false;
   const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
-    if (!served.closing) {
-      served.closing = true;
+    if (!closing) {
+      closing = true;
       closeOnAnswer(responses);
       for (const res of streams) res.end();
       server.close();
@@ -225,8 +225,6 @@ interface Served {
   functions: Map<string, LocalFunction>;
   /** Pages opened in a browser get the live-reload script (`npm start`). */
   live: boolean;
-  /** Shutting down: every answer closes its connection. */
-  closing: boolean;
   /** The site's files, looked up once and kept (lib/serve/static-files.ts). */
   files: SiteFiles;
   /** The function each URL path reaches (or none), found once per path (routeOf). */
@@ -591,13 +589,14 @@ async function answerNatively(
 ) {
   const method = req.method ?? "GET";
   const { status, headers, body } = await answer(url, method, context);
-  if (bodyLeft(req)) await settleBody(req, res);
-  if (live && body && wantsLiveScript(req, headers["Content-Type"])) {
-    const { "Content-Length": _length, ...rest } = headers;
-    return void res.writeHead(status, rest).end(withLiveScript(Buffer.from(body)));
-  }
-  res.writeHead(status, headers);
-  res.end(body);
+  return afterBody(req, res, () => {
+    if (live && body && wantsLiveScript(req, headers["Content-Type"])) {
+      const { "Content-Length": _length, ...rest } = headers;
+      return void res.writeHead(status, rest).end(withLiveScript(Buffer.from(body)));
+    }
+    res.writeHead(status, headers);
+    res.end(body);
+  });
 }
 
 function serveStatic(served: Served, pathname: string, req: IncomingMessage, res: ServerResponse, status: number) {
@@ -605,27 +604,32 @@ function serveStatic(served: Served, pathname: string, req: IncomingMessage, res
 }
 
 /**
- * A file's headers as every plain 200 for it carries them (type, caching,
- * netlify.toml's rules, validators, length), made once per file as found
- * (SiteFiles makes a SiteFile per path, and makes it again when the file changes).
+ * A file's headers, made once per file as found (SiteFiles makes a SiteFile
+ * per path, and makes it again when the file changes): `own`, what every
+ * answer with the file carries (type, caching, netlify.toml's rules), and
+ * `plain`, those of a plain 200 (with validators, ranges and length).
  */
-const plainHeaders = new WeakMap<SiteFile, Readonly<Record<string, string>>>();
+const fileHeaders = new WeakMap<
+  SiteFile,
+  { own: Readonly<Record<string, string>>; plain: Readonly<Record<string, string>> }
+>();
 
-function headersOf({ config }: Served, pathname: string, found: SiteFile): Readonly<Record<string, string>> {
-  let headers = plainHeaders.get(found);
+function headersOf({ config }: Served, pathname: string, found: SiteFile) {
+  let headers = fileHeaders.get(found);
   if (!headers) {
-    headers = {
+    const own: Record<string, string> = {
       "Content-Type": TYPES[path.extname(found.file)] ?? "application/octet-stream",
       "Cache-Control": "public, max-age=0, must-revalidate",
     };
-    for (const rule of config.headers) if (rule.match(pathname)) Object.assign(headers, rule.values);
-    Object.assign(headers, {
+    for (const rule of config.headers) if (rule.match(pathname)) Object.assign(own, rule.values);
+    const plain = {
+      ...own,
       ETag: found.etag,
       "Last-Modified": found.lastModified,
       "Accept-Ranges": "bytes",
       "Content-Length": String(found.info.size),
-    });
-    plainHeaders.set(found, headers);
+    };
+    fileHeaders.set(found, (headers = { own, plain }));
   }
   return headers;
 }
@@ -639,7 +643,7 @@ const unconditional = (req: IncomingMessage) =>
 function sendFile(served: Served, pathname: string, req: IncomingMessage, res: ServerResponse, status: number) {
   const found = status === 404 ? undefined : served.files.find(pathname);
   if (!found) return notFound(served, req, res);
-  const plain = headersOf(served, pathname, found);
+  const { own, plain } = headersOf(served, pathname, found);
   const head = req.method === "HEAD";
   const { live } = served;
   // The common case, written at once: a small file as it is, from memory.
@@ -647,15 +651,7 @@ function sendFile(served: Served, pathname: string, req: IncomingMessage, res: S
     return void res.writeHead(200, plain).end(head ? undefined : found.bytes);
   }
   const { file, info, bytes, etag } = found;
-  // The rest starts from the plain headers without those that depend on what is sent.
-  const {
-    ETag: _etag,
-    "Last-Modified": _modified,
-    "Accept-Ranges": _ranges,
-    "Content-Length": _length,
-    ...rest
-  } = plain;
-  const headers: Record<string, string> = rest;
+  const headers = { ...own };
   if (live && wantsLiveScript(req, headers["Content-Type"])) {
     // The page with the live script is not the file: no validators, no ranges.
     return (async () => {
