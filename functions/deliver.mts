@@ -3,11 +3,14 @@
 // asked, and what is to print goes to its print key. Deliveries happen on the
 // hour, so a run at :00 delivers; the runs between retry offline printers.
 // Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under) and URL
-// (the site's address, set by Netlify).
+// (the site's address, set by Netlify). It has no path: Netlify runs it on its
+// schedule only, and the local server gives it no route (a run is started by
+// the schedule or by `npm run deliver`, never by a request).
 import type { Config } from "@netlify/functions";
 import { runDeliveries } from "../lib/serve/delivery-run.ts";
 import { jsonResponse } from "../lib/serve/http.ts";
-import type { ServeContext } from "../lib/serve/site-folder.ts";
+import { printKeyOriginsOf } from "../lib/serve/publication-store.ts";
+import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
 import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
 
 export const config: Config = { schedule: "*/15 * * * *" };
@@ -20,7 +23,8 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
       return jsonResponse({ error: state.error }, 503);
     }
     const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
-    const report = await runDeliveries({ ...state, origin, at: new Date() });
+    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
+    const report = await runDeliveries({ ...state, origin, printKeys, at: new Date() });
     for (const l of report.lines)
       console.log(
         `deliver: ${l.slug || "/"} ${l.subscription} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`,

@@ -5,7 +5,8 @@
 import type { Config } from "@netlify/functions";
 import { jsonResponse } from "../lib/serve/http.ts";
 import { functionPaths, slugOf } from "../lib/serve/routes.ts";
-import type { ServeContext } from "../lib/serve/site-folder.ts";
+import { printKeyOriginsOf } from "../lib/serve/publication-store.ts";
+import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
 import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
 import { subscribeRequest } from "../lib/serve/subscribe.ts";
 
@@ -23,9 +24,11 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
       console.error(`subscribe: ${state.error}`);
       return jsonResponse({ error: "Subscribing is not set up on this site yet." }, 503);
     }
-    const client = req.headers.get("x-nf-client-connection-ip") ?? context?.ip ?? "unknown";
+    // Netlify's own field (the local server fills it from the socket or its trusted proxy), never a header.
+    const client = context?.ip ?? "unknown";
     const origin = context?.littlepressOrigin ?? url.origin;
-    return await subscribeRequest(req, { ...state, origin, publicOrigin: url.origin, slug, client });
+    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
+    return await subscribeRequest(req, { ...state, origin, publicOrigin: url.origin, slug, client, printKeys });
   } catch (error) {
     // Never the request or its form: it may hold a print key.
     console.error(`subscribe: internal fault: ${error instanceof Error ? error.name : "error"}`);

@@ -3,6 +3,8 @@
 // against the built site served for the run. --dry-run says what would be
 // sent and to whom, and sends and writes nothing. Print keys are never shown:
 // a subscription is named by its id and its printer's name.
+import path from "node:path";
+import { printKeyOriginsOf } from "../lib/serve/publication-store.ts";
 import { runDeliveries, type DeliveryReport } from "../lib/serve/delivery-run.ts";
 import { startServer } from "../lib/serve/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
@@ -24,6 +26,7 @@ Options:
   --site <dir>     the built site (default _site/)
   --state <dir>    the subscriptions' folder (default ${LOCAL_STATE}/)
   --origin <url>   ask the publications at this address instead of serving --site
+                   (print keys are still sent only to --site's print_key_origins)
   -h, --help       show this text
 
 Print keys are sealed with $${SEAL_KEY_VARIABLE} when it is set, else with the
@@ -59,10 +62,12 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
     out.stderr(`deliver: ${state.error}\n`);
     return 2;
   }
-  const server = values.origin ? undefined : await startServer({ port: 0, siteDir: values.site ?? "_site" });
+  const site = values.site ?? "_site";
+  const server = values.origin ? undefined : await startServer({ port: 0, siteDir: site });
   try {
     const origin = values.origin ?? server!.url;
-    const report = await runDeliveries({ ...state, origin, at, dryRun: values["dry-run"] === true });
+    const printKeys = { allowed: printKeyOriginsOf(path.resolve(site)) };
+    const report = await runDeliveries({ ...state, origin, printKeys, at, dryRun: values["dry-run"] === true });
     out.stdout(reportText(report, values["dry-run"] === true));
     return report.lines.some((l) => l.outcome === "error") ? 1 : 0;
   } finally {

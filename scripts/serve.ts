@@ -18,6 +18,11 @@ Options:
                     0.0.0.0 or :: for every interface)
   --port <n>        listen on this port (default: $PORT, else 8080; 0 picks a free one)
   --site <dir>      serve this built site instead of _site/ (its data is <dir>_data/)
+  --trust-proxy <list>
+                    believe X-Forwarded-For from these peers only: a comma
+                    list of addresses, CIDR ranges or "loopback" (the reverse
+                    proxy in front); default none, the client is the socket's
+                    peer (the subscribe page's rate limit counts per client)
   -h, --help        show this text
 
 Example:
@@ -25,15 +30,19 @@ Example:
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const text = { type: "string" } as const;
-  const args = scriptArgs("serve", USAGE, { host: text, port: text, site: text });
+  const args = scriptArgs("serve", USAGE, { host: text, port: text, site: text, "trust-proxy": text });
   if (args) {
     const { host = process.env.HOST ?? "127.0.0.1", site = "_site" } = args.values;
+    const trustProxy = (args.values["trust-proxy"] ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
     const listen = listenPort(args.values.port);
     if ("problem" in listen) {
       console.error(`serve: ${listen.problem}; see --help`);
       process.exitCode = 2;
     } else {
-      startCompiledServer({ port: listen.port, host, siteDir: site }).then(
+      startCompiledServer({ port: listen.port, host, siteDir: site, trustProxy }).then(
         (server) => {
           console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
           stopOnSignals(() => server.shutdown());

@@ -465,7 +465,10 @@ function reportWarnings(warnings: ContentProblem[], strict: boolean) {
 
 /** Tells the functions which publication answers at the site root, and puts its static files there. */
 async function writeSiteIndex(site: Site, output: string) {
-  const index: SiteIndex = site.root ? { root: site.root } : {};
+  const index: SiteIndex = {
+    ...(site.root ? { root: site.root } : {}),
+    ...(site.printKeyOrigins ? { printKeyOrigins: site.printKeyOrigins } : {}),
+  };
   await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data
   await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));
   if (!site.root) return;

@@ -9,6 +9,7 @@ import { readPublication } from "./publication-file.ts";
 import { readText } from "./text-file.ts";
 import { dataEditions, paginationProblem } from "./data-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
+import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
 export interface EditionSource extends FrontMatterSplit {
@@ -35,6 +36,8 @@ export interface Site {
   root?: string;
   /** Where the site is deployed (`content/site.json`: {"url": "https://…"}): makes asset URLs absolute. */
   url?: string;
+  /** The print-key services subscribers' keys may be on (`content/site.json`: "print_key_origins"). */
+  printKeyOrigins?: PrintKeyOrigin[];
 }
 
 export interface LoadOptions {
@@ -106,15 +109,15 @@ function iconOf(pub: Publication, dir: string, file: string, problems: ContentPr
   return undefined;
 }
 
-/** content/site.json: site-wide settings, `root` and `url`. */
+/** content/site.json: site-wide settings, `root`, `url` and `print_key_origins`. */
 function readSiteSettings(
   contentDir: string,
   publications: PublicationSource[],
   problems: ContentProblem[],
-): Pick<Site, "root" | "url"> {
+): Pick<Site, "root" | "url" | "printKeyOrigins"> {
   const file = path.join(contentDir, "site.json");
   if (!exists(file)) return {};
-  let settings: { root?: unknown; url?: unknown } | null;
+  let settings: { root?: unknown; url?: unknown; print_key_origins?: unknown } | null;
   const read = readText(file);
   if ("problem" in read) {
     problems.push(read.problem);
@@ -131,8 +134,8 @@ function readSiteSettings(
     });
     return {};
   }
-  const result: Pick<Site, "root" | "url"> = {};
-  const { root, url } = settings ?? {};
+  const result: Pick<Site, "root" | "url" | "printKeyOrigins"> = {};
+  const { root, url, print_key_origins: origins } = settings ?? {};
   if (root !== undefined) {
     if (typeof root === "string" && publications.some((p) => p.slug === root)) result.root = root;
     else
@@ -152,6 +155,19 @@ function readSiteSettings(
         problem: `${JSON.stringify(url)} is not an http(s) URL`,
         fix: 'write the address the site is deployed at, such as "https://my-press.netlify.app"',
       });
+  }
+  if (origins !== undefined) {
+    const read = printKeyOriginsFrom(origins);
+    for (const problem of read.problems)
+      problems.push({
+        file,
+        field: "print_key_origins",
+        problem,
+        fix:
+          'list the printer services subscribers may use, such as ["https://littleprinter.nordprojects.co"]; ' +
+          'one on your own network as {"origin": "http://192.168.1.20:5000", "private": true}',
+      });
+    if (!read.problems.length) result.printKeyOrigins = read.origins;
   }
   return result;
 }

@@ -47,3 +47,60 @@ export function printUrl(printKey: URL, from: string): URL {
   url.searchParams.set("from", from);
   return url;
 }
+
+/**
+ * A printer service the site may send print keys to (content/site.json's
+ * `print_key_origins`): its origin (`https://host[:port]`), and whether it may
+ * be at a private, loopback or link-local address (an author's own sirius on
+ * their network, listed on purpose).
+ */
+export interface PrintKeyOrigin {
+  origin: string;
+  private: boolean;
+}
+
+/** Nord Projects' public sirius instance, https only: the one print-key service a new site trusts. */
+export const DEFAULT_PRINT_KEY_ORIGINS: readonly PrintKeyOrigin[] = [
+  { origin: "https://littleprinter.nordprojects.co", private: false },
+];
+
+/**
+ * The allow-list from site.json's `print_key_origins`: each entry an origin
+ * ("https://sirius.example.org") or {"origin": "http://192.168.1.20:5000",
+ * "private": true}. The problems name the entry and what to write instead.
+ */
+export function printKeyOriginsFrom(raw: unknown): { origins: PrintKeyOrigin[]; problems: string[] } {
+  const problems: string[] = [];
+  if (!Array.isArray(raw)) return { origins: [], problems: ["must be a list of origins"] };
+  const origins: PrintKeyOrigin[] = [];
+  raw.forEach((entry: unknown, i) => {
+    const given = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>) : { origin: entry };
+    const allowPrivate = given.private ?? false;
+    const origin = typeof given.origin === "string" ? originOf(given.origin) : undefined;
+    if (!origin) problems.push(`entry ${i + 1}: ${JSON.stringify(given.origin)} is not an http(s) origin`);
+    else if (typeof allowPrivate !== "boolean") problems.push(`entry ${i + 1}: "private" must be true or false`);
+    else origins.push({ origin, private: allowPrivate });
+  });
+  return { origins, problems };
+}
+
+/** `https://host[:port]` as the URL standard writes it, or undefined for anything with more (a path, a query). */
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    const bare = (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+    return bare && (url.protocol === "https:" || url.protocol === "http:") ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The allow-list's entry for a print key URL (same scheme, host and port), or undefined: never sent to. */
+export function allowedPrintKeyOrigin(url: URL, allowed: readonly PrintKeyOrigin[]): PrintKeyOrigin | undefined {
+  return allowed.find((entry) => entry.origin === url.origin);
+}
+
+// TEMPORARY until the seal branch lands its printerName (control characters cleaned).
+export function printerName(raw: unknown): string {
+  return typeof raw === "string" && raw.trim() ? raw.trim().slice(0, 80) : "Your printer";
+}

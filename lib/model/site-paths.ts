@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { PrintKeyOrigin } from "./print-key.ts";
 
 /** What a publication's folder may be called: lowercase letters, digits and dashes, as it becomes a URL segment. */
 export const SAFE_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -19,9 +20,12 @@ export const DATA_SUFFIX = "_data";
  */
 export const PUBLIC_SHARDS_DIR = "_littlepress-shards";
 
-/** Site-wide facts the functions need (which publication is at the root), written by the build. */
+/** Site-wide facts the functions need, written by the build. */
 export interface SiteIndex {
+  /** Which publication is also at the site root. */
   root?: string;
+  /** The print-key services subscribers' keys may be on (content/site.json); none: the default list. */
+  printKeyOrigins?: PrintKeyOrigin[];
 }
 export const SITE_INDEX = "site.json";
 

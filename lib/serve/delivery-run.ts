@@ -21,6 +21,7 @@ import {
   type Subscription,
   type SubscriptionChange,
 } from "../model/subscription.ts";
+import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import type { StateStore, Stored } from "./state-store.ts";
 
 export interface DeliveryRunOptions {
@@ -29,6 +30,8 @@ export interface DeliveryRunOptions {
   origin: string;
   /** The key the print keys are sealed under. */
   sealKey: Buffer;
+  /** Where print keys may be, and how they are asked (lib/serve/print-key-client.ts). */
+  printKeys: PrintKeyPolicy;
   /** The run's instant (the clock is passed in, so tests and --at control it). */
   at: Date;
   /** Only say what would be sent: no claims, no POSTs, nothing written. */
@@ -288,21 +291,18 @@ async function postToPrinter(
   } catch {
     return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
   }
-  try {
-    const res = await timed(o, printUrl(key, meta.name), {
-      method: "POST",
-      headers: { "Content-Type": page.type },
-      body: page.bytes,
-    });
-    await res.body?.cancel();
-    if (res.status === 200) return "sent";
-    if (res.status === 504) return "offline";
-    if (res.status === 404) return "unknown-key";
-    return { error: `the print key answered ${res.status}` };
-  } catch (error) {
-    // The reason names the host at most, never the key's path.
-    return { error: `the print key could not be reached: ${reason(error)}` };
-  }
+  const reply = await askPrintKey(
+    printUrl(key, meta.name),
+    { method: "POST", headers: { "Content-Type": page.type }, body: new Uint8Array(page.bytes) },
+    o.printKeys,
+  );
+  // The reasons name no URL: a print key is a secret.
+  if ("refused" in reply) return { error: `the print key was not sent to: ${reply.refused}` };
+  if ("failed" in reply) return { error: `the print key ${reply.failed}` };
+  if (reply.status === 200) return "sent";
+  if (reply.status === 504) return "offline";
+  if (reply.status === 404) return "unknown-key";
+  return { error: `the print key answered ${reply.status}` };
 }
 
 function timed(o: DeliveryRunOptions, url: URL, init: RequestInit = {}): Promise<Response> {

@@ -14,6 +14,7 @@ import {
   type PublicationIndex,
   type ShardRange,
 } from "../model/shard.ts";
+import { DEFAULT_PRINT_KEY_ORIGINS, type PrintKeyOrigin } from "../model/print-key.ts";
 import { publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
@@ -87,6 +88,14 @@ function openSlug(site: string, slug: string): Promise<OpenedPublication | undef
 export function forgetSite(site: string): void {
   for (const id of opened.keys()) if (id.startsWith(`${site}\u0000`)) opened.delete(id);
   siteIndexes.delete(site);
+}
+
+/**
+ * The print-key services a built site's subscribers may use: its
+ * content/site.json's list, else the default (the public sirius, https only).
+ */
+export function printKeyOriginsOf(site: string): readonly PrintKeyOrigin[] {
+  return readSiteIndex(site).printKeyOrigins ?? DEFAULT_PRINT_KEY_ORIGINS;
 }
 
 function readSiteIndex(site: string): SiteIndex {

@@ -69,6 +69,8 @@ export const EDITION_METHODS: FunctionMethods = ["GET", "HEAD"];
 /** A function module's in-source configuration, as far as routing goes (Netlify's `Config`). */
 export interface FunctionConfig {
   path?: string | string[];
+  /** A scheduled function's cron expression: it runs on that schedule and at no URL. */
+  schedule?: string;
 }
 
 /** The paths a function declares in its `config` (none: it answers only at /.netlify/functions/<name>). */

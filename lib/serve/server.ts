@@ -16,6 +16,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import proxyaddr from "proxy-addr";
 import { pathToFileURL } from "node:url";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
@@ -27,6 +28,7 @@ import {
   type FunctionMethods,
   type RouteMatcher,
 } from "./routes.ts";
+import type { PrintKeyOrigin } from "../model/print-key.ts";
 import type { ServeContext } from "./site-folder.ts";
 import { forgetSite } from "./publication-store.ts";
 import { SiteFiles, type SiteFile } from "./static-files.ts";
@@ -63,12 +65,14 @@ async function loadFunctions(dir: string, extension: ".mts" | ".mjs"): Promise<M
         config?: FunctionConfig;
         methods?: FunctionMethods;
       };
+      // A scheduled function runs on its schedule only (on Netlify it has no URL): no route reaches it here.
+      if (module.config?.schedule) return undefined;
       const paths = functionPaths(module.config);
       const { default: handler, methods } = module;
       return { name, paths, match: compileRoutes(paths), methods, handler, answer: handler.answer };
     }),
   );
-  return new Map(loaded.map((f) => [f.name, f]));
+  return new Map(loaded.filter((f) => f !== undefined).map((f) => [f.name, f]));
 }
 
 const HTML = "text/html; charset=utf-8";
@@ -113,6 +117,20 @@ export interface ServerOptions {
   functionSite?: string;
   /** The subscriptions' file store (default: <root>/.littlepress/state). */
   stateDir?: string;
+  /** The print-key services the functions may send to (default: the built site's list, content/site.json). */
+  printKeyOrigins?: readonly PrintKeyOrigin[];
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (addresses, CIDR
+   * ranges, or proxy-addr's names such as "loopback"); default none: the
+   * client is the socket's peer. `npm run serve -- --trust-proxy loopback`.
+   */
+  trustProxy?: string[];
+  /**
+   * Answer only requests whose Host names this server itself (127.0.0.1,
+   * localhost, [::1] with its port), so that a web page cannot reach it under
+   * another name (DNS rebinding). Default: under `npm start` (live).
+   */
+  ownHostsOnly?: boolean;
   /**
    * Serve each publication's delivery history at /<slug>/deliveries/ (default:
    * under `npm start` only; never from `npm run serve`, which may face the internet).
@@ -136,7 +154,7 @@ export const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
   const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live, stateDir } = options;
-  const { history = live !== undefined } = options;
+  const { history = live !== undefined, ownHostsOnly = live !== undefined } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
   const { compiledFunctions } = options;
@@ -148,6 +166,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     littlepressSite: functionData,
     littlepressState: path.resolve(root, stateDir ?? LOCAL_STATE),
     littlepressHistory: history,
+    ...(options.printKeyOrigins ? { littlepressPrintKeys: options.printKeyOrigins } : {}),
   };
   const files = new SiteFiles(site);
   const served: Served = {
@@ -157,6 +176,8 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     live: live !== undefined,
     files,
     routes: new Map(),
+    trust: proxyaddr.compile(options.trustProxy ?? []),
+    hosts: undefined,
   };
   // After each build: its files and its publications' indexes, not the ones kept.
   live?.subscribe(() => {
@@ -166,6 +187,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const streams = new Set<ServerResponse>();
   const responses = responseClass();
   const server = createServer({ ServerResponse: responses }, (req, res) => {
+    if (served.hosts && !served.hosts.has((req.headers.host ?? "").toLowerCase())) return notOwnHost(req, res, url);
     if (live && req.url === LIVE_EVENTS && (req.method === "GET" || req.method === "HEAD")) {
       streams.add(res);
       res.once("close", () => streams.delete(res));
@@ -187,6 +209,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const url = `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
   // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
   context.littlepressOrigin = url;
+  if (ownHostsOnly) served.hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${bound.port}`));
   const stopped = new Promise<void>((resolve) => server.once("close", () => resolve()));
   let closing = false;
   const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
@@ -229,6 +252,16 @@ interface Served {
   files: SiteFiles;
   /** The function each URL path reaches (or none), found once per path (routeOf). */
   routes: Map<string, LocalFunction | null>;
+  /** Which peers are proxies whose X-Forwarded-For names the client (ServerOptions.trustProxy). */
+  trust: (address: string, hop: number) => boolean;
+  /** The Host headers answered, when only the server's own are (ServerOptions.ownHostsOnly). */
+  hosts: Set<string> | undefined;
+}
+
+/** A request under another host name than the server's own: refused before anything is read or shown. */
+function notOwnHost(req: IncomingMessage, res: ServerResponse, url: string) {
+  const text = `This server answers only at ${url}/ (and localhost): the Host header names another.\n`;
+  return simple(req, res, 421, text);
 }
 
 /**
@@ -562,7 +595,7 @@ async function callFunction(served: Served, fn: LocalFunction, url: URL, req: In
     const allow = probe.headers.get("allow") ?? STATIC_METHODS;
     return simple(req, res, 405, `${method} is not allowed here: this address takes ${allow}.\n`, { Allow: allow });
   }
-  const response = await fn.handler(request, { ...context, ip: req.socket.remoteAddress });
+  const response = await fn.handler(request, { ...context, ip: proxyaddr(req, served.trust) });
   // Edition pages are a few KiB: one buffer beats a stream for every request.
   let body: Buffer | undefined =
     response.body && method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined;

@@ -1,5 +1,6 @@
 // Where the functions find the built site.
 import path from "node:path";
+import type { PrintKeyOrigin } from "../model/print-key.ts";
 
 /**
  * What a function is handed besides the request: on Netlify its Context (which
@@ -21,6 +22,8 @@ export interface ServeContext {
   littlepressOrigin?: string;
   /** The client's address: Netlify's Context names it `ip` too; the local server passes the socket's. */
   ip?: string;
+  /** The print-key services allowed, when the local server is told them (tests); else the built site's list. */
+  littlepressPrintKeys?: readonly PrintKeyOrigin[];
 }
 
 /** The built site's folder name in the project (netlify.toml's publish). */

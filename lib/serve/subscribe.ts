@@ -7,9 +7,10 @@
 // per client.
 import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
-import { parsePrintKeyUrl } from "../model/print-key.ts";
+import { parsePrintKeyUrl, printerName } from "../model/print-key.ts";
 import { isTimeZone } from "../model/time-zones.ts";
 import { CUT_SHORT, readLimited } from "./config-request.ts";
+import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
 import type { StateStore } from "./state-store.ts";
 import {
@@ -32,8 +33,10 @@ export interface SubscribeOptions {
   publicOrigin?: string;
   /** The publication's slug ("" at the site root). */
   slug: string;
-  /** The client's address, for the rate limit. */
+  /** The client's address, for the rate limit: the platform's own field or the socket's, never a request header. */
   client: string;
+  /** Where print keys may be, and how they are asked (lib/serve/print-key-client.ts). */
+  printKeys: PrintKeyPolicy;
   at?: Date;
   limit?: RateLimit;
   timeoutMs?: number;
@@ -106,29 +109,36 @@ async function subscribe(meta: PageMeta, form: URLSearchParams, o: SubscribeOpti
   return html(subscribedPage(meta, printer.name, link.href, when));
 }
 
-/** The print key's GET, as sirius answers it: the printer's name, or what to tell the subscriber. */
+/**
+ * The print key's GET, as sirius answers it: the printer's name, or what to
+ * tell the subscriber. Every key the site will not or cannot ask (not on the
+ * allow-list, a private address, no answer, not a print key's answer) gets the
+ * same message, so the page tells nothing about hosts or ports; only a listed
+ * service's own 404 is told apart.
+ */
 async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<{ name: string } | { error: string }> {
-  const where = `the printer service at ${key.host}`;
+  const reply = await askPrintKey(key, { method: "GET", headers: { Accept: "application/json" } }, o.printKeys);
+  if ("status" in reply && reply.status === 404)
+    return { error: `Print key: ${key.host} does not know this key; copy it again from your printer's page.` };
+  const name = "status" in reply && reply.status === 200 ? nameFrom(reply.body) : undefined;
+  if (name !== undefined) return { name };
+  const services = o.printKeys.allowed.map((entry) => new URL(entry.origin).host).join(", ");
+  return {
+    error:
+      `Print key: this site cannot print to that key. It takes print keys from ${services || "no service yet"}, ` +
+      "answering as a print key does (GET with Accept: application/json gives the printer's name as JSON); " +
+      "copy yours again from your printer's page, or try again later.",
+  };
+}
+
+/** The printer's name from a print key's JSON reply; undefined when the reply is not such JSON. */
+function nameFrom(body: Buffer): string | undefined {
   try {
-    const res = await (o.fetch ?? fetch)(key, {
-      headers: { Accept: "application/json" },
-      redirect: "error",
-      signal: AbortSignal.timeout(o.timeoutMs ?? 8000),
-    });
-    if (res.status === 404) {
-      await res.body?.cancel();
-      return { error: `Print key: ${where} does not know this key; copy it again from your printer's page.` };
-    }
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      return { error: `Print key: ${where} answered ${res.status}; check the key, or try again later.` };
-    }
-    const answer = (await res.json()) as { name?: unknown };
-    const name =
-      typeof answer.name === "string" && answer.name.trim() ? answer.name.trim().slice(0, 80) : "Your printer";
-    return { name };
+    const answer = JSON.parse(body.toString("utf8")) as { name?: unknown } | null;
+    if (typeof answer !== "object" || answer === null) return undefined;
+    return printerName(answer.name);
   } catch {
-    return { error: `Print key: ${where} did not answer as a print key does; check the key, or try again later.` };
+    return undefined;
   }
 }
 

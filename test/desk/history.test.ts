@@ -41,7 +41,7 @@ beforeAll(async () => {
     at: new Date("2026-11-01T00:00:00Z"),
   });
   const at = new Date(localDeliveryTime("2026-11-20", 6, "Europe/Paris").ms + 60_000);
-  await runDeliveries({ ...state, origin: server.url, at });
+  await runDeliveries({ ...state, origin: server.url, printKeys: sirius.policy, at });
 });
 afterAll(async () => {
   await server?.close();

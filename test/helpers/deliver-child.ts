@@ -1,13 +1,14 @@
 // A delivery run in a process of its own, for the test that kills one midway:
-// node --import tsx test/helpers/deliver-child.ts <state folder> <origin> <seal key base64> <ISO instant>
+// node --import tsx test/helpers/deliver-child.ts <state folder> <origin> <seal key base64> <ISO instant> <print-key origin>
 import { runDeliveries } from "../../lib/serve/delivery-run.ts";
 import { fileStore } from "../../lib/serve/state-store.ts";
 
-const [folder, origin, key, at] = process.argv.slice(2) as [string, string, string, string];
+const [folder, origin, key, at, printKeys] = process.argv.slice(2) as [string, string, string, string, string];
 await runDeliveries({
   store: fileStore(folder),
   origin,
   sealKey: Buffer.from(key, "base64"),
   at: new Date(at),
+  printKeys: { allowed: [{ origin: printKeys, private: true }], timeoutMs: 600_000 },
   timeoutMs: 600_000,
 });

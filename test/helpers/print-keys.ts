@@ -8,6 +8,8 @@
 // It binds 127.0.0.1 on a free port and keeps every print for the tests to read.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { PrintKeyOrigin } from "../../lib/model/print-key.ts";
+import type { PrintKeyPolicy } from "../../lib/serve/print-key-client.ts";
 
 export interface FakePrinter {
   name: string;
@@ -26,6 +28,10 @@ export interface FakePrintKeys {
   url: string;
   /** The print key URL of `key` on this server. */
   keyUrl(key: string): string;
+  /** This server as the one allowed print-key service, on purpose at a loopback address. */
+  allowed: PrintKeyOrigin[];
+  /** The policy a delivery run or the subscribe page sends print keys under: this server only. */
+  policy: PrintKeyPolicy;
   printers: Map<string, FakePrinter>;
   prints: Print[];
   /** Requests seen, by method and path (the tests check what was asked). */
@@ -69,6 +75,8 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
   return {
     url,
     keyUrl: (key) => `${url}/printkey/${key}`,
+    allowed: [{ origin: url, private: true }],
+    policy: { allowed: [{ origin: url, private: true }] },
     printers: keys,
     prints,
     requests,

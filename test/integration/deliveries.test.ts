@@ -56,7 +56,7 @@ async function subscribe(slug: string, zone: string, hour: number, created: stri
 }
 
 const run = (at: number | Date, over: Partial<DeliveryRunOptions> = {}) =>
-  runDeliveries({ store, origin: site.url, sealKey, at: new Date(at), ...over });
+  runDeliveries({ store, origin: site.url, sealKey, printKeys: sirius.policy, at: new Date(at), ...over });
 /** The instant `minutes` past the delivery hour on the printer's `date`. */
 const past = (date: string, hour: number, zone: string, minutes = 5) =>
   localDeliveryTime(date, hour, zone).ms + minutes * 60_000;
@@ -171,9 +171,10 @@ describe("an offline printer, an unknown key", () => {
       ...stored.value,
       printKey: sealPrintKey(new URL(`http://127.0.0.1:${dead}/printkey/abc`), sealKey),
     });
-    const report = await run(past("2026-03-27", 6, "UTC"));
+    const printKeys = { allowed: [{ origin: `http://127.0.0.1:${dead}`, private: true }] };
+    const report = await run(past("2026-03-27", 6, "UTC"), { printKeys });
     expect(report.lines.map((l) => [l.outcome, l.detail])).toEqual([
-      ["failed", "the print key could not be reached: ECONNREFUSED"],
+      ["failed", "the print key could not be reached (ECONNREFUSED)"],
     ]);
     expect((await record(id, "2026-03-27"))?.state).toBe("failed");
   });
@@ -216,6 +217,7 @@ describe("overlapping runs and a crash", () => {
       stuckUrl,
       sealKey.toString("base64"),
       new Date(at).toISOString(),
+      sirius.url,
     ]);
     try {
       // All three claimed; the three ask the same query (same day, count, settings), so it is asked once.

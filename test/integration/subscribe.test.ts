@@ -20,10 +20,20 @@ let state: StateSetup;
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), "littlepress-subscribe-"));
-  server = await startServer({ port: 0, siteDir: builtSite("basic"), stateDir: folder, history: true });
   sirius = await startPrintKeys({
     kitchen1: { name: "Kitchen", owner: "Ada", online: true },
     hall2: { name: "Hall", owner: "Ada", online: true },
+  });
+  // The tests stand behind a proxy on loopback, so that each can be another client (X-Forwarded-For).
+  const printKeyOrigins = sirius.allowed;
+  const trustProxy = ["loopback"];
+  server = await startServer({
+    port: 0,
+    siteDir: builtSite("basic"),
+    stateDir: folder,
+    history: true,
+    printKeyOrigins,
+    trustProxy,
   });
   state = stateSetup({ folder }) as StateSetup;
 });
@@ -36,7 +46,7 @@ afterAll(async () => {
 const form = (fields: Record<string, string>, client = "203.0.113.1") =>
   fetch(`${server.url}/settings/subscribe/`, {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Nf-Client-Connection-Ip": client },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": client },
     body: new URLSearchParams(fields),
   });
 const good = (over: Record<string, string> = {}) => ({
@@ -103,7 +113,7 @@ describe("the subscribe page", () => {
 
     // the next delivery prints with the settings as query parameters
     const at = new Date(localDeliveryTime("2026-12-01", 7, "Europe/Paris").ms + 60_000);
-    const report = await runDeliveries({ ...state, origin: server.url, at });
+    const report = await runDeliveries({ ...state, origin: server.url, printKeys: sirius.policy, at });
     expect(report.lines.map((l) => l.outcome)).toEqual(["printed"]);
     expect(sirius.prints.at(-1)!.body).toContain("Zoë &lt;b&gt;");
 

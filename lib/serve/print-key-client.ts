@@ -1,0 +1,137 @@
+// The one way the site talks to a URL a subscriber gave (a print key): only
+// to a service on the site's allow-list, only at a public address unless that
+// entry is listed as private, to the very address that was checked (the
+// check runs inside the connection's own name lookup, so DNS rebinding
+// between a check and a connect has nothing to rebind), never following a
+// redirect, and reading at most so many bytes for at most so long.
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isAddressLiteral, isPublicAddress } from "../model/addresses.ts";
+import { allowedPrintKeyOrigin, type PrintKeyOrigin } from "../model/print-key.ts";
+
+export interface PrintKeyPolicy {
+  /** The services the site may reach (content/site.json's `print_key_origins`, or the default). */
+  allowed: readonly PrintKeyOrigin[];
+  /** The whole exchange, connect to last byte (default 5 s). */
+  timeoutMs?: number;
+  /** The most of a reply read (default 64 KiB: sirius answers a few dozen bytes). */
+  maxBytes?: number;
+  /** Name resolution (default: the system's, as `dns.lookup`); tests stand in a resolver. */
+  lookup?: typeof dnsLookup;
+}
+
+export const PRINT_KEY_TIMEOUT_MS = 5_000;
+export const PRINT_KEY_MAX_BYTES = 64 * 1024;
+
+/** A reply read whole, within the caps. */
+export interface PrintKeyReply {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+/**
+ * Why nothing came back. `refused`: the site would not send there (not on the
+ * allow-list, or a private address); `failed`: it tried and got no usable
+ * reply (refused connection, timeout, a reply too large, a redirect).
+ */
+export type PrintKeyProblem = { refused: string } | { failed: string };
+
+export interface PrintKeyRequest {
+  method: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: Uint8Array;
+}
+
+/** Sends one request to a print key URL under `policy`; never throws. */
+export async function askPrintKey(
+  url: URL,
+  req: PrintKeyRequest,
+  policy: PrintKeyPolicy,
+): Promise<PrintKeyReply | PrintKeyProblem> {
+  const entry = allowedPrintKeyOrigin(url, policy.allowed);
+  if (!entry) return { refused: "not a print-key service this site sends to" };
+  const host = url.hostname;
+  if (isAddressLiteral(host) && !entry.private && !isPublicAddress(host))
+    return { refused: "a private address, which this site's list does not allow" };
+  const options: RequestOptions = {
+    method: req.method,
+    headers: { ...req.headers, ...(req.body ? { "Content-Length": String(req.body.byteLength) } : {}) },
+    agent: false,
+    lookup: entry.private ? policy.lookup : checkedLookup(policy.lookup ?? dnsLookup),
+  };
+  return exchange(url, options, req.body, policy);
+}
+
+/** A lookup that answers only public addresses: the connection is made to one of those or not at all. */
+function checkedLookup(lookup: typeof dnsLookup) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
+    lookup(hostname, { ...options, all: true }, (error, found) => {
+      if (error) return callback(error, "", 4);
+      const addresses = found as unknown as LookupAddress[];
+      if (!addresses.length || addresses.some((a) => !isPublicAddress(a.address)))
+        return callback(new PrivateAddress(), "", 4);
+      if (options.all) return (callback as unknown as AllCallback)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string, family: number) => void;
+type AllCallback = (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void;
+
+class PrivateAddress extends Error {
+  code = "EPRIVATE";
+  constructor() {
+    super("the name resolves to a private address");
+  }
+}
+
+function exchange(
+  url: URL,
+  options: RequestOptions,
+  body: Uint8Array | undefined,
+  policy: PrintKeyPolicy,
+): Promise<PrintKeyReply | PrintKeyProblem> {
+  const maxBytes = policy.maxBytes ?? PRINT_KEY_MAX_BYTES;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: PrintKeyReply | PrintKeyProblem) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(result);
+    };
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const request = send(url, options, (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400)
+        return finish({ failed: `answered ${status}, a redirect, which is not followed` });
+      const declared = Number(res.headers["content-length"] ?? 0);
+      if (declared > maxBytes) return finish({ failed: `its reply is larger than ${maxBytes} bytes` });
+      const chunks: Buffer[] = [];
+      let seen = 0;
+      res.on("data", (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > maxBytes) return finish({ failed: `its reply is larger than ${maxBytes} bytes` });
+        chunks.push(chunk);
+      });
+      res.once("end", () =>
+        finish({ status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks) }),
+      );
+      res.once("error", (error) => finish({ failed: why(error) }));
+    });
+    const timer = setTimeout(() => finish({ failed: "timed out" }), policy.timeoutMs ?? PRINT_KEY_TIMEOUT_MS);
+    request.once("error", (error) =>
+      finish(error instanceof PrivateAddress ? { refused: error.message } : { failed: why(error) }),
+    );
+    request.end(body);
+  });
+}
+
+/** A network error in a few words: its code, never the URL (a print key is a secret). */
+function why(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ? `could not be reached (${code})` : "could not be reached";
+}
