@@ -1,7 +1,7 @@
 // `npm run deliver` as an author runs it, in-process: its report, the dry
 // run's promise to change nothing, and a clear answer to a bad --at.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -22,6 +22,11 @@ beforeAll(async () => {
   sirius = await startPrintKeys({ [key]: { name: "Kitchen", owner: "Ada", online: true } });
   folder = mkdtempSync(path.join(tmpdir(), "littlepress-deliver-cli-"));
   state = stateSetup({ folder }) as StateSetup;
+  // The built site the CLI reads the print-key services from (--site): one whose content/site.json
+  // lists the fake sirius on purpose, as an author lists their own sirius on their network.
+  mkdirSync(path.join(folder, "_site_data"), { recursive: true });
+  const index = { printKeyOrigins: sirius.allowed };
+  writeFileSync(path.join(folder, "_site_data", "site.json"), JSON.stringify(index));
   const made = await createSubscription(state.store, state.sealKey, {
     slug: "serial",
     printKey: new URL(sirius.keyUrl(key)),
@@ -42,7 +47,11 @@ async function deliver(...argv: string[]) {
   let stdout = "";
   let stderr = "";
   const out = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
-  const code = await main(["--state", folder, "--origin", site.url, ...argv], out, {});
+  const code = await main(
+    ["--state", folder, "--site", path.join(folder, "_site"), "--origin", site.url, ...argv],
+    out,
+    {},
+  );
   return { code, stdout, stderr };
 }
 
@@ -79,4 +88,22 @@ it("refuses a sealing key that is not 32 bytes", async () => {
   const code = await main(["--state", folder, "--origin", site.url], out, { LITTLEPRESS_SEAL_KEY: "short" });
   expect(code).toBe(2);
   expect(message).toMatch(/LITTLEPRESS_SEAL_KEY: the key must be 32 bytes written in base64/);
+});
+
+it("sends nothing to a print key whose service the site does not list", async () => {
+  // The same subscription, but the built site lists only the default (the public sirius): refused, not sent.
+  const elsewhere = mkdtempSync(path.join(tmpdir(), "littlepress-deliver-cli-site-"));
+  try {
+    const out = { stdout: (t: string) => void (stdout += t), stderr: () => undefined };
+    let stdout = "";
+    const argv = ["--state", folder, "--site", path.join(elsewhere, "_site"), "--origin", site.url];
+    await main([...argv, "--at", "2026-03-03T06:05:00+01:00"], out, {});
+    expect(stdout).toContain(
+      "2026-03-03 delivery_count 1: failed (the print key was not sent to: not a print-key service this site sends to)",
+    );
+    expect(sirius.prints).toHaveLength(1); // the earlier test's print only
+    expect(sirius.requests.filter((r) => r.startsWith("POST"))).toHaveLength(1);
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
 });

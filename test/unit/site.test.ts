@@ -343,6 +343,35 @@ describe("loadSite", () => {
     expect(problemsOf(content({ ...files, "site.json": "{" }))).toEqual([expect.objectContaining({ field: "" })]);
   });
 
+  it("reads the print-key services from site.json, a private one only when it says so", () => {
+    const files = { "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("number: 0") };
+    const origins = ["https://sirius.example.org/", { origin: "http://192.168.1.20:5000", private: true }];
+    expect(loadSite(content({ ...files, "site.json": { print_key_origins: origins } })).printKeyOrigins).toEqual([
+      { origin: "https://sirius.example.org", private: false },
+      { origin: "http://192.168.1.20:5000", private: true },
+    ]);
+    expect(loadSite(content(files)).printKeyOrigins).toBeUndefined();
+  });
+
+  it("reports print-key services that are not origins, naming the entry", () => {
+    const files = { "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("number: 0") };
+    const bad = [
+      "https://sirius.example.org/printkey/abc",
+      "ftp://x.example",
+      { origin: "http://a.example", private: "yes" },
+    ];
+    const problems = problemsOf(content({ ...files, "site.json": { print_key_origins: bad } }));
+    expect(problems.map((p) => [p.field, p.problem])).toEqual([
+      ["print_key_origins", 'entry 1: "https://sirius.example.org/printkey/abc" is not an http(s) origin'],
+      ["print_key_origins", 'entry 2: "ftp://x.example" is not an http(s) origin'],
+      ["print_key_origins", 'entry 3: "private" must be true or false'],
+    ]);
+    expect(problems[0]!.fix).toContain('"private": true');
+    expect(problemsOf(content({ ...files, "site.json": { print_key_origins: "https://a.example" } }))).toEqual([
+      expect.objectContaining({ field: "print_key_origins", problem: "must be a list of origins" }),
+    ]);
+  });
+
   it("reports an icon that does not exist, and finds one that does", () => {
     const files = { "s/editions/a.md": md("number: 0") };
     expect(
