@@ -17,7 +17,7 @@ beforeAll(async () => {
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
 it(
   "bundles the indexes and edition shards with the edition functions, only the indexes with the validator, " +
-    "nothing with the subscribing and delivering functions, and nothing else of the site",
+    "only the site index with the subscribing and delivering functions, and nothing else of the site",
   () => {
     const data = siteDataDir(path.resolve(site));
     const all = readdirSync(data, { recursive: true, withFileTypes: true })
@@ -32,8 +32,12 @@ it(
       "subscribe",
       "validate_config",
     ]);
-    // The platform's side (subscribing, delivering) asks the publications over HTTP: it carries none of their data.
-    for (const name of ["deliver", "deliveries", "subscribe"]) expect([...bundles[name]!.siteFiles], name).toEqual([]);
+    // The platform's side (subscribing, delivering) asks the publications over HTTP: it carries none of their
+    // data, only the site index, for the print-key services it may send to.
+    const siteIndex = all.filter((f) => f === path.join(data, "site.json"));
+    expect(siteIndex).toHaveLength(1);
+    expect([...bundles.deliveries!.siteFiles]).toEqual([]);
+    for (const name of ["deliver", "subscribe"]) expect([...bundles[name]!.siteFiles], name).toEqual(siteIndex);
     expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
     expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
     expect([...bundles.validate_config!.siteFiles].sort()).toEqual(
