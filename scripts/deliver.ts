@@ -18,16 +18,20 @@ subscriptions are the local ones (made on the subscribe pages of npm start);
 the publications are served from the built site for the run.
 
 Options:
-  --dry-run        say what would be sent and to whom; send and write nothing
-  --at <time>      run as if it were this instant (ISO 8601 with Z or an
-                   offset, like 2026-11-23T06:00:00Z); default: now
-  --site <dir>     the built site (default _site/)
-  --state <dir>    the subscriptions' folder (default ${LOCAL_STATE}/)
-  --origin <url>   ask the publications at this address instead of serving --site
-  -h, --help       show this text
+  --dry-run          say what would be sent and to whom; send and write nothing
+  --at <time>        run as if it were this instant (ISO 8601 with Z or an
+                     offset, like 2026-11-23T06:00:00Z); default: now
+  --site <dir>       the built site (default _site/)
+  --state <dir>      the subscriptions' folder (default ${LOCAL_STATE}/)
+  --key-file <file>  the file that keeps their sealing key (default: the one
+                     made for the state folder in ~/.config/littlepress/keys/,
+                     or $XDG_CONFIG_HOME/littlepress/keys/ when that is set)
+  --origin <url>     ask the publications at this address instead of serving --site
+  -h, --help         show this text
 
-Print keys are sealed with $${SEAL_KEY_VARIABLE} when it is set, else with the
-key kept in the state folder.
+Print keys are sealed with $${SEAL_KEY_VARIABLE} when it is set (base64 of 32
+random bytes: openssl rand -base64 32), else with the local key, made on first
+use and kept outside the state folder (--key-file).
 
 Example:
   npm run deliver -- --dry-run --at 2026-11-23T06:00:00+01:00`;
@@ -37,6 +41,7 @@ const OPTIONS = {
   at: { type: "string" },
   site: { type: "string" },
   state: { type: "string" },
+  "key-file": { type: "string" },
   origin: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -54,7 +59,11 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
     );
     return 2;
   }
-  const state = stateSetup({ folder: values.state ?? LOCAL_STATE, sealKey: env[SEAL_KEY_VARIABLE] });
+  const state = stateSetup({
+    folder: values.state ?? LOCAL_STATE,
+    keyFile: values["key-file"],
+    sealKey: env[SEAL_KEY_VARIABLE],
+  });
   if ("error" in state) {
     out.stderr(`deliver: ${state.error}\n`);
     return 2;

@@ -1,27 +1,25 @@
 // `npm run deliver` as an author runs it, in-process: its report, the dry
 // run's promise to change nothing, and a clear answer to a bad --at.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { main } from "../../scripts/deliver.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
 import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { withServer } from "../helpers/server.ts";
 
 const site = withServer("basic");
 let sirius: FakePrintKeys;
-let folder: string;
+let local: LocalState;
 let state: StateSetup;
 let id = "";
 const key = randomBytes(6).toString("hex");
 
 beforeAll(async () => {
   sirius = await startPrintKeys({ [key]: { name: "Kitchen", owner: "Ada", online: true } });
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-deliver-cli-"));
-  state = stateSetup({ folder }) as StateSetup;
+  local = tempLocalState("deliver-cli");
+  state = stateSetup(local) as StateSetup;
   const made = await createSubscription(state.store, state.sealKey, {
     slug: "serial",
     printKey: new URL(sirius.keyUrl(key)),
@@ -35,14 +33,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sirius.close();
-  rmSync(folder, { recursive: true, force: true });
+  local.remove();
 });
 
 async function deliver(...argv: string[]) {
   let stdout = "";
   let stderr = "";
   const out = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
-  const code = await main(["--state", folder, "--origin", site.url, ...argv], out, {});
+  const where = ["--state", local.folder, "--key-file", local.keyFile, "--origin", site.url];
+  const code = await main([...where, ...argv], out, {});
   return { code, stdout, stderr };
 }
 
@@ -76,7 +75,7 @@ it("refuses an --at without a zone, which would be read in this machine's zone",
 it("refuses a sealing key that is not 32 bytes", async () => {
   const out = { stdout: () => undefined, stderr: (t: string) => void (message += t) };
   let message = "";
-  const code = await main(["--state", folder, "--origin", site.url], out, { LITTLEPRESS_SEAL_KEY: "short" });
+  const code = await main(["--state", local.folder, "--origin", site.url], out, { LITTLEPRESS_SEAL_KEY: "short" });
   expect(code).toBe(2);
   expect(message).toMatch(/LITTLEPRESS_SEAL_KEY: the key must be 32 bytes written in base64/);
 });
