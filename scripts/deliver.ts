@@ -6,6 +6,7 @@
 import { runDeliveries, type DeliveryReport } from "../lib/serve/delivery-run.ts";
 import { startServer } from "../lib/serve/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
+import { printerName } from "../lib/model/print-key.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
@@ -96,7 +97,7 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
     "\n";
   const lines = report.lines.map(
     (l) =>
-      `  ${l.slug || "/"}  ${l.subscription} (${l.printer})  ${l.date} delivery_count ${l.deliveryCount}: ` +
+      `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  ${l.date} delivery_count ${l.deliveryCount}: ` +
       `${dryRun ? l.detail : `${l.outcome} (${l.detail})`}${l.etag ? `, ETag ${l.etag}` : ""}\n`,
   );
   const tail = dryRun ? "Dry run: nothing was sent or written.\n" : "";

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { main } from "../../scripts/deliver.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
-import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { createSubscription, subscriptionHistories } from "../../lib/serve/subscriptions.ts";
 import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { withServer } from "../helpers/server.ts";
@@ -78,4 +78,34 @@ it("refuses a sealing key that is not 32 bytes", async () => {
   const code = await main(["--state", local.folder, "--origin", site.url], out, { LITTLEPRESS_SEAL_KEY: "short" });
   expect(code).toBe(2);
   expect(message).toMatch(/LITTLEPRESS_SEAL_KEY: the key must be 32 bytes written in base64/);
+});
+
+it("shows a printer's name without the control characters its print key service put in it", async () => {
+  const evil = tempLocalState("deliver-cli-evil");
+  try {
+    const setup = stateSetup(evil) as StateSetup;
+    await createSubscription(setup.store, setup.sealKey, {
+      slug: "serial",
+      printKey: new URL(sirius.keyUrl(key)),
+      printer: "\u001b[2J\u001b[31mEvil\u0007\r\nLine",
+      zone: "Europe/Paris",
+      hour: 6,
+      settings: [],
+      at: new Date("2026-03-01T00:00:00Z"),
+    });
+    let stdout = "";
+    const out = { stdout: (t: string) => void (stdout += t), stderr: () => undefined };
+    const argv = ["--state", evil.folder, "--key-file", evil.keyFile, "--origin", site.url];
+    expect(await main([...argv, "--dry-run", "--at", "2026-03-02T06:05:00+01:00"], out, {})).toBe(0);
+    expect(stdout).toContain(
+      "([2J [31mEvil Line)  2026-03-02 delivery_count 0: would print on [2J [31mEvil Line, ETag",
+    );
+    expect(stdout.replace(/\n/g, "")).not.toMatch(/\p{Cc}/u);
+
+    // the desk's histories show it cleaned too
+    const [history] = await subscriptionHistories(setup.store);
+    expect(history!.subscription.printer).toBe("[2J [31mEvil Line");
+  } finally {
+    evil.remove();
+  }
 });

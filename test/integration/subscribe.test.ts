@@ -189,6 +189,19 @@ describe("the subscribe page", () => {
     expect((await fetch(`${server.url}/no-such-thing/subscribe/`)).status).toBe(404);
   });
 
+  it("shows a printer's name without the control characters its print key service put in it", async () => {
+    sirius.printers.set("evil3", { name: "\u001b[2J\u001b[31mEvil\u0007\r\nLine\u202e", owner: "Eve", online: true });
+    const res = await form(good({ print_key: sirius.keyUrl("evil3") }), "203.0.113.9");
+    const page = await res.text();
+    expect(res.status).toBe(200);
+    expect(page).toContain("<p>[2J [31mEvil Line will print Settings every day at 07:00");
+    expect(page.replace(/\n/g, "")).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
+    const { subscriptions: shown } = (await (await fetch(`${server.url}/settings/deliveries/`)).json()) as {
+      subscriptions: { subscription: { printer: string } }[];
+    };
+    expect(shown.map((h) => h.subscription.printer)).toEqual(["[2J [31mEvil Line"]);
+  });
+
   it("reads a chunked form no further than its limit, and keeps the connection for the next request", async () => {
     const conn = await RawConnection.open(server.url);
     try {
