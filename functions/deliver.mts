@@ -17,7 +17,11 @@ export const config: Config = { schedule: "*/15 * * * *" };
 
 export default async (req: Request, context?: ServeContext): Promise<Response> => {
   try {
-    const state = stateSetup({ folder: context?.littlepressState, sealKey: process.env[SEAL_KEY_VARIABLE] });
+    const state = stateSetup({
+      folder: context?.littlepressState,
+      keyFile: context?.littlepressKeyFile,
+      sealKey: process.env[SEAL_KEY_VARIABLE],
+    });
     if ("error" in state) {
       console.error(`deliver: ${state.error}`);
       return jsonResponse({ error: state.error }, 503);

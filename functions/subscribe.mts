@@ -19,7 +19,11 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
   try {
     const url = new URL(req.url);
     const slug = slugOf(functionPaths(config), url.pathname) ?? "";
-    const state = stateSetup({ folder: context?.littlepressState, sealKey: process.env[SEAL_KEY_VARIABLE] });
+    const state = stateSetup({
+      folder: context?.littlepressState,
+      keyFile: context?.littlepressKeyFile,
+      sealKey: process.env[SEAL_KEY_VARIABLE],
+    });
     if ("error" in state) {
       console.error(`subscribe: ${state.error}`);
       return jsonResponse({ error: "Subscribing is not set up on this site yet." }, 503);

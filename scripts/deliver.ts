@@ -8,6 +8,7 @@ import { printKeyOriginsOf } from "../lib/serve/publication-store.ts";
 import { runDeliveries, type DeliveryReport } from "../lib/serve/delivery-run.ts";
 import { startServer } from "../lib/serve/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
+import { printerName } from "../lib/model/print-key.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
@@ -20,17 +21,21 @@ subscriptions are the local ones (made on the subscribe pages of npm start);
 the publications are served from the built site for the run.
 
 Options:
-  --dry-run        say what would be sent and to whom; send and write nothing
-  --at <time>      run as if it were this instant (ISO 8601 with Z or an
-                   offset, like 2026-11-23T06:00:00Z); default: now
-  --site <dir>     the built site (default _site/)
-  --state <dir>    the subscriptions' folder (default ${LOCAL_STATE}/)
-  --origin <url>   ask the publications at this address instead of serving --site
-                   (print keys are still sent only to --site's print_key_origins)
-  -h, --help       show this text
+  --dry-run          say what would be sent and to whom; send and write nothing
+  --at <time>        run as if it were this instant (ISO 8601 with Z or an
+                     offset, like 2026-11-23T06:00:00Z); default: now
+  --site <dir>       the built site (default _site/)
+  --state <dir>      the subscriptions' folder (default ${LOCAL_STATE}/)
+  --key-file <file>  the file that keeps their sealing key (default: the one
+                     made for the state folder in ~/.config/littlepress/keys/,
+                     or $XDG_CONFIG_HOME/littlepress/keys/ when that is set)
+  --origin <url>     ask the publications at this address instead of serving --site
+                     (print keys are still sent only to --site's print_key_origins)
+  -h, --help         show this text
 
-Print keys are sealed with $${SEAL_KEY_VARIABLE} when it is set, else with the
-key kept in the state folder.
+Print keys are sealed with $${SEAL_KEY_VARIABLE} when it is set (base64 of 32
+random bytes: openssl rand -base64 32), else with the local key, made on first
+use and kept outside the state folder (--key-file).
 
 Example:
   npm run deliver -- --dry-run --at 2026-11-23T06:00:00+01:00`;
@@ -40,6 +45,7 @@ const OPTIONS = {
   at: { type: "string" },
   site: { type: "string" },
   state: { type: "string" },
+  "key-file": { type: "string" },
   origin: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -57,7 +63,11 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
     );
     return 2;
   }
-  const state = stateSetup({ folder: values.state ?? LOCAL_STATE, sealKey: env[SEAL_KEY_VARIABLE] });
+  const state = stateSetup({
+    folder: values.state ?? LOCAL_STATE,
+    keyFile: values["key-file"],
+    sealKey: env[SEAL_KEY_VARIABLE],
+  });
   if ("error" in state) {
     out.stderr(`deliver: ${state.error}\n`);
     return 2;
@@ -92,7 +102,7 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
     "\n";
   const lines = report.lines.map(
     (l) =>
-      `  ${l.slug || "/"}  ${l.subscription} (${l.printer})  ${l.date} delivery_count ${l.deliveryCount}: ` +
+      `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  ${l.date} delivery_count ${l.deliveryCount}: ` +
       `${dryRun ? l.detail : `${l.outcome} (${l.detail})`}${l.etag ? `, ETag ${l.etag}` : ""}\n`,
   );
   const tail = dryRun ? "Dry run: nothing was sent or written.\n" : "";

@@ -6,7 +6,7 @@
 // never send twice, and a run that dies halfway leaves claims that the next
 // run resumes once they are stale.
 import { editionAction, editionParams, type EditionAsks } from "../model/delivery-rules.ts";
-import { openPrintKey, printUrl } from "../model/print-key.ts";
+import { openPrintKey, printerName, printUrl } from "../model/print-key.ts";
 import {
   afterDelivery,
   claimable,
@@ -131,9 +131,11 @@ async function deliverOne(
   cache: RunCache,
 ): Promise<DeliveryLine | undefined> {
   const sub = stored.value;
+  // The name as the print key service gave it at subscribing: cleaned before any report shows it.
+  const printer = printerName(sub.printer);
   const line = (rec: DeliveryRecord, outcome: string, detail: string, etag: string | null): DeliveryLine => ({
     subscription: sub.id,
-    printer: sub.printer,
+    printer,
     slug: sub.slug,
     date: rec.date,
     deliveryCount: rec.deliveryCount,
@@ -152,7 +154,7 @@ async function deliverOne(
     const { page, ...edition } = fetched;
     const action = editionAction(edition.status, edition.etag, sub.lastEtag);
     if (o.dryRun) {
-      const would = action === "print" ? `would print on ${sub.printer}` : `would not print (${action})`;
+      const would = action === "print" ? `would print on ${printer}` : `would not print (${action})`;
       return line(rec, action === "print" ? "would print" : "would not print", would, edition.etag);
     }
     // The claim is checked (and its version kept) before the POST, so that after it one conditional write
@@ -172,7 +174,7 @@ async function deliverOne(
     // (which settles it, delivery_count included: the record carries the count).
     return {
       subscription: sub.id,
-      printer: sub.printer,
+      printer,
       slug: sub.slug,
       date: when.date,
       deliveryCount: sub.deliveryCount,

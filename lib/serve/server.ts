@@ -132,6 +132,12 @@ export interface ServerOptions {
    */
   ownHostsOnly?: boolean;
   /**
+   * The file of the local sealing key for stateDir, when LITTLEPRESS_SEAL_KEY
+   * is not set (default: state-setup.ts's localKeyFile, in the user's config
+   * folder); tests give one in a temporary folder.
+   */
+  keyFile?: string;
+  /**
    * Serve each publication's delivery history at /<slug>/deliveries/ (default:
    * under `npm start` only; never from `npm run serve`, which may face the internet).
    */
@@ -154,6 +160,7 @@ export const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
   const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live, stateDir } = options;
+  const { keyFile } = options;
   const { history = live !== undefined, ownHostsOnly = live !== undefined } = options;
   const config = readNetlifyConfig(path.join(root, "netlify.toml"));
   const site = path.resolve(root, siteDir ?? config.publish);
@@ -165,6 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const context: ServeContext = {
     littlepressSite: functionData,
     littlepressState: path.resolve(root, stateDir ?? LOCAL_STATE),
+    ...(keyFile !== undefined && { littlepressKeyFile: path.resolve(root, keyFile) }),
     littlepressHistory: history,
     ...(options.printKeyOrigins ? { littlepressPrintKeys: options.printKeyOrigins } : {}),
   };

@@ -5,8 +5,8 @@ import type { PrintKeyOrigin } from "../model/print-key.ts";
 /**
  * What a function is handed besides the request: on Netlify its Context (which
  * names no folder), from the local server and the tests a context that names
- * the built site they serve. Its one field is ours, named so that it cannot
- * meet one of Netlify's.
+ * the built site they serve. Its littlepress fields are ours, named so that
+ * they cannot meet one of Netlify's.
  */
 export interface ServeContext {
   /** The built site's folder (absolute). */
@@ -16,6 +16,12 @@ export interface ServeContext {
    * from the local server; a deployed function has none and uses Netlify Blobs.
    */
   littlepressState?: string;
+  /**
+   * The file of the local sealing key for littlepressState, when the local
+   * server was given one (tests); none: state-setup.ts's localKeyFile, in the
+   * user's config folder.
+   */
+  littlepressKeyFile?: string;
   /** Whether the delivery histories may be shown (the desk under `npm start`). */
   littlepressHistory?: boolean;
   /** The local server's own address; deployed, the request's origin is the site's. */

@@ -6,6 +6,7 @@
 import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
 import { renderDescription } from "../model/description.ts";
+import { printerName } from "../model/print-key.ts";
 import { escapeHtml } from "../model/text-slots.ts";
 
 /** What the page needs of meta.json. */
@@ -123,7 +124,7 @@ export function subscribedPage(meta: PageMeta, printer: string, link: string, wh
     `Subscribed to ${meta.name}`,
     `<h1>Subscribed to ${escapeHtml(meta.name)}</h1>
 <div class="done" role="status">
-<p>${escapeHtml(printer)} will print ${escapeHtml(meta.name)} ${escapeHtml(when)}.</p>
+<p>${escapeHtml(printerName(printer))} will print ${escapeHtml(meta.name)} ${escapeHtml(when)}.</p>
 </div>
 <p>Keep this private link: it is the only way to unsubscribe, and it is not shown again.</p>
 <p><code>${escapeHtml(link)}</code></p>`,

@@ -2,7 +2,7 @@
 // for unsubscribing), ended by their subscriber, and read back with their
 // deliveries for the desk.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { sealPrintKey } from "../model/print-key.ts";
+import { printerName, sealPrintKey } from "../model/print-key.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
 import { deliveriesOf, SUBSCRIPTIONS, subscriptionKey } from "./delivery-run.ts";
 import type { StateStore } from "./state-store.ts";
@@ -57,7 +57,7 @@ export async function unsubscribe(store: StateStore, id: string, token: string):
   return true;
 }
 
-/** A subscription and its deliveries, latest first, as the desk shows them (no print key). */
+/** A subscription and its deliveries, latest first, as the desk shows them (no print key; the printer's name cleaned). */
 export interface SubscriptionHistory {
   subscription: Omit<Subscription, "printKey" | "unsubscribeHash">;
   deliveries: DeliveryRecord[];
@@ -75,7 +75,7 @@ export async function subscriptionHistories(store: StateStore, slug?: string): P
       if (rec) deliveries.push(rec);
     }
     deliveries.sort((a, b) => b.date.localeCompare(a.date));
-    histories.push({ subscription: shown, deliveries });
+    histories.push({ subscription: { ...shown, printer: printerName(shown.printer) }, deliveries });
   }
   return histories.sort((a, b) => a.subscription.created.localeCompare(b.subscription.created));
 }

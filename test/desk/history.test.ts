@@ -2,23 +2,21 @@
 // delivered, and the publication's page shows the subscription and its
 // delivery (the time, the status, the ETag, printed or not), and never its key.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { runDeliveries } from "../../lib/serve/delivery-run.ts";
 import { startServer, type LocalServer } from "../../lib/serve/server.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
 import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { tempLocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { builtSite } from "../helpers/sites.ts";
 import { ready, withBrowser } from "./desk-page.ts";
 
 let server: LocalServer | undefined;
 let sirius: FakePrintKeys;
-let folder: string;
 const key = randomBytes(6).toString("hex");
+const local = tempLocalState("history");
 const desk = withBrowser({
   get url() {
     if (!server) throw new Error("the server starts in beforeAll");
@@ -27,10 +25,9 @@ const desk = withBrowser({
 });
 
 beforeAll(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-history-"));
-  server = await startServer({ port: 0, siteDir: builtSite("examples"), stateDir: folder, history: true });
+  server = await startServer({ port: 0, siteDir: builtSite("examples"), stateDir: local.folder, history: true });
   sirius = await startPrintKeys({ [key]: { name: "Kitchen", owner: "Ada", online: true } });
-  const state = stateSetup({ folder }) as StateSetup;
+  const state = stateSetup(local) as StateSetup;
   await createSubscription(state.store, state.sealKey, {
     slug: "lighthouse",
     printKey: new URL(sirius.keyUrl(key)),
@@ -46,7 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await sirius.close();
-  rmSync(folder, { recursive: true, force: true });
+  local.remove();
 });
 
 it("shows each subscription's deliveries: the time, the status, the ETag, printed or not", async () => {

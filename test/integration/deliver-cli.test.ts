@@ -7,26 +7,27 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { main } from "../../scripts/deliver.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
-import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { createSubscription, subscriptionHistories } from "../../lib/serve/subscriptions.ts";
+import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { withServer } from "../helpers/server.ts";
 
 const site = withServer("basic");
 let sirius: FakePrintKeys;
-let folder: string;
+let local: LocalState;
 let state: StateSetup;
 let id = "";
 const key = randomBytes(6).toString("hex");
 
 beforeAll(async () => {
   sirius = await startPrintKeys({ [key]: { name: "Kitchen", owner: "Ada", online: true } });
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-deliver-cli-"));
-  state = stateSetup({ folder }) as StateSetup;
+  local = tempLocalState("deliver-cli");
+  state = stateSetup(local) as StateSetup;
   // The built site the CLI reads the print-key services from (--site): one whose content/site.json
   // lists the fake sirius on purpose, as an author lists their own sirius on their network.
-  mkdirSync(path.join(folder, "_site_data"), { recursive: true });
+  mkdirSync(path.join(local.folder, "_site_data"), { recursive: true });
   const index = { printKeyOrigins: sirius.allowed };
-  writeFileSync(path.join(folder, "_site_data", "site.json"), JSON.stringify(index));
+  writeFileSync(path.join(local.folder, "_site_data", "site.json"), JSON.stringify(index));
   const made = await createSubscription(state.store, state.sealKey, {
     slug: "serial",
     printKey: new URL(sirius.keyUrl(key)),
@@ -40,18 +41,16 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sirius.close();
-  rmSync(folder, { recursive: true, force: true });
+  local.remove();
 });
 
 async function deliver(...argv: string[]) {
   let stdout = "";
   let stderr = "";
   const out = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
-  const code = await main(
-    ["--state", folder, "--site", path.join(folder, "_site"), "--origin", site.url, ...argv],
-    out,
-    {},
-  );
+  const built = ["--site", path.join(local.folder, "_site")];
+  const where = ["--state", local.folder, "--key-file", local.keyFile, ...built, "--origin", site.url];
+  const code = await main([...where, ...argv], out, {});
   return { code, stdout, stderr };
 }
 
@@ -85,7 +84,7 @@ it("refuses an --at without a zone, which would be read in this machine's zone",
 it("refuses a sealing key that is not 32 bytes", async () => {
   const out = { stdout: () => undefined, stderr: (t: string) => void (message += t) };
   let message = "";
-  const code = await main(["--state", folder, "--origin", site.url], out, { LITTLEPRESS_SEAL_KEY: "short" });
+  const code = await main(["--state", local.folder, "--origin", site.url], out, { LITTLEPRESS_SEAL_KEY: "short" });
   expect(code).toBe(2);
   expect(message).toMatch(/LITTLEPRESS_SEAL_KEY: the key must be 32 bytes written in base64/);
 });
@@ -96,7 +95,16 @@ it("sends nothing to a print key whose service the site does not list", async ()
   try {
     const out = { stdout: (t: string) => void (stdout += t), stderr: () => undefined };
     let stdout = "";
-    const argv = ["--state", folder, "--site", path.join(elsewhere, "_site"), "--origin", site.url];
+    const argv = [
+      "--state",
+      local.folder,
+      "--key-file",
+      local.keyFile,
+      "--site",
+      path.join(elsewhere, "_site"),
+      "--origin",
+      site.url,
+    ];
     await main([...argv, "--at", "2026-03-03T06:05:00+01:00"], out, {});
     expect(stdout).toContain(
       "2026-03-03 delivery_count 1: failed (the print key was not sent to: not a print-key service this site sends to)",
@@ -105,5 +113,35 @@ it("sends nothing to a print key whose service the site does not list", async ()
     expect(sirius.requests.filter((r) => r.startsWith("POST"))).toHaveLength(1);
   } finally {
     rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+it("shows a printer's name without the control characters its print key service put in it", async () => {
+  const evil = tempLocalState("deliver-cli-evil");
+  try {
+    const setup = stateSetup(evil) as StateSetup;
+    await createSubscription(setup.store, setup.sealKey, {
+      slug: "serial",
+      printKey: new URL(sirius.keyUrl(key)),
+      printer: "\u001b[2J\u001b[31mEvil\u0007\r\nLine",
+      zone: "Europe/Paris",
+      hour: 6,
+      settings: [],
+      at: new Date("2026-03-01T00:00:00Z"),
+    });
+    let stdout = "";
+    const out = { stdout: (t: string) => void (stdout += t), stderr: () => undefined };
+    const argv = ["--state", evil.folder, "--key-file", evil.keyFile, "--origin", site.url];
+    expect(await main([...argv, "--dry-run", "--at", "2026-03-02T06:05:00+01:00"], out, {})).toBe(0);
+    expect(stdout).toContain(
+      "([2J [31mEvil Line)  2026-03-02 delivery_count 0: would print on [2J [31mEvil Line, ETag",
+    );
+    expect(stdout.replace(/\n/g, "")).not.toMatch(/\p{Cc}/u);
+
+    // the desk's histories show it cleaned too
+    const [history] = await subscriptionHistories(setup.store);
+    expect(history!.subscription.printer).toBe("[2J [31mEvil Line");
+  } finally {
+    evil.remove();
   }
 });

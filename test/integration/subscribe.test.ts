@@ -1,7 +1,6 @@
 // The subscribe page over real HTTP, on the local server as `npm start` runs
 // it, with a fake sirius for the print keys and the state in a temporary folder.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
@@ -9,17 +8,20 @@ import type { Subscription } from "../../lib/model/subscription.ts";
 import { runDeliveries } from "../../lib/serve/delivery-run.ts";
 import { startServer, type LocalServer } from "../../lib/serve/server.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
+import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 let server: LocalServer;
 let sirius: FakePrintKeys;
+let local: LocalState;
 let folder: string;
 let state: StateSetup;
 
 beforeAll(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-subscribe-"));
+  local = tempLocalState("subscribe");
+  folder = local.folder;
   sirius = await startPrintKeys({
     kitchen1: { name: "Kitchen", owner: "Ada", online: true },
     hall2: { name: "Hall", owner: "Ada", online: true },
@@ -32,15 +34,16 @@ beforeAll(async () => {
     siteDir: builtSite("basic"),
     stateDir: folder,
     history: true,
+    keyFile: local.keyFile,
     printKeyOrigins,
     trustProxy,
   });
-  state = stateSetup({ folder }) as StateSetup;
+  state = stateSetup(local) as StateSetup;
 });
 afterAll(async () => {
   await server.close();
   await sirius.close();
-  rmSync(folder, { recursive: true, force: true });
+  local.remove();
 });
 
 const form = (fields: Record<string, string>, client = "203.0.113.1") =>
@@ -70,7 +73,7 @@ describe("the delivery history", () => {
     const { default: deliveries } = await import("../../functions/deliveries.mts");
     const res = await deliveries(new Request("https://example.org/settings/deliveries/"), {});
     expect(res.status).toBe(404);
-    const serve = await startServer({ port: 0, siteDir: builtSite("basic"), stateDir: folder });
+    const serve = await startServer({ port: 0, siteDir: builtSite("basic"), stateDir: folder, keyFile: local.keyFile });
     try {
       expect((await fetch(`${serve.url}/settings/deliveries/`)).status).toBe(404);
     } finally {
@@ -110,6 +113,9 @@ describe("the subscribe page", () => {
     ]);
     for (const f of readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()))
       expect(readFileSync(path.join(f.parentPath, f.name), "utf8")).not.toContain("kitchen1");
+    // the key that seals it is kept outside the state folder, readable by its owner only
+    expect(readdirSync(folder)).not.toContain("seal.key");
+    if (process.platform !== "win32") expect(statSync(local.keyFile).mode & 0o777).toBe(0o600);
 
     // the next delivery prints with the settings as query parameters
     const at = new Date(localDeliveryTime("2026-12-01", 7, "Europe/Paris").ms + 60_000);
@@ -191,6 +197,19 @@ describe("the subscribe page", () => {
     });
     expect(json.status).toBe(400);
     expect((await fetch(`${server.url}/no-such-thing/subscribe/`)).status).toBe(404);
+  });
+
+  it("shows a printer's name without the control characters its print key service put in it", async () => {
+    sirius.printers.set("evil3", { name: "\u001b[2J\u001b[31mEvil\u0007\r\nLine\u202e", owner: "Eve", online: true });
+    const res = await form(good({ print_key: sirius.keyUrl("evil3") }), "203.0.113.9");
+    const page = await res.text();
+    expect(res.status).toBe(200);
+    expect(page).toContain("<p>[2J [31mEvil Line will print Settings every day at 07:00");
+    expect(page.replace(/\n/g, "")).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
+    const { subscriptions: shown } = (await (await fetch(`${server.url}/settings/deliveries/`)).json()) as {
+      subscriptions: { subscription: { printer: string } }[];
+    };
+    expect(shown.map((h) => h.subscription.printer)).toEqual(["[2J [31mEvil Line"]);
   });
 
   it("reads a chunked form no further than its limit, and keeps the connection for the next request", async () => {
