@@ -231,6 +231,27 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     expect((await pages(dir)).get("0")).toContain('<abbr title="\u27E6littlepress:who\u27E7"');
   });
 
+  it("an inline <script> and an event handler: warnings, failing the build with --strict (issue 24)", async () => {
+    const dir = content("scripts", GOOD, {
+      "0.md": "---\nnumber: 0\n---\nHi\n\n<script>document.title = 'x';</script>\n",
+      "1.md": '---\nnumber: 1\n---\n<svg onload="go()"></svg> and <b onclick="go()">you</b>\n',
+    });
+    const ok = await build(dir);
+    expect(ok.code).toBe(0);
+    expect(ok.output).toMatch(/3 warnings \(npm run build -- --strict makes them fail the build\)/);
+    expect(ok.output).toMatch(
+      /0\.md: <script>\n\s+problem: the page has an inline <script>\n\s+fix: printers run no scripts; remove it/,
+    );
+    expect(ok.output).toMatch(
+      /1\.md: <svg onload>\n\s+problem: onload= on <svg> is an event handler, a script\n\s+fix: printers/,
+    );
+    expect(ok.output).toMatch(/1\.md: <b onclick>\n\s+problem: onclick= on <b> is an event handler/);
+    const strict = await build(dir, "--strict");
+    expect(strict.code).toBe(1);
+    expect(strict.output).toMatch(/found 3 problems/);
+    expect(strict.output).toMatch(/0\.md: <script>\n\s+problem: the page has an inline <script>/);
+  });
+
   it("a root slug that does not exist, a sample that is not an edition, an icon that is not there", async () => {
     const dir = content("root", { ...GOOD, editions: { by: "delivery_count", sample: 7 }, icon: "nope.png" });
     writeFileSync(path.join(dir, "site.json"), '{"root": "elsewhere"}');
