@@ -8,6 +8,7 @@ import { parse } from "node-html-parser";
 import type { Sharp } from "sharp";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
 import { PAPER_WIDTH_PX } from "../model/paper.ts";
+import { hasSlots } from "../model/text-slots.ts";
 
 const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
@@ -39,7 +40,8 @@ export async function processImages(html: string, target: ImageTarget): Promise<
   const root = parse(html, { comment: true });
   for (const img of root.querySelectorAll("img[src]")) {
     const src = img.getAttribute("src")!;
-    if (REMOTE.test(src)) continue;
+    // A src with a text setting in it is no file: the build refuses it (slotMisuse) and says why.
+    if (REMOTE.test(src) || hasSlots(src)) continue;
     const file = src.startsWith("/")
       ? path.join(target.publicationDir, src)
       : path.resolve(path.dirname(target.source), src);

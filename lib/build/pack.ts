@@ -19,20 +19,16 @@ export interface RenderedEdition {
   html: string;
 }
 
-const TEXT_SETTING_FIX =
-  'print text settings as they are; conditions and filters are for select and radio (README: "Subscriber settings")';
-
 /**
  * Packs a publication's rendered editions (in key order, then variant order)
- * into its index and shards, refusing text settings used other than printed.
+ * into its index and shards, refusing text settings used other than printed
+ * where escaping makes them safe.
  */
 export function packPublication(pub: PublicationSource, renders: RenderedEdition[]): PackedPublication {
   const problems: ContentProblem[] = [];
   const byKey = new Map<EditionKey, RenderedEdition[]>();
   for (const r of renders) {
-    for (const problem of slotMisuse(r.html, pub.fields)) {
-      problems.push({ file: r.source, field: "config", problem, fix: TEXT_SETTING_FIX });
-    }
+    for (const misuse of slotMisuse(r.html, pub.fields)) problems.push({ file: r.source, ...misuse });
     byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   }
   if (problems.length) throw new ContentError(uniqueProblems(problems));

@@ -1,6 +1,7 @@
 import { parse } from "node-html-parser";
 import { uniqueProblems, type ContentProblem } from "../model/content-error.ts";
 import { disallowedTags } from "../model/description.ts";
+import { scanHtml } from "../model/html-scan.ts";
 import { PAPER_WIDTH_PX } from "../model/paper.ts";
 
 /** Text smaller than this is hard to read on thermal paper. */
@@ -26,8 +27,8 @@ export function printWarnings(html: string, file: string): ContentProblem[] {
 /**
  * Print checks for a whole build. Editions share their layout's CSS, so each
  * distinct <style> block is checked once, and only markup that could hold a
- * problem (URLs, widths, inline styles) is parsed: tens of thousands of
- * editions check in moments.
+ * problem (URLs, widths, inline styles, scripts, event handlers) is parsed:
+ * tens of thousands of editions check in moments.
  */
 export class PrintChecker {
   readonly #cssWarnings = new Map<string, { field: string; problem: string; fix: string }[]>();
@@ -50,6 +51,8 @@ export class PrintChecker {
     // Attributes only (a viewport's content="width=384" is not one).
     if (/\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup))
       warnings.push(...markupWarnings(markup, file));
+    // The whole page: a <style> may have an onload= too.
+    if (/<script\b|[\s/"']on[a-z]+\s*=/i.test(html)) warnings.push(...scriptWarnings(html, file));
     return uniqueProblems(warnings);
   }
 }
@@ -106,6 +109,33 @@ function markupWarnings(markup: string, file: string): ContentProblem[] {
     .map((e) => e.getAttribute("style") ?? "")
     .join(";");
   for (const w of cssWarnings(inline)) warnings.push({ file, ...w });
+  return warnings;
+}
+
+const NO_SCRIPTS = "printers run no scripts; remove it";
+
+/**
+ * Inline scripts and event handlers (`onload=`, `onclick=` …): no printer runs
+ * them. (A script with a src is markupWarnings'.) Found with the tokenizer's
+ * own reading of tags (html-scan.ts), as HTML and as SVG content, so that
+ * `<svg/onload=…>` and a handler after a quoted value are found too.
+ */
+function scriptWarnings(html: string, file: string): ContentProblem[] {
+  const warnings: ContentProblem[] = [];
+  for (const foreign of [false, true]) {
+    for (const tag of scanHtml(html, { foreign }).tags) {
+      if (tag.closing) continue;
+      if (tag.name === "script" && !tag.attributes.some((a) => a.name === "src"))
+        warnings.push({ file, field: "<script>", problem: "the page has an inline <script>", fix: NO_SCRIPTS });
+      for (const a of tag.attributes.filter((a) => /^on[a-z]/.test(a.name)))
+        warnings.push({
+          file,
+          field: `<${tag.name} ${a.name}>`,
+          problem: `${a.name}= on <${tag.name}> is an event handler, a script`,
+          fix: NO_SCRIPTS,
+        });
+    }
+  }
   return warnings;
 }
 

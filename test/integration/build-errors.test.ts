@@ -183,6 +183,75 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     );
   });
 
+  it("a text setting in a link, an image's src, an event handler, srcdoc or style (issue 24)", async () => {
+    const pub = { ...GOOD, config: { fields: [{ type: "text", name: "who", label: "Name" }] } };
+    const edition = (n: number, html: string): [string, string] => [`${n}.md`, `---\nnumber: ${n}\n---\nHi ${html}\n`];
+    const dir = content(
+      "attributes",
+      pub,
+      Object.fromEntries([
+        edition(0, '<a href="{{ config.who }}">you</a>'),
+        edition(1, '<img alt="" src="{{ config.who }}">'),
+        edition(2, "<b onclick=\"greet('{{ config.who }}')\">you</b>"),
+        edition(3, '<iframe srcdoc="<p>{{ config.who }}</p>"></iframe>'),
+        edition(4, '<b style="color: {{ config.who }}">you</b>'),
+        edition(5, '<a href="https://example.com/?q={{ config.who }}">you</a>'),
+      ]),
+    );
+    const problem = (file: string, text: string) =>
+      new RegExp(`editions/${file}: config\\.who\\n\\s+problem: the text setting \`who\` is printed in ${text}`);
+    const out = await expectFailure(
+      dir,
+      problem("0\\.md", "the href attribute of <a>, which holds a URL: a subscriber could type a javascript: URL"),
+      problem("1\\.md", "the src attribute of <img>, which holds a URL"),
+      problem("2\\.md", "the onclick attribute of <b>, an event handler: .* would run as JavaScript"),
+      problem("3\\.md", "the srcdoc attribute of <iframe>, which is a page of HTML"),
+      problem("4\\.md", "the style attribute of <b>, which is CSS"),
+      problem("5\\.md", "the href attribute of <a>, which holds a URL"),
+    );
+    expect(out).toMatch(/found 6 problems/);
+    expect(
+      out.match(/fix: print it in the page text, or in a quoted title, alt, class, placeholder, aria-\* or data-\* /g),
+    ).toHaveLength(6);
+    expect(out).not.toMatch(/the image cannot be read/);
+  });
+
+  it("a text setting in title, alt, class, aria-* and data-* builds, without a warning", async () => {
+    // With its own url: an <img> in a build on CI without one would be warned about.
+    const fields = [{ type: "text", name: "who", label: "Name" }];
+    const pub = { ...GOOD, url: "https://example.com", config: { fields } };
+    const body =
+      '<abbr title="{{ config.who }}" class="x {{ config.who }}">Hi</abbr> ' +
+      '<img alt="{{ config.who }}" src="https://example.com/a.png" width="100"> ' +
+      '<span aria-label="{{ config.who }}" data-who="{{ config.who }}">{{ config.who }}</span>';
+    const dir = content("harmless", pub, { "0.md": `---\nnumber: 0\n---\n${body}\n` });
+    const { code, output } = await build(dir, "--strict");
+    expect(output).not.toMatch(/warning|problem/);
+    expect(code).toBe(0);
+    expect((await pages(dir)).get("0")).toContain('<abbr title="\u27E6littlepress:who\u27E7"');
+  });
+
+  it("an inline <script> and an event handler: warnings, failing the build with --strict (issue 24)", async () => {
+    const dir = content("scripts", GOOD, {
+      "0.md": "---\nnumber: 0\n---\nHi\n\n<script>document.title = 'x';</script>\n",
+      "1.md": '---\nnumber: 1\n---\n<svg onload="go()"></svg> and <b onclick="go()">you</b>\n',
+    });
+    const ok = await build(dir);
+    expect(ok.code).toBe(0);
+    expect(ok.output).toMatch(/3 warnings \(npm run build -- --strict makes them fail the build\)/);
+    expect(ok.output).toMatch(
+      /0\.md: <script>\n\s+problem: the page has an inline <script>\n\s+fix: printers run no scripts; remove it/,
+    );
+    expect(ok.output).toMatch(
+      /1\.md: <svg onload>\n\s+problem: onload= on <svg> is an event handler, a script\n\s+fix: printers/,
+    );
+    expect(ok.output).toMatch(/1\.md: <b onclick>\n\s+problem: onclick= on <b> is an event handler/);
+    const strict = await build(dir, "--strict");
+    expect(strict.code).toBe(1);
+    expect(strict.output).toMatch(/found 3 problems/);
+    expect(strict.output).toMatch(/0\.md: <script>\n\s+problem: the page has an inline <script>/);
+  });
+
   it("a root slug that does not exist, a sample that is not an edition, an icon that is not there", async () => {
     const dir = content("root", { ...GOOD, editions: { by: "delivery_count", sample: 7 }, icon: "nope.png" });
     writeFileSync(path.join(dir, "site.json"), '{"root": "elsewhere"}');

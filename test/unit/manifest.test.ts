@@ -162,8 +162,28 @@ describe("packPublication", () => {
     expect(error).toBeInstanceOf(ContentError);
     const problems = (error as ContentError).problems;
     expect(problems.map((p) => p.file)).toEqual(["content/tales/editions/0.md", "content/tales/editions/1.md"]);
-    expect(problems.every((p) => p.field === "config" && p.fix.length > 0)).toBe(true);
+    // The setting printed inside <script> by name; the upper-cased one cannot be told.
+    expect(problems.map((p) => p.field)).toEqual(["config.name", "config"]);
+    expect(problems.every((p) => p.fix.length > 0)).toBe(true);
     expect((error as ContentError).message).toContain("content/tales/editions/0.md");
+  });
+
+  it("refuses a text setting in an href, naming the source, the setting and the fix", () => {
+    let error: unknown;
+    try {
+      packPublication(source(), [render("0", EN, `<a href="https://x.example/${slotToken("name")}">x</a>`)]);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ContentError);
+    expect((error as ContentError).problems).toEqual([
+      {
+        file: "content/tales/editions/0.md",
+        field: "config.name",
+        problem: expect.stringMatching(/the href attribute of <a>, which holds a URL/),
+        fix: expect.stringMatching(/^print it in the page text/),
+      },
+    ]);
   });
 
   it("refuses misuse even in an edition of a later shard", () => {

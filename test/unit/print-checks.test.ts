@@ -113,3 +113,49 @@ describe("the size budget", () => {
     expect(checker.check(page("", "<p>short</p>"), "content/x/editions/b.md")).toEqual([]);
   });
 });
+
+describe("scripts and event handlers (issue 24)", () => {
+  const found = (html: string) => printWarnings(html, "content/x/editions/a.md").map((w) => [w.field, w.problem]);
+
+  it("warns about an inline <script>, naming the file and the fix", () => {
+    const w = printWarnings(page("", "<p>x</p><script>document.title = 'x'</script>"), "content/x/editions/a.md");
+    expect(w).toEqual([
+      {
+        file: "content/x/editions/a.md",
+        field: "<script>",
+        problem: "the page has an inline <script>",
+        fix: "printers run no scripts; remove it",
+      },
+    ]);
+    expect(found(page('<SCRIPT type="application/ld+json">{}</SCRIPT>', ""))).toEqual([
+      ["<script>", "the page has an inline <script>"],
+    ]);
+  });
+
+  it("warns about event handlers, however the tag is written", () => {
+    expect(
+      found(
+        page(
+          "",
+          `<body onload="go()"><img alt="" ONERROR='x()'><a title="x"onclick="y">z</a><svg/onload=alert(1)>` +
+            `<style onload="z()">p{}</style>`,
+        ),
+      ),
+    ).toEqual([
+      ["<body onload>", "onload= on <body> is an event handler, a script"],
+      ["<img onerror>", "onerror= on <img> is an event handler, a script"],
+      ["<a onclick>", "onclick= on <a> is an event handler, a script"],
+      ["<svg onload>", "onload= on <svg> is an event handler, a script"],
+      ["<style onload>", "onload= on <style> is an event handler, a script"],
+    ]);
+  });
+
+  it("finds no script in text, comments, a script's own text, or data-on… attributes", () => {
+    const html = page(
+      "<style>p { content: '<script>' }</style>",
+      "<p>I rely on=this, <code>&lt;script&gt;</code></p><!-- <script>x</script> -->" +
+        '<p data-onclick="x" title="onclick=x">',
+    );
+    expect(found(html)).toEqual([]);
+  });
+});

@@ -118,71 +118,158 @@ describe("cutAtSlots", () => {
   });
 });
 
+/** slotMisuse's problems, as sentences. */
+const misuse = (html: string, fields = FIELDS) => slotMisuse(html, fields).map((m) => m.problem);
+
 describe("slotMisuse", () => {
   it("is happy with intact markers in text and in quoted attributes", () => {
-    expect(slotMisuse(`<p title="${NAME}">Hello ${NAME} from ${CITY}</p><img alt='${CITY}'>`, FIELDS)).toEqual([]);
-    expect(slotMisuse("<p>no settings used</p>", FIELDS)).toEqual([]);
+    expect(misuse(`<p title="${NAME}">Hello ${NAME} from ${CITY}</p><img alt='${CITY}'>`)).toEqual([]);
+    expect(misuse("<p>no settings used</p>")).toEqual([]);
   });
 
   it("is happy with <script> and <style> blocks that contain no marker", () => {
-    expect(slotMisuse(`<style>p{color:black}</style><p>${NAME}</p><script>var a = 1;</script>`, FIELDS)).toEqual([]);
+    expect(misuse(`<style>p{color:black}</style><p>${NAME}</p><script>var a = 1;</script>`)).toEqual([]);
   });
 
   it("detects an upper-cased marker (an upcase filter)", () => {
     const problems = slotMisuse(`<p>${NAME.toUpperCase()}</p>`, FIELDS);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/changed by a filter/);
+    expect(problems[0]!.problem).toMatch(/changed by a filter/);
+    expect(problems[0]!.field).toBe("config"); // which setting it was cannot be told
   });
 
   it("detects a truncated marker (a slice or truncate filter)", () => {
-    expect(slotMisuse(`<p>${NAME.slice(0, 8)}…</p>`, FIELDS)).toHaveLength(1);
-    expect(slotMisuse(`<p>${NAME.slice(3)}</p>`, FIELDS)).toHaveLength(1);
-    expect(slotMisuse(`<p>${NAME.slice(0, -1)}</p>`, FIELDS)).toHaveLength(1);
+    expect(misuse(`<p>${NAME.slice(0, 8)}…</p>`)).toHaveLength(1);
+    expect(misuse(`<p>${NAME.slice(3)}</p>`)).toHaveLength(1);
+    expect(misuse(`<p>${NAME.slice(0, -1)}</p>`)).toHaveLength(1);
   });
 
   it("detects a marker doubled into another (a replace filter)", () => {
-    expect(slotMisuse(`<p>${NAME.replace("name", "nam")}</p>`, FIELDS)).toHaveLength(1);
+    expect(misuse(`<p>${NAME.replace("name", "nam")}</p>`)).toHaveLength(1);
   });
 
   it("detects a marker of a name that is not a text field", () => {
-    expect(slotMisuse(`<p>${slotToken("lang")}</p>`, FIELDS)).toHaveLength(1);
-    expect(slotMisuse(`<p>${slotToken("unknown")}</p>`, FIELDS)).toHaveLength(1);
+    expect(misuse(`<p>${slotToken("lang")}</p>`)).toHaveLength(1);
+    expect(misuse(`<p>${slotToken("unknown")}</p>`)).toHaveLength(1);
   });
 
-  it("detects a marker inside <script>", () => {
+  it("detects a marker inside <script>, naming the setting", () => {
     const problems = slotMisuse(`<p>${NAME}</p><script>var n = "${NAME}";</script>`, FIELDS);
-    expect(problems).toEqual([expect.stringContaining("inside <script>")]);
+    expect(problems).toEqual([
+      expect.objectContaining({ field: "config.name", problem: expect.stringContaining("inside <script>") }),
+    ]);
   });
 
   it("detects a marker inside <style>", () => {
-    const problems = slotMisuse(`<style>p::before { content: "${CITY}" }</style>`, FIELDS);
+    const problems = misuse(`<style>p::before { content: "${CITY}" }</style>`);
     expect(problems).toEqual([expect.stringContaining("inside <style>")]);
   });
 
   it("detects a marker inside upper-case or attributed script tags", () => {
-    expect(slotMisuse(`<SCRIPT type="module">x("${NAME}")</Script >`, FIELDS)).toEqual([
+    expect(misuse(`<SCRIPT type="module">x("${NAME}")</Script >`)).toEqual([
       expect.stringContaining("inside <script>"),
     ]);
   });
 
-  it("reports one problem per block", () => {
+  it("reports one problem per setting and place", () => {
     const html = `<script>"${NAME}"</script><p>${NAME}</p><style>/*${CITY}*/</style><script>"${CITY}"</script>`;
-    expect(slotMisuse(html, FIELDS)).toHaveLength(3);
+    expect(misuse(html)).toHaveLength(3);
+    expect(misuse(`<script>"${NAME}"</script><script>"${NAME}"</script>`)).toHaveLength(1);
   });
 
   it("reports both a mangled marker and a script block", () => {
-    expect(slotMisuse(`<p>${NAME.toUpperCase()}</p><script>"${NAME}"</script>`, FIELDS)).toHaveLength(2);
+    expect(misuse(`<p>${NAME.toUpperCase()}</p><script>"${NAME}"</script>`)).toHaveLength(2);
   });
 });
 
 describe("slotMisuse inside tags", () => {
   it("refuses a text setting in an unquoted attribute or loose in a tag, and in an unclosed <script>", () => {
-    const [misuse, token] = [slotMisuse, slotToken];
+    const token = slotToken;
     const fields: ConfigField[] = [{ type: "text", name: "who", label: "Who", required: false }];
     expect(misuse(`<img alt=${token("who")}>`, fields)).toEqual([expect.stringMatching(/inside a tag without quotes/)]);
     expect(misuse(`<img ${token("who")}>`, fields)).toEqual([expect.stringMatching(/inside a tag without quotes/)]);
     expect(misuse(`<img alt="${token("who")}" title='${token("who")}'>`, fields)).toEqual([]);
     expect(misuse(`<p>x</p><script>var a = "${token("who")}"`, fields)).toEqual([
+      expect.stringMatching(/inside <script>/),
+    ]);
+  });
+});
+
+describe("slotMisuse and attributes (issue 24)", () => {
+  const WHO = slotToken("who");
+  const fields: ConfigField[] = [{ type: "text", name: "who", label: "Who", required: false }];
+  const refused = (html: string) => slotMisuse(html, fields);
+
+  it("lets a text setting be printed in a quoted title, alt, class, placeholder, aria-* or data-* attribute", () => {
+    const html =
+      `<p title="${WHO}" class='big ${WHO}' data-who="${WHO}" aria-label="Hi ${WHO}">${WHO}</p>` +
+      `<img alt="${WHO}" src="https://x.example/a.png"><input placeholder="${WHO}"><P TITLE="${WHO}">`;
+    expect(refused(html)).toEqual([]);
+  });
+
+  it.each([
+    ["href", `<a href="${WHO}">x</a>`, /the href attribute of <a>, which holds a URL: .*javascript: URL/],
+    ["a URL's query", `<a href="https://x.example/?q=${WHO}">x</a>`, /the href attribute of <a>, which holds a URL/],
+    ["upper-case HREF", `<a HREF='${WHO}'>x</a>`, /the href attribute of <a>/],
+    ["src", `<img alt="" src="${WHO}">`, /the src attribute of <img>, which holds a URL/],
+    ["srcset", `<img srcset="${WHO} 2x">`, /the srcset attribute of <img>, which holds a URL/],
+    ["action", `<form action="${WHO}"></form>`, /the action attribute of <form>, which holds a URL/],
+    ["formaction", `<button formaction="${WHO}">x</button>`, /the formaction attribute of <button>/],
+    ["xlink:href", `<svg><a xlink:href="${WHO}"><text>x</text></a></svg>`, /the xlink:href attribute of <a>/],
+    ["poster", `<video poster="${WHO}"></video>`, /the poster attribute of <video>, which holds a URL/],
+    ["object data", `<object data="${WHO}"></object>`, /the data attribute of <object>, which holds a URL/],
+    ["background", `<body background="${WHO}">`, /the background attribute of <body>, which holds a URL/],
+    ["onclick", `<p onclick="greet('${WHO}')">x</p>`, /the onclick attribute of <p>, an event handler: .*JavaScript/],
+    ["onerror", `<img alt="" onerror="${WHO}">`, /the onerror attribute of <img>, an event handler/],
+    ["srcdoc", `<iframe srcdoc="<p>${WHO}</p>"></iframe>`, /the srcdoc attribute of <iframe>, which is a page of HTML/],
+    ["style", `<p style="background: url(${WHO})">x</p>`, /the style attribute of <p>, which is CSS/],
+    [
+      "meta content",
+      `<meta http-equiv="refresh" content="0; url=${WHO}">`,
+      /the content attribute of <meta>, which may/,
+    ],
+    ["SVG animate", `<svg><animate attributeName="href" to="${WHO}"/></svg>`, /the to attribute of <animate>/],
+    ["any other attribute", `<p id="${WHO}">x</p>`, /the id attribute of <p>, which may not hold a text setting/],
+  ])("refuses a text setting in %s, naming the setting and the fix", (_, html, problem) => {
+    expect(refused(html)).toEqual([
+      {
+        field: "config.who",
+        problem: expect.stringMatching(problem),
+        fix: expect.stringMatching(/^print it in the page text, or in a quoted title, alt, class, .*data-\* attribute/),
+      },
+    ]);
+  });
+
+  it("refuses an unquoted href as a URL, not only as unquoted", () => {
+    expect(refused(`<a href=${WHO}>x</a>`).map((m) => m.problem)).toEqual([
+      expect.stringMatching(/the href attribute of <a>, which holds a URL/),
+    ]);
+  });
+
+  it("reads the tag as a browser does: a quoted '>' does not end it, nor a missing space end an attribute", () => {
+    expect(refused(`<a title="a > b" href="${WHO}">x</a>`)).toHaveLength(1);
+    expect(refused(`<a title="x"href="${WHO}">x</a>`)).toHaveLength(1);
+    expect(refused(`<a title="x"/href="${WHO}">x</a>`)).toHaveLength(1);
+    expect(refused(`<a title='"' href="${WHO}">x</a>`)).toHaveLength(1);
+    expect(refused(`<a title="'" class="${WHO}">x</a>`)).toEqual([]);
+  });
+
+  it("allows a text setting in a comment, in <textarea> and <title> text, and after a closed <script>", () => {
+    expect(refused(`<!-- <a href="${WHO}"> --><textarea>${WHO}</textarea><title>${WHO}</title>`)).toEqual([]);
+    expect(refused(`<script>var a = 1;</script><p>${WHO}</p><style>p{}</style>${WHO}`)).toEqual([]);
+  });
+
+  it("refuses markup that is text in HTML but a tag inside <svg>, and the other way round", () => {
+    // In SVG, <title> holds markup: the <a> is a link.
+    expect(refused(`<svg><title><a href="${WHO}">x</a></title></svg>`)).toHaveLength(1);
+    // In HTML, <title> ends at </title>, inside what SVG would read as a quoted title attribute.
+    expect(refused(`<title><b title="</title><a href=${WHO}>">x</b></title>`)).toHaveLength(1);
+    // In HTML a CDATA section is a bogus comment that ends at the first ">".
+    expect(refused(`<![CDATA[ > <a href="${WHO}"> ]]>`)).toHaveLength(1);
+  });
+
+  it("follows a script's <!-- <script> … </script> -->, where the inner </script> does not end it", () => {
+    expect(refused(`<script><!-- <script></script> ${WHO} --></script>`).map((m) => m.problem)).toEqual([
       expect.stringMatching(/inside <script>/),
     ]);
   });
