@@ -10,4 +10,5 @@ await runDeliveries({
   sealKey: Buffer.from(key, "base64"),
   at: new Date(at),
   timeoutMs: 600_000,
+  budgetMs: 3_600_000, // more than three timeouts, or the run would start nothing
 });

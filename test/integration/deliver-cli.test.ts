@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { main } from "../../scripts/deliver.ts";
+import { main, reportText } from "../../scripts/deliver.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
 import { createSubscription } from "../../lib/serve/subscriptions.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
@@ -64,6 +64,35 @@ it("delivers, then says the day's delivery is done on a later run", async () => 
   expect(again.stdout).toBe(
     "deliver: at 2026-03-02T05:20:00.000Z: 1 subscription, 1 due, " +
       "1 of them delivered already today (or held by another run)\n",
+  );
+});
+
+it("prunes delivery records older than 90 days on a run far on", async () => {
+  const later = await deliver("--at", "2026-07-01T06:05:00+02:00");
+  expect(later.code).toBe(0);
+  expect(later.stdout).toMatch(/^deliver: at 2026-07-01T04:05:00.000Z: 1 subscription, 1 due; 1 old entry pruned\n/);
+  expect(later.stdout).toContain(`2026-07-01 delivery_count 1: printed (sent to the printer)`);
+  expect((await state.store.list(`deliveries/${id}/`)).map((k) => k.split("/").pop())).toEqual(["2026-07-01"]);
+});
+
+it("reports what a run left for the next one, what it did not read, and the paused subscriptions", () => {
+  const paused = {
+    subscription: "p1",
+    printer: "Attic",
+    slug: "daily",
+    date: "2026-04-05",
+    deliveryCount: 7,
+    outcome: "paused",
+    detail: "paused since 2026-04-02: …; next try on 2026-04-09",
+    etag: null,
+  };
+  const report = { at: "2026-04-05T06:05:00.000Z", subscriptions: 40, due: 30, lines: [], left: 20, unchecked: 6 };
+  expect(reportText({ ...report, paused: [paused], pruned: 0 }, false)).toBe(
+    "deliver: at 2026-04-05T06:05:00.000Z: 40 subscriptions, 30 due, " +
+      "10 of them delivered already today (or held by another run), " +
+      "20 of them left for the next run (this run's time was up), 1 paused (their print keys kept failing); " +
+      "6 subscriptions not read (this run's time was up), left for the next run\n" +
+      "  daily  p1 (Attic)  2026-04-05 delivery_count 7: paused (paused since 2026-04-02: …; next try on 2026-04-09)\n",
   );
 });
 
