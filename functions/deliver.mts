@@ -2,6 +2,8 @@
 // gets its day's edition, asked from this site's /edition/ as the platform
 // asked, and what is to print goes to its print key. Deliveries happen on the
 // hour, so a run at :00 delivers; the runs between retry offline printers.
+// A run keeps within 25 seconds (a scheduled function gets 30): what it has
+// no time to start is left to the next one, and the log says how many.
 // Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under) and URL
 // (the site's address, set by Netlify). It has no path: Netlify runs it on its
 // schedule only, and the local server gives it no route (a run is started by
@@ -33,8 +35,23 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
       console.log(
         `deliver: ${l.slug || "/"} ${l.subscription} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`,
       );
-    console.log(`deliver: ${report.lines.length} of ${report.subscriptions} subscriptions delivered at ${report.at}`);
-    return jsonResponse({ at: report.at, subscriptions: report.subscriptions, delivered: report.lines.length });
+    const { left, unchecked, pruned } = report;
+    console.log(
+      `deliver: ${report.lines.length} of ${report.subscriptions} subscriptions delivered at ${report.at}` +
+        (left ? `; ${left} due left for the next run (the time was up)` : "") +
+        (unchecked ? `; ${unchecked} subscriptions not read (the time was up)` : "") +
+        (report.paused.length ? `; ${report.paused.length} paused (their print keys kept failing)` : "") +
+        (pruned ? `; ${pruned} old entries pruned` : ""),
+    );
+    return jsonResponse({
+      at: report.at,
+      subscriptions: report.subscriptions,
+      delivered: report.lines.length,
+      left,
+      unchecked,
+      paused: report.paused.length,
+      pruned,
+    });
   } catch (error) {
     console.error(`deliver: internal fault: ${String(error)}`);
     return jsonResponse({ error: "the run failed; the next one resumes it" }, 500);

@@ -18,7 +18,9 @@ Runs the deliveries due now, as the scheduled function does on Netlify every
 15 minutes: for each subscription due, asks the publication's edition/ as the
 platform did and POSTs what is to print to the printer's print key. The
 subscriptions are the local ones (made on the subscribe pages of npm start);
-the publications are served from the built site for the run.
+the publications are served from the built site for the run. Like the
+scheduled function, a run starts no delivery it could not finish within 25
+seconds; what it leaves is taken by the next run (the report says how many).
 
 Options:
   --dry-run          say what would be sent and to whom; send and write nothing
@@ -93,17 +95,24 @@ function parseInstant(text: string): Date | undefined {
 }
 
 export function reportText(report: DeliveryReport, dryRun: boolean): string {
+  const done = report.due - report.lines.length - report.left;
   const head =
     `deliver: ${dryRun ? "dry run " : ""}at ${report.at}: ` +
     `${plural(report.subscriptions, "subscription")}, ${report.due} due` +
-    (report.due > report.lines.length
-      ? `, ${report.due - report.lines.length} of them delivered already today (or held by another run)`
+    (done > 0 ? `, ${done} of them delivered already today (or held by another run)` : "") +
+    (report.left ? `, ${report.left} of them left for the next run (this run's time was up)` : "") +
+    (report.paused.length ? `, ${report.paused.length} paused (their print keys kept failing)` : "") +
+    (report.unchecked
+      ? `; ${plural(report.unchecked, "subscription")} not read (this run's time was up), left for the next run`
       : "") +
+    (report.pruned ? `; ${plural(report.pruned, "old entry", "old entries")} pruned` : "") +
     "\n";
-  const lines = report.lines.map(
+  const lines = [...report.lines, ...report.paused].map(
     (l) =>
-      `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  ${l.date} delivery_count ${l.deliveryCount}: ` +
-      `${dryRun ? l.detail : `${l.outcome} (${l.detail})`}${l.etag ? `, ETag ${l.etag}` : ""}\n`,
+      `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  ${l.date} ` +
+      `delivery_count ${l.deliveryCount}: ` +
+      `${dryRun && l.outcome !== "paused" ? l.detail : `${l.outcome} (${l.detail})`}` +
+      `${l.etag ? `, ETag ${l.etag}` : ""}\n`,
   );
   const tail = dryRun ? "Dry run: nothing was sent or written.\n" : "";
   return head + lines.join("") + tail;

@@ -2,9 +2,10 @@
 // for its daily delivery: when it is due, what a delivery's record says, and
 // how an answer from the publication and one from the printer change both.
 // The spec's own table (what prints, what ends) is in delivery-rules.ts.
-import { addDays, type IsoDate } from "./dates.ts";
+import { addDays, utcDateOf, type IsoDate } from "./dates.ts";
 import { editionAction, lastEtagAfter, type EditionAction } from "./delivery-rules.ts";
 import { localDeliveryTime, type LocalDeliveryTime } from "./delivery-time.ts";
+import { daysBetween } from "./recurrence.ts";
 import { todayIn } from "./time-zones.ts";
 
 /** A printer's subscription to one publication. */
@@ -37,6 +38,64 @@ export interface Subscription {
   ended: { at: string; reason: string } | null;
   /** SHA-256 (hex) of the private unsubscribe token; the token itself is only in the subscriber's link. */
   unsubscribeHash: string;
+  /**
+   * The print key's failing streak, while it has one (see failingAfter);
+   * absent from subscriptions stored before it was kept, which read as none.
+   */
+  failing?: Failing | null;
+}
+
+/**
+ * Delivery days in a row on which the print key was tried and never took the
+ * edition: every POST that day answered 504 (offline), another status than
+ * 200 (a 3xx included: redirects are not followed), or nothing (refused, no
+ * such host, a timeout). Days that asked nothing of it (a 204, the same ETag,
+ * an unreachable publication) neither count nor break the streak; a 200 ends it.
+ */
+export interface Failing {
+  /** How many such days (one a day however many tries). */
+  days: number;
+  /** The last of them. */
+  last: IsoDate;
+  /**
+   * From PAUSE_AFTER_FAILING_DAYS days on, the date the subscription was paused:
+   * it is tried that day and every PAUSED_TRY_EVERY_DAYS days after, not on the days between.
+   */
+  paused: IsoDate | null;
+}
+
+/** Delivery days in a row of a failing print key after which its subscription is paused. */
+export const PAUSE_AFTER_FAILING_DAYS = 7;
+/** A paused subscription is tried on every this many days (so that a printer back from a holiday recovers). */
+export const PAUSED_TRY_EVERY_DAYS = 7;
+
+/** The print key's streak after a delivery that reached it (`"reached"`: it answered 200) or failed to. */
+export function failingAfter(
+  failing: Failing | null | undefined,
+  date: IsoDate,
+  printKey: "reached" | "failed",
+): Failing | null {
+  if (printKey === "reached") return null;
+  if (failing && date <= failing.last) return failing; // that day counted already (or an older day, late)
+  const days = (failing?.days ?? 0) + 1;
+  return { days, last: date, paused: failing?.paused ?? (days >= PAUSE_AFTER_FAILING_DAYS ? date : null) };
+}
+
+/**
+ * Whether a paused subscription skips its delivery of `date` (it is tried on
+ * its pause date and every 7th day after).
+ */
+export function pausedOn(sub: Pick<Subscription, "failing">, date: IsoDate): boolean {
+  const since = sub.failing?.paused;
+  if (!since) return false;
+  const days = daysBetween(since, date);
+  return days > 0 && days % PAUSED_TRY_EVERY_DAYS !== 0;
+}
+
+/** The next date a paused subscription is tried, from `date` on (`date` itself when it is a try day). */
+export function nextTryOn(paused: IsoDate, date: IsoDate): IsoDate {
+  const days = Math.max(0, daysBetween(paused, date));
+  return addDays(date, (PAUSED_TRY_EVERY_DAYS - (days % PAUSED_TRY_EVERY_DAYS)) % PAUSED_TRY_EVERY_DAYS);
 }
 
 /** The delivery a subscription is due for: its local date and time. */
@@ -102,12 +161,29 @@ export interface DeliveryRecord {
 export const STALE_CLAIM_MS = 5 * 60_000;
 /** A day's delivery is tried at most this often (an offline printer, an unreachable publication). */
 export const MAX_ATTEMPTS = 24;
+/** The wait before the first retry of an offline or failed delivery: the next scheduled run. */
+export const RETRY_FIRST_MS = 15 * 60_000;
+/** The longest wait between retries: a printer switched back on prints the day's edition within it. */
+export const RETRY_MAX_MS = 2 * 60 * 60_000;
+/** Runs are scheduled every 15 minutes, give or take: a retry due this much later is taken now. */
+const RETRY_EARLY_MS = 60_000;
 
-/** Whether a run may (re)claim a delivery whose record is `rec`, at `at`. */
+/** The wait after the `attempts`th try of a delivery failed: 15 minutes, then 30, 60, 120, and 120 from then on. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS);
+}
+
+/**
+ * Whether a run may (re)claim a delivery whose record is `rec`, at `at`: an
+ * offline or failed one once its retry delay is over (backing off, so that a
+ * print key that keeps failing is not asked every run), a "sending" one once
+ * its claim is stale.
+ */
 export function claimable(rec: DeliveryRecord, at: Date): boolean {
   if (rec.attempts >= MAX_ATTEMPTS) return false;
-  if (rec.state === "offline" || rec.state === "failed") return true;
-  return rec.state === "sending" && at.getTime() - Date.parse(rec.at) >= STALE_CLAIM_MS;
+  const since = at.getTime() - Date.parse(rec.at);
+  if (rec.state === "offline" || rec.state === "failed") return since >= retryDelayMs(rec.attempts) - RETRY_EARLY_MS;
+  return rec.state === "sending" && since >= STALE_CLAIM_MS;
 }
 
 /** A fresh claim of `due` for `sub` (the first attempt). */
@@ -146,6 +222,8 @@ export interface EditionAnswer {
 export interface SubscriptionChange {
   lastEtag: string | null;
   ended: Subscription["ended"];
+  /** Whether the print key took the edition, when it was asked to (not for a 404, which ends the subscription). */
+  printKey?: "reached" | "failed";
 }
 
 /**
@@ -182,24 +260,47 @@ export function settle(
     case "error":
       return { record: record("failed", edition.error ?? `edition/ answered ${edition.status}`), change: same };
     case "print":
-      if (print === "sent") return { record: record("printed", "sent to the printer"), change: seen };
-      if (print === "offline") return { record: record("offline", "printer offline (504)"), change: same };
+      if (print === "sent")
+        return { record: record("printed", "sent to the printer"), change: { ...seen, printKey: "reached" } };
+      if (print === "offline")
+        return { record: record("offline", "printer offline (504)"), change: { ...same, printKey: "failed" } };
       if (print === "unknown-key")
         return {
           record: record("unknown-key", "print key unknown (404)"),
           change: ends("the print key is unknown (404)"),
         };
-      return { record: record("failed", print?.error ?? "not sent"), change: same };
+      return {
+        record: record("failed", print?.error ?? "not sent"),
+        change: print === undefined ? same : { ...same, printKey: "failed" },
+      };
   }
 }
 
 /**
  * The subscription as last stored, after one of its deliveries: delivery_count
  * past that delivery's (it counts deliveries, printed or not, and never goes
- * back when runs overlap), and the delivery's change, if any.
+ * back when runs overlap), and the delivery's change, if any: the print key's
+ * failing streak moved from the latest copy's, so that overlapping runs count a day once.
  */
 export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?: SubscriptionChange): Subscription {
   const deliveryCount = Math.max(latest.deliveryCount, rec.deliveryCount + 1);
   if (!change) return { ...latest, deliveryCount };
-  return { ...latest, deliveryCount, lastEtag: change.lastEtag, ended: latest.ended ?? change.ended };
+  const after = { ...latest, deliveryCount, lastEtag: change.lastEtag, ended: latest.ended ?? change.ended };
+  return change.printKey ? { ...after, failing: failingAfter(latest.failing, rec.date, change.printKey) } : after;
+}
+
+/**
+ * Whether a delivery record of `date` is old enough to go: older than
+ * `keepDays` days before the UTC date of `at` (the run's instant).
+ */
+export function deliveryExpired(date: IsoDate, at: Date, keepDays: number): boolean {
+  return date < addDays(utcDateOf(at), -keepDays);
+}
+
+/**
+ * Whether an ended subscription is old enough to go, with its records: it
+ * ended more than `keepDays` days before `at`.
+ */
+export function subscriptionExpired(sub: Pick<Subscription, "ended">, at: Date, keepDays: number): boolean {
+  return sub.ended !== null && Date.parse(sub.ended.at) < at.getTime() - keepDays * 86_400_000;
 }

@@ -50,5 +50,10 @@ export function blobsStore(options?: BlobsSite): StateStore {
       const { blobs } = await store.list({ prefix });
       return blobs.map((b) => b.key);
     },
+    async folders(prefix) {
+      // Blobs names a directory by its whole key prefix ("limits/subscribe/2026-11-22T06"): its last part is its name.
+      const { directories } = await store.list({ prefix, directories: true });
+      return directories.map((d) => d.replace(/\/$/, "").split("/").pop() ?? "").filter(Boolean);
+    },
   };
 }

@@ -5,15 +5,31 @@
 // record per subscription and date, created only if new), so overlapping runs
 // never send twice, and a run that dies halfway leaves claims that the next
 // run resumes once they are stale.
+//
+// Everything a run does is bounded: it starts no delivery after its time
+// budget less the longest one can take (run-budget.ts) and leaves the rest to
+// the next run; retries back off, and a print key failing day after day is
+// paused (subscription.ts); and it prunes, a bounded number of deletions per
+// run, what would otherwise pile up: delivery records older than
+// keepDeliveriesDays (for the subscriptions it delivers to, after their
+// day's first delivery), subscriptions that ended longer ago than that, the
+// rate-limit counters of hours that are over, and the live index's stray keys.
+import { addDays } from "../model/dates.ts";
 import { editionAction, editionParams, type EditionAsks } from "../model/delivery-rules.ts";
 import { openPrintKey, printerName, printUrl } from "../model/print-key.ts";
+import { runTimes, type RunTimes } from "../model/run-budget.ts";
 import {
   afterDelivery,
   claimable,
   deliveryDueAt,
+  deliveryExpired,
   firstClaim,
+  nextTryOn,
+  PAUSED_TRY_EVERY_DAYS,
+  pausedOn,
   reclaim,
   settle,
+  subscriptionExpired,
   type DeliveryRecord,
   type DueDelivery,
   type EditionAnswer,
@@ -22,7 +38,12 @@ import {
   type SubscriptionChange,
 } from "../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
-import type { StateStore, Stored } from "./state-store.ts";
+import { pruneRateLimits } from "./rate-limit.ts";
+import { takeDelete, type PruneBudget, type StateStore, type Stored } from "./state-store.ts";
+import { deliveryKey, LIVE, liveKey, SUBSCRIPTIONS, subscriptionKey, type LiveEntry } from "./store-keys.ts";
+import { pruneDeliveries, removeSubscription } from "./subscriptions.ts";
+
+export { deliveriesOf, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
 
 export interface DeliveryRunOptions {
   store: StateStore;
@@ -34,12 +55,25 @@ export interface DeliveryRunOptions {
   printKeys: PrintKeyPolicy;
   /** The run's instant (the clock is passed in, so tests and --at control it). */
   at: Date;
-  /** Only say what would be sent: no claims, no POSTs, nothing written. */
+  /** Only say what would be sent: no claims, no POSTs, nothing written or pruned. */
   dryRun?: boolean;
-  /** Deliveries in flight at once. */
+  /** Deliveries in flight at once (default DELIVERY_CONCURRENCY). */
   concurrency?: number;
-  /** Per request, to the publication and to the print key. */
+  /** Per request, to the publication and to the print key, its body included (default DELIVERY_TIMEOUT_MS). */
   timeoutMs?: number;
+  /**
+   * The run's time, measured from its start on the wall clock (default
+   * RUN_BUDGET_MS): no delivery starts later than this less three timeouts
+   * (run-budget.ts), so the run ends within it; what is left goes to the next run.
+   */
+  budgetMs?: number;
+  /**
+   * Delivery records older than this many days are deleted, and subscriptions
+   * that ended longer ago (default KEEP_DELIVERIES_DAYS).
+   */
+  keepDeliveriesDays?: number;
+  /** Deletions a run makes at most to prune what piles up (default PRUNES_PER_RUN); the rest goes on the next run. */
+  prunesPerRun?: number;
   fetch?: typeof fetch;
 }
 
@@ -50,7 +84,7 @@ export interface DeliveryLine {
   slug: string;
   date: string;
   deliveryCount: number;
-  /** What happened, or for a dry run what would: "printed", "would print", "not-printed", … */
+  /** What happened, or for a dry run what would: "printed", "would print", "not-printed", "paused", … */
   outcome: string;
   detail: string;
   etag: string | null;
@@ -59,8 +93,18 @@ export interface DeliveryLine {
 export interface DeliveryReport {
   at: string;
   subscriptions: number;
+  /** Subscriptions due at the run's instant (the paused ones skipping the day not among them). */
   due: number;
+  /** What the run did, one line per delivery it worked on. */
   lines: DeliveryLine[];
+  /** The subscriptions due but paused, skipping the day (their print keys kept failing), one line each. */
+  paused: DeliveryLine[];
+  /** Due deliveries still to do that the run did not start, its time being up: the next run takes them. */
+  left: number;
+  /** Subscriptions the run did not even read, its time being up (some may be due): the next run reads them. */
+  unchecked: number;
+  /** Entries deleted as too old: delivery records, long-ended subscriptions, rate-limit counters, stray index keys. */
+  pruned: number;
 }
 
 /**
@@ -69,11 +113,16 @@ export interface DeliveryReport {
  * subscribers some 25% faster than 16 did (BENCHMARKS.md, "Delivery run").
  */
 export const DELIVERY_CONCURRENCY = 48;
-
-export const SUBSCRIPTIONS = "subscriptions/";
-export const subscriptionKey = (id: string) => `${SUBSCRIPTIONS}${id}`;
-export const deliveriesOf = (id: string) => `deliveries/${id}/`;
-const deliveryKey = (id: string, date: string) => `${deliveriesOf(id)}${date}`;
+/** Per request, body included: with three requests a delivery, a delivery takes 15 s at most. */
+export const DELIVERY_TIMEOUT_MS = 5_000;
+/** A Netlify scheduled function is stopped after 30 s: the run keeps 5 s to spare. */
+export const RUN_BUDGET_MS = 25_000;
+/** How long delivery records are kept, in days (the desk's history shows them). */
+export const KEEP_DELIVERIES_DAYS = 90;
+/** Deletions a run makes at most to prune, and only before its last start time: the rest goes on the next run. */
+export const PRUNES_PER_RUN = 500;
+/** A live-index key without a subscription is left alone this long: its subscribe may still be writing. */
+const INDEX_GRACE_MS = 60 * 60_000;
 
 /** What meta.json says that a run needs: the sender's name and what to send. */
 interface PublicationMeta extends EditionAsks {
@@ -96,40 +145,165 @@ interface RunCache {
   editionOf(url: URL): Promise<FetchedEdition>;
 }
 
+/** What the workers of one run share. */
+interface Run {
+  o: DeliveryRunOptions & { timeoutMs: number };
+  cache: RunCache;
+  times: RunTimes;
+  /** The run's wall clock, on which `times` are. */
+  now: () => number;
+  keepDays: number;
+  /** Deletions still allowed this run (counted down by every pruning), and only before startBy. */
+  prunes: PruneBudget;
+  /** The live index's keys when the run started (none for a dry run, which keeps no index). */
+  indexed: ReadonlySet<string>;
+}
+
 export async function runDeliveries(options: DeliveryRunOptions): Promise<DeliveryReport> {
   const { store, at, concurrency = DELIVERY_CONCURRENCY } = options;
+  const now = () => performance.now();
+  const o = { ...options, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS };
+  const times = runTimes(now(), options.budgetMs ?? RUN_BUDGET_MS, o.timeoutMs);
+  if ("error" in times) throw new RangeError(`runDeliveries: ${times.error}`);
+  // The index is listed before the subscriptions: a key that a subscribe writes in between is young, and kept.
+  const indexed = new Set(o.dryRun ? [] : await store.list(LIVE));
   const keys = await store.list(SUBSCRIPTIONS);
-  const cache: RunCache = {
-    metaOf: once(
-      (slug: string) => slug,
-      (slug) => readMeta(options, slug),
-    ),
-    editionOf: once(
-      (url: URL) => url.href,
-      (url) => askEdition(options, url),
-    ),
+  const run: Run = {
+    o,
+    times,
+    now,
+    indexed,
+    keepDays: options.keepDeliveriesDays ?? KEEP_DELIVERIES_DAYS,
+    prunes: { deletes: options.prunesPerRun ?? PRUNES_PER_RUN, inTime: () => now() < times.startBy },
+    cache: {
+      metaOf: once(
+        (slug: string) => slug,
+        (slug) => readMeta(o, slug),
+      ),
+      editionOf: once(
+        (url: URL) => url.href,
+        (url) => askEdition(o, url),
+      ),
+    },
   };
+  const seen = new Set<string>();
   const lines: DeliveryLine[] = [];
+  const paused: DeliveryLine[] = [];
   let due = 0;
+  let left = 0;
+  let unchecked = 0;
   await eachAtMost(concurrency, keys, async (key) => {
+    if (now() >= times.readBy) return void unchecked++;
     const stored = await store.get<Subscription>(key);
-    const when = stored && deliveryDueAt(stored.value, at);
-    if (!stored || !when) return;
+    if (!stored) return;
+    const sub = stored.value;
+    seen.add(liveKey(sub.slug, sub.id));
+    if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
+    const when = deliveryDueAt(sub, at);
+    if (!when) return;
+    if (pausedOn(sub, when.date)) return void paused.push(pausedLine(sub, when));
     due++;
-    const line = await deliverOne(options, stored, when, cache);
+    if (now() >= times.startBy) {
+      // Out of time: whether it is still to do is all that is looked at (one read), for the report.
+      if (await peek(o, sub, when).catch(() => true)) left++;
+      return;
+    }
+    const line = await deliverOne(run, stored, when);
     if (line) lines.push(line);
   });
-  lines.sort((a, b) => a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription));
-  return { at: at.toISOString(), subscriptions: keys.length, due, lines };
+  if (!o.dryRun && now() < times.startBy) {
+    // Upkeep that fails (the store) is left to the next run, which does it again: the report is not lost for it.
+    try {
+      // Only once every subscription was read can an index key be known to have none.
+      if (!unchecked)
+        await dropStrayIndexKeys(
+          run,
+          [...indexed].filter((key) => !seen.has(key)),
+        );
+      await pruneRateLimits(store, at, run.prunes, Math.min(8, concurrency));
+    } catch {
+      // see above
+    }
+  }
+  const byName = (a: DeliveryLine, b: DeliveryLine) =>
+    a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription);
+  return {
+    at: at.toISOString(),
+    subscriptions: keys.length,
+    due,
+    lines: lines.sort(byName),
+    paused: paused.sort(byName),
+    left,
+    unchecked,
+    pruned: run.prunes.taken ?? 0,
+  };
 }
+
+/**
+ * Keeps a subscription's entries right before its delivery: removes one that
+ * ended longer ago than records are kept (false: it is gone, or going, with
+ * the next run when the run's deletions ran out), and keeps the live index in
+ * step with it (in it while live, out of it once ended).
+ */
+async function upkeep(run: Run, sub: Subscription): Promise<boolean> {
+  const { store, at } = run.o;
+  try {
+    if (subscriptionExpired(sub, at, run.keepDays)) {
+      await removeSubscription(store, sub, run.prunes);
+      return false;
+    }
+    const key = liveKey(sub.slug, sub.id);
+    const entry: LiveEntry = { at: sub.created };
+    if (!sub.ended && !run.indexed.has(key)) await store.create(key, entry);
+    if (sub.ended && run.indexed.has(key)) await store.delete(key);
+  } catch {
+    // The store failed: the next run does it again; the delivery goes on (if the store lets it).
+  }
+  return true;
+}
+
+/**
+ * Deletes index keys whose subscription is gone (a subscribe that died
+ * between its two writes, an unsubscribe or a removal cut short), once they
+ * are older than INDEX_GRACE_MS: a younger one may belong to a subscribe
+ * still writing.
+ */
+async function dropStrayIndexKeys(run: Run, strays: string[]): Promise<void> {
+  const { store, at } = run.o;
+  for (const key of strays) {
+    const entry = await store.get<LiveEntry>(key);
+    if (entry && !(Date.parse(entry.value.at) < at.getTime() - INDEX_GRACE_MS)) continue;
+    if (!takeDelete(run.prunes)) return;
+    await store.delete(key);
+  }
+}
+
+/** The report's line for a paused subscription skipping the day. */
+function pausedLine(sub: Subscription, when: DueDelivery): DeliveryLine {
+  const since = sub.failing?.paused ?? when.date;
+  return {
+    subscription: sub.id,
+    printer: sub.printer,
+    slug: sub.slug,
+    date: when.date,
+    deliveryCount: sub.deliveryCount,
+    outcome: "paused",
+    detail: `${pauseWords(sub)}; next try on ${nextTryOn(since, when.date)}`,
+    etag: null,
+  };
+}
+
+const pauseWords = (sub: Pick<Subscription, "failing">) =>
+  `paused since ${sub.failing?.paused}: the print key failed on ${sub.failing?.days} delivery days in a row, ` +
+  `so it is tried every ${PAUSED_TRY_EVERY_DAYS}th day only`;
 
 /** One subscription's delivery for the day `when`: claim, ask, print, record. Never throws. */
 async function deliverOne(
-  o: DeliveryRunOptions,
+  run: Run,
   stored: Stored<Subscription>,
   when: DueDelivery,
-  cache: RunCache,
 ): Promise<DeliveryLine | undefined> {
+  const { o, cache } = run;
   const sub = stored.value;
   // The name as the print key service gave it at subscribing: cleaned before any report shows it.
   const printer = printerName(sub.printer);
@@ -167,8 +341,16 @@ async function deliverOne(
     if (action === "print" && page && !("error" in meta)) print = await postToPrinter(o, sub, page, meta);
     const { record, change } = settle(sub, rec, edition, print, new Date(o.at.getTime()));
     if (!(await o.store.replace(deliveryKey(sub.id, rec.date), record, held))) return takenOver();
-    await updateSubscription(o.store, stored, record, change);
-    return line(record, record.state, record.detail, record.etag);
+    const after = await updateSubscription(o.store, stored, record, change);
+    // Upkeep after the delivery; what fails of it (the store) the next runs do again (see upkeep).
+    if (after?.ended && !sub.ended) await o.store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
+    // The day's first delivery prunes the subscription's old records (once a day, bounded, in time only).
+    if (rec.attempts === 1) {
+      const expired = (date: string) => deliveryExpired(date, o.at, run.keepDays);
+      await pruneDeliveries(o.store, sub.id, expired, run.prunes).catch(() => false);
+    }
+    const [outcome, detail] = pauseNews(sub, after, record);
+    return line(record, outcome, detail, record.etag);
   } catch (error) {
     // The store failed under this one delivery: the claim stays, and goes stale for the next run to resume
     // (which settles it, delivery_count included: the record carries the count).
@@ -183,6 +365,17 @@ async function deliverOne(
       etag: null,
     };
   }
+}
+
+/** A settled delivery's outcome and detail, saying when it paused its subscription, or ended its pause. */
+function pauseNews(before: Subscription, after: Subscription | undefined, record: DeliveryRecord): [string, string] {
+  const was = before.failing?.paused;
+  const is = after?.failing?.paused;
+  if (!was && is && after) return ["paused", `${record.detail}; ${pauseWords(after)}`];
+  if (was && is && after)
+    return [record.state, `${record.detail}; still paused, next try on ${nextTryOn(is, addDays(record.date, 1))}`];
+  if (was && after && !is) return [record.state, `${record.detail}; no longer paused`];
+  return [record.state, record.detail];
 }
 
 /** The day's delivery claimed by this run, or undefined when it is done or another run holds it. */
@@ -218,19 +411,21 @@ async function peek(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery)
 /**
  * Writes a delivery's effect on its subscription: first over the copy the run
  * read (nearly always still current), then from the latest stored copy (runs
- * and unsubscribes overlap).
+ * and unsubscribes overlap). Answers the subscription as written (undefined:
+ * it was unsubscribed meanwhile).
  */
 async function updateSubscription(
   store: StateStore,
   read: Stored<Subscription>,
   rec: DeliveryRecord,
   change?: SubscriptionChange,
-): Promise<void> {
+): Promise<Subscription | undefined> {
   const id = read.value.id;
   let latest: Stored<Subscription> | undefined = read;
   for (let tries = 0; tries < 5; tries++) {
-    if (!latest) return; // unsubscribed meanwhile
-    if (await store.replace(subscriptionKey(id), afterDelivery(latest.value, rec, change), latest.version)) return;
+    if (!latest) return undefined; // unsubscribed meanwhile
+    const after = afterDelivery(latest.value, rec, change);
+    if (await store.replace(subscriptionKey(id), after, latest.version)) return after;
     latest = await store.get<Subscription>(subscriptionKey(id));
   }
   throw new Error(`subscription ${id} kept changing under the run`);
@@ -296,7 +491,8 @@ async function postToPrinter(
   const reply = await askPrintKey(
     printUrl(key, meta.name),
     { method: "POST", headers: { "Content-Type": page.type }, body: new Uint8Array(page.bytes) },
-    o.printKeys,
+    // Within the run's own per-request bound, which its time budget counts on.
+    { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? DELIVERY_TIMEOUT_MS) },
   );
   // The reasons name no URL: a print key is a secret.
   if ("refused" in reply) return { error: `the print key was not sent to: ${reply.refused}` };
@@ -307,8 +503,9 @@ async function postToPrinter(
   return { error: `the print key answered ${reply.status}` };
 }
 
+/** A request whose whole answer, body included (it is read under the same signal), takes at most the timeout. */
 function timed(o: DeliveryRunOptions, url: URL, init: RequestInit = {}): Promise<Response> {
-  return (o.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(o.timeoutMs ?? 10_000) });
+  return (o.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(o.timeoutMs ?? DELIVERY_TIMEOUT_MS) });
 }
 
 /** Why a request failed, in a few words: the error's code, never its URL. */

@@ -87,7 +87,10 @@ export function localKeyFile(folder: string, env: NodeJS.ProcessEnv = process.en
   return path.join(keys, `${createHash("sha256").update(absolute(folder)).digest("hex").slice(0, 16)}.key`);
 }
 
-/** The folder's absolute path, through its real parent when it does not exist yet: the same before and after it is made. */
+/**
+ * The folder's absolute path, through its real parent when it does not exist
+ * yet: the same before and after it is made.
+ */
 function absolute(folder: string): string {
   const full = path.resolve(folder);
   const rest: string[] = [];

@@ -4,7 +4,7 @@
 // when deployed (blobs-store.ts); files under `npm start` and in the tests
 // (here).
 import { createHash, randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, open, readdir, readFile, rename, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** A stored value and its version (a token that changes whenever the value does). */
@@ -23,6 +23,33 @@ export interface StateStore {
   delete(key: string): Promise<void>;
   /** The keys that start with `prefix` ("subscriptions/"), in no set order. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * The folders one level under `prefix` (which ends with "/"), by their own
+   * name: "2026-11-22T06" for the keys "limits/subscribe/2026-11-22T06/…"
+   * under "limits/subscribe/". A folder goes with the last key under it (in
+   * the file store, and in Blobs, where folders are key prefixes; Netlify's
+   * local Blobs emulator keeps emptied ones, which then list no keys).
+   */
+  folders(prefix: string): Promise<string[]>;
+}
+
+/**
+ * What a pruning may still do: `deletes` more deletions (counted down by
+ * whoever deletes, and `taken` up), and only while `inTime` says so (none:
+ * no time limit).
+ */
+export interface PruneBudget {
+  deletes: number;
+  taken?: number;
+  inTime?: () => boolean;
+}
+
+/** Whether `budget` allows one more deletion; counts it when it does. */
+export function takeDelete(budget: PruneBudget): boolean {
+  if (budget.deletes <= 0 || (budget.inTime && !budget.inTime())) return false;
+  budget.deletes--;
+  budget.taken = (budget.taken ?? 0) + 1;
+  return true;
 }
 
 /** Keys are paths of plain names: letters, digits, `.`, `_`, `-`, and `/` between them. */
@@ -46,20 +73,34 @@ const LOCK_WAIT_MS = 5;
 export function fileStore(folder: string): StateStore {
   const file = (key: string) => path.join(folder, `${checkKey(key)}.json`);
   // Each folder is made once per store, not before every write (a delivery run writes thousands of
-  // records); a folder removed behind the store's back is made again on the ENOENT that follows.
+  // records); a folder removed behind the store's back (or emptied and removed by a delete, in this
+  // process or another) is made again on the ENOENT that follows.
   const made = new Set<string>();
   const inFolder = async <R>(target: string, write: () => Promise<R>): Promise<R> => {
     const dir = path.dirname(target);
-    if (made.has(dir)) {
+    for (let tries = 0; ; tries++) {
+      if (made.has(dir)) {
+        try {
+          return await write();
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT" || tries >= 3) throw error;
+        }
+      }
+      await mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+  };
+  // A delete that empties a folder removes it, and its emptied parents, so that folders() does not list
+  // a folder with nothing under it (rmdir fails on a folder that holds anything, a writer's temp file too).
+  const root = path.resolve(folder);
+  const removeEmpty = async (from: string) => {
+    for (let dir = path.resolve(from); dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
       try {
-        return await write();
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        await rmdir(dir);
+      } catch {
+        return; // not empty (or gone already)
       }
     }
-    await mkdir(dir, { recursive: true });
-    made.add(dir);
-    return write();
   };
   const version = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex").slice(0, 20);
   const aside = async (target: string, value: unknown) => {
@@ -130,6 +171,7 @@ export function fileStore(folder: string): StateStore {
     async delete(key) {
       const target = file(key);
       await locked(target, () => unlink(target).catch(() => undefined));
+      await removeEmpty(path.dirname(target));
     },
     async list(prefix) {
       const keys: string[] = [];
@@ -146,6 +188,11 @@ export function fileStore(folder: string): StateStore {
       if (under) checkKey(under);
       await walk(under ? path.join(folder, under) : folder, under);
       return keys.filter((k) => k.startsWith(prefix));
+    },
+    async folders(prefix) {
+      const dir = prefix ? path.join(folder, checkKey(prefix.replace(/\/$/, ""))) : folder;
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      return entries.filter((e) => e.isDirectory()).map((e) => e.name);
     },
   };
 }

@@ -4,7 +4,7 @@
 // (a form field `config` holding JSON), its errors shown after the platform's
 // alert; on `valid: true` the subscription is stored with its print key
 // sealed, and the subscriber gets a private unsubscribe link. Rate-limited
-// per client.
+// per client, and capped per publication (maxSubscriptions).
 import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
 import { parsePrintKeyUrl, printerName } from "../model/print-key.ts";
@@ -22,7 +22,7 @@ import {
   type FormValues,
   type PageMeta,
 } from "./subscribe-page.ts";
-import { createSubscription, unsubscribe } from "./subscriptions.ts";
+import { createSubscription, liveSubscriptions, unsubscribe } from "./subscriptions.ts";
 
 export interface SubscribeOptions {
   store: StateStore;
@@ -39,12 +39,16 @@ export interface SubscribeOptions {
   printKeys: PrintKeyPolicy;
   at?: Date;
   limit?: RateLimit;
+  /** Live subscriptions a publication takes at most (default MAX_SUBSCRIPTIONS); past it, subscribing answers 409. */
+  maxSubscriptions?: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
 }
 
 /** Tries per client and hour (each try checks a print key and calls validate_config/). */
 export const SUBSCRIBE_LIMIT: RateLimit = { action: "subscribe", perHour: 10 };
+/** Live subscriptions per publication, unless the site says otherwise. */
+export const MAX_SUBSCRIPTIONS = 1000;
 
 /** Answers GET (the form, or an unsubscribe link's confirmation) and POST (subscribe, unsubscribe). */
 export async function subscribeRequest(req: Request, o: SubscribeOptions): Promise<Response> {
@@ -70,6 +74,20 @@ export async function subscribeRequest(req: Request, o: SubscribeOptions): Promi
     return html(
       messagePage("Too many tries", "Too many subscribe tries from here this hour; please try again later."),
       429,
+    );
+  // 409 Conflict: the request is good and the client may make it, but the publication's present state
+  // refuses it, and that state can change (an unsubscribe, a higher cap). Not 403, which says the client
+  // is not allowed; not 429, which is the client's own rate. Counted before the print key and
+  // validate_config/ are asked, from the publication's index (keys listed, no subscription read).
+  const max = o.maxSubscriptions ?? MAX_SUBSCRIPTIONS;
+  if ((await liveSubscriptions(o.store, o.slug)) >= max)
+    return html(
+      messagePage(
+        "This publication is full",
+        `${meta.name} has as many subscribers as it takes just now, so no printer can subscribe to it. ` +
+          "Please ask its author.",
+      ),
+      409,
     );
   return subscribe(meta, form, o, at);
 }

@@ -1,11 +1,11 @@
 // Subscriptions in the state store: made (print key sealed, a private token
-// for unsubscribing), ended by their subscriber, and read back with their
-// deliveries for the desk.
+// for unsubscribing), ended by their subscriber, counted per publication (the
+// live index, store-keys.ts), and read back with their deliveries for the desk.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { printerName, sealPrintKey } from "../model/print-key.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
-import { deliveriesOf, SUBSCRIPTIONS, subscriptionKey } from "./delivery-run.ts";
-import type { StateStore } from "./state-store.ts";
+import { takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
+import { deliveriesOf, liveKey, liveOf, SUBSCRIPTIONS, subscriptionKey, type LiveEntry } from "./store-keys.ts";
 
 export interface NewSubscription {
   slug: string;
@@ -40,9 +40,59 @@ export async function createSubscription(
     ended: null,
     unsubscribeHash: tokenHash(token),
   };
+  // Indexed first: a subscribe that dies between the two writes leaves an index key without a
+  // subscription (counted until a run removes it), never a subscription the cap does not count.
+  const entry: LiveEntry = { at: subscription.created };
+  await store.create(liveKey(s.slug, subscription.id), entry);
   if (!(await store.create(subscriptionKey(subscription.id), subscription)))
     throw new Error("a subscription id came up twice");
   return { subscription, token };
+}
+
+/**
+ * How many live subscriptions the publication `slug` has, from its index: its
+ * keys are listed, none is read (at most the publication's cap of them, and
+ * the few that subscribes in flight at once may add past it).
+ */
+export async function liveSubscriptions(store: StateStore, slug: string): Promise<number> {
+  return (await store.list(liveOf(slug))).length;
+}
+
+/**
+ * Deletes a subscription's delivery records that `expired` picks (by date),
+ * as far as `budget` allows. True when none it picks is left.
+ */
+export async function pruneDeliveries(
+  store: StateStore,
+  id: string,
+  expired: (date: string) => boolean,
+  budget: PruneBudget,
+): Promise<boolean> {
+  if (budget.deletes <= 0 || (budget.inTime && !budget.inTime())) return false; // not even listed
+  const prefix = deliveriesOf(id);
+  const old = (await store.list(prefix)).filter((key) => expired(key.slice(prefix.length)));
+  for (const key of old) {
+    if (!takeDelete(budget)) return false;
+    await store.delete(key);
+  }
+  return true;
+}
+
+/**
+ * Removes a subscription with everything kept for it: its index key, its
+ * delivery records, then itself (last, so that one cut short is found again
+ * by the next run). Each record and the subscription count one deletion
+ * against `budget`; false when it ran out first.
+ */
+export async function removeSubscription(
+  store: StateStore,
+  sub: Pick<Subscription, "id" | "slug">,
+  budget: PruneBudget = { deletes: Infinity },
+): Promise<boolean> {
+  await store.delete(liveKey(sub.slug, sub.id));
+  if (!(await pruneDeliveries(store, sub.id, () => true, budget)) || !takeDelete(budget)) return false;
+  await store.delete(subscriptionKey(sub.id));
+  return true;
 }
 
 /** Ends a subscription whose token matches; false when there is none (already gone, or a wrong token). */
@@ -53,11 +103,15 @@ export async function unsubscribe(store: StateStore, id: string, token: string):
   const given = Buffer.from(tokenHash(token), "hex");
   if (!timingSafeEqual(given, Buffer.from(sub.unsubscribeHash, "hex"))) return false;
   await store.delete(subscriptionKey(id));
-  for (const key of await store.list(deliveriesOf(id))) await store.delete(key);
+  await store.delete(liveKey(sub.slug, id));
+  await pruneDeliveries(store, id, () => true, { deletes: Infinity });
   return true;
 }
 
-/** A subscription and its deliveries, latest first, as the desk shows them (no print key; the printer's name cleaned). */
+/**
+ * A subscription and its deliveries, latest first, as the desk shows them (no
+ * print key; the printer's name cleaned).
+ */
 export interface SubscriptionHistory {
   subscription: Omit<Subscription, "printKey" | "unsubscribeHash">;
   deliveries: DeliveryRecord[];

@@ -12,4 +12,5 @@ await runDeliveries({
   at: new Date(at),
   printKeys: { allowed: [{ origin: printKeys, private: true }], timeoutMs: 600_000 },
   timeoutMs: 600_000,
+  budgetMs: 3_600_000, // more than three timeouts, or the run would start nothing
 });

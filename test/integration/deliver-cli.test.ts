@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { main } from "../../scripts/deliver.ts";
+import { main, reportText } from "../../scripts/deliver.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
 import { createSubscription, subscriptionHistories } from "../../lib/serve/subscriptions.ts";
 import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
@@ -75,6 +75,35 @@ it("delivers, then says the day's delivery is done on a later run", async () => 
   );
 });
 
+it("prunes delivery records older than 90 days on a run far on", async () => {
+  const later = await deliver("--at", "2026-07-01T06:05:00+02:00");
+  expect(later.code).toBe(0);
+  expect(later.stdout).toMatch(/^deliver: at 2026-07-01T04:05:00.000Z: 1 subscription, 1 due; 1 old entry pruned\n/);
+  expect(later.stdout).toContain(`2026-07-01 delivery_count 1: printed (sent to the printer)`);
+  expect((await state.store.list(`deliveries/${id}/`)).map((k) => k.split("/").pop())).toEqual(["2026-07-01"]);
+});
+
+it("reports what a run left for the next one, what it did not read, and the paused subscriptions", () => {
+  const paused = {
+    subscription: "p1",
+    printer: "Attic",
+    slug: "daily",
+    date: "2026-04-05",
+    deliveryCount: 7,
+    outcome: "paused",
+    detail: "paused since 2026-04-02: …; next try on 2026-04-09",
+    etag: null,
+  };
+  const report = { at: "2026-04-05T06:05:00.000Z", subscriptions: 40, due: 30, lines: [], left: 20, unchecked: 6 };
+  expect(reportText({ ...report, paused: [paused], pruned: 0 }, false)).toBe(
+    "deliver: at 2026-04-05T06:05:00.000Z: 40 subscriptions, 30 due, " +
+      "10 of them delivered already today (or held by another run), " +
+      "20 of them left for the next run (this run's time was up), 1 paused (their print keys kept failing); " +
+      "6 subscriptions not read (this run's time was up), left for the next run\n" +
+      "  daily  p1 (Attic)  2026-04-05 delivery_count 7: paused (paused since 2026-04-02: …; next try on 2026-04-09)\n",
+  );
+});
+
 it("refuses an --at without a zone, which would be read in this machine's zone", async () => {
   const { code, stderr } = await deliver("--at", "2026-03-02T06:05:00");
   expect(code).toBe(2);
@@ -92,6 +121,8 @@ it("refuses a sealing key that is not 32 bytes", async () => {
 it("sends nothing to a print key whose service the site does not list", async () => {
   // The same subscription, but the built site lists only the default (the public sirius): refused, not sent.
   const elsewhere = mkdtempSync(path.join(tmpdir(), "littlepress-deliver-cli-site-"));
+  const printed = sirius.prints.length;
+  const posted = sirius.requests.filter((r) => r.startsWith("POST")).length;
   try {
     const out = { stdout: (t: string) => void (stdout += t), stderr: () => undefined };
     let stdout = "";
@@ -106,11 +137,11 @@ it("sends nothing to a print key whose service the site does not list", async ()
       site.url,
     ];
     await main([...argv, "--at", "2026-03-03T06:05:00+01:00"], out, {});
-    expect(stdout).toContain(
-      "2026-03-03 delivery_count 1: failed (the print key was not sent to: not a print-key service this site sends to)",
+    expect(stdout).toMatch(
+      /2026-03-03 delivery_count \d+: failed \(the print key was not sent to: not a print-key service this site/,
     );
-    expect(sirius.prints).toHaveLength(1); // the earlier test's print only
-    expect(sirius.requests.filter((r) => r.startsWith("POST"))).toHaveLength(1);
+    expect(sirius.prints).toHaveLength(printed); // nothing more printed
+    expect(sirius.requests.filter((r) => r.startsWith("POST"))).toHaveLength(posted); // nor asked
   } finally {
     rmSync(elsewhere, { recursive: true, force: true });
   }

@@ -5,16 +5,20 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as netServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/model/dates.ts";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
+import { sealPrintKey } from "../../lib/model/print-key.ts";
 import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
 import { runDeliveries, subscriptionKey, type DeliveryRunOptions } from "../../lib/serve/delivery-run.ts";
+import { allowTry } from "../../lib/serve/rate-limit.ts";
 import { fileStore, type StateStore } from "../../lib/serve/state-store.ts";
+import { SUBSCRIBE_LIMIT } from "../../lib/serve/subscribe.ts";
 import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { reportText } from "../../scripts/deliver.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { withServer } from "../helpers/server.ts";
 
@@ -353,5 +357,241 @@ describe("what the platform sends, and the same ETag", () => {
       days.map(() => "/still/edition/?lang=fr&name=Zo%C3%AB+%26+co"),
     );
     expect((await sub(id)).deliveryCount).toBe(3);
+  });
+});
+
+/** A publication that has something to print every day (one ETag, so it prints until it printed once). */
+async function everyDayPublication(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    if (req.url === "/every/meta.json") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      return res.end(JSON.stringify({ name: "Every", send_timezone_info: true, send_delivery_count: true }));
+    }
+    const count = new URL(req.url ?? "/", "http://h").searchParams.get("delivery_count");
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ETag: `"${count}"` });
+    res.end(`<p>Part ${count}</p>`);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** A port on 127.0.0.1 that refuses connections (it was free a moment ago). */
+async function refusingPort(): Promise<number> {
+  const s = netServer();
+  const port = await new Promise<number>((r) => s.listen(0, "127.0.0.1", () => r((s.address() as AddressInfo).port)));
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** Points a subscription at another print key. */
+async function moveKey(id: string, url: string) {
+  const stored = (await store.get<Subscription>(subscriptionKey(id)))!;
+  await store.put(subscriptionKey(id), { ...stored.value, printKey: sealPrintKey(new URL(url), sealKey) });
+}
+
+describe("a print key that keeps failing", () => {
+  let pub: Awaited<ReturnType<typeof everyDayPublication>>;
+  beforeAll(async () => {
+    pub = await everyDayPublication();
+  });
+  afterAll(() => pub.close());
+
+  it("backs off within the day, pauses after 7 failing days, tries every 7th day, and recovers", async () => {
+    freshStore();
+    const { key, id } = await subscribe("every", "UTC", 6, "2026-03-26T00:00:00Z");
+    const refusing = `http://127.0.0.1:${await refusingPort()}`;
+    await moveKey(id, `${refusing}/printkey/gone`);
+    const printKeys = { allowed: [...sirius.allowed, { origin: refusing, private: true }] };
+    const on = (date: string, minutes = 5) => run(past(date, 6, "UTC", minutes), { origin: pub.origin, printKeys });
+    const day = (i: number) => addDays("2026-03-27", i);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const report = await on(day(i));
+      outcomes.push(report.lines.map((l) => l.outcome).join(","));
+      // within the day, the next run (10 minutes on) leaves the failed delivery alone: it backs off 15 minutes
+      if (i === 0) expect((await on(day(i), 15)).lines).toEqual([]);
+    }
+    expect(outcomes).toEqual(["failed", "failed", "failed", "failed", "failed", "failed", "paused"]);
+    expect((await sub(id)).failing).toEqual({ days: 7, last: day(6), paused: day(6) });
+    expect((await record(id, day(6)))?.detail).toMatch(/ECONNREFUSED/);
+
+    // the day it paused is a try day: its retry still goes, and says so
+    const retry = await on(day(6), 21);
+    expect(retry.lines.map((l) => [l.outcome, l.detail])).toEqual([
+      ["failed", expect.stringMatching(/still paused, next try on 2026-04-09$/)],
+    ]);
+
+    // the six days after: not tried, nothing recorded, nothing counted; the report lists it as paused
+    for (let i = 7; i < 13; i++) {
+      const report = await on(day(i));
+      expect(report.lines).toEqual([]);
+      expect(report.due).toBe(0);
+      expect(report.paused.map((l) => [l.subscription, l.outcome])).toEqual([[id, "paused"]]);
+      expect(report.paused[0]!.detail).toMatch(/^paused since 2026-04-02: the print key failed on 7 delivery days/);
+      expect(await record(id, day(i))).toBeUndefined();
+    }
+    expect((await sub(id)).deliveryCount).toBe(7);
+
+    // the 7th day after the pause it is tried again, and fails again
+    expect((await on(day(13))).lines.map((l) => l.outcome)).toEqual(["failed"]);
+    expect((await sub(id)).failing).toEqual({ days: 8, last: day(13), paused: day(6) });
+
+    // the printer comes back: it is found on the next try day, which prints and ends the pause
+    sirius.printers.set(key, { name: "Back", owner: "Ada", online: true });
+    await moveKey(id, sirius.keyUrl(key));
+    expect((await on(day(14))).paused).toHaveLength(1);
+    const back = await on(day(20));
+    expect(back.lines.map((l) => [l.outcome, l.detail])).toEqual([
+      ["printed", "sent to the printer; no longer paused"],
+    ]);
+    expect((await sub(id)).failing).toBeNull();
+    // skipped days counted no delivery: 7 failing days, the try on the 13th, the print on the 20th
+    expect((await on(day(21))).lines.map((l) => `${l.deliveryCount}:${l.outcome}`)).toEqual(["9:printed"]);
+    expect(sirius.prints.map((p) => p.body)).toEqual(["<p>Part 8</p>", "<p>Part 9</p>"]);
+  });
+});
+
+describe("a run's time budget", () => {
+  // A print key host that takes connections and never answers.
+  let silent: NetServer;
+  const held = new Set<Socket>();
+  let silentUrl = "";
+  let pub: Awaited<ReturnType<typeof everyDayPublication>>;
+  beforeAll(async () => {
+    pub = await everyDayPublication();
+    silent = netServer((socket) => {
+      held.add(socket);
+      socket.on("close", () => held.delete(socket));
+    });
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of held) socket.destroy();
+    await new Promise<void>((r) => silent.close(() => r()));
+    await pub.close();
+  });
+
+  it("starts no delivery it could not finish in time, says what it left, and the next run goes on", async () => {
+    freshStore();
+    const ids: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const { subscription } = await createSubscription(store, sealKey, {
+        slug: "every",
+        printKey: new URL(`${silentUrl}/printkey/k${i}`),
+        printer: `Silent ${i}`,
+        zone: "UTC",
+        hour: 6,
+        settings: [],
+        at: new Date("2026-03-26T00:00:00Z"),
+      });
+      ids.push(subscription.id);
+    }
+    const printKeys = { allowed: [{ origin: silentUrl, private: true }] };
+    const budget = { budgetMs: 2_000, timeoutMs: 300, concurrency: 10, origin: pub.origin, printKeys };
+    const at = past("2026-03-27", 6, "UTC");
+    const started = performance.now();
+    const first = await run(at, budget);
+    const took = performance.now() - started;
+    expect(took).toBeLessThan(budget.budgetMs + 500);
+    expect(first.due).toBe(150);
+    expect(first.lines.length).toBeGreaterThan(0);
+    expect(new Set(first.lines.map((l) => l.detail))).toEqual(new Set(["the print key timed out"]));
+    expect(first.left).toBe(150 - first.lines.length);
+    expect(first.unchecked).toBe(0);
+
+    // A minute later the next run takes others: the ones that timed out are backing off.
+    const second = await run(at + 60_000, budget);
+    const firstIds = new Set(first.lines.map((l) => l.subscription));
+    expect(second.lines.length).toBeGreaterThan(0);
+    expect(second.lines.filter((l) => firstIds.has(l.subscription))).toEqual([]);
+    expect(second.left).toBe(first.left - second.lines.length);
+    expect(reportText(second, false)).toContain(
+      `, ${second.left} of them left for the next run (this run's time was up)`,
+    );
+  });
+
+  it("refuses a budget that could not hold one delivery", async () => {
+    freshStore();
+    await expect(run(Date.now(), { budgetMs: 900, timeoutMs: 300 })).rejects.toThrow(/more than 3 times/);
+  });
+});
+
+describe("what piles up", () => {
+  it("prunes delivery records older than the days kept, and subscriptions that ended longer ago", async () => {
+    freshStore();
+    const live = await subscribe("open-serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const ended = await subscribe("open-serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    for (const date of ["2026-03-27", "2026-03-28"]) await run(past(date, 6, "UTC"));
+    const endedSub = await sub(ended.id);
+    await store.put(subscriptionKey(ended.id), { ...endedSub, ended: { at: "2026-03-28T07:00:00Z", reason: "410" } });
+    const keys = async (prefix: string) => (await store.list(prefix)).sort();
+    expect(await keys(`deliveries/${live.id}/`)).toHaveLength(2);
+
+    // Within the days kept, nothing goes (the ended one leaves the live index only).
+    await run(past("2026-06-10", 6, "UTC"));
+    expect(await keys(`deliveries/${live.id}/`)).toHaveLength(3);
+    expect(await keys(`deliveries/${ended.id}/`)).toHaveLength(2);
+    expect(await keys("live/")).toEqual([`live/open-serial/${live.id}`]);
+
+    // Far on, the old records go, the day's stays; the long-ended subscription goes with its records.
+    const report = await run(past("2026-09-01", 6, "UTC"));
+    expect(await keys(`deliveries/${live.id}/`)).toEqual([
+      `deliveries/${live.id}/2026-06-10`,
+      `deliveries/${live.id}/2026-09-01`,
+    ]);
+    expect(await keys(`deliveries/${ended.id}/`)).toEqual([]);
+    expect(await store.get(subscriptionKey(ended.id))).toBeUndefined();
+    expect(report.pruned).toBe(2 + 3); // the live one's two old records; the ended one's two, and itself
+    expect(report.subscriptions).toBe(2);
+    expect(report.lines.map((l) => l.subscription)).toEqual([live.id]);
+    expect(readdirSync(path.join(folder, "deliveries")).sort()).toEqual([live.id]);
+  });
+
+  it("deletes no more than its share a run, and goes on with the next", async () => {
+    freshStore();
+    const { id } = await subscribe("open-serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    for (let i = 0; i < 5; i++) await store.put(`deliveries/${id}/2025-01-0${i + 1}`, {});
+    expect((await run(past("2026-03-27", 6, "UTC"), { prunesPerRun: 3 })).pruned).toBe(3);
+    expect(await store.list(`deliveries/${id}/`)).toHaveLength(3);
+    expect((await run(past("2026-03-28", 6, "UTC"), { prunesPerRun: 3 })).pruned).toBe(2);
+    expect((await store.list(`deliveries/${id}/`)).sort()).toEqual([
+      `deliveries/${id}/2026-03-27`,
+      `deliveries/${id}/2026-03-28`,
+    ]);
+  });
+
+  it("prunes the rate-limit counters of hours that are over, and keeps the current hour's", async () => {
+    freshStore();
+    const at = new Date(past("2026-03-27", 6, "UTC"));
+    const hour = (h: number) => new Date(at.getTime() + h * 3_600_000);
+    for (const client of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+      for (const h of [-30, -2, -1, 0]) await allowTry(store, SUBSCRIBE_LIMIT, client, sealKey, hour(h));
+    expect(await store.list("limits/")).toHaveLength(12);
+    const first = await run(at.getTime(), { prunesPerRun: 5 });
+    expect(first.pruned).toBe(5);
+    await run(at.getTime() + 60_000, { prunesPerRun: 5 });
+    const left = await store.list("limits/");
+    expect(left).toHaveLength(3);
+    for (const key of left) expect(key).toMatch(/^limits\/subscribe\/2026-03-27T06\//);
+    expect(await store.folders("limits/subscribe/")).toEqual(["2026-03-27T06"]);
+    // the counters that stay still count
+    expect(await allowTry(store, { action: "subscribe", perHour: 1 }, "198.51.100.1", sealKey, at)).toBe(false);
+  });
+
+  it("keeps the live index: adds a subscription stored before it, drops an ended one and old strays", async () => {
+    freshStore();
+    const old = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const ending = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    await store.delete(`live/serial/${old.id}`); // as stored before the index
+    sirius.printers.delete(ending.key); // its print key is gone: the run ends it
+    await store.put("live/serial/stray-old", { at: "2026-03-20T00:00:00Z" });
+    await store.put("live/_root/stray-young", { at: "2026-03-27T06:00:00Z" });
+    await run(past("2026-03-27", 6, "UTC"));
+    expect((await sub(ending.id)).ended?.reason).toMatch(/print key is unknown/);
+    expect((await store.list("live/")).sort()).toEqual([`live/_root/stray-young`, `live/serial/${old.id}`]);
   });
 });

@@ -1,6 +1,7 @@
 // The subscribe page over real HTTP, on the local server as `npm start` runs
 // it, with a fake sirius for the print keys and the state in a temporary folder.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
@@ -9,6 +10,9 @@ import { runDeliveries } from "../../lib/serve/delivery-run.ts";
 import { startServer, type LocalServer } from "../../lib/serve/server.ts";
 import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
 import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
+import { fileStore, type StateStore } from "../../lib/serve/state-store.ts";
+import { MAX_SUBSCRIPTIONS, subscribeRequest } from "../../lib/serve/subscribe.ts";
+import { liveSubscriptions } from "../../lib/serve/subscriptions.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { builtSite } from "../helpers/sites.ts";
@@ -232,5 +236,83 @@ describe("the subscribe page", () => {
     } finally {
       conn.close();
     }
+  });
+});
+
+describe("a publication's cap on subscriptions", () => {
+  let capFolder: string;
+  let store: StateStore;
+  beforeAll(() => {
+    capFolder = mkdtempSync(path.join(tmpdir(), "littlepress-cap-"));
+    store = fileStore(capFolder);
+  });
+  afterAll(() => rmSync(capFolder, { recursive: true, force: true }));
+
+  const at = new Date("2026-12-01T00:00:00Z");
+  const ask = (fields: Record<string, string>, client: string, maxSubscriptions = 2) =>
+    subscribeRequest(
+      new Request(`${server.url}/settings/subscribe/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+      }),
+      {
+        ...{ store, sealKey: state.sealKey, origin: server.url, slug: "settings", client, at, maxSubscriptions },
+        printKeys: sirius.policy,
+      },
+    );
+
+  it("answers 409 and a page saying the publication is full, counting its live subscriptions only", async () => {
+    expect(MAX_SUBSCRIPTIONS).toBe(1000);
+    expect((await ask(good(), "192.0.2.1")).status).toBe(200);
+    const second = await ask(good({ print_key: sirius.keyUrl("hall2") }), "192.0.2.2");
+    expect(second.status).toBe(200);
+    const full = await ask(good(), "192.0.2.3");
+    expect(full.status).toBe(409);
+    const page = await full.text();
+    expect(page).toContain("<h1>This publication is full</h1>");
+    expect(page).toContain("Settings has as many subscribers as it takes just now");
+    expect(page).toContain("Please ask its author.");
+    expect(await store.list("subscriptions/")).toHaveLength(2);
+    // another publication is counted on its own; a higher cap lets this one in
+    expect(await liveSubscriptions(store, "serial")).toBe(0);
+    expect((await ask(good(), "192.0.2.3", 3)).status).toBe(200);
+
+    // an unsubscribe makes room
+    const link = /unsubscribe=([\w-]+)\.([\w-]+)/.exec(await second.text())!;
+    const bye = await ask({ action: "unsubscribe", id: link[1]!, token: link[2]! }, "192.0.2.2");
+    expect(bye.status).toBe(200);
+    expect(await liveSubscriptions(store, "settings")).toBe(2);
+    expect((await ask(good(), "192.0.2.4", 3)).status).toBe(200);
+    expect((await ask(good(), "192.0.2.4", 3)).status).toBe(409);
+  });
+
+  it("counts subscriptions stored before the index once a run has seen them, and not the ended ones", async () => {
+    const counted = await liveSubscriptions(store, "settings");
+    const [first] = await store.list("live/settings/");
+    const id = first!.slice("live/settings/".length);
+    await store.delete(first!); // as if stored before the index
+    expect(await liveSubscriptions(store, "settings")).toBe(counted - 1);
+    const deliveryAt = new Date(localDeliveryTime("2026-12-01", 7, "Europe/Paris").ms + 60_000);
+    await runDeliveries({
+      store,
+      sealKey: state.sealKey,
+      origin: server.url,
+      printKeys: sirius.policy,
+      at: deliveryAt,
+    });
+    expect(await liveSubscriptions(store, "settings")).toBe(counted);
+    // ended: out of the count from the next run on, though kept for the desk
+    const stored = (await store.get<Subscription>(`subscriptions/${id}`))!;
+    await store.put(`subscriptions/${id}`, { ...stored.value, ended: { at: deliveryAt.toISOString(), reason: "410" } });
+    await runDeliveries({
+      store,
+      sealKey: state.sealKey,
+      origin: server.url,
+      printKeys: sirius.policy,
+      at: deliveryAt,
+    });
+    expect(await liveSubscriptions(store, "settings")).toBe(counted - 1);
+    expect(await store.get(`subscriptions/${id}`)).toBeDefined();
   });
 });

@@ -3,7 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { PRINTER_NAME_LENGTH, printerName } from "../../lib/model/print-key.ts";
 
-/** Anything that may not reach a terminal or a log line: C0, DEL, C1, line separators, bidi controls, invisible format characters. */
+/**
+ * Anything that may not reach a terminal or a log line: C0, DEL, C1, line
+ * separators, bidi controls, invisible format characters.
+ */
 const UNSHOWABLE = /[\p{Cc}\u2028\u2029\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad]/u;
 
 describe("a printer's name", () => {

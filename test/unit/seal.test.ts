@@ -91,7 +91,8 @@ describe("a sealing key's text", () => {
     expect(refusal(`${"+".repeat(21)}${"_".repeat(22)}=`)).toMatch(/mixes base64's two alphabets/);
     // 43 characters carry 258 bits: the last character's 2 spare bits must be 0
     const last = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".indexOf(data.at(-1)!);
-    const altered = `${data.slice(0, -1)}${"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[last | 1]}=`;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const altered = `${data.slice(0, -1)}${alphabet[last | 1]}=`;
     expect(refusal(altered)).toMatch(/last character is not one a base64 encoder writes/);
   });
 });

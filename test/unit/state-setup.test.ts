@@ -116,7 +116,7 @@ describe("the local key", () => {
     expect(await opens(again, subscription.id)).toBe("https://sirius.example/printkey/abc123");
   });
 
-  it("moves from <state>/seal.key, where it was kept before, so the subscriptions sealed with it still open", async () => {
+  it("moves from <state>/seal.key, where it was kept before, so its subscriptions still open", async () => {
     const old = randomBytes(32).toString("base64");
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, "seal.key"), old, { mode: 0o600 });
@@ -134,7 +134,8 @@ describe("the local key", () => {
     if (unix) expect(mode(keyFile)).toBe(0o600);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toBe(
-      `littlepress: the local sealing key moved out of the state folder, from ${path.join(folder, "seal.key")} to ${keyFile}`,
+      "littlepress: the local sealing key moved out of the state folder, " +
+        `from ${path.join(folder, "seal.key")} to ${keyFile}`,
     );
 
     // once moved, it is read from its new place, silently
@@ -215,7 +216,8 @@ describe("the deploy's key", () => {
     expect(existsSync(keyFile)).toBe(false);
     expect(stateSetup({ sealKey: Buffer.alloc(32).toString("base64") })).toEqual({
       error:
-        "LITTLEPRESS_SEAL_KEY: the key is not random: its 32 bytes are all the same (0x00); make one with: openssl rand -base64 32",
+        "LITTLEPRESS_SEAL_KEY: the key is not random: its 32 bytes are all the same (0x00); " +
+        "make one with: openssl rand -base64 32",
     });
     expect(stateSetup({ sealKey: `${given.slice(0, 8)}*${given.slice(9)}` })).toMatchObject({
       error: expect.stringMatching(/^LITTLEPRESS_SEAL_KEY: the key holds characters that are not base64/),

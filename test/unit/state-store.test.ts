@@ -1,7 +1,7 @@
 // Both state stores, with the same tests: the file store (npm start, tests)
 // and the Netlify Blobs store, against Netlify's own local Blobs server.
 import { BlobsServer } from "@netlify/blobs/server";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +46,14 @@ describe.each(stores)("%s", (_, store) => {
     expect(await s.list("list/")).toEqual(["list/b/c"]);
   });
 
+  it("lists the folders one level under a prefix, by name", async () => {
+    const s = store();
+    for (const key of ["tree/a/1", "tree/a/2", "tree/b/c/3", "tree/d"]) await s.put(key, 1);
+    expect((await s.folders("tree/")).sort()).toEqual(["a", "b"]);
+    expect(await s.folders("tree/b/")).toEqual(["c"]);
+    expect(await s.folders("nothing/")).toEqual([]);
+  });
+
   it("refuses keys that are not plain paths", async () => {
     await expect(store().get("../escape")).rejects.toThrow(/not a store key/);
     await expect(store().put("a//b", 1)).rejects.toThrow(/not a store key/);
@@ -72,6 +80,23 @@ describe("file store versions", () => {
     await s.put("deliveries/a/2026-01-01", { n: 3 });
     expect((await s.list("deliveries/a/")).sort()).toEqual(["deliveries/a/2026-01-01", "deliveries/a/2026-01-02"]);
     expect(await s.list("subscriptions/")).toEqual([]);
+  });
+
+  it("removes the folders a delete empties, and makes them again for the next write", async () => {
+    const root = path.join(folder, "emptied");
+    const s = fileStore(root);
+    await s.put("limits/subscribe/2026-01-01T05/abc", 1);
+    await s.put("limits/subscribe/2026-01-01T06/abc", 1);
+    await s.delete("limits/subscribe/2026-01-01T05/abc");
+    expect(readdirSync(path.join(root, "limits", "subscribe"))).toEqual(["2026-01-01T06"]);
+    await s.delete("limits/subscribe/2026-01-01T06/abc");
+    expect(readdirSync(root)).toEqual([]);
+    expect(await s.create("limits/subscribe/2026-01-01T06/abc", 2)).toBe(true);
+    await s.put("limits/subscribe/2026-01-01T06/def", 3);
+    expect((await s.list("limits/")).sort()).toEqual([
+      "limits/subscribe/2026-01-01T06/abc",
+      "limits/subscribe/2026-01-01T06/def",
+    ]);
   });
 });
 

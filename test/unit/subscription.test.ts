@@ -2,15 +2,27 @@
 // is due (summer time included), claims, and how answers settle a delivery.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { addDays } from "../../lib/model/dates.ts";
 import { openPrintKey, parsePrintKeyUrl, printUrl, sealPrintKey } from "../../lib/model/print-key.ts";
+import { REQUESTS_PER_DELIVERY, runTimes } from "../../lib/model/run-budget.ts";
 import {
   afterDelivery,
   claimable,
   deliveryDueAt,
+  deliveryExpired,
+  failingAfter,
   firstClaim,
+  MAX_ATTEMPTS,
+  nextTryOn,
+  PAUSE_AFTER_FAILING_DAYS,
+  pausedOn,
   reclaim,
+  retryDelayMs,
   settle,
   STALE_CLAIM_MS,
+  subscriptionExpired,
+  type DeliveryRecord,
+  type Failing,
   type Subscription,
 } from "../../lib/model/subscription.ts";
 
@@ -81,12 +93,134 @@ describe("claims", () => {
   });
 
   it("lets a run retake a claim only once it is stale, or after an offline printer or a failure", () => {
-    expect(claimable(rec, new Date(at.getTime() + STALE_CLAIM_MS - 1))).toBe(false);
-    expect(claimable(rec, new Date(at.getTime() + STALE_CLAIM_MS))).toBe(true);
-    expect(claimable({ ...rec, state: "offline" }, at)).toBe(true);
-    expect(claimable({ ...rec, state: "failed" }, at)).toBe(true);
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    expect(claimable(rec, later(STALE_CLAIM_MS - 1))).toBe(false);
+    expect(claimable(rec, later(STALE_CLAIM_MS))).toBe(true);
+    expect(claimable({ ...rec, state: "offline" }, later(15 * 60_000))).toBe(true);
+    expect(claimable({ ...rec, state: "failed" }, later(15 * 60_000))).toBe(true);
     expect(claimable({ ...rec, state: "printed" }, new Date("2026-06-11T00:00:00Z"))).toBe(false);
-    expect(claimable({ ...rec, state: "offline", attempts: 24 }, at)).toBe(false);
+    expect(claimable({ ...rec, state: "offline", attempts: MAX_ATTEMPTS }, later(86_400_000))).toBe(false);
+  });
+
+  it("backs off retries within the day: 15 minutes, then 30, 60, 120, and 120 from then on", () => {
+    const minutes = [1, 2, 3, 4, 5, 9].map((attempts) => retryDelayMs(attempts) / 60_000);
+    expect(minutes).toEqual([15, 30, 60, 120, 120, 120]);
+    // A run a little early (runs are every 15 minutes, give or take) takes the retry; the run before does not.
+    const failed = (attempts: number): DeliveryRecord => ({ ...rec, state: "failed", attempts });
+    const after = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
+    expect(claimable(failed(1), after(14))).toBe(true);
+    expect(claimable(failed(1), after(13))).toBe(false);
+    expect(claimable(failed(3), after(45))).toBe(false);
+    expect(claimable(failed(3), after(60))).toBe(true);
+    expect(claimable({ ...failed(6), state: "offline" }, after(105))).toBe(false);
+    expect(claimable({ ...failed(6), state: "offline" }, after(120))).toBe(true);
+  });
+
+  it("tries a delivery that never works some fifteen times in its day, not every quarter hour", () => {
+    let tries = 1;
+    let last = at.getTime();
+    for (let t = at.getTime(); t < at.getTime() + 86_400_000; t += 15 * 60_000) {
+      if (!claimable({ ...rec, state: "offline", attempts: tries, at: new Date(last).toISOString() }, new Date(t)))
+        continue;
+      tries++;
+      last = t;
+    }
+    expect(tries).toBeGreaterThan(10);
+    expect(tries).toBeLessThan(MAX_ATTEMPTS);
+  });
+});
+
+describe("a print key that keeps failing", () => {
+  const streak = (results: ["reached" | "failed", string][]) =>
+    results.reduce<Failing | null>((f, [result, date]) => failingAfter(f, date, result), null);
+  const days = (n: number, from = "2026-06-01") =>
+    Array.from({ length: n }, (_, i): ["failed", string] => ["failed", addDays(from, i)]);
+
+  it("counts delivery days in a row that failed, each day once however many tries", () => {
+    expect(
+      streak([
+        ["failed", "2026-06-01"],
+        ["failed", "2026-06-01"],
+        ["failed", "2026-06-02"],
+      ]),
+    ).toEqual({ days: 2, last: "2026-06-02", paused: null });
+    // a day with nothing to print asks nothing of the print key: the days around it are still in a row
+    expect(streak([...days(3), ["failed", "2026-06-05"]])).toMatchObject({ days: 4 });
+    // a day whose retry printed is no failing day
+    expect(
+      streak([
+        ["failed", "2026-06-01"],
+        ["reached", "2026-06-01"],
+      ]),
+    ).toBeNull();
+  });
+
+  it(`pauses the subscription on the ${PAUSE_AFTER_FAILING_DAYS}th day; a success ends it all`, () => {
+    expect(streak(days(PAUSE_AFTER_FAILING_DAYS - 1))?.paused).toBeNull();
+    const paused = streak(days(PAUSE_AFTER_FAILING_DAYS));
+    expect(paused).toEqual({ days: 7, last: "2026-06-07", paused: "2026-06-07" });
+    expect(failingAfter(paused, "2026-06-14", "failed")).toEqual({ days: 8, last: "2026-06-14", paused: "2026-06-07" });
+    expect(failingAfter(paused, "2026-06-14", "reached")).toBeNull();
+  });
+
+  it("skips a paused subscription's days but every 7th from the pause: the day itself, then a week on", () => {
+    const sub = { failing: { days: 7, last: "2026-06-07", paused: "2026-06-07" } };
+    const skipped = Array.from({ length: 16 }, (_, i) => addDays("2026-06-06", i)).filter((d) => pausedOn(sub, d));
+    expect(skipped).not.toContain("2026-06-06");
+    expect(skipped).not.toContain("2026-06-07");
+    expect(skipped).not.toContain("2026-06-14");
+    expect(skipped).toHaveLength(12);
+    expect(pausedOn({}, "2026-06-08")).toBe(false); // stored before the field: never paused
+    expect(pausedOn({ failing: null }, "2026-06-08")).toBe(false);
+    expect(nextTryOn("2026-06-07", "2026-06-08")).toBe("2026-06-14");
+    expect(nextTryOn("2026-06-07", "2026-06-14")).toBe("2026-06-14");
+  });
+
+  it("counts as failing what did not reach the printer, not what the publication did", () => {
+    const at = new Date("2026-06-10T04:05:00Z");
+    const rec = firstClaim(subscription(), deliveryDueAt(subscription(), at)!, at);
+    const printKey = (status: number | null, print?: Parameters<typeof settle>[3]) =>
+      settle(subscription(), rec, { status, etag: '"b"' }, print, at).change.printKey;
+    expect(printKey(200, "sent")).toBe("reached");
+    expect(printKey(200, "offline")).toBe("failed");
+    expect(printKey(200, { error: "the print key answered 302" })).toBe("failed");
+    expect(printKey(200, { error: "the print key could not be reached: timed out" })).toBe("failed");
+    expect(printKey(200, "unknown-key")).toBeUndefined(); // ends the subscription instead
+    expect(printKey(204)).toBeUndefined();
+    expect(printKey(null)).toBeUndefined();
+    // the subscription carries it; one stored before the field reads as never failing
+    const failed = settle(subscription(), rec, { status: 200, etag: '"b"' }, "offline", at).change;
+    expect(afterDelivery(subscription(), rec, failed).failing).toEqual({ days: 1, last: rec.date, paused: null });
+    const printed = settle(subscription(), rec, { status: 200, etag: '"b"' }, "sent", at).change;
+    const recovering = subscription({ failing: { days: 9, last: "2026-06-09", paused: "2026-06-03" } });
+    expect(afterDelivery(recovering, rec, printed).failing).toBeNull();
+    expect(afterDelivery(recovering, rec).failing).toEqual(recovering.failing);
+  });
+});
+
+describe("what is kept, and for how long", () => {
+  it("expires delivery records older than the days kept, by the run's UTC date", () => {
+    const at = new Date("2026-06-10T04:00:00Z");
+    expect(deliveryExpired("2026-03-12", at, 90)).toBe(false);
+    expect(deliveryExpired("2026-03-11", at, 90)).toBe(true);
+  });
+
+  it("expires a subscription that ended longer ago than that, never a live one", () => {
+    const at = new Date("2026-06-10T04:00:00Z");
+    expect(subscriptionExpired({ ended: null }, at, 90)).toBe(false);
+    expect(subscriptionExpired({ ended: { at: "2026-03-12T05:00:00Z", reason: "410" } }, at, 90)).toBe(false);
+    expect(subscriptionExpired({ ended: { at: "2026-03-12T03:59:00Z", reason: "410" } }, at, 90)).toBe(true);
+  });
+});
+
+describe("a run's time", () => {
+  it("starts no delivery later than the budget less the requests one delivery makes", () => {
+    expect(runTimes(1000, 25_000, 5_000)).toEqual({
+      startBy: 1000 + 25_000 - REQUESTS_PER_DELIVERY * 5_000,
+      readBy: 21_000,
+    });
+    expect(runTimes(0, 15_000, 5_000)).toHaveProperty("error");
+    expect(runTimes(0, 2_000, 300)).toEqual({ startBy: 1_100, readBy: 1_700 });
   });
 });
 

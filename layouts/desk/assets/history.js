@@ -7,7 +7,8 @@ import { h, replace } from "./dom.js";
  * @typedef {{ date: string, at: string, localDeliveryTime: string, deliveryCount: number, state: string,
  *   detail: string, status: number | null, etag: string | null, printed: boolean, attempts: number }} Delivery
  * @typedef {{ id: string, printer: string, zone: string, hour: number, created: string, deliveryCount: number,
- *   ended: { at: string, reason: string } | null }} Sub
+ *   ended: { at: string, reason: string } | null,
+ *   failing?: { days: number, last: string, paused: string | null } | null }} Sub
  * @typedef {{ subscription: Sub, deliveries: Delivery[] }} History
  */
 
@@ -54,7 +55,12 @@ async function load(body, base) {
 /** @param {History} history */
 function historyOf({ subscription: s, deliveries }) {
   const hour = `${String(s.hour).padStart(2, "0")}:00`;
-  const state = s.ended ? `ended ${s.ended.at.slice(0, 10)}: ${s.ended.reason}` : "active";
+  const state = s.ended
+    ? `ended ${s.ended.at.slice(0, 10)}: ${s.ended.reason}`
+    : s.failing?.paused
+      ? `paused since ${s.failing.paused}: the print key failed on ${s.failing.days} delivery days in a row; ` +
+        "tried every 7th day until it prints again"
+      : "active";
   const head = h(
     "h3",
     {},

@@ -1,0 +1,29 @@
+// How a delivery run keeps to its time, whatever the printers do: a scheduled
+// function is stopped after 30 seconds on Netlify, so a run has a budget, and
+// starts no delivery that could outlast it. A delivery makes at most three
+// requests one after the other (the publication's meta.json, its /edition/,
+// the POST to the print key), each bounded, body and all, by the run's
+// per-request timeout; so a delivery started before the budget less three
+// timeouts ends within the budget. What is not started is left to the next run.
+
+/** Requests one delivery makes one after the other at most: meta.json, /edition/, the print key's POST. */
+export const REQUESTS_PER_DELIVERY = 3;
+
+/** A run's time, from its start (milliseconds on the run's own clock). */
+export interface RunTimes {
+  /** No delivery starts at or after this. */
+  startBy: number;
+  /** No subscription is read at or after this (they are left unchecked): one timeout for what is in flight. */
+  readBy: number;
+}
+
+/** The times of a run started at `start`, or why the budget cannot hold a single delivery. */
+export function runTimes(start: number, budgetMs: number, timeoutMs: number): RunTimes | { error: string } {
+  if (!(timeoutMs > 0) || !(budgetMs > REQUESTS_PER_DELIVERY * timeoutMs))
+    return {
+      error:
+        `a run's budget (${budgetMs} ms) must be more than ${REQUESTS_PER_DELIVERY} times ` +
+        `its per-request timeout (${timeoutMs} ms), or no delivery could start`,
+    };
+  return { startBy: start + budgetMs - REQUESTS_PER_DELIVERY * timeoutMs, readBy: start + budgetMs - timeoutMs };
+}

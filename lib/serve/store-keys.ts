@@ -1,0 +1,43 @@
+// The state store's keys, in one place (checkKey in state-store.ts: plain names
+// joined by "/"):
+// - subscriptions/<id>: a subscription (its id random and public);
+// - deliveries/<id>/<date>: one of its deliveries, claimed once per date;
+// - live/<publication>/<id>: the index of a publication's live subscriptions,
+//   one small key per subscription, which the subscribe page counts (by
+//   listing the keys, reading none) to keep to the publication's cap;
+// - limits/<action>/<UTC hour>/<client hash>: rate-limit counters (rate-limit.ts).
+//
+// Why an index beside the subscriptions rather than the slug in their keys
+// (subscriptions/<publication>/<id>): the subscriptions stored before the cap
+// keep their keys, so nothing is moved (a move is two writes that a run
+// delivering the same subscription could race, losing its update); the
+// unsubscribe links and the delivery records, which name a subscription by id
+// alone, keep working as they are; and an ended subscription (410, an unknown
+// print key), which stays stored for the desk, leaves the index at once, so
+// the index counts the live ones only. The index is kept with conditional
+// creates (one key per id: no two writers ever contend for one record), and
+// the delivery runs, which read every subscription anyway, keep it right:
+// they add what is missing (the subscriptions stored before it, a subscribe
+// that died between its two writes) and remove what is not live.
+
+export const SUBSCRIPTIONS = "subscriptions/";
+export const subscriptionKey = (id: string) => `${SUBSCRIPTIONS}${id}`;
+
+export const deliveriesOf = (id: string) => `deliveries/${id}/`;
+export const deliveryKey = (id: string, date: string) => `${deliveriesOf(id)}${date}`;
+
+export const LIVE = "live/";
+/**
+ * A publication as a key part: its slug, or `_root` for the one at the site
+ * root (whose slug, "", is no key part; no slug starts with "_", so no
+ * publication's own slug can be taken for it).
+ */
+export const publicationKey = (slug: string) => slug || "_root";
+/** The prefix of a publication's live-subscription index. */
+export const liveOf = (slug: string) => `${LIVE}${publicationKey(slug)}/`;
+export const liveKey = (slug: string, id: string) => `${liveOf(slug)}${id}`;
+
+/** What an index key holds: when its subscription was made (a run leaves a young key without a subscription alone). */
+export interface LiveEntry {
+  at: string;
+}
