@@ -69,7 +69,7 @@ function checkedLookup(lookup: typeof dnsLookup) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
     lookup(hostname, { ...options, all: true }, (error, found) => {
       if (error) return callback(error, "", 4);
-      const addresses = found as unknown as LookupAddress[];
+      const addresses = found;
       if (!addresses.length || addresses.some((a) => !isPublicAddress(a.address)))
         return callback(new PrivateAddress(), "", 4);
       if (options.all) return (callback as unknown as AllCallback)(null, addresses);
