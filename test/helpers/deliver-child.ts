@@ -1,5 +1,6 @@
 // A delivery run in a process of its own, for the test that kills one midway:
-// node --import tsx test/helpers/deliver-child.ts <state folder> <origin> <seal key base64> <ISO instant> <print-key origin>
+// node --import tsx test/helpers/deliver-child.ts <state folder> <origin> <seal key base64> <ISO instant>
+//   <print-key origin>
 import { runDeliveries } from "../../lib/serve/delivery-run.ts";
 import { fileStore } from "../../lib/serve/state-store.ts";
 
