@@ -84,11 +84,12 @@ export function printKeyOriginsFrom(raw: unknown): { origins: PrintKeyOrigin[]; 
   return { origins, problems };
 }
 
-/** `https://host[:port]` as the URL standard writes it, or undefined for anything with more (a path, a query). */
+/** `https://host[:port]` as the URL standard writes it; undefined for anything more (path, query, user, password). */
 function originOf(text: string): string | undefined {
   try {
     const url = new URL(text);
-    const bare = (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+    const bare =
+      (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username && !url.password;
     return bare && (url.protocol === "https:" || url.protocol === "http:") ? url.origin : undefined;
   } catch {
     return undefined;

@@ -109,12 +109,12 @@ function exchange(
       if (status >= 300 && status < 400)
         return finish({ failed: `answered ${status}, a redirect, which is not followed` });
       const declared = Number(res.headers["content-length"] ?? 0);
-      if (declared > maxBytes) return finish({ failed: `its reply is larger than ${maxBytes} bytes` });
+      if (declared > maxBytes) return finish({ failed: `sent a reply larger than ${maxBytes} bytes` });
       const chunks: Buffer[] = [];
       let seen = 0;
       res.on("data", (chunk: Buffer) => {
         seen += chunk.length;
-        if (seen > maxBytes) return finish({ failed: `its reply is larger than ${maxBytes} bytes` });
+        if (seen > maxBytes) return finish({ failed: `sent a reply larger than ${maxBytes} bytes` });
         chunks.push(chunk);
       });
       res.once("end", () =>

@@ -195,8 +195,10 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const streams = new Set<ServerResponse>();
   const responses = responseClass();
   const server = createServer({ ServerResponse: responses }, (req, res) => {
-    if (served.hosts && !served.hosts.has((req.headers.host ?? "").toLowerCase()))
-      return void notOwnHost(req, res, url);
+    if (served.hosts && !served.hosts.has((req.headers.host ?? "").toLowerCase())) {
+      notOwnHost(req, res, url)?.catch((error: unknown) => fault(error, req, res));
+      return;
+    }
     if (live && req.url === LIVE_EVENTS && (req.method === "GET" || req.method === "HEAD")) {
       streams.add(res);
       res.once("close", () => streams.delete(res));
