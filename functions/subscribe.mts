@@ -5,7 +5,7 @@
 import type { Config } from "@netlify/functions";
 import { jsonResponse } from "../lib/serve/http.ts";
 import { functionPaths, slugOf } from "../lib/serve/routes.ts";
-import { printKeyOriginsOf } from "../lib/serve/publication-store.ts";
+import { maxSubscriptionsOf, printKeyOriginsOf } from "../lib/serve/publication-store.ts";
 import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
 import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
 import { subscribeRequest } from "../lib/serve/subscribe.ts";
@@ -31,8 +31,11 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
     // Netlify's own field (the local server fills it from the socket or its trusted proxy), never a header.
     const client = context?.ip ?? "unknown";
     const origin = context?.littlepressOrigin ?? url.origin;
-    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
-    return await subscribeRequest(req, { ...state, origin, publicOrigin: url.origin, slug, client, printKeys });
+    const site = siteFor(context);
+    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(site) };
+    const maxSubscriptions = maxSubscriptionsOf(site);
+    const where = { origin, publicOrigin: url.origin, slug, client };
+    return await subscribeRequest(req, { ...state, ...where, printKeys, maxSubscriptions });
   } catch (error) {
     // Never the request or its form: it may hold a print key.
     console.error(`subscribe: internal fault: ${error instanceof Error ? error.name : "error"}`);

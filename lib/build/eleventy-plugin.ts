@@ -468,6 +468,7 @@ async function writeSiteIndex(site: Site, output: string) {
   const index: SiteIndex = {
     ...(site.root ? { root: site.root } : {}),
     ...(site.printKeyOrigins ? { printKeyOrigins: site.printKeyOrigins } : {}),
+    ...(site.maxSubscriptions !== undefined ? { maxSubscriptions: site.maxSubscriptions } : {}),
   };
   await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data
   await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));

@@ -38,6 +38,8 @@ export interface Site {
   url?: string;
   /** The print-key services subscribers' keys may be on (`content/site.json`: "print_key_origins"). */
   printKeyOrigins?: PrintKeyOrigin[];
+  /** Live subscriptions each publication takes at most (`content/site.json`: "max_subscriptions"). */
+  maxSubscriptions?: number;
 }
 
 export interface LoadOptions {
@@ -114,10 +116,10 @@ function readSiteSettings(
   contentDir: string,
   publications: PublicationSource[],
   problems: ContentProblem[],
-): Pick<Site, "root" | "url" | "printKeyOrigins"> {
+): Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> {
   const file = path.join(contentDir, "site.json");
   if (!exists(file)) return {};
-  let settings: { root?: unknown; url?: unknown; print_key_origins?: unknown } | null;
+  let settings: { root?: unknown; url?: unknown; print_key_origins?: unknown; max_subscriptions?: unknown } | null;
   const read = readText(file);
   if ("problem" in read) {
     problems.push(read.problem);
@@ -134,8 +136,8 @@ function readSiteSettings(
     });
     return {};
   }
-  const result: Pick<Site, "root" | "url" | "printKeyOrigins"> = {};
-  const { root, url, print_key_origins: origins } = settings ?? {};
+  const result: Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> = {};
+  const { root, url, print_key_origins: origins, max_subscriptions: max } = settings ?? {};
   if (root !== undefined) {
     if (typeof root === "string" && publications.some((p) => p.slug === root)) result.root = root;
     else
@@ -168,6 +170,16 @@ function readSiteSettings(
           'one on your own network as {"origin": "http://192.168.1.20:5000", "private": true}',
       });
     if (!read.problems.length) result.printKeyOrigins = read.origins;
+  }
+  if (max !== undefined) {
+    if (Number.isSafeInteger(max) && (max as number) >= 0) result.maxSubscriptions = max as number;
+    else
+      problems.push({
+        file,
+        field: "max_subscriptions",
+        problem: `${JSON.stringify(max)} is not a whole number of subscriptions`,
+        fix: "write how many live subscriptions each publication takes at most, such as 1000 (0 closes subscribing)",
+      });
   }
   return result;
 }

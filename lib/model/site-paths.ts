@@ -26,6 +26,8 @@ export interface SiteIndex {
   root?: string;
   /** The print-key services subscribers' keys may be on (content/site.json); none: the default list. */
   printKeyOrigins?: PrintKeyOrigin[];
+  /** Live subscriptions each publication takes at most (content/site.json); none: the subscribe page's default. */
+  maxSubscriptions?: number;
 }
 export const SITE_INDEX = "site.json";
 

@@ -98,6 +98,11 @@ export function printKeyOriginsOf(site: string): readonly PrintKeyOrigin[] {
   return readSiteIndex(site).printKeyOrigins ?? DEFAULT_PRINT_KEY_ORIGINS;
 }
 
+/** How many live subscriptions each of a built site's publications takes (content/site.json), if it says. */
+export function maxSubscriptionsOf(site: string): number | undefined {
+  return readSiteIndex(site).maxSubscriptions;
+}
+
 function readSiteIndex(site: string): SiteIndex {
   const file = () => path.join(siteDataDir(site), SITE_INDEX);
   return freshRead(siteIndexes, site, file, () => {

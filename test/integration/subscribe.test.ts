@@ -1,6 +1,6 @@
 // The subscribe page over real HTTP, on the local server as `npm start` runs
 // it, with a fake sirius for the print keys and the state in a temporary folder.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -314,5 +314,36 @@ describe("a publication's cap on subscriptions", () => {
     });
     expect(await liveSubscriptions(store, "settings")).toBe(counted - 1);
     expect(await store.get(`subscriptions/${id}`)).toBeDefined();
+  });
+});
+
+describe("the cap an author sets in content/site.json", () => {
+  it("is read by the deployed function from the built site index: max_subscriptions 0 closes subscribing", async () => {
+    const { default: subscribe } = await import("../../functions/subscribe.mts");
+    const capped = tempLocalState("subscribe-capped");
+    const site = path.join(path.dirname(capped.folder), "_site");
+    mkdirSync(path.join(`${site}_data`), { recursive: true });
+    writeFileSync(path.join(`${site}_data`, "site.json"), JSON.stringify({ maxSubscriptions: 0 }));
+    try {
+      const res = await subscribe(
+        new Request(`${server.url}/settings/subscribe/`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(good()),
+        }),
+        {
+          littlepressSite: site,
+          littlepressState: capped.folder,
+          littlepressKeyFile: capped.keyFile,
+          littlepressOrigin: server.url,
+          littlepressPrintKeys: sirius.allowed,
+          ip: "192.0.2.50",
+        },
+      );
+      expect(res.status).toBe(409);
+      expect(await res.text()).toContain("<h1>This publication is full</h1>");
+    } finally {
+      capped.remove();
+    }
   });
 });

@@ -353,6 +353,15 @@ describe("loadSite", () => {
     expect(loadSite(content(files)).printKeyOrigins).toBeUndefined();
   });
 
+  it("reads max_subscriptions from site.json, and reports one that is not a whole number", () => {
+    const files = { "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("number: 0") };
+    expect(loadSite(content({ ...files, "site.json": { max_subscriptions: 250 } })).maxSubscriptions).toBe(250);
+    expect(problemsOf(content({ ...files, "site.json": { max_subscriptions: "lots" } }))).toEqual([
+      expect.objectContaining({ field: "max_subscriptions", problem: '"lots" is not a whole number of subscriptions' }),
+    ]);
+    expect(problemsOf(content({ ...files, "site.json": { max_subscriptions: -1 } }))).toHaveLength(1);
+  });
+
   it("reports print-key services that are not origins, naming the entry", () => {
     const files = { "s/publication.json": pub("delivery_count"), "s/editions/a.md": md("number: 0") };
     const bad = [
