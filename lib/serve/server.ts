@@ -143,6 +143,11 @@ export interface ServerOptions {
    * load instead of the project's .mts files (lib/serve/compiled-server.ts).
    */
   compiledFunctions?: string;
+  /**
+   * Listen only once this has settled (`npm start`: its first build), so that
+   * nothing is answered from a site not yet built. A rejection is thrown.
+   */
+  listenAfter?: Promise<unknown>;
 }
 
 /** A request body the server does not read (refused, wrong method) is drained up to this many bytes... */
@@ -187,7 +192,10 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const streams = new Set<ServerResponse>();
   const responses = responseClass();
   const server = createServer({ ServerResponse: responses }, (req, res) => {
-    if (served.hosts && !served.hosts.has((req.headers.host ?? "").toLowerCase())) return notOwnHost(req, res, url);
+    if (served.hosts && !served.hosts.has((req.headers.host ?? "").toLowerCase())) {
+      notOwnHost(req, res, url)?.catch((error: unknown) => fault(error, req, res));
+      return;
+    }
     if (live && req.url === LIVE_EVENTS && (req.method === "GET" || req.method === "HEAD")) {
       streams.add(res);
       res.once("close", () => streams.delete(res));
@@ -200,6 +208,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
       fault(error, req, res);
     }
   });
+  await options.listenAfter;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, resolve);
