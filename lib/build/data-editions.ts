@@ -14,6 +14,7 @@ import type { Publication } from "../model/publication.ts";
 import { recurringKeys, type Recurrence } from "../model/recurrence.ts";
 import type { IsoDate } from "../model/dates.ts";
 import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
+import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
 
 /** The template every data row and recurring date is rendered with. */
@@ -231,13 +232,18 @@ function csvRows(file: string, text: string): Rows {
 function listRows(file: string, text: string): Rows {
   const json = file.endsWith(".json");
   let list: unknown;
-  try {
-    // YAML 1.2 core schema: `date: 2026-02-30` stays the text the author wrote, as in front matter.
-    list = json ? JSON.parse(text) : parseYaml(text, { schema: "core" });
-  } catch (e) {
-    const problem = `is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`;
-    return { problem: { file, field: "", problem, fix: `correct the ${json ? "JSON" : "YAML"} syntax` } };
-  }
+  if (json) {
+    const parsed = parseJson(file, text);
+    if ("problem" in parsed) return parsed;
+    list = parsed.value;
+  } else
+    try {
+      // YAML 1.2 core schema: `date: 2026-02-30` stays the text the author wrote, as in front matter.
+      list = parseYaml(text, { schema: "core" });
+    } catch (e) {
+      const problem = `is not valid YAML: ${(e as Error).message.split("\n")[0]}`;
+      return { problem: { file, field: "", problem, fix: "correct the YAML syntax" } };
+    }
   const example = json ? '[{"date": "2026-11-22", "title": "…"}, …]' : '- date: 2026-11-22\n  title: "…"';
   if (!Array.isArray(list))
     return {

@@ -66,9 +66,22 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
   it("invalid JSON", async () => {
     await expectFailure(
       content("json", '{"name": "x",}'),
-      "pub/publication.json",
-      /is not valid JSON/,
-      /fix: correct the JSON syntax/,
+      /pub\/publication.json: line 1, column 13\n/,
+      /problem: is not valid JSON: a comma after the last field/,
+      /fix: remove the comma at line 1, column 13: JSON allows no comma after the last field/,
+    );
+  });
+
+  it("a JSON data file Eleventy reads, with a trailing comma: its line, its column and the fix", async () => {
+    const dir = content("json-data", GOOD, {
+      "0.md": "---\nnumber: 0\n---\n{{ tide }}\n",
+      "editions.json": '{\n  "tide": "high",\n}\n',
+    });
+    await expectFailure(
+      dir,
+      /pub\/editions\/editions\.json: line 2, column 17\n/,
+      /problem: is not valid JSON: a comma after the last field, in `"tide": "high",`/,
+      /fix: remove the comma at line 2, column 17/,
     );
   });
 
