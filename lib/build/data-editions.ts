@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { ContentProblem } from "../model/content-error.ts";
+import { plural } from "../model/words.ts";
 import { KEY_FIELD, keyFromFrontMatter, type EditionKey } from "../model/edition-key.ts";
 import type { Publication } from "../model/publication.ts";
 import { recurringKeys, type Recurrence } from "../model/recurrence.ts";
@@ -183,18 +184,41 @@ function readRows(file: string, problems: ContentProblem[]): Row[] {
 
 type Rows = { rows: Row[] } | { problem: ContentProblem };
 
-const CSV_FIX =
-  "a header row names the columns (date,title,word); a value with a comma, a quote or a line break " +
-  'goes in double quotes, a quote in it doubled: "say ""hi"""';
+/** What goes between a CSV file's columns, and its name in messages. */
+const DELIMITERS = { ",": "comma", ";": "semicolon", "\t": "tab" } as const;
+type Delimiter = keyof typeof DELIMITERS;
 
-/** A CSV file's rows, by its header row (csv-parse: quoted commas, doubled quotes, line breaks in quotes, CRLF). */
+/**
+ * The delimiter of a CSV file, as its header row shows it: a comma; else a
+ * semicolon, as spreadsheets save "CSV" where the comma is the decimal mark;
+ * else a tab (a sheet saved as tab-separated text, or copied and pasted).
+ */
+export function csvDelimiter(text: string): Delimiter {
+  const header = /^\uFEFF?[\r\n]*([^\r\n]*)/.exec(text)![1]!; // the first line the parser reads
+  const bare = header.replace(/"(?:[^"]|"")*"/g, ""); // a quoted name may hold anything
+  return bare.includes(",") ? "," : bare.includes(";") ? ";" : bare.includes("\t") ? "\t" : ",";
+}
+
+const csvFix = (d: Delimiter) => {
+  const header = ["date", "title", "word"].join(d === "\t" ? "<tab>" : d);
+  return (
+    `a header row names the columns (${header}); a value with a ${DELIMITERS[d]}, a quote or a line break ` +
+    'goes in double quotes, a quote in it doubled: "say ""hi"""'
+  );
+};
+
+/**
+ * A CSV file's rows, by its header row (csv-parse: quoted values, doubled
+ * quotes, line breaks in quotes, CRLF), separated by commas, semicolons or tabs (csvDelimiter).
+ */
 function csvRows(file: string, text: string): Rows {
+  const delimiter = csvDelimiter(text);
   let records: { record: string[]; info: { bytes: number } }[];
   try {
-    records = parseCsv(text, { bom: true, info: true, skip_empty_lines: true }) as unknown as typeof records;
+    records = parseCsv(text, { bom: true, info: true, skip_empty_lines: true, delimiter }) as unknown as typeof records;
   } catch (e) {
-    const { message } = e as Error;
-    return { problem: { file, field: "", problem: `is not valid CSV: ${message}`, fix: CSV_FIX } };
+    const error = e as Error & { code?: string; lines?: number; record?: unknown[] };
+    return { problem: { file, field: "", problem: `is not valid CSV: ${csvError(error)}`, fix: csvFix(delimiter) } };
   }
   const [header, ...data] = records;
   if (!header) return { rows: [] };
@@ -226,6 +250,14 @@ function csvRows(file: string, text: string): Rows {
       return { fields, origin };
     }),
   };
+}
+
+/** csv-parse's message, or for a row of more or fewer values than the header names, the two counts. */
+function csvError(error: Error & { code?: string; lines?: number; record?: unknown[] }): string {
+  const { code, lines, record } = error;
+  if (code !== "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH" || !lines || !record) return error.message;
+  const columns = Number(/expect (\d+)/.exec(error.message)?.[1]);
+  return `line ${lines} has ${plural(record.length, "value")}, and the header names ${plural(columns, "column")}`;
 }
 
 /** A JSON or YAML file's rows: a list of objects. */
