@@ -33,6 +33,8 @@ export interface DataEdition extends FrontMatterSplit {
    * "content/x/publication.json editions.every, 2026-11-23".
    */
   origin: string;
+  /** The CSV columns its row leaves empty: missing from `data`, as a field missing from front matter is. */
+  empty?: string[];
 }
 
 /** The editions a publication makes from its template: from data rows, and from its recurring rule. */
@@ -85,12 +87,13 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
     problems.push({ file: slash(templateFile), field: "", problem, fix });
     return none;
   }
-  const made = (key: EditionKey, row: Record<string, unknown>, origin: string): DataEdition => ({
+  const made = (key: EditionKey, row: Record<string, unknown>, origin: string, empty?: string[]): DataEdition => ({
     ...template,
     data: { ...template.data, ...row },
     key,
     file: slash(templateFile),
     origin,
+    ...(empty?.length && { empty }),
   });
   const field = KEY_FIELD[pub.editions.by];
   const rows: DataEdition[] = [];
@@ -105,7 +108,7 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
         problems.push({ file: row.origin, field, problem: key.problem, fix });
         continue;
       }
-      rows.push(made(key.key, { ...row.fields, [field]: value }, row.origin));
+      rows.push(made(key.key, { ...row.fields, [field]: value }, row.origin, row.empty));
     }
   }
   const publicationFile = slash(path.join(dir, "publication.json"));
@@ -163,6 +166,8 @@ export function paginationProblem(file: string, data: Record<string, unknown>): 
 interface Row {
   fields: Record<string, unknown>;
   origin: string;
+  /** Columns of a CSV row whose cells are empty (left out of `fields`). */
+  empty?: string[];
 }
 
 function readRows(file: string, problems: ContentProblem[]): Row[] {
@@ -213,16 +218,20 @@ const csvFix = (d: Delimiter) => {
  */
 function csvRows(file: string, text: string): Rows {
   const delimiter = csvDelimiter(text);
-  let records: { record: string[]; info: { bytes: number } }[];
+  let records: { record: (string | undefined)[]; info: { bytes: number } }[];
   try {
-    records = parseCsv(text, { bom: true, info: true, skip_empty_lines: true, delimiter }) as unknown as typeof records;
+    records = parseCsv(text, {
+      ...{ bom: true, info: true, skip_empty_lines: true, delimiter },
+      // An empty cell has no value, as a field left out of front matter; "" between quotes is empty text.
+      cast: (value, context) => (value === "" && !context.quoting ? undefined : value),
+    }) as unknown as typeof records;
   } catch (e) {
     const error = e as Error & { code?: string; lines?: number; record?: unknown[] };
     return { problem: { file, field: "", problem: `is not valid CSV: ${csvError(error)}`, fix: csvFix(delimiter) } };
   }
   const [header, ...data] = records;
   if (!header) return { rows: [] };
-  const columns = header.record.map((c) => c.trim());
+  const columns = header.record.map((c) => (c ?? "").trim());
   const bad = columns.findIndex((c, i) => !c || columns.indexOf(c) !== i || c === "__proto__");
   if (bad >= 0) {
     const problem = columns[bad]
@@ -244,10 +253,11 @@ function csvRows(file: string, text: string): Rows {
   let start = header.info.bytes;
   return {
     rows: data.map(({ record, info }, i) => {
-      const fields = Object.fromEntries(columns.map((c, j) => [c, record[j]]));
+      const fields = Object.fromEntries(columns.flatMap((c, j) => (record[j] === undefined ? [] : [[c, record[j]]])));
+      const empty = columns.filter((c, j) => record[j] === undefined);
       const origin = `${file} row ${i + 1} (line ${lineAt(start)})`;
       start = info.bytes;
-      return { fields, origin };
+      return { fields, origin, ...(empty.length && { empty }) };
     }),
   };
 }

@@ -19,6 +19,8 @@ export interface EditionSource extends FrontMatterSplit {
   key: EditionKey;
   /** Where the key comes from when that is not `file`, the template: a data file's row, or the recurring rule. */
   origin?: string;
+  /** For a CSV row: the columns whose cells are empty (not in `data`). */
+  empty?: string[];
 }
 
 /** A publication with its editions, sorted by key. */

@@ -62,7 +62,7 @@ describe("rows of a data file", () => {
     const list = only(dir).editions.list;
     expect(list.map((e) => e.data)).toEqual([
       { date: "2026-01-01", text: "a, b", n: 'say "hi"' },
-      { date: "2026-01-02", text: "two\r\nlines", n: "" },
+      { date: "2026-01-02", text: "two\r\nlines" },
     ]);
   });
 
@@ -93,6 +93,31 @@ describe("rows of a data file", () => {
     expect(csvDelimiter('date,"a;b"\n1;2\n')).toBe(",");
     expect(csvDelimiter('"a,b";c\n')).toBe(";");
     expect(csvDelimiter("date\n2026-01-01\n")).toBe(",");
+  });
+
+  it('leaves an empty cell out of the row, as a field left out of front matter, and keeps "" as empty text', () => {
+    const csv = 'date,exercise,reps,note\n2026-11-23,Chin tucks,,\n2026-11-24,,10,""\n';
+    const template = md("note: Breathe", TEMPLATE);
+    const dir = content({ "s/publication.json": pub("local_date"), "s/editions.csv": csv, "s/edition.md": template });
+    const list = only(dir).editions.list;
+    expect(list.map((e) => e.data)).toEqual([
+      { note: "Breathe", date: "2026-11-23", exercise: "Chin tucks" },
+      { note: "", date: "2026-11-24", reps: "10" },
+    ]);
+    expect(list.map((e) => e.empty)).toEqual([["reps", "note"], ["exercise"]]);
+    // A key column's empty cell is a missing key.
+    const keyless = content({
+      "s/publication.json": pub("local_date"),
+      "s/editions.csv": "date,title\n,Untitled\n",
+      "s/edition.md": TEMPLATE,
+    });
+    expect(problemsOf(keyless).map((p) => [p.file.replace(/.*\//, ""), p.field, p.problem])).toEqual([
+      [
+        "editions.csv row 1 (line 2)",
+        "date",
+        "the edition has no `date` (this publication's editions are keyed by local_date)",
+      ],
+    ]);
   });
 
   it("mixes rows of several files with Markdown editions", () => {
