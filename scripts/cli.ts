@@ -1,6 +1,7 @@
 // What the command-line tools share: where output goes, how arguments are
 // read, and how --help and bad arguments are answered (usage on --help, exit 0;
 // one line and "see --help" on a mistake, exit 2; never a stack trace).
+import { createServer } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
@@ -100,6 +101,23 @@ export function listenPort(option: string | undefined): { port: number } | { pro
   const port = Number(text ?? 8080);
   if (Number.isInteger(port) && port >= 0 && port <= 65535) return { port };
   return { problem: `the port must be a whole number from 0 to 65535, not "${text}"` };
+}
+
+/**
+ * The port `port` names, checked free on `host` by listening on it for a
+ * moment; for port 0, a free one the system picks. `npm start` builds for the
+ * address before it listens there (another program could take the port in
+ * between; then the listen fails as it would have at once).
+ */
+export async function freePort(port: number, host = "127.0.0.1"): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", reject);
+    probe.listen(port, host, resolve);
+  });
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : port;
 }
 
 /** Ctrl+C and SIGTERM run `stop` (which lets the requests in flight finish), then exit 0. */

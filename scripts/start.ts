@@ -4,9 +4,10 @@
 // the terminal while the last good build goes on being served.
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
+import { freePort, listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
 import { LiveSite } from "../lib/build/live.ts";
 import { startCompiledServer } from "../lib/serve/compiled-server.ts";
+import type { LocalServer } from "../lib/serve/server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
 
@@ -32,9 +33,22 @@ async function main(values: { port?: string; content?: string; output?: string }
     return 2;
   }
   const live = new LiveSite({ content, output, watch: [content, "layouts"] });
-  // The server first: the build needs its address for image URLs.
-  const server = await startCompiledServer({ port: listen.port, siteDir: output, live });
-  await live.start(server.url);
+  // The build needs the server's address for image URLs, and nothing may be
+  // answered before it is done (an edition/ asked then would be "nothing
+  // today", and a serial's subscriber would skip one): the port is found
+  // first, the site built for it while the server is compiled, and only then
+  // does the server listen. A failed first build is served like a broken save.
+  const port = await freePort(listen.port);
+  const building = live.start(`http://127.0.0.1:${port}`);
+  building.catch(() => undefined); // thrown where the server awaits it, not as an unhandled rejection meanwhile
+  let server: LocalServer;
+  try {
+    server = await startCompiledServer({ port, siteDir: output, live, listenAfter: building });
+  } catch (error) {
+    await building.catch(() => undefined);
+    await live.close();
+    throw error;
+  }
   console.log(
     `littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`,
   );
@@ -51,7 +65,7 @@ export interface StartedProcess {
   stop(): Promise<void>;
 }
 
-/** Runs this script in a child process on a free port, and resolves once it serves. */
+/** Runs this script in a child process on a free port, and resolves once it serves (after its first build). */
 export function spawnStart({
   content,
   output,

@@ -9,11 +9,13 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { ContentProblem } from "../model/content-error.ts";
+import { plural } from "../model/words.ts";
 import { KEY_FIELD, keyFromFrontMatter, type EditionKey } from "../model/edition-key.ts";
 import type { Publication } from "../model/publication.ts";
 import { recurringKeys, type Recurrence } from "../model/recurrence.ts";
 import type { IsoDate } from "../model/dates.ts";
 import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
+import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
 
 /** The template every data row and recurring date is rendered with. */
@@ -31,6 +33,8 @@ export interface DataEdition extends FrontMatterSplit {
    * "content/x/publication.json editions.every, 2026-11-23".
    */
   origin: string;
+  /** The CSV columns its row leaves empty: missing from `data`, as a field missing from front matter is. */
+  empty?: string[];
 }
 
 /** The editions a publication makes from its template: from data rows, and from its recurring rule. */
@@ -83,12 +87,13 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
     problems.push({ file: slash(templateFile), field: "", problem, fix });
     return none;
   }
-  const made = (key: EditionKey, row: Record<string, unknown>, origin: string): DataEdition => ({
+  const made = (key: EditionKey, row: Record<string, unknown>, origin: string, empty?: string[]): DataEdition => ({
     ...template,
     data: { ...template.data, ...row },
     key,
     file: slash(templateFile),
     origin,
+    ...(empty?.length && { empty }),
   });
   const field = KEY_FIELD[pub.editions.by];
   const rows: DataEdition[] = [];
@@ -103,7 +108,7 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
         problems.push({ file: row.origin, field, problem: key.problem, fix });
         continue;
       }
-      rows.push(made(key.key, { ...row.fields, [field]: value }, row.origin));
+      rows.push(made(key.key, { ...row.fields, [field]: value }, row.origin, row.empty));
     }
   }
   const publicationFile = slash(path.join(dir, "publication.json"));
@@ -161,6 +166,8 @@ export function paginationProblem(file: string, data: Record<string, unknown>): 
 interface Row {
   fields: Record<string, unknown>;
   origin: string;
+  /** Columns of a CSV row whose cells are empty (left out of `fields`). */
+  empty?: string[];
 }
 
 function readRows(file: string, problems: ContentProblem[]): Row[] {
@@ -182,22 +189,49 @@ function readRows(file: string, problems: ContentProblem[]): Row[] {
 
 type Rows = { rows: Row[] } | { problem: ContentProblem };
 
-const CSV_FIX =
-  "a header row names the columns (date,title,word); a value with a comma, a quote or a line break " +
-  'goes in double quotes, a quote in it doubled: "say ""hi"""';
+/** What goes between a CSV file's columns, and its name in messages. */
+const DELIMITERS = { ",": "comma", ";": "semicolon", "\t": "tab" } as const;
+type Delimiter = keyof typeof DELIMITERS;
 
-/** A CSV file's rows, by its header row (csv-parse: quoted commas, doubled quotes, line breaks in quotes, CRLF). */
+/**
+ * The delimiter of a CSV file, as its header row shows it: a comma; else a
+ * semicolon, as spreadsheets save "CSV" where the comma is the decimal mark;
+ * else a tab (a sheet saved as tab-separated text, or copied and pasted).
+ */
+export function csvDelimiter(text: string): Delimiter {
+  const header = /^\uFEFF?[\r\n]*([^\r\n]*)/.exec(text)![1]!; // the first line the parser reads
+  const bare = header.replace(/"(?:[^"]|"")*"/g, ""); // a quoted name may hold anything
+  return bare.includes(",") ? "," : bare.includes(";") ? ";" : bare.includes("\t") ? "\t" : ",";
+}
+
+const csvFix = (d: Delimiter) => {
+  const header = ["date", "title", "word"].join(d === "\t" ? "<tab>" : d);
+  return (
+    `a header row names the columns (${header}); a value with a ${DELIMITERS[d]}, a quote or a line break ` +
+    'goes in double quotes, a quote in it doubled: "say ""hi"""'
+  );
+};
+
+/**
+ * A CSV file's rows, by its header row (csv-parse: quoted values, doubled
+ * quotes, line breaks in quotes, CRLF), separated by commas, semicolons or tabs (csvDelimiter).
+ */
 function csvRows(file: string, text: string): Rows {
-  let records: { record: string[]; info: { bytes: number } }[];
+  const delimiter = csvDelimiter(text);
+  let records: { record: (string | undefined)[]; info: { bytes: number } }[];
   try {
-    records = parseCsv(text, { bom: true, info: true, skip_empty_lines: true }) as unknown as typeof records;
+    records = parseCsv(text, {
+      ...{ bom: true, info: true, skip_empty_lines: true, delimiter },
+      // An empty cell has no value, as a field left out of front matter; "" between quotes is empty text.
+      cast: (value, context) => (value === "" && !context.quoting ? undefined : value),
+    }) as unknown as typeof records;
   } catch (e) {
-    const { message } = e as Error;
-    return { problem: { file, field: "", problem: `is not valid CSV: ${message}`, fix: CSV_FIX } };
+    const error = e as Error & { code?: string; lines?: number; record?: unknown[] };
+    return { problem: { file, field: "", problem: `is not valid CSV: ${csvError(error)}`, fix: csvFix(delimiter) } };
   }
   const [header, ...data] = records;
   if (!header) return { rows: [] };
-  const columns = header.record.map((c) => c.trim());
+  const columns = header.record.map((c) => (c ?? "").trim());
   const bad = columns.findIndex((c, i) => !c || columns.indexOf(c) !== i || c === "__proto__");
   if (bad >= 0) {
     const problem = columns[bad]
@@ -219,25 +253,39 @@ function csvRows(file: string, text: string): Rows {
   let start = header.info.bytes;
   return {
     rows: data.map(({ record, info }, i) => {
-      const fields = Object.fromEntries(columns.map((c, j) => [c, record[j]]));
+      const fields = Object.fromEntries(columns.flatMap((c, j) => (record[j] === undefined ? [] : [[c, record[j]]])));
+      const empty = columns.filter((c, j) => record[j] === undefined);
       const origin = `${file} row ${i + 1} (line ${lineAt(start)})`;
       start = info.bytes;
-      return { fields, origin };
+      return { fields, origin, ...(empty.length && { empty }) };
     }),
   };
+}
+
+/** csv-parse's message, or for a row of more or fewer values than the header names, the two counts. */
+function csvError(error: Error & { code?: string; lines?: number; record?: unknown[] }): string {
+  const { code, lines, record } = error;
+  if (code !== "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH" || !lines || !record) return error.message;
+  const columns = Number(/expect (\d+)/.exec(error.message)?.[1]);
+  return `line ${lines} has ${plural(record.length, "value")}, and the header names ${plural(columns, "column")}`;
 }
 
 /** A JSON or YAML file's rows: a list of objects. */
 function listRows(file: string, text: string): Rows {
   const json = file.endsWith(".json");
   let list: unknown;
-  try {
-    // YAML 1.2 core schema: `date: 2026-02-30` stays the text the author wrote, as in front matter.
-    list = json ? JSON.parse(text) : parseYaml(text, { schema: "core" });
-  } catch (e) {
-    const problem = `is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`;
-    return { problem: { file, field: "", problem, fix: `correct the ${json ? "JSON" : "YAML"} syntax` } };
-  }
+  if (json) {
+    const parsed = parseJson(file, text);
+    if ("problem" in parsed) return parsed;
+    list = parsed.value;
+  } else
+    try {
+      // YAML 1.2 core schema: `date: 2026-02-30` stays the text the author wrote, as in front matter.
+      list = parseYaml(text, { schema: "core" });
+    } catch (e) {
+      const problem = `is not valid YAML: ${(e as Error).message.split("\n")[0]}`;
+      return { problem: { file, field: "", problem, fix: "correct the YAML syntax" } };
+    }
   const example = json ? '[{"date": "2026-11-22", "title": "…"}, …]' : '- date: 2026-11-22\n  title: "…"';
   if (!Array.isArray(list))
     return {

@@ -1,6 +1,6 @@
 // A publication's JavaScript data files run when the site is built (Eleventy
 // imports them and calls what they export), and may fetch through
-// @11ty/eleventy-fetch. What goes wrong there reaches the build in Eleventy's
+// @11ty/eleventy-fetch; its JSON data files Eleventy parses. What goes wrong there reaches the build in Eleventy's
 // or eleventy-fetch's words, often without the data file's name ("Bad
 // response for <url> …"); this turns it into the author's problem: the data
 // file, the URL or the line, the reason, and what to do.
@@ -9,6 +9,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chainMessages, ContentError, errorChain, findContentError } from "../model/content-error.ts";
+import { parseJson } from "./json-file.ts";
+import { readText } from "./text-file.ts";
 
 /**
  * A data file's failure in `error`'s chain as a ContentError naming the file:
@@ -17,7 +19,29 @@ import { chainMessages, ContentError, errorChain, findContentError } from "../mo
  */
 export function dataFileFailure(error: unknown, content: string): ContentError | undefined {
   if (findContentError(error)) return undefined; // already said as the author's problem
-  return fetchFailure(error, content) ?? importFailure(error, content) ?? thrownInDataFile(error, content);
+  return (
+    fetchFailure(error, content) ??
+    jsonFailure(error, content) ??
+    importFailure(error, content) ??
+    thrownInDataFile(error, content)
+  );
+}
+
+/**
+ * "Having trouble parsing data file <file>": a JSON data file Eleventy reads
+ * itself (content/_data/*.json, editions/editions.json) said as littlepress
+ * says its own JSON files' errors: the line, the column and the fix.
+ */
+function jsonFailure(error: unknown, content: string): ContentError | undefined {
+  for (const e of errorChain(error)) {
+    const file = e instanceof Error ? /^Having trouble parsing data file (.+\.json)$/.exec(e.message)?.[1] : undefined;
+    if (!file || !inside(content, file)) continue;
+    const read = readText(file);
+    if ("problem" in read) return new ContentError([read.problem]);
+    const parsed = parseJson(slashes(file), read.text);
+    if ("problem" in parsed) return new ContentError([parsed.problem]);
+  }
+  return undefined;
 }
 
 const DATA_FILE_FIX =

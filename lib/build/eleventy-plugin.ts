@@ -55,6 +55,8 @@ interface EditionData {
   source: string;
   /** For an edition made from data: its row, or the recurring rule (template errors name it). */
   origin?: string;
+  /** For a CSV row: the columns whose cells are empty (an unknown variable of that name is the empty cell). */
+  empty?: string[];
   /** The Markdown after the front matter, and the file's line where it starts. */
   body: string;
   bodyLine: number;
@@ -248,6 +250,8 @@ function templateError(error: unknown, edition: EditionData): ContentProblem {
   const unknown = /^undefined variable: ([^,]+)(.*)$/.exec(problem);
   if (unknown) {
     const [, name, place] = unknown;
+    const cell = emptyCell(name!, place!, edition);
+    if (cell) return cell;
     const where = place!.replace(/^, (.+)$/, " ($1)");
     const problem = `\`${name}\` is not defined${where}: not in the front matter, \`config\` or a data file`;
     return {
@@ -260,6 +264,26 @@ function templateError(error: unknown, edition: EditionData): ContentProblem {
   const fix =
     "correct the Liquid there; " + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
   return { file: edition.source, field: "template", problem: problem + rendering(edition), fix };
+}
+
+/**
+ * An unknown variable that is a CSV column left empty in the row being
+ * rendered: the cell is what to fill (an empty cell is a missing value, as a
+ * field left out of front matter is, so it never prints as nothing unasked).
+ */
+function emptyCell(name: string, place: string, edition: EditionData): ContentProblem | undefined {
+  const column = name.split(/[.[]/)[0]!;
+  if (!edition.origin || !edition.empty?.includes(column)) return undefined;
+  const where = place.replace(/^, (.+)$/, " ($1)");
+  return {
+    file: edition.origin,
+    field: column,
+    problem: `the \`${column}\` cell is empty, and ${edition.source} prints it${where}`,
+    fix:
+      `fill the cell; if it may stay empty, write {% if ${column} %}…{% endif %} or ` +
+      `{{ ${column} | default: "…" }} in ${edition.source}, or give \`${column}\` a default in its front matter ` +
+      '("" in a cell is empty text on purpose; README: "Editions from data")',
+  };
 }
 
 /** Which row (or date of the rule) a template made from data was being rendered for. */
@@ -347,6 +371,7 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
           url,
           source: source.file,
           ...(source.origin && { origin: source.origin }),
+          ...(source.empty && { empty: source.empty }),
           body,
           bodyLine,
           data: { ...(day && { day }), ...data, config },

@@ -96,8 +96,16 @@ export class LiveSite {
     try {
       await build({ content, output, memory: this.memory, ...(this.url ? { url: this.url } : {}) });
     } catch (error) {
-      this.state = { build: this.state.build, problem: describeBuildError(error) };
-      this.log(`${this.state.problem}\nlittlepress: still serving the last good build; fix the file and save again`);
+      const problem = describeBuildError(error);
+      // One save can reach the watcher as two changes further apart than SETTLE_MS (an editor that writes
+      // the file twice, formatting on save): each is a build, and the same problem is not printed twice.
+      const again = problem === this.state.problem;
+      this.state = { build: this.state.build, problem };
+      this.log(
+        again
+          ? `littlepress: ${describeFiles(files)} changed: the build still fails with the problem above`
+          : `${problem}\nlittlepress: still serving the last good build; fix the file and save again`,
+      );
       return this.tell();
     }
     this.state = { build: this.state.build + 1 };

@@ -1,6 +1,7 @@
 // Reads content/<slug>/publication.json from disk; the checks themselves are
 // the model's (lib/model/publication.ts), so they run the same on any JSON.
 import { checkPublication, checkSlug, type CheckedPublication } from "../model/publication.ts";
+import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
 
 const MISSING_FIX =
@@ -11,19 +12,16 @@ export function readPublication(slug: string, file: string): CheckedPublication 
   const problem = (field: string, problem: string, fix: string) => ({ problems: [{ file, field, problem, fix }] });
   const slugProblems = checkSlug(slug, file);
   if (slugProblems.length) return { problems: slugProblems };
-  let raw: unknown;
+  let read: ReturnType<typeof readText>;
   try {
-    const read = readText(file);
-    if ("problem" in read) return { problems: [read.problem] };
-    raw = JSON.parse(read.text);
+    read = readText(file);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === "ENOENT") return problem("", "is missing", MISSING_FIX);
-    return problem(
-      "",
-      `is not valid JSON: ${err.message}`,
-      "correct the JSON syntax (a trailing comma or a missing quote, usually)",
-    );
+    return problem("", `cannot be read: ${err.message}`, "make it a readable file of JSON");
   }
-  return checkPublication(slug, raw, file);
+  if ("problem" in read) return { problems: [read.problem] };
+  const parsed = parseJson(file, read.text);
+  if ("problem" in parsed) return { problems: [parsed.problem] };
+  return checkPublication(slug, parsed.value, file);
 }

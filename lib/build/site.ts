@@ -5,6 +5,7 @@ import { contentTree, listDirs, listFiles, type ContentTree } from "./content-tr
 import { compareKeys, KEY_FIELD, keyFromFrontMatter, type EditionKey } from "../model/edition-key.ts";
 import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
 import type { Publication } from "../model/publication.ts";
+import { parseJson } from "./json-file.ts";
 import { readPublication } from "./publication-file.ts";
 import { readText } from "./text-file.ts";
 import { dataEditions, paginationProblem } from "./data-editions.ts";
@@ -18,6 +19,8 @@ export interface EditionSource extends FrontMatterSplit {
   key: EditionKey;
   /** Where the key comes from when that is not `file`, the template: a data file's row, or the recurring rule. */
   origin?: string;
+  /** For a CSV row: the columns whose cells are empty (not in `data`). */
+  empty?: string[];
 }
 
 /** A publication with its editions, sorted by key. */
@@ -119,23 +122,22 @@ function readSiteSettings(
 ): Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> {
   const file = path.join(contentDir, "site.json");
   if (!exists(file)) return {};
-  let settings: { root?: unknown; url?: unknown; print_key_origins?: unknown; max_subscriptions?: unknown } | null;
   const read = readText(file);
   if ("problem" in read) {
     problems.push(read.problem);
     return {};
   }
-  try {
-    settings = JSON.parse(read.text) as typeof settings;
-  } catch (e) {
-    problems.push({
-      file,
-      field: "",
-      problem: `is not valid JSON: ${(e as Error).message}`,
-      fix: 'write it as {"root": "<slug>", "url": "https://…"}',
-    });
+  const parsed = parseJson(file, read.text);
+  if ("problem" in parsed) {
+    problems.push(parsed.problem);
     return {};
   }
+  const settings = parsed.value as {
+    root?: unknown;
+    url?: unknown;
+    print_key_origins?: unknown;
+    max_subscriptions?: unknown;
+  } | null;
   const result: Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> = {};
   const { root, url, print_key_origins: origins, max_subscriptions: max } = settings ?? {};
   if (root !== undefined) {

@@ -149,6 +149,11 @@ export interface ServerOptions {
    * load instead of the project's .mts files (lib/serve/compiled-server.ts).
    */
   compiledFunctions?: string;
+  /**
+   * Listen only once this has settled (`npm start`: its first build), so that
+   * nothing is answered from a site not yet built. A rejection is thrown.
+   */
+  listenAfter?: Promise<unknown>;
 }
 
 /** A request body the server does not read (refused, wrong method) is drained up to this many bytes... */
@@ -211,6 +216,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
       fault(error, req, res);
     }
   });
+  await options.listenAfter;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, resolve);

@@ -1,9 +1,12 @@
 // No source line is over 120 characters (issue 16). Prettier keeps code within
 // printWidth 120 but does not break long strings, comments or Nunjucks templates,
-// so this test reads every tracked source file, new ones too, and names each line over.
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+// so this test reads every source file git tracks or would track, new ones too, and
+// names each line over. A copy of the kit without git reads the same files (projectFiles).
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { expect, it } from "vitest";
+import { projectFiles } from "../helpers/project-files.ts";
 
 const MAX = 120;
 /** Where the kit's own source is; test/fixtures holds sites as authors write them. */
@@ -19,12 +22,9 @@ const TRACKED = [
 ];
 const SOURCE_FILE = /\.(?:ts|mts|js|njk|css)$/;
 
-function sourceFiles(): string[] {
-  const listed = execFileSync("git", ["ls-files", "-z", "--", ...TRACKED], { encoding: "utf8" });
-  return listed
-    .split("\0")
-    .filter((f) => SOURCE_FILE.test(f) && !f.startsWith("test/fixtures/"))
-    .sort();
+/** The kit's source files under `root` (the project), as relative paths with slashes. */
+function sourceFiles(root = ".", options?: { git?: boolean }): string[] {
+  return projectFiles(root, TRACKED, options).filter((f) => SOURCE_FILE.test(f) && !f.startsWith("test/fixtures/"));
 }
 
 /** "file:line: length" for each line over MAX characters (code points, so "é" and "😀" count one). */
@@ -43,6 +43,29 @@ it("reads the tracked source: lib, scripts, functions, layouts, the tests and th
   expect(files).toContain("test/docs/line-length.test.ts");
   expect(files).toContain("eslint.config.js");
   expect(files.some((f) => f.startsWith("test/fixtures/"))).toBe(false);
+});
+
+it("reads the same files in a copy without .git (a tarball, degit), skipping what .gitignore ignores", () => {
+  const copy = mkdtempSync(path.join(tmpdir(), "littlepress-no-git-"));
+  const back = process.cwd();
+  try {
+    for (const p of [...TRACKED, ".gitignore"]) cpSync(p, path.join(copy, p), { recursive: true });
+    // What a working copy has beside the source, and git ignores.
+    for (const junk of [
+      "layouts/node_modules/x/index.js",
+      "lib/_site/a.js",
+      "test/.test-work/b.ts",
+      "functions/.cache/c.js",
+    ]) {
+      mkdirSync(path.dirname(path.join(copy, junk)), { recursive: true });
+      writeFileSync(path.join(copy, junk), "export {};\n");
+    }
+    process.chdir(copy);
+    expect(sourceFiles()).toEqual(files);
+  } finally {
+    process.chdir(back);
+    rmSync(copy, { recursive: true, force: true });
+  }
 });
 
 it(`has no line over ${MAX} characters`, () => {

@@ -66,9 +66,22 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
   it("invalid JSON", async () => {
     await expectFailure(
       content("json", '{"name": "x",}'),
-      "pub/publication.json",
-      /is not valid JSON/,
-      /fix: correct the JSON syntax/,
+      /pub\/publication.json: line 1, column 13\n/,
+      /problem: is not valid JSON: a comma after the last field/,
+      /fix: remove the comma at line 1, column 13: JSON allows no comma after the last field/,
+    );
+  });
+
+  it("a JSON data file Eleventy reads, with a trailing comma: its line, its column and the fix", async () => {
+    const dir = content("json-data", GOOD, {
+      "0.md": "---\nnumber: 0\n---\n{{ tide }}\n",
+      "editions.json": '{\n  "tide": "high",\n}\n',
+    });
+    await expectFailure(
+      dir,
+      /pub\/editions\/editions\.json: line 2, column 17\n/,
+      /problem: is not valid JSON: a comma after the last field, in `"tide": "high",`/,
+      /fix: remove the comma at line 2, column 17/,
     );
   });
 
@@ -423,7 +436,7 @@ describe.concurrent("editions from data (issue 14)", { timeout: 120_000 }, () =>
   it("a template variable one row lacks names the template, the variable and the row", async () => {
     const dir = rows(
       "row-variable",
-      "date,word\n2026-01-01,apricity\n2026-01-02,\n",
+      'date,word\n2026-01-01,apricity\n2026-01-02,""\n',
       "{{ word | upcase }} {{ wrd }}\n",
     );
     await expectFailure(
@@ -431,6 +444,40 @@ describe.concurrent("editions from data (issue 14)", { timeout: 120_000 }, () =>
       /content\/pub\/edition\.md: \{\{ wrd \}\}/,
       /`wrd` is not defined \(line 1, column \d+\).* \(rendering .*content\/pub\/editions\.csv row 1 \(line 2\)\)/,
     );
+  });
+
+  it("an empty CSV cell the template prints: the row, its line, the column, and to fill or guard it", async () => {
+    const dir = rows(
+      "empty-cell",
+      "date,exercise,reps\n2026-01-01,Neck rolls,10\n2026-01-02,Chin tucks,\n",
+      "{{ exercise }}, {{ reps }}.\n",
+    );
+    await expectFailure(
+      dir,
+      /content\/pub\/editions\.csv row 2 \(line 3\): reps\n/,
+      /problem: the `reps` cell is empty, and \S*content\/pub\/edition\.md prints it \(line 1, column 20\)\n/,
+      /fix: fill the cell; if it may stay empty, write \{% if reps %\}…\{% endif %\} or /,
+      /or \{\{ reps \| default: "…" \}\} in \S*edition\.md, or give `reps` a default in its front matter/,
+    );
+  });
+
+  it("an empty cell the template guards or gives a default builds, and prints nothing unasked", async () => {
+    const csv =
+      'date,exercise,reps,note\n2026-01-01,Neck rolls,10,Slowly\n2026-01-02,Chin tucks,,\n2026-01-03,Rest,"",""\n';
+    const template =
+      "---\nnote: Breathe\n---\n{{ exercise }}{% if reps %}, {{ reps }} times{% endif %}. " +
+      '{{ note }}. ({{ reps | default: "no count" }})\n';
+    const dir = rows("empty-guarded", csv, template);
+    const { code, output } = await build(dir);
+    expect(code, output).toBe(0);
+    const text = new Map([...(await pages(dir))].map(([key, html]) => [key, /<p>(.*?)<\/p>/s.exec(html)?.[1]]));
+    expect(Object.fromEntries(text)).toEqual({
+      "2026-01-01": "Neck rolls, 10 times. Slowly. (10)",
+      // An empty cell is no value: the front matter's note, and the default.
+      "2026-01-02": "Chin tucks. Breathe. (no count)",
+      // "" between quotes is empty text on purpose: true in {% if %}, as in Liquid, and replaced by default.
+      "2026-01-03": "Rest,  times. . (no count)",
+    });
   });
 
   it("a countdown to something that is not a date", async () => {

@@ -38,6 +38,31 @@ describe("npm start with a data file and a template", { timeout: 60_000 }, () =>
     expect(await etag(on("2026-11-20"))).toBe(before[20]);
   });
 
+  it("prints a broken save's problem once, though the editor wrote the file twice", async () => {
+    const good = readFileSync(file("editions.csv"), "utf8");
+    const broken = `${good}2026-11-28,"Unclosed,unclosed,A quote left open\n`;
+    const from = server.log.length;
+    const said = () => server.log.slice(from).split("is not valid CSV: Quote Not Closed").length - 1;
+    const again = () => server.log.slice(from).split("the build still fails with the problem above").length - 1;
+    try {
+      // Two writes of the same bytes further apart than the watcher's settling time: two builds.
+      writeFileSync(file("editions.csv"), broken);
+      await new Promise((r) => setTimeout(r, 150));
+      writeFileSync(file("editions.csv"), broken);
+      const deadline = Date.now() + 15_000;
+      while (said() + again() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      expect(said(), server.log.slice(from)).toBe(1);
+      expect(again(), server.log.slice(from)).toBe(1);
+    } finally {
+      // Mended: the next test starts from a good build.
+      const mended = server.log.length;
+      writeFileSync(file("editions.csv"), good);
+      const until = Date.now() + 15_000;
+      while (!server.log.slice(mended).includes("changed: rebuilt") && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 25));
+    }
+  });
+
   it("rebuilds every row's edition when the template is saved, as a clean build would", async () => {
     const before = await etag(on("2026-11-20"));
     writeFileSync(file("edition.md"), `${readFileSync(file("edition.md"), "utf8")}\nA new closing line.\n`);

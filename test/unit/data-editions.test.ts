@@ -2,6 +2,7 @@
 // them, and how it reports their mistakes.
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { csvDelimiter } from "../../lib/build/data-editions.ts";
 import { loadSite } from "../../lib/build/site.ts";
 import type { ContentProblem } from "../../lib/model/content-error.ts";
 import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
@@ -61,7 +62,61 @@ describe("rows of a data file", () => {
     const list = only(dir).editions.list;
     expect(list.map((e) => e.data)).toEqual([
       { date: "2026-01-01", text: "a, b", n: 'say "hi"' },
-      { date: "2026-01-02", text: "two\r\nlines", n: "" },
+      { date: "2026-01-02", text: "two\r\nlines" },
+    ]);
+  });
+
+  it("reads a CSV separated by semicolons or tabs, as spreadsheets save it, by its header row", () => {
+    const semicolons =
+      'date;title;exercise\n2026-11-23;Monday;Chin tucks, slow\n\n2026-11-24;"Tuesday;later";"Neck, ""rolls"""\n';
+    const tabs =
+      "date\ttitle\texercise\r\n2026-11-23\tMonday\tChin tucks, slow\r\n\r\n" +
+      '2026-11-24\t"Tuesday\tlater"\t"Neck, ""rolls"""\r\n';
+    for (const [d, csv] of [
+      [";", semicolons],
+      ["\t", tabs],
+    ] as const) {
+      const dir = content({ "s/publication.json": pub("local_date"), "s/editions.csv": csv, "s/edition.md": TEMPLATE });
+      const list = only(dir).editions.list;
+      expect(
+        list.map((e) => e.data),
+        JSON.stringify(d),
+      ).toEqual([
+        { date: "2026-11-23", title: "Monday", exercise: "Chin tucks, slow" },
+        { date: "2026-11-24", title: `Tuesday${d}later`, exercise: 'Neck, "rolls"' },
+      ]);
+      expect(list[1]!.origin).toMatch(/editions\.csv row 2 \(line 4\)$/);
+    }
+    expect(csvDelimiter("\uFEFFdate;title\n")).toBe(";");
+    expect(csvDelimiter("\n\ndate\ttitle\n")).toBe("\t");
+    // A header with a comma is comma-separated, whatever its names or rows hold.
+    expect(csvDelimiter('date,"a;b"\n1;2\n')).toBe(",");
+    expect(csvDelimiter('"a,b";c\n')).toBe(";");
+    expect(csvDelimiter("date\n2026-01-01\n")).toBe(",");
+  });
+
+  it('leaves an empty cell out of the row, as a field left out of front matter, and keeps "" as empty text', () => {
+    const csv = 'date,exercise,reps,note\n2026-11-23,Chin tucks,,\n2026-11-24,,10,""\n';
+    const template = md("note: Breathe", TEMPLATE);
+    const dir = content({ "s/publication.json": pub("local_date"), "s/editions.csv": csv, "s/edition.md": template });
+    const list = only(dir).editions.list;
+    expect(list.map((e) => e.data)).toEqual([
+      { note: "Breathe", date: "2026-11-23", exercise: "Chin tucks" },
+      { note: "", date: "2026-11-24", reps: "10" },
+    ]);
+    expect(list.map((e) => e.empty)).toEqual([["reps", "note"], ["exercise"]]);
+    // A key column's empty cell is a missing key.
+    const keyless = content({
+      "s/publication.json": pub("local_date"),
+      "s/editions.csv": "date,title\n,Untitled\n",
+      "s/edition.md": TEMPLATE,
+    });
+    expect(problemsOf(keyless).map((p) => [p.file.replace(/.*\//, ""), p.field, p.problem])).toEqual([
+      [
+        "editions.csv row 1 (line 2)",
+        "date",
+        "the edition has no `date` (this publication's editions are keyed by local_date)",
+      ],
     ]);
   });
 
@@ -149,8 +204,20 @@ describe("rows of a data file", () => {
     expect(said.d).toMatchObject({ problem: "is not a set of fields" });
     expect(said.d!.file).toMatch(/editions\.json row 2$/);
     expect(said.e).toMatchObject({ problem: "is not a list of rows" });
-    expect(said.f!.problem).toMatch(/^is not valid CSV: Invalid Record Length/);
+    expect(said.f!.problem).toBe("is not valid CSV: line 2 has 3 values, and the header names 2 columns");
+    expect(said.f!.fix).toMatch(/^a header row names the columns \(date,title,word\); a value with a comma, /);
     expect(problems).toHaveLength(6);
+  });
+
+  it("says which separator a CSV's fix is about: a semicolon file's value with a semicolon goes in quotes", () => {
+    const dir = content({
+      "s/publication.json": pub("local_date"),
+      "s/editions.csv": "date;title\n2026-01-01;Chin tucks; slow\n",
+      "s/edition.md": TEMPLATE,
+    });
+    const [problem] = problemsOf(dir);
+    expect(problem!.problem).toBe("is not valid CSV: line 2 has 3 values, and the header names 2 columns");
+    expect(problem!.fix).toMatch(/^a header row names the columns \(date;title;word\); a value with a semicolon, /);
   });
 
   it("asks for the template when there are rows, and for rows when there is a template", () => {

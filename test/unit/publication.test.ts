@@ -127,8 +127,8 @@ describe("readPublication: problems", () => {
   it("reports invalid JSON", () => {
     const [p, ...rest] = problems('{ "name": "Tales", }');
     expect(rest).toEqual([]);
-    expect(p!.field).toBe("");
-    expect(p!.problem).toMatch(/not valid JSON/);
+    expect(p!.field).toBe("line 1, column 18");
+    expect(p!.problem).toMatch(/not valid JSON: a comma after the last field/);
   });
 
   it("reports a missing file", () => {

@@ -340,7 +340,12 @@ describe("loadSite", () => {
     expect(problemsOf(content({ ...files, "site.json": { root: "nope" } }))).toEqual([
       expect.objectContaining({ field: "root" }),
     ]);
-    expect(problemsOf(content({ ...files, "site.json": "{" }))).toEqual([expect.objectContaining({ field: "" })]);
+    expect(problemsOf(content({ ...files, "site.json": "{" }))).toEqual([
+      expect.objectContaining({
+        field: "line 1, column 2",
+        problem: "is not valid JSON: the file ends before the } that closes the { at line 1, column 1, in `{`",
+      }),
+    ]);
   });
 
   it("reads the print-key services from site.json, a private one only when it says so", () => {

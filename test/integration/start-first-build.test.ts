@@ -1,0 +1,101 @@
+// `npm start` answers nothing before its first build: an edition/ asked while
+// the site is still being built would be "nothing today" (204), and a serial's
+// subscriber would skip an edition. The port is polled from the moment the
+// process starts; the first connection it accepts must get the real edition.
+// A first build that fails still ends with the server up, showing the problem.
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { LIVE_EVENTS } from "../../lib/serve/live-reload.ts";
+import { spawnStart } from "../../scripts/start.ts";
+import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
+import { FIXTURES } from "../helpers/sites.ts";
+
+const ROOT = path.join(".test-work", `start-first-build-${process.pid}`);
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+/** A content folder with the serial fixture in it, and what `extra` adds (paths under the content folder). */
+function contentWith(name: string, extra: Record<string, string>): { content: string; output: string } {
+  const content = path.join(ROOT, name, "content");
+  rmSync(path.dirname(content), { recursive: true, force: true });
+  mkdirSync(content, { recursive: true });
+  cpSync(path.join(FIXTURES, "basic", "serial"), path.join(content, "serial"), { recursive: true });
+  for (const [file, text] of Object.entries(extra)) writeFileSync(path.join(content, file), text);
+  return { content, output: path.join(ROOT, name, "_site") };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe("npm start before its first build", { timeout: 90_000 }, () => {
+  it("accepts no connection until the site is built: the first answer to edition/ is the edition", async () => {
+    // A data file that takes its time, as one that fetches does: the build lasts at least 1.5 s.
+    const slow = "export default async () => {\n  await new Promise((r) => setTimeout(r, 1500));\n  return {};\n};\n";
+    const { content, output } = contentWith("slow", { "serial/serial.11tydata.js": slow });
+    const port = await freePort();
+    const args = ["--import", "tsx", "scripts/start.ts", "--port", String(port), "--content", content];
+    const child = spawn(process.execPath, [...args, "--output", output], { stdio: ["ignore", "pipe", "pipe"] });
+    let log = "";
+    child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      const deadline = Date.now() + 60_000;
+      let connection: RawConnection | undefined;
+      while (!connection) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start never listened:\n${log}`);
+        connection = await RawConnection.open(`http://127.0.0.1:${port}`).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "ECONNREFUSED") throw error;
+          return new Promise<undefined>((resolve) => setTimeout(resolve, 10));
+        });
+      }
+      try {
+        const host = { Host: `127.0.0.1:${port}`, Connection: "close" };
+        await connection.write(rawRequest("GET", "/serial/edition/?delivery_count=0", host));
+        const first = await connection.response({ timeoutMs: 30_000 });
+        expect(first.status, first.body.toString()).toBe(200);
+        expect(first.body.toString()).toContain("<html");
+      } finally {
+        connection.close();
+      }
+      // The build was done before the port was open, and "serving" is said once it serves.
+      const deadlineLine = Date.now() + 10_000;
+      while (!/serving .* on http:\/\/127\.0\.0\.1:\d+\//.test(log) && Date.now() < deadlineLine)
+        await new Promise((r) => setTimeout(r, 20));
+      const built = log.search(/littlepress: built /);
+      expect(built, log).toBeGreaterThanOrEqual(0);
+      expect(log.indexOf(`serving ${output}/ and the functions on http://127.0.0.1:${port}/`)).toBeGreaterThan(built);
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+    }
+  });
+
+  it("still serves, and shows the problem, when the first build fails", async () => {
+    const broken = "---\nnumber: 0\ntitle: Part one\n---\n{% if %}broken{% endif %}\n";
+    const { content, output } = contentWith("broken", { "serial/editions/0.md": broken });
+    const started = await spawnStart({ content, output });
+    try {
+      expect(started.log).toContain("content/serial/editions/0.md");
+      expect(started.log).toContain("still serving the last good build");
+      const res = await fetch(started.url + LIVE_EVENTS, { signal: AbortSignal.timeout(10_000) });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      let events = "";
+      while (!/^data: .*$/m.test(events)) events += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      const state = JSON.parse(/^data: (.*)$/m.exec(events)![1]!) as { build: number; problem?: string };
+      expect(state.build).toBe(0);
+      expect(state.problem).toContain("content/serial/editions/0.md");
+    } finally {
+      await started.stop();
+    }
+  });
+});
