@@ -22,6 +22,7 @@ import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import { assumedUrlWarnings, processImages, siteUrl, type ImageTarget } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
 import { dataForEdition } from "./edition-data.ts";
+import { liquidConfig, textSettingProblem } from "./text-settings.ts";
 import { addDateFilters } from "./date-filters.ts";
 import { TEMPLATE_FILE } from "./data-editions.ts";
 import { dayFacts } from "../model/day-facts.ts";
@@ -199,13 +200,16 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: Edi
   // Global and directory data first (a function there is computed for this edition);
   // the edition's front matter wins, as in Eleventy.
   const author = await dataForEdition(own, edition.data, edition.source);
-  const scope = renderData({ ...author, ...edition.data }, edition.render);
+  // Text settings as TextSettings (lib/build/text-settings.ts): printed, never computed on.
+  const config = liquidConfig(edition.data.config as Record<string, unknown>);
+  const scope = renderData({ ...author, ...edition.data, config }, edition.render);
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
     const self = { page: data.page, eleventy: data.eleventy };
     return await this.renderTemplate.call(self, edition.body, "liquid,md", scope);
   } catch (error) {
-    throw new ContentError([templateError(error, edition)]);
+    const textSetting = textSettingProblem(error, edition.source, edition.bodyLine, rendering(edition));
+    throw new ContentError([textSetting ?? templateError(error, edition)]);
   }
 }
 

@@ -93,7 +93,7 @@ export function slotMisuse(html: string, fields: ConfigField[]): string[] {
   const intact = html.replace(SLOT, (whole, name: string) => (textNames.has(name) ? "" : whole));
   if (/littlepress:/i.test(intact) || intact.includes("\u27E6") || intact.includes(CLOSE)) {
     problems.push(
-      "a text setting was changed by a filter or used in a condition; " +
+      "a text setting was changed by a filter, a slice or a data file's function before it was printed; " +
         "text settings can only be printed as they are, with {{ config.<name> }}",
     );
   }
