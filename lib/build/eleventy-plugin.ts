@@ -19,6 +19,7 @@ import { encodeShard, shardDictionary } from "../model/shard.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
+import { lengthWarnings } from "./edition-length.ts";
 import { assumedUrlWarnings, processImages, siteUrl, type ImageTarget } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
 import { dataForEdition } from "./edition-data.ts";
@@ -450,13 +451,16 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, li
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Print checks on every rendered edition (once per file) and on each description. */
+/** Print checks on every rendered edition (once per file), its estimated length, and each description. */
 function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, content: string): ContentProblem[] {
   const warnings: ContentProblem[] = site.publications.flatMap((p) =>
     descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")),
   );
   const checker = new PrintChecker();
-  for (const r of [...rendered.values()].flat()) warnings.push(...checker.check(r.html, r.source));
+  const pages = [...rendered.values()].flat();
+  for (const r of pages) warnings.push(...checker.check(r.html, r.source));
+  // Editions the printer would cut, by a layout measure (verify and preview measure them in Chromium).
+  warnings.push(...lengthWarnings(pages));
   return uniqueProblems(warnings);
 }
 
