@@ -87,6 +87,12 @@ export interface LittlepressOptions {
   memory?: RenderMemory;
   /** The site's address where content/site.json and publication.json give none (Netlify's, or a local server's). */
   url?: string;
+  /**
+   * A build to deploy (`npm run build`): images linked to the assumed local
+   * address, for want of a `url`, are warned about. Builds for a local server
+   * (`npm start`, verify, preview) are served at the address they were given.
+   */
+  deploy?: boolean;
   /** Shard bytes the function bundle may carry (default BUNDLE_BUDGET_BYTES; tests give a tiny one). */
   bundleBudget?: number;
   /** The build date, "YYYY-MM-DD": where open-ended recurring editions start (default: today, UTC). */
@@ -115,8 +121,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     const page = pages.get(this.page.url);
     if (!page) return html;
     const url = siteUrl({ publication: page.pub.url, site: site.url ?? options.url });
-    if (url.assumed && html.includes("<img")) assumedUrl = url.url;
-    return processImages(html, {
+    const out = await processImages(html, {
       source: page.edition.source,
       publicationDir: path.join(options.content, page.pub.slug),
       slug: page.pub.slug,
@@ -124,6 +129,8 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
       output: eleventyConfig.directories.output,
       done: images,
     });
+    if (url.assumed && out.includes(`${url.url}/`)) assumedUrl = url.url;
+    return out;
   });
 
   eleventyConfig.on(
@@ -131,10 +138,11 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
       const rendered = renderedEditions(pages, results, memory);
       const warnings = printChecks(site, rendered, options.content);
-      warnings.push(...assumedUrlWarnings(assumedUrl, path.join(options.content, "site.json")));
+      const siteJson = path.join(options.content, "site.json");
+      warnings.push(...assumedUrlWarnings(assumedUrl, siteJson, options.deploy ?? false));
       reportWarnings(warnings, options.strict ?? false);
       await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
-      await writeSiteIndex(site, directories.output);
+      await writeSiteIndex(site, directories.output, siteUrl({ site: site.url ?? options.url }).url);
     },
   );
 }
@@ -471,11 +479,15 @@ function reportWarnings(warnings: ContentProblem[], strict: boolean) {
   console.warn(formatWarnings(warnings));
 }
 
-/** Tells the functions which publication answers at the site root, and puts its static files there. */
-async function writeSiteIndex(site: Site, output: string) {
+/**
+ * Tells the functions which publication answers at the site root, and puts its
+ * static files there; records the address the site was built for.
+ */
+async function writeSiteIndex(site: Site, output: string, url: string) {
   const index: SiteIndex = {
     ...(site.root ? { root: site.root } : {}),
     ...(site.printKeyOrigins ? { printKeyOrigins: site.printKeyOrigins } : {}),
+    url,
   };
   await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data
   await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));

@@ -26,6 +26,12 @@ export interface SiteIndex {
   root?: string;
   /** The print-key services subscribers' keys may be on (content/site.json); none: the default list. */
   printKeyOrigins?: PrintKeyOrigin[];
+  /**
+   * The address the site was built for, without a trailing slash: its editions' images link there
+   * (content/site.json's url, else the build's: Netlify's URL, npm start's own address, or
+   * http://127.0.0.1:8080 when nothing gave one). `npm run serve` compares it with its own.
+   */
+  url?: string;
 }
 export const SITE_INDEX = "site.json";
 
