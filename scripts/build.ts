@@ -25,8 +25,8 @@ Example:
 function main(values: { content?: string; output?: string; strict?: boolean }) {
   const started = performance.now();
   const output = values.output ?? "_site";
-  // Netlify sets URL, the site's address, during its builds.
-  build({ ...values, ...(process.env.URL ? { url: process.env.URL } : {}) }).then(
+  // Netlify sets URL, the site's address, during its builds. This is the build that gets deployed.
+  build({ ...values, deploy: true, ...(process.env.URL ? { url: process.env.URL } : {}) }).then(
     async () => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const data = await functionDataSize(output);

@@ -1,7 +1,11 @@
 // npm run serve: the server (lib/serve/server.ts) on a site already built, with
 // the functions, without watching. Fit to run behind a reverse proxy (README:
 // "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
+import ipaddr from "ipaddr.js";
+import { SITE_INDEX, siteDataDir, type SiteIndex } from "../lib/model/site-paths.ts";
 import { startCompiledServer } from "../lib/serve/compiled-server.ts";
 import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
@@ -43,9 +47,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       process.exitCode = 2;
     } else {
       startCompiledServer({ port: listen.port, host, siteDir: site, trustProxy }).then(
-        (server) => {
-          console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
+        async (server) => {
           stopOnSignals(() => server.shutdown());
+          const warning = builtForWarning(site, await builtFor(site), server.url);
+          console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
+          if (warning) console.warn(warning);
         },
         (error: Error) => {
           console.error(`littlepress: cannot start the server: ${error.message}`);
@@ -54,4 +60,48 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       );
     }
   }
+}
+
+/** The address a built site was built for (its site index's url), if it says. */
+async function builtFor(site: string): Promise<string | undefined> {
+  try {
+    const index = JSON.parse(await readFile(path.join(siteDataDir(site), SITE_INDEX), "utf8")) as SiteIndex;
+    return typeof index.url === "string" ? index.url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A name or address of this machine only: localhost, loopback, or "every interface". */
+function localHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[(.*)\]$/, "$1");
+  if (bare === "localhost") return true;
+  return ipaddr.isValid(bare) && ["loopback", "unspecified"].includes(ipaddr.process(bare).range());
+}
+
+/**
+ * The warning for a site built for a local address other than the one it is
+ * served at: its editions' images link to the address it was built for, where
+ * nothing answers. A site built for a public address says nothing (a reverse
+ * proxy answers there, whatever this server's own address).
+ */
+export function builtForWarning(site: string, builtFor: string | undefined, servedAt: string): string | undefined {
+  let built: URL;
+  let served: URL;
+  try {
+    built = new URL(builtFor ?? "");
+    served = new URL(servedAt);
+  } catch {
+    return undefined;
+  }
+  if (!localHost(built.hostname)) return undefined;
+  const port = (u: URL) => u.port || (u.protocol === "https:" ? "443" : "80");
+  if (built.protocol === served.protocol && localHost(served.hostname) && port(built) === port(served))
+    return undefined;
+  return (
+    `littlepress: warning: ${site}/ was built for ${built.origin}, and is served at ${served.origin}: ` +
+    `its editions' images link to ${built.origin}, where they will not load.\n` +
+    '  fix: set "url" in content/site.json to the address printers reach the site at, ' +
+    "and build again (npm run build); or serve it at the address it was built for"
+  );
 }

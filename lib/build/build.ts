@@ -24,6 +24,11 @@ export interface BuildOptions {
    * for its builds, the local server's for `npm start` and `npm run verify`.
    */
   url?: string;
+  /**
+   * A build to deploy (`npm run build`): images that would link to this
+   * machine for want of a `url` are warned about.
+   */
+  deploy?: boolean;
   /** Shard bytes the function bundle may carry (default: lib/build/shard-placement.ts's; tests give a tiny one). */
   bundleBudget?: number;
   /** The build date, "YYYY-MM-DD", where open-ended recurring editions start (default: today, UTC; tests give one). */
@@ -32,7 +37,7 @@ export interface BuildOptions {
 
 /** Builds `content` into `output`. */
 export async function build(options: BuildOptions = {}): Promise<void> {
-  const { content = "content", output = "_site", strict = false, memory, url, bundleBudget, today } = options;
+  const { content = "content", output = "_site", strict = false, memory, url, deploy, bundleBudget, today } = options;
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   if (!existsSync(content)) {
@@ -52,6 +57,7 @@ export async function build(options: BuildOptions = {}): Promise<void> {
     strict,
     ...(memory && { memory }),
     ...(url && { url }),
+    ...(deploy && { deploy }),
     ...(bundleBudget !== undefined && { bundleBudget }),
     ...(today && { today }),
   };

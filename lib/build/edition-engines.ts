@@ -7,6 +7,7 @@ import type { EleventyConfig } from "@11ty/eleventy";
 import type { Liquid } from "liquidjs";
 import type MarkdownIt from "markdown-it";
 import markdownItAttrs from "markdown-it-attrs";
+import { printTextSetting } from "./text-settings.ts";
 
 /** A publication's rendering settings (publication.json), as the engines read them. */
 export interface RenderSettings {
@@ -30,7 +31,12 @@ const settingsOf = (data: unknown): RenderSettings | undefined =>
 
 export function amendEngines(eleventyConfig: EleventyConfig) {
   // Under strict variables, `{% if x %}` and `{{ x | default: "…" }}` still accept an undefined x.
-  eleventyConfig.setLiquidOptions({ ...eleventyConfig.liquid?.options, lenientIf: true });
+  // A text setting printed by {{ … }} leaves its slot; used any other way it fails the build.
+  eleventyConfig.setLiquidOptions({
+    ...eleventyConfig.liquid?.options,
+    lenientIf: true,
+    outputEscape: printTextSetting,
+  });
   eleventyConfig.amendLibrary("liquid", strictForEditions);
   eleventyConfig.amendLibrary("md", (md: MarkdownIt) => {
     // Its types describe markdown-it's CommonJS build; the plugin works with either.

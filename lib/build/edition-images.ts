@@ -91,16 +91,19 @@ export function siteUrl(settings: { publication?: string; site?: string }): { ur
 }
 
 /**
- * The warning that image URLs point at this machine, when that matters. A
- * local build is served here (npm start, the preview), where the assumed
- * address is right, so it says nothing. A build on a CI service (CI set, as
- * GitHub Actions and most others do) is the one that gets deployed, and there
- * the printers' renderer would find no images.
+ * The warning that image URLs point at this machine, when that matters: in a
+ * build to deploy (`npm run build`, on CI or not), where the printers'
+ * renderer, on another host, would find no images. A build for a local server
+ * (npm start, verify, the preview) is given that server's address and says
+ * nothing.
  */
-export function assumedUrlWarnings(assumedUrl: string | undefined, siteJson: string, env = process.env) {
-  const ci = env.CI !== undefined && !["", "0", "false"].includes(env.CI.toLowerCase());
-  if (!assumedUrl || !ci) return [] as ContentProblem[];
-  const problem = `not set, and this build runs in CI: image URLs point at ${assumedUrl}, which works only here`;
-  const fix = 'add "url": "https://<your site>", or set URL for the build (Netlify\'s own builds set it)';
+export function assumedUrlWarnings(assumedUrl: string | undefined, siteJson: string, deploy: boolean) {
+  if (!assumedUrl || !deploy) return [] as ContentProblem[];
+  const problem =
+    `not set, so this build's images point at ${assumedUrl}, which only this machine can reach: ` +
+    "a printer's renderer elsewhere (and npm run serve on another address) finds nothing there";
+  const fix =
+    'add "url": "https://<your site>" (the address printers reach the site at) to content/site.json, ' +
+    "or set URL for the build (Netlify's own builds set it); npm start builds for its own address";
   return [{ file: siteJson, field: "url", problem, fix } satisfies ContentProblem];
 }

@@ -19,9 +19,11 @@ import { encodeShard, shardDictionary } from "../model/shard.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
+import { lengthWarnings } from "./edition-length.ts";
 import { assumedUrlWarnings, processImages, siteUrl, type ImageTarget } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
 import { dataForEdition } from "./edition-data.ts";
+import { liquidConfig, textSettingProblem } from "./text-settings.ts";
 import { addDateFilters } from "./date-filters.ts";
 import { TEMPLATE_FILE } from "./data-editions.ts";
 import { dayFacts } from "../model/day-facts.ts";
@@ -87,6 +89,12 @@ export interface LittlepressOptions {
   memory?: RenderMemory;
   /** The site's address where content/site.json and publication.json give none (Netlify's, or a local server's). */
   url?: string;
+  /**
+   * A build to deploy (`npm run build`): images linked to the assumed local
+   * address, for want of a `url`, are warned about. Builds for a local server
+   * (`npm start`, verify, preview) are served at the address they were given.
+   */
+  deploy?: boolean;
   /** Shard bytes the function bundle may carry (default BUNDLE_BUDGET_BYTES; tests give a tiny one). */
   bundleBudget?: number;
   /** The build date, "YYYY-MM-DD": where open-ended recurring editions start (default: today, UTC). */
@@ -115,8 +123,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     const page = pages.get(this.page.url);
     if (!page) return html;
     const url = siteUrl({ publication: page.pub.url, site: site.url ?? options.url });
-    if (url.assumed && html.includes("<img")) assumedUrl = url.url;
-    return processImages(html, {
+    const out = await processImages(html, {
       source: page.edition.source,
       publicationDir: path.join(options.content, page.pub.slug),
       slug: page.pub.slug,
@@ -124,6 +131,8 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
       output: eleventyConfig.directories.output,
       done: images,
     });
+    if (url.assumed && out.includes(`${url.url}/`)) assumedUrl = url.url;
+    return out;
   });
 
   eleventyConfig.on(
@@ -131,10 +140,11 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
       const rendered = renderedEditions(pages, results, memory);
       const warnings = printChecks(site, rendered, options.content);
-      warnings.push(...assumedUrlWarnings(assumedUrl, path.join(options.content, "site.json")));
+      const siteJson = path.join(options.content, "site.json");
+      warnings.push(...assumedUrlWarnings(assumedUrl, siteJson, options.deploy ?? false));
       reportWarnings(warnings, options.strict ?? false);
       await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
-      await writeSiteIndex(site, directories.output);
+      await writeSiteIndex(site, directories.output, siteUrl({ site: site.url ?? options.url }).url);
     },
   );
 }
@@ -201,13 +211,16 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: Edi
   // Global and directory data first (a function there is computed for this edition);
   // the edition's front matter wins, as in Eleventy.
   const author = await dataForEdition(own, edition.data, edition.source);
-  const scope = renderData({ ...author, ...edition.data }, edition.render);
+  // Text settings as TextSettings (lib/build/text-settings.ts): printed, never computed on.
+  const config = liquidConfig(edition.data.config as Record<string, unknown>);
+  const scope = renderData({ ...author, ...edition.data, config }, edition.render);
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
     const self = { page: data.page, eleventy: data.eleventy };
     return await this.renderTemplate.call(self, edition.body, "liquid,md", scope);
   } catch (error) {
-    throw new ContentError([templateError(error, edition)]);
+    const textSetting = textSettingProblem(error, edition.source, edition.bodyLine, rendering(edition));
+    throw new ContentError([textSetting ?? templateError(error, edition)]);
   }
 }
 
@@ -471,13 +484,16 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, li
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Print checks on every rendered edition (once per file) and on each description. */
+/** Print checks on every rendered edition (once per file), its estimated length, and each description. */
 function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, content: string): ContentProblem[] {
   const warnings: ContentProblem[] = site.publications.flatMap((p) =>
     descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")),
   );
   const checker = new PrintChecker();
-  for (const r of [...rendered.values()].flat()) warnings.push(...checker.check(r.html, r.source));
+  const pages = [...rendered.values()].flat();
+  for (const r of pages) warnings.push(...checker.check(r.html, r.source));
+  // Editions the printer would cut, by a layout measure (verify and preview measure them in Chromium).
+  warnings.push(...lengthWarnings(pages));
   return uniqueProblems(warnings);
 }
 
@@ -488,12 +504,16 @@ function reportWarnings(warnings: ContentProblem[], strict: boolean) {
   console.warn(formatWarnings(warnings));
 }
 
-/** Tells the functions which publication answers at the site root, and puts its static files there. */
-async function writeSiteIndex(site: Site, output: string) {
+/**
+ * Tells the functions which publication answers at the site root, and puts its
+ * static files there; records the address the site was built for.
+ */
+async function writeSiteIndex(site: Site, output: string, url: string) {
   const index: SiteIndex = {
     ...(site.root ? { root: site.root } : {}),
     ...(site.printKeyOrigins ? { printKeyOrigins: site.printKeyOrigins } : {}),
     ...(site.maxSubscriptions !== undefined ? { maxSubscriptions: site.maxSubscriptions } : {}),
+    url,
   };
   await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data
   await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));

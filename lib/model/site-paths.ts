@@ -28,6 +28,12 @@ export interface SiteIndex {
   printKeyOrigins?: PrintKeyOrigin[];
   /** Live subscriptions each publication takes at most (content/site.json); none: the subscribe page's default. */
   maxSubscriptions?: number;
+  /**
+   * The address the site was built for, without a trailing slash: its editions' images link there
+   * (content/site.json's url, else the build's: Netlify's URL, npm start's own address, or
+   * http://127.0.0.1:8080 when nothing gave one). `npm run serve` compares it with its own.
+   */
+  url?: string;
 }
 export const SITE_INDEX = "site.json";
 

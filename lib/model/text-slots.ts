@@ -130,7 +130,7 @@ export function slotMisuse(html: string, fields: ConfigField[]): SlotMisuse[] {
     problems.push({
       field: "config",
       problem:
-        "a text setting was changed by a filter or used in a condition; " +
+        "a text setting was changed by a filter, a slice or a data file's function before it was printed; " +
         "text settings can only be printed as they are, with {{ config.<name> }}",
       fix: TEXT_SETTING_FIX,
     });

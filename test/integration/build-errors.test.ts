@@ -192,7 +192,7 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     const pub = { ...GOOD, config: { fields: [{ type: "text", name: "who", label: "Name" }] } };
     await expectFailure(
       content("filter", pub, { "0.md": "---\nnumber: 0\n---\nHi {{ config.who | upcase }}\n" }),
-      /0\.md: config\n\s+problem: a text setting was changed by a filter/,
+      /0\.md: config\.who\n\s+problem: the text setting `who` is used in a condition, a loop or a filter at line 4/,
     );
   });
 
