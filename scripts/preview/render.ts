@@ -1,9 +1,10 @@
 // Renders editions in headless Chromium as a print key does on sirius: the
-// edition is fetched as the sender fetches it, pasted into sirius's own page
-// (sirius-page.ts), written to a temporary file and opened from there
-// (file://, so relative URLs load nothing, as on the printer), 384 px wide,
-// one device pixel per CSS pixel, the whole length of the page. Every step is
-// bounded in time, so a page that hangs is reported, never waited on.
+// edition is fetched as the sender fetches it (or given as sirius receives
+// it), pasted into sirius's own page (sirius-page.ts), written to a temporary
+// file and opened from there (file://, so relative URLs load nothing, as on
+// the printer), 384 px wide, one device pixel per CSS pixel, the whole length
+// of the page. Every step is bounded in time, so a page that hangs is
+// reported, never waited on.
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,7 +30,11 @@ export interface Render {
   heightPx: number;
   /** Whether the page is wider than the paper (the screenshot keeps the left PAPER_WIDTH_PX px). */
   wider: boolean;
-  /** Requests to other hosts that were not made (this machine has no network), e.g. a remote image. */
+  /**
+   * Requests that loaded nothing: with a site, those to other hosts, which
+   * were not made (this machine has no network), e.g. a remote image; without
+   * one, those that failed (nothing answered).
+   */
   blocked: string[];
   /** Relative URLs of the edition: opened from a file, the printer finds nothing there. */
   relative: string[];
@@ -44,6 +49,8 @@ export class RenderError extends Error {}
  * http(s) request that is not for the local server is answered from the built
  * site's files when it has that path, and refused otherwise: nothing leaves
  * the machine and nothing waits on a network that is not there.
+ * Without a site (the local stand-in for sirius, scripts/sirius.ts), a page
+ * loads what it links as it would on sirius, and what fails is reported.
  */
 export class PaperRenderer {
   private page: Page | undefined;
@@ -52,7 +59,7 @@ export class PaperRenderer {
 
   private constructor(
     private readonly context: BrowserContext,
-    private readonly site: { dir: string; url: string },
+    private readonly site: { dir: string; url: string } | undefined,
     private readonly timeoutMs: number,
     /** A folder of our own, where the page to print is written, as sirius writes it to a temporary file. */
     private readonly folder: string,
@@ -60,7 +67,7 @@ export class PaperRenderer {
 
   static async open(
     browser: Browser,
-    site: { dir: string; url: string },
+    site: { dir: string; url: string } | undefined,
     timeoutMs = PAGE_TIMEOUT_MS,
   ): Promise<PaperRenderer> {
     // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
@@ -75,11 +82,18 @@ export class PaperRenderer {
    * answers anything but 200.
    */
   async render(url: string, header: PrintHeader): Promise<Render> {
+    return this.renderHtml(await fetchEdition(url, this.timeoutMs), header);
+  }
+
+  /**
+   * Renders an edition's HTML as sirius prints it, under `header`; rejects
+   * with a RenderError when it does not load or cannot be captured in time.
+   */
+  async renderHtml(html: string, header: PrintHeader): Promise<Render> {
     const page = await this.openPage();
     this.blocked = [];
     this.relative = [];
     try {
-      const html = await fetchEdition(url, this.timeoutMs);
       const file = path.join(this.folder, "print.html");
       await writeFile(file, siriusPage(html, header));
       await bounded(
@@ -108,15 +122,20 @@ export class PaperRenderer {
     if (this.page) return this.page;
     const page = await this.context.newPage();
     page.setDefaultTimeout(this.timeoutMs);
-    const local = new URL(this.site.url).origin;
-    await page.route(
-      (u) => (u.protocol === "http:" || u.protocol === "https:") && u.origin !== local,
-      (route) => this.elsewhere(route),
-    );
-    // A relative URL resolves next to the temporary file, where there is nothing.
+    const site = this.site;
+    if (site) {
+      const local = new URL(site.url).origin;
+      await page.route(
+        (u) => (u.protocol === "http:" || u.protocol === "https:") && u.origin !== local,
+        (route) => this.elsewhere(site.dir, route),
+      );
+    }
     page.on("requestfailed", (request) => {
       const url = request.url();
+      // A relative URL resolves next to the temporary file, where there is nothing.
       if (url.startsWith("file:") && !url.endsWith("/print.html")) this.relative.push(relativePart(url, this.folder));
+      // With a site, what is refused is counted where it is refused.
+      else if (!site && /^https?:/.test(url)) this.blocked.push(url);
     });
     this.page = page;
     return page;
@@ -128,9 +147,9 @@ export class PaperRenderer {
     if (page) await bounded(page.close(), 5000, "").catch(() => undefined);
   }
 
-  private async elsewhere(route: Route): Promise<void> {
+  private async elsewhere(dir: string, route: Route): Promise<void> {
     const url = route.request().url();
-    const file = await siteFile(this.site.dir, new URL(url).pathname);
+    const file = await siteFile(dir, new URL(url).pathname);
     if (file) return route.fulfill({ path: file });
     this.blocked.push(url);
     return route.abort("blockedbyclient");

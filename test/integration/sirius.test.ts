@@ -1,0 +1,340 @@
+// npm run sirius, the local stand-in for sirius (scripts/sirius.ts), started
+// in-process on a free port with a temporary output folder: it answers print
+// keys as sirius does and writes each print as the 1-bit PNG the printer would
+// print. One Chromium serves its renders; afterAll stops it.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
+import { main as deliver } from "../../scripts/deliver.ts";
+import { decodePng } from "../../scripts/preview/print-image.ts";
+import {
+  DEFAULT_PRINTER_FILE,
+  fileStem,
+  printersFrom,
+  quality,
+  startSirius,
+  type LocalSirius,
+} from "../../scripts/sirius.ts";
+import { tempLocalState } from "../helpers/local-state.ts";
+import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
+import { withServer } from "../helpers/server.ts";
+
+/** Renders start Chromium; on a loaded machine that takes seconds. */
+const RENDER_TIMEOUT = 60_000;
+
+const root = mkdtempSync(path.join(tmpdir(), "littlepress-sirius-"));
+const out = path.join(root, "prints");
+const lines: string[] = [];
+const kitchen = "Kt7x9Qp2";
+const attic = "At71c_z-";
+let sirius: LocalSirius;
+
+beforeAll(async () => {
+  sirius = await startSirius({
+    out,
+    port: 0,
+    printers: [
+      { key: kitchen, name: "Kitchen", online: true },
+      { key: attic, name: "Attic", online: false },
+    ],
+    log: (line) => lines.push(line),
+  });
+});
+afterAll(async () => {
+  await sirius?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const post = (key: string, type: string, body: string | Buffer, from?: string) =>
+  fetch(`${sirius.keyUrl(key)}${from === undefined ? "" : `?from=${encodeURIComponent(from)}`}`, {
+    method: "POST",
+    headers: { "Content-Type": type },
+    body: typeof body === "string" ? body : new Uint8Array(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+
+const pngs = () => readdirSync(out).filter((f) => f.endsWith(".png"));
+
+/** Every pixel black or white: what a 1-bit printer prints. */
+async function expectPrinted(file: string) {
+  const meta = await sharp(file).metadata();
+  expect(meta.format).toBe("png");
+  expect(meta.bitsPerSample).toBe(1);
+  const pixels = await decodePng(readFileSync(file));
+  expect(pixels.width).toBe(384);
+  const values = new Set(pixels.data);
+  expect([...values].every((v) => v === 0 || v === 255)).toBe(true);
+  expect(values.has(0)).toBe(true); // the header line at least is printed
+  return pixels;
+}
+
+describe("print keys, as sirius answers them", () => {
+  it("GET with Accept: application/json names the printer", async () => {
+    const res = await fetch(sirius.keyUrl(kitchen), { headers: { Accept: "application/json" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(await res.json()).toEqual({ name: "Kitchen", owner: "local", status: "online" });
+    const offline = await fetch(sirius.keyUrl(attic), { headers: { Accept: "application/json" } });
+    expect(await offline.json()).toMatchObject({ name: "Attic", status: "offline" });
+  });
+
+  it("GET from a browser, which prefers HTML, gets a page", async () => {
+    const res = await fetch(sirius.keyUrl(kitchen), { headers: { Accept: "text/html,*/*;q=0.8" } });
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await res.text()).toContain("<h1>Kitchen</h1>");
+  });
+
+  it("answers 404 for an unknown key, another path or a key with a trailing slash", async () => {
+    for (const url of [sirius.keyUrl("nope"), `${sirius.url}/`, `${sirius.keyUrl(kitchen)}/`]) {
+      const res = await fetch(url, { headers: { Accept: "application/json" } });
+      expect(res.status, url).toBe(404);
+      await res.arrayBuffer();
+    }
+    const printed = await post("nope", "text/html", "<p>hi</p>");
+    expect(printed.status).toBe(404);
+    await printed.arrayBuffer();
+  });
+
+  it("answers 415 to a body sirius does not print, and prints nothing", async () => {
+    const before = pngs().length;
+    const res = await post(kitchen, "application/octet-stream", "\x00\x01");
+    expect(res.status).toBe(415);
+    await res.arrayBuffer();
+    await sirius.idle();
+    expect(pngs()).toHaveLength(before);
+    expect(lines.at(-1)).toMatch(/refused: "application\/octet-stream" is not a type sirius prints \(415\)$/);
+  });
+
+  it('answers 504 {"status": "failed-offline"} for an offline printer', async () => {
+    const res = await post(attic, "text/html", "<p>hi</p>", "Almanac");
+    expect(res.status).toBe(504);
+    expect(await res.json()).toEqual({ status: "failed-offline" });
+    expect(lines.at(-1)).toMatch(/ {2}Attic {2}from "Almanac" {2}offline: answered 504, nothing printed$/);
+  });
+
+  it("answers 413 to a body over 1 MiB, and the next request is answered", async () => {
+    const res = await post(kitchen, "text/html", Buffer.alloc(2 * 1024 * 1024, "a"));
+    expect(res.status).toBe(413);
+    expect(res.headers.get("connection")).toBe("close");
+    await res.arrayBuffer();
+    const next = await fetch(sirius.keyUrl(kitchen), { headers: { Accept: "application/json" } });
+    expect(next.status).toBe(200);
+    await next.arrayBuffer();
+  });
+
+  it("answers 413 to a declared length over 1 MiB without reading it, and closes the connection", async () => {
+    const conn = await RawConnection.open(sirius.url);
+    try {
+      const head = { "Content-Type": "text/html", "Content-Length": String(50 * 1024 * 1024) };
+      void conn.write(rawRequest("POST", `/printkey/${kitchen}`, head, Buffer.alloc(64 * 1024, "a")));
+      const refused = await conn.response();
+      expect(refused.status).toBe(413);
+      expect(refused.headers.connection).toBe("close");
+      expect(await conn.closedByServer()).toBe(true);
+    } finally {
+      conn.close();
+    }
+  });
+});
+
+describe("prints, as the printer would print them", () => {
+  it(
+    'answers 200 {"status": "sent"} to an HTML edition and writes it as a 1-bit PNG 384 px wide',
+    async () => {
+      const before = new Set(pngs());
+      const edition = "<h1>Good morning</h1><p>A small edition, long enough to wrap onto a second line.</p>";
+      const res = await post(kitchen, "text/html; charset=utf-8", edition, "Good Morning");
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "sent" });
+      await sirius.idle();
+      const made = pngs().filter((f) => !before.has(f));
+      expect(made).toHaveLength(1);
+      expect(made[0]).toMatch(/^\d{4}-\d\d-\d\d-\d{6}-good-morning\.png$/);
+      const file = path.join(out, made[0]!);
+      const pixels = await expectPrinted(file);
+      expect(pixels.height).toBeGreaterThan(150); // header, heading, two lines and sirius's 80 px margin
+      const line = lines.find((l) => l.endsWith(made[0]!));
+      expect(line).toMatch(
+        new RegExp(`^\\d\\d:\\d\\d:\\d\\d  Kitchen  from "Good Morning"  ${pixels.height} px  .*good-morning\\.png$`),
+      );
+    },
+    RENDER_TIMEOUT,
+  );
+
+  it(
+    "prints plain text and a PNG image as sirius does, and names a print sent without from by its key",
+    async () => {
+      const before = new Set(pngs());
+      const image = await sharp({ create: { width: 40, height: 20, channels: 3, background: "#777" } })
+        .png()
+        .toBuffer();
+      expect((await post(kitchen, "text/plain", "one\n  two")).status).toBe(200);
+      expect((await post(kitchen, "image/png", image, "Photos")).status).toBe(200);
+      await sirius.idle();
+      const made = pngs().filter((f) => !before.has(f));
+      expect(made.map((f) => f.replace(/^\d{4}-\d\d-\d\d-\d{6}-/, "")).sort()).toEqual(["key-kt7x.png", "photos.png"]);
+      for (const f of made) await expectPrinted(path.join(out, f));
+      // The grey image fills the paper's width (sirius's <img style="width: 100%">): a dithered band of 384 x 192.
+      const photo = await decodePng(
+        readFileSync(
+          path.join(
+            out,
+            made.find((f) => f.endsWith("photos.png"))!,
+          ),
+        ),
+      );
+      expect(photo.height).toBeGreaterThan(192);
+    },
+    RENDER_TIMEOUT,
+  );
+
+  it(
+    "says in the terminal what the printer will not load: relative URLs",
+    async () => {
+      const res = await post(kitchen, "text/html", '<p>Hello <img src="img/sun.png" alt=""></p>', "Sun");
+      expect(res.status).toBe(200);
+      await sirius.idle();
+      const at = lines.findIndex((l) => / {2}from "Sun" {2}\d+ px {2}/.test(l));
+      expect(at).toBeGreaterThanOrEqual(0);
+      expect(lines[at + 1]).toMatch(/^ +relative URLs load nothing on the printer .*: img\/sun\.png$/);
+    },
+    RENDER_TIMEOUT,
+  );
+});
+
+describe("a page that does not render", () => {
+  let slow: LocalSirius;
+  let hang: Server;
+  const slowLines: string[] = [];
+  beforeAll(async () => {
+    hang = createServer(() => undefined); // never answers
+    await new Promise<void>((resolve) => hang.listen(0, "127.0.0.1", resolve));
+    slow = await startSirius({
+      out: path.join(root, "slow"),
+      port: 0,
+      printers: [{ key: "slowkey", name: "Porch", online: true }],
+      log: (line) => slowLines.push(line),
+      timeoutMs: 1_000,
+    });
+  });
+  afterAll(async () => {
+    await slow?.close();
+    hang.closeAllConnections();
+    hang.close();
+  });
+
+  it(
+    "is still accepted (200, as sirius accepted it), and the terminal says why it has no image",
+    async () => {
+      const port = (hang.address() as AddressInfo).port;
+      const res = await fetch(`${slow.keyUrl("slowkey")}?from=Slow`, {
+        method: "POST",
+        headers: { "Content-Type": "text/html" },
+        body: `<p>Waiting <img src="http://127.0.0.1:${port}/never.png"></p>`,
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "sent" });
+      await slow.idle();
+      expect(slowLines).toEqual([
+        expect.stringMatching(/ {2}Porch {2}from "Slow" {2}not rendered: the page did not load in 1 s$/),
+      ]);
+      expect(readdirSync(path.join(root, "slow")).filter((f) => f.endsWith(".png"))).toEqual([]);
+    },
+    RENDER_TIMEOUT,
+  );
+});
+
+describe("end to end: npm run deliver prints on the stand-in", () => {
+  const site = withServer("basic");
+  const local = tempLocalState("sirius-deliver");
+  afterAll(() => local.remove());
+
+  it(
+    "delivers a subscription's edition, which lands as a PNG",
+    async () => {
+      const state = stateSetup(local) as StateSetup;
+      // The built site whose content/site.json lists the stand-in, on purpose, as the README shows.
+      mkdirSync(path.join(local.folder, "_site_data"), { recursive: true });
+      const index = { printKeyOrigins: [{ origin: sirius.url, private: true }] };
+      writeFileSync(path.join(local.folder, "_site_data", "site.json"), JSON.stringify(index));
+      await createSubscription(state.store, state.sealKey, {
+        slug: "serial",
+        printKey: new URL(sirius.keyUrl(kitchen)),
+        printer: "Kitchen",
+        zone: "Europe/Paris",
+        hour: 6,
+        settings: [],
+        at: new Date("2026-03-01T00:00:00Z"),
+      });
+      const before = new Set(pngs());
+      let stdout = "";
+      const output = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stdout += t) };
+      const where = ["--state", local.folder, "--key-file", local.keyFile, "--site", path.join(local.folder, "_site")];
+      const code = await deliver([...where, "--origin", site.url, "--at", "2026-03-02T06:05:00+01:00"], output, {});
+      expect(stdout).toContain("printed (sent to the printer)");
+      expect(code).toBe(0);
+      await sirius.idle();
+      const made = pngs().filter((f) => !before.has(f));
+      expect(made).toHaveLength(1);
+      await expectPrinted(path.join(out, made[0]!));
+    },
+    RENDER_TIMEOUT,
+  );
+});
+
+describe("the command's own rules", () => {
+  it("keeps the default printer's key in the output folder, the same from one run to the next", async () => {
+    const dir = path.join(root, "default");
+    const first = await startSirius({ out: dir, port: 0, log: () => undefined });
+    await first.close();
+    const second = await startSirius({ out: dir, port: 0, log: () => undefined });
+    await second.close();
+    expect(first.printers).toEqual([{ key: expect.stringMatching(/^[\w-]{8}$/), name: "Kitchen", online: true }]);
+    expect(second.printers).toEqual(first.printers);
+    expect(JSON.parse(readFileSync(path.join(dir, DEFAULT_PRINTER_FILE), "utf8"))).toEqual({
+      key: first.printers[0]!.key,
+      name: "Kitchen",
+    });
+  });
+
+  it("refuses to start on a printer.json it did not write, rather than change the key", async () => {
+    const dir = path.join(root, "broken");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, DEFAULT_PRINTER_FILE), "{");
+    await expect(startSirius({ out: dir, port: 0 })).rejects.toThrow(/does not hold a printer's key and name/);
+  });
+
+  it("reads --printer and --offline, and says what is wrong with them", () => {
+    expect(printersFrom(["abc=Kitchen", "x_y-Z=Office"], ["x_y-Z"])).toEqual({
+      printers: [
+        { key: "abc", name: "Kitchen", online: true },
+        { key: "x_y-Z", name: "Office", online: false },
+      ],
+    });
+    expect(printersFrom(undefined, undefined)).toEqual({});
+    expect(printersFrom(["a/b=Kitchen"], [])).toMatchObject({ problem: expect.stringContaining("--printer takes") });
+    expect(printersFrom(["abc"], [])).toMatchObject({ problem: expect.stringContaining("needs a name") });
+    expect(printersFrom(["abc=A", "abc=B"], [])).toMatchObject({ problem: "--printer abc is given twice" });
+    expect(printersFrom(["abc=A"], ["zzz"])).toMatchObject({ problem: expect.stringContaining("--offline zzz") });
+  });
+
+  it("prefers JSON unless the client prefers HTML, as sirius does", () => {
+    expect(quality(undefined, "application/json")).toBe(quality(undefined, "text/html"));
+    expect(quality("*/*", "text/html")).toBe(1);
+    expect(quality("text/html,*/*;q=0.8", "application/json")).toBe(0.8);
+    expect(quality("application/json", "text/html")).toBe(0);
+  });
+
+  it("names a print file by its time and sender", () => {
+    const at = new Date(2026, 10, 24, 7, 5, 9);
+    expect(fileStem(at, "Good Morning")).toBe("2026-11-24-070509-good-morning");
+    expect(fileStem(at, "Café / Ünïcode!")).toBe("2026-11-24-070509-cafe-unicode");
+    expect(fileStem(at, "☀")).toBe("2026-11-24-070509-print");
+  });
+});
