@@ -11,7 +11,7 @@ export const CHECKS = {
   "meta.config": "config.fields is well formed",
   "meta.config-names": "config field names are unique",
   "meta.icon": "icon.png is a 55x55 PNG",
-  "meta.icon-drawn": "icon.png is not blank (nearly all white or all black) nor grey on grey",
+  "meta.icon-drawn": "icon.png is not blank once printed (laid on white paper, dithered to dots)",
   "subscribe.accepts-valid": 'accepts a valid config with {"valid": true}',
   "subscribe.rejects-invalid": 'rejects an invalid config with {"valid": false}',
   "subscribe.error-texts": "errors is an array of texts",

@@ -1,7 +1,14 @@
 // Reads a PNG's width and height from its IHDR chunk. No image library: the
 // header is enough, and it must be the first chunk (PNG spec, section 5.6).
-// Whether it is blank or grey needs the pixels: sharp decodes them (any PNG,
-// any depth, interlaced or not), flattened onto white as the listing shows it.
+//
+// What the icon prints needs its pixels. sharp decodes them: it is already the
+// kit's image library (the build makes icons with it), and libvips with libspng
+// reads every kind of PNG (any colour type and depth, palettes with
+// transparency, Adam7 interlacing) where a decoder of our own would have to
+// grow each case. sharp only decodes here; the rest is done by hand, as the
+// printer's side does it (see greyOnWhite), because sharp's own flatten and
+// greyscale are not that: its grey is libvips' (pure red reads 127, PIL prints
+// it as 76), and a 16-bit image with alpha flattens to 254, not white.
 import sharp from "sharp";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -19,39 +26,41 @@ export function readPngSize(bytes: Uint8Array): PngSize {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-/** How an icon's pixels spread over the greys, flattened onto white as the listing shows it. */
-export interface Tones {
-  /** The share of dark pixels (below mid-grey), 0 to 1. */
-  dark: number;
-  /** The darkest and lightest grey (0 to 255), leaving out the extreme `tail` share of pixels at each end. */
-  darkest: number;
-  lightest: number;
+/** An image in greys, one byte a pixel, 0 black to 255 white. */
+export interface Grey {
+  data: Uint8Array;
+  width: number;
+  height: number;
 }
 
-/** The icon's tones, or why its pixels could not be read. `tail` keeps a few stray pixels from counting as contrast. */
-export async function readTones(bytes: Uint8Array, tail: number): Promise<Tones | { error: string }> {
-  let grey: { data: Buffer; info: sharp.OutputInfo };
+/**
+ * The image as the printer's software sees it once it is on a page: every
+ * pixel laid over white paper by its alpha, as the browser that renders the
+ * page does (a transparent pixel is paper, whatever colour it stores), then
+ * turned grey as PIL does on the way to 1 bit (floor((299 R + 587 G + 114 B) /
+ * 1000), lib/model/bilevel.ts). Or why its pixels could not be read.
+ */
+export async function greyOnWhite(bytes: Uint8Array): Promise<Grey | { error: string }> {
+  let rgba: { data: Buffer; info: sharp.OutputInfo };
   try {
-    grey = await sharp(bytes)
-      .flatten({ background: "#ffffff" })
-      .greyscale()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    // Any PNG to 8-bit sRGB with alpha: grey becomes R = G = B, a palette its
+    // colours, 16 bits 8 (scaled, not clipped), no alpha fully opaque.
+    rgba = await sharp(bytes).toColourspace("srgb").ensureAlpha().raw({ depth: "uchar" }).toBuffer({
+      resolveWithObject: true,
+    });
   } catch (error) {
     return { error: `its pixels could not be read (${(error as Error).message})` };
   }
-  const { data, info } = grey;
-  const counts = new Array<number>(256).fill(0);
-  for (let i = 0; i < data.length; i += info.channels) counts[data[i]!]!++;
-  const pixels = info.width * info.height;
-  if (pixels === 0) return { dark: 0, darkest: 255, lightest: 255 };
-  const skip = Math.floor(pixels * tail);
-  const nth = (n: number) => {
-    // The grey of the n-th darkest pixel (0-based).
-    let seen = 0;
-    for (let g = 0; g < 256; g++) if ((seen += counts[g]!) > n) return g;
-    return 255;
-  };
-  const dark = counts.slice(0, 128).reduce((a, b) => a + b, 0) / pixels;
-  return { dark, darkest: nth(skip), lightest: nth(pixels - 1 - skip) };
+  const { data, info } = rgba;
+  const { width, height } = info;
+  if (info.channels !== 4 || data.length !== width * height * 4)
+    return { error: `its pixels could not be read (decoded to ${info.channels} channels, not 4)` };
+  const grey = new Uint8Array(width * height);
+  for (let i = 0, p = 0; i < grey.length; i++, p += 4) {
+    const alpha = data[p + 3]!;
+    // over white: c * a + 255 * (1 - a), rounded, each channel in 0..255
+    const over = (c: number) => Math.round((c * alpha + 255 * (255 - alpha)) / 255);
+    grey[i] = Math.floor((over(data[p]!) * 299 + over(data[p + 1]!) * 587 + over(data[p + 2]!) * 114) / 1000);
+  }
+  return { data: grey, width, height };
 }

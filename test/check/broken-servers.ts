@@ -186,7 +186,7 @@ export function makePng(
   const rows = Buffer.alloc(height * stride, { stripes: 0x0f, black: 0x00, white: 0xff, "grey stripes": 0 }[fill]);
   for (let y = 0; y < height; y++) {
     rows[y * stride] = 0; // filter type 0 on every row
-    // Stripes of mid-greys, 4 pixels of 110, 4 of 160: a picture, but grey on grey.
+    // Stripes of mid-greys, 4 pixels of 110, 4 of 160: a picture that prints only as dither patterns.
     if (grey) for (let x = 0; x < width; x++) rows[y * stride + 1 + x] = x % 8 < 4 ? 110 : 160;
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

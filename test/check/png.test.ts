@@ -1,7 +1,8 @@
-// The icon's size is read from the PNG header by hand.
+// The icon's size is read from the PNG header by hand; its pixels, decoded by
+// sharp, are laid over white paper and turned grey as the printer's software does.
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { readPngSize, readTones } from "../../scripts/check/png.ts";
+import { greyOnWhite, readPngSize } from "../../scripts/check/png.ts";
 import { makePng } from "./broken-servers.ts";
 
 describe("readPngSize", () => {
@@ -24,33 +25,65 @@ describe("readPngSize", () => {
   });
 });
 
-describe("readTones", () => {
-  it("reads the share of dark pixels and the spread of greys, transparency flattened onto white", async () => {
-    expect(await readTones(makePng(55, 55, "black"), 0.01)).toEqual({ dark: 1, darkest: 0, lightest: 0 });
-    expect(await readTones(makePng(55, 55, "white"), 0.01)).toEqual({ dark: 0, darkest: 255, lightest: 255 });
-    expect(await readTones(makePng(56, 56), 0.01)).toEqual({ dark: 0.5, darkest: 0, lightest: 255 });
-    expect(await readTones(makePng(56, 56, "grey stripes"), 0.01)).toEqual({ dark: 0.5, darkest: 110, lightest: 160 });
-    const clear = await sharp({
-      create: { width: 55, height: 55, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
-    })
+describe("greyOnWhite", () => {
+  const raw = (pixels: number[][], channels: 1 | 2 | 3 | 4) =>
+    sharp(Buffer.from(pixels.flat()), { raw: { width: pixels.length, height: 1, channels } })
       .png()
       .toBuffer();
-    expect(await readTones(clear, 0.01)).toEqual({ dark: 0, darkest: 255, lightest: 255 });
+
+  it("lays each pixel over white paper by its alpha, then takes PIL's grey of it", async () => {
+    // transparent black is paper; half-transparent black is 127; opaque keeps its colour
+    const rgba = await raw(
+      [
+        [0, 0, 0, 0],
+        [0, 0, 0, 128],
+        [0, 0, 0, 255],
+        [255, 0, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 255, 0],
+      ],
+      4,
+    );
+    expect(await greyOnWhite(rgba)).toEqual({ data: new Uint8Array([255, 127, 0, 76, 29, 255]), width: 6, height: 1 });
+    const greyAlpha = await raw(
+      [
+        [0, 0],
+        [100, 255],
+        [0, 64],
+      ],
+      2,
+    );
+    expect(await greyOnWhite(greyAlpha)).toMatchObject({ data: new Uint8Array([255, 100, 191]) });
   });
 
-  it("leaves out the given share of stray pixels at each end", async () => {
-    // 100 pixels: 2 black, the rest white. A tail of 1% skips one of them, 2% both.
-    const raw = Buffer.alloc(100, 255);
-    raw[0] = raw[1] = 0;
-    const png = await sharp(raw, { raw: { width: 10, height: 10, channels: 1 } })
-      .png()
-      .toBuffer();
-    expect(await readTones(png, 0.01)).toMatchObject({ darkest: 0, lightest: 255 });
-    expect(await readTones(png, 0.02)).toMatchObject({ darkest: 255, lightest: 255 });
+  it("reads 1-bit, palette, 16-bit and interlaced PNGs", async () => {
+    expect(await greyOnWhite(makePng(8, 1))).toEqual({
+      data: new Uint8Array([0, 0, 0, 0, 255, 255, 255, 255]),
+      width: 8,
+      height: 1,
+    });
+    const pixels = [
+      [0, 0, 0, 0],
+      [0, 0, 0, 255],
+      [255, 255, 255, 255],
+    ];
+    for (const png of [
+      await sharp(Buffer.from(pixels.flat()), { raw: { width: 3, height: 1, channels: 4 } })
+        .png({ palette: true })
+        .toBuffer(),
+      await sharp(Buffer.from(pixels.flat()), { raw: { width: 3, height: 1, channels: 4 } })
+        .toColourspace("rgb16")
+        .png()
+        .toBuffer(),
+      await sharp(Buffer.from(pixels.flat()), { raw: { width: 3, height: 1, channels: 4 } })
+        .png({ progressive: true })
+        .toBuffer(),
+    ])
+      expect(await greyOnWhite(png)).toMatchObject({ data: new Uint8Array([255, 0, 255]) });
   });
 
   it("says when the pixels cannot be read", async () => {
     const header = makePng(55, 55).subarray(0, 33);
-    expect(await readTones(header, 0.01)).toMatchObject({ error: expect.stringMatching(/could not be read/) });
+    expect(await greyOnWhite(header)).toMatchObject({ error: expect.stringMatching(/could not be read/) });
   });
 });
