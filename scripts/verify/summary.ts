@@ -37,8 +37,7 @@ function previewLine(p: PreviewNote): string {
   const editions = new Set(shown.map((r) => r.key)).size;
   const long = heights.filter((h) => h > ADVISED_PX).length;
   const tallest = heights.length ? `, up to ${Math.max(...heights)} px` : "";
-  const unit = editions === heights.length ? "edition" : "page";
-  const longer = long ? ` (${plural(long, unit)} longer than the advised ${ADVISED_PX} px)` : "";
+  const longer = long ? ` (${long} longer than the advised ${ADVISED_PX} px)` : "";
   // With settings: how many variants (edition and settings) there were, and how many distinct pages they made.
   const variants =
     p.variants !== undefined && p.variants > editions
