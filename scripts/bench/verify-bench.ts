@@ -32,7 +32,10 @@ Prints the figures.
 Options:
   --editions <n>  editions per publication (default 20)
   --rounds <n>    runs of each side, alternating (default 2)
-  -h, --help      show this text`;
+  -h, --help      show this text
+
+Example:
+  npm run bench:verify -- --editions 20 --rounds 2`;
 
 /** The same header time on both sides, so the pages are the same bytes. */
 const NOW = new Date("2026-06-01T06:00:00Z");
@@ -177,11 +180,11 @@ export async function main(argv: string[], out = processOutput): Promise<number>
     rounds: { type: "string", default: "2" },
     help: { type: "boolean", short: "h", default: false },
   });
-  const answered = answerUsage("bench:verify", parsed, USAGE, out);
+  const answered = answerUsage("bench", parsed, USAGE, out);
   if (answered !== undefined || !("values" in parsed)) return answered ?? 2;
   const { editions, rounds } = parsed.values;
   if (![editions, rounds].every((v) => /^[1-9]\d{0,3}$/.test(v))) {
-    out.stderr("bench:verify: --editions and --rounds are whole numbers from 1 to 9999; see --help\n");
+    out.stderr("bench: --editions and --rounds are whole numbers from 1 to 9999; see --help\n");
     return 2;
   }
   const log = (line: string) => out.stderr(`bench:verify: ${line}\n`);
@@ -189,4 +192,4 @@ export async function main(argv: string[], out = processOutput): Promise<number>
   return 0;
 }
 
-runTool("bench:verify", import.meta.url, main);
+runTool("bench", import.meta.url, main);

@@ -149,7 +149,10 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
   }
 }
 
-/** One render of a distinct page (by the hash of the page Chromium opens), shared by every edition and setting that gives it. */
+/**
+ * One render of a distinct page (by the hash of the page Chromium opens),
+ * shared by every edition and setting that gives it.
+ */
 type PageRender = Promise<{ render: Render; print: Promise<Buffer> } | { error: string }>;
 
 /** What a run shares between publications: the pages already rendered. */

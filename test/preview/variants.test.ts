@@ -38,7 +38,7 @@ describe("subscriberSettings", () => {
   };
   const town: ConfigField = { type: "text", name: "town", label: "Town", required: false };
 
-  it("is every option combination, the defaults first, each with the text defaults, each text long and all long", () => {
+  it("is every option combination, defaults first, each with the text defaults, each text long, all long", () => {
     const labels = subscriberSettings([lang, size, name, town]).map((s) => s.label);
     expect(labels).toEqual([
       'lang=fr, size=s, name=Phil, town=""',
@@ -153,7 +153,7 @@ describe("npm run preview on a publication whose settings give the same pages", 
     expect((await sharp(path.join(out, "same", "2.png")).metadata()).width).toBe(384);
   });
 
-  it("shows an edition's pages side by side, with the settings of each, when its settings give different pages", async () => {
+  it("shows an edition's pages side by side, under their settings, when its settings differ", async () => {
     const dir = path.join(work, "out", "differs");
     const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PreviewIndex;
     expect(index.variants).toEqual([{ key: "0", file: "variants/0.png", settings: ["lang=en", "lang=fr"] }]);

@@ -112,13 +112,13 @@ describe("npm run verify renders every setting a subscriber can pick, not only t
       /^FAIL {2}scroll: .*2 editions previewed with every setting \(4 variants, 3 distinct pages\)/m,
     );
     expect(stdout).toMatch(
-      /FAIL preview: scroll edition 0 with length=scroll is \d{5} px \([\d.]+ mm\) long: the printer cuts it at 10000 px/,
+      /FAIL preview: scroll edition 0 with length=scroll is \d{5} px \([\d.]+ mm\) long: the printer cuts it at 10000/,
     );
     expect(stdout).not.toMatch(/scroll edition 0 with length=short/);
     expect(code).toBe(1);
   }, 110_000);
 
-  it("fails a text field at its max_length that wraps into a page the printer cuts, naming the value's length", async () => {
+  it("fails a text field at max_length that wraps into a page the printer cuts, naming the length", async () => {
     const { stdout } = await runs[0]!;
     expect(stdout).toMatch(
       /^FAIL {2}names: .*1 edition previewed with every setting \(2 variants, 2 distinct pages\)/m,
