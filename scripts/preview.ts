@@ -22,8 +22,12 @@ export const USAGE = `Usage: npm run preview -- [<slug>...] [options]
 Renders every edition of every publication (or of the given slugs) as a
 Little Printer prints it today (sirius: its page and header, Chromium at 384 px,
 cut at 10000 px, Floyd-Steinberg as PIL's convert('1')), into preview/<slug>/:
-<key>.png, contact-sheet.png, index.json. Warns about editions the printer cuts
-and relative URLs, which print nothing.
+<key>.png, contact-sheet.png, index.json. With settings, every edition is also
+rendered with every setting a subscriber can have (each select and radio
+option; each text field at its default and at its max_length, or 200
+characters), identical pages once; an edition whose settings give different
+pages gets variants/<key>.png, those pages side by side. Warns about editions
+the printer cuts and relative URLs, which print nothing, naming the settings.
 
 Options:
   --edition <key>   only this edition (a delivery count, date or hour, as in the front matter)
@@ -92,8 +96,16 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     out.stdout(formatSummary(result.rows));
     const folder = parsed.options.out ?? "preview";
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const rendered = result.rows.length - result.failures;
-    out.stdout(`\n${plural(rendered, "edition")} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`);
+    const editions = new Set(result.rows.filter((r) => r.error === undefined).map((r) => `${r.slug}\u0000${r.key}`))
+      .size;
+    // Every edition with every setting a subscriber can have; identical pages are rendered once.
+    const variants =
+      result.variants > editions
+        ? ` (${plural(result.variants, "variant")} with every setting, ${plural(result.pages, "distinct page")})`
+        : "";
+    out.stdout(
+      `\n${plural(editions, "edition")}${variants} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`,
+    );
     const copied = result.publications.filter((p) => p.copiedTo).length;
     out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
     for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);

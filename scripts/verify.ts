@@ -3,7 +3,8 @@
 // builds it with --strict (a print warning fails), serves the result on a free
 // 127.0.0.1 port, plays the platform (the conformance checker) against every
 // publication the build produced, over deliveries chosen from its own
-// editions, and renders every edition as the printer prints it. One line per
+// editions, and renders every edition, with every setting a subscriber can
+// pick (identical pages once), as the printer prints it. One line per
 // publication; the exit code is 1 if any is not ready.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -33,7 +34,9 @@ export const USAGE = `Usage: npm run verify [-- options]
 Tests your publications before you deploy them: builds content/ with --strict
 (print warnings fail), serves it on a free local port, runs the conformance
 checker (npm run check) on every publication over the days of its own editions,
-and renders every edition as the printer prints it (npm run preview).
+and renders every edition as the printer prints it (npm run preview), with
+every setting a subscriber can have: each select and radio option, each text
+field at its default and at its max_length (200 characters without one).
 Prints one line per publication. npm test tests the kit itself, not content/.
 
 Options:
@@ -135,7 +138,10 @@ function report(verdicts: Verdict[], started: number, out: Output): number {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const n = verdicts.length;
   const all = plural(n, "publication");
-  const done = `strict build, conformance checks${verdicts[0]?.preview ? ", print preview" : ""}`;
+  const variants = verdicts.reduce((n, v) => n + (v.preview?.variants ?? 0), 0);
+  const pages = verdicts.reduce((n, v) => n + (v.preview?.pages ?? 0), 0);
+  const previewed = `, print preview of ${plural(variants, "variant")} as ${plural(pages, "distinct page")}`;
+  const done = `strict build, conformance checks${verdicts[0]?.preview ? previewed : ""}`;
   const which = `${failed.length} of ${all} failed (${failed.join(", ")})`;
   if (failed.length) out.stdout(`\nverify: NOT READY: ${which} in ${seconds} s\n`);
   else out.stdout(`\nverify: OK: ${all} ready (${done}) in ${seconds} s\n`);

@@ -5,8 +5,15 @@ import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promi
 import path from "node:path";
 import sharp from "sharp";
 import type { EditionKey } from "../../lib/model/edition-key.ts";
-import { contactSheet } from "./contact-sheet.ts";
-import { CONTACT_SHEET, indexEdition, type IndexEdition, type PreviewIndex } from "./summary.ts";
+import { contactSheet, type Strip } from "./contact-sheet.ts";
+import {
+  CONTACT_SHEET,
+  indexEdition,
+  VARIANTS_DIR,
+  type IndexEdition,
+  type IndexVariants,
+  type PreviewIndex,
+} from "./summary.ts";
 
 /** One edition rendered in this run, already black and white. */
 export interface Rendered {
@@ -16,6 +23,14 @@ export interface Rendered {
 }
 
 export const pngName = (key: EditionKey) => `${key}.png`;
+
+/** An edition whose subscribers' settings give different pages: one strip per page, labelled with its settings. */
+export interface VariantSheet {
+  key: EditionKey;
+  strips: Strip[];
+}
+
+const variantSheetName = (key: EditionKey) => `${VARIANTS_DIR}/${key}.png`;
 
 /**
  * Writes `rendered` into `dir`. With `partial` (only some editions were
@@ -28,6 +43,7 @@ export async function writePublicationPreview(
   rendered: Rendered[],
   order: EditionKey[],
   partial: boolean,
+  sheets: VariantSheet[] = [],
 ): Promise<PreviewIndex | undefined> {
   await mkdir(dir, { recursive: true });
   await Promise.all(rendered.map((r) => writeFile(path.join(dir, pngName(r.key)), r.png)));
@@ -43,9 +59,48 @@ export async function writePublicationPreview(
     }),
   );
   await writeFile(path.join(dir, CONTACT_SHEET), await contactSheet(strips));
-  const index: PreviewIndex = { editions, contactSheet: CONTACT_SHEET };
+  const variants = await writeVariantSheets(dir, sheets, order, partial);
+  const index: PreviewIndex = { editions, contactSheet: CONTACT_SHEET, ...(variants.length ? { variants } : {}) };
   await writeFile(path.join(dir, "index.json"), JSON.stringify(index, null, 2) + "\n");
   return index;
+}
+
+/**
+ * Writes preview/<slug>/variants/<key>.png, the pages of each edition's
+ * settings side by side; with `partial`, keeps the earlier sheets of the
+ * editions not rendered this time.
+ */
+async function writeVariantSheets(
+  dir: string,
+  sheets: VariantSheet[],
+  order: EditionKey[],
+  partial: boolean,
+): Promise<IndexVariants[]> {
+  const folder = path.join(dir, VARIANTS_DIR);
+  const fresh = new Map<EditionKey, IndexVariants>();
+  let kept: IndexVariants[] = [];
+  if (partial) {
+    const earlier = await readFile(path.join(dir, "index.json"), "utf8").then(
+      (text) => (JSON.parse(text) as PreviewIndex).variants ?? [],
+      () => [],
+    );
+    for (const v of Array.isArray(earlier) ? earlier : []) {
+      const current = order.includes(v.key) && !sheets.some((s) => s.key === v.key);
+      if (current && v.file === variantSheetName(v.key) && (await stat(path.join(dir, v.file)).catch(() => undefined)))
+        kept.push(v);
+    }
+  } else await rm(folder, { recursive: true, force: true });
+  for (const sheet of sheets.filter((s) => s.strips.length)) {
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(dir, variantSheetName(sheet.key)), await contactSheet(sheet.strips));
+    fresh.set(sheet.key, {
+      key: sheet.key,
+      file: variantSheetName(sheet.key),
+      settings: sheet.strips.map((s) => s.key),
+    });
+  }
+  kept = kept.filter((v) => !fresh.has(v.key));
+  return [...kept, ...fresh.values()].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
 }
 
 /** Editions of an earlier run that are still editions of the publication and still have their PNG. */

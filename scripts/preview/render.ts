@@ -82,20 +82,31 @@ export class PaperRenderer {
    * answers anything but 200.
    */
   async render(url: string, header: PrintHeader): Promise<Render> {
-    return this.renderHtml(await fetchEdition(url, this.timeoutMs), header);
+    return this.renderPage(siriusPage(await this.fetch(url), header));
+  }
+
+  /** The edition at `url`, as the sender fetches it (a RenderError unless it answers 200 in time). */
+  fetch(url: string): Promise<string> {
+    return fetchEdition(url, this.timeoutMs);
   }
 
   /**
-   * Renders an edition's HTML as sirius prints it, under `header`; rejects
-   * with a RenderError when it does not load or cannot be captured in time.
+   * Renders an edition's HTML as sirius prints it, under `header` (the local
+   * stand-in for sirius, scripts/sirius.ts); rejects with a RenderError when it
+   * does not load or cannot be captured in time.
    */
-  async renderHtml(html: string, header: PrintHeader): Promise<Render> {
+  renderHtml(html: string, header: PrintHeader): Promise<Render> {
+    return this.renderPage(siriusPage(html, header));
+  }
+
+  /** Renders a page already pasted into sirius's (siriusPage), as render() does. */
+  async renderPage(printed: string): Promise<Render> {
     const page = await this.openPage();
     this.blocked = [];
     this.relative = [];
     try {
       const file = path.join(this.folder, "print.html");
-      await writeFile(file, siriusPage(html, header));
+      await writeFile(file, printed);
       await bounded(
         load(page, pathToFileURL(file).href, this.timeoutMs),
         this.timeoutMs + 1000,

@@ -2,14 +2,19 @@
 // local port, renders each chosen edition in headless Chromium at the paper's
 // width, reduces it to black and white as the printer does, and writes the
 // preview folders. The browser and the server are closed on every path.
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { CHROMIUM, launchChromium } from "../browser.ts";
 import { startServer } from "../../lib/serve/server.ts";
 import { firstLine, PreviewError } from "./errors.ts";
-import { copyIntoSite, writePublicationPreview, type Rendered } from "./output.ts";
+import type { Strip } from "./contact-sheet.ts";
+import { copyIntoSite, writePublicationPreview, type Rendered, type VariantSheet } from "./output.ts";
 import { writeReadmeImages } from "./readme.ts";
-import { PAGE_TIMEOUT_MS, PaperRenderer, RenderError } from "./render.ts";
+import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer, RenderError, type Render } from "./render.ts";
+import { subscriberSettings, type Settings } from "./settings.ts";
+import { siriusPage } from "./sirius-page.ts";
+import { plural } from "../../lib/model/words.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
 import { printImage } from "./print-image.ts";
 import { chooseTargets, editionUrl, printHeader, readPublications, type Target } from "./targets.ts";
@@ -45,14 +50,24 @@ export interface PublicationPreview {
   index?: PreviewIndex;
   /** Where the folder was copied inside the built site, if it was. */
   copiedTo?: string;
+  /** Pages fetched: every edition with every subscriber's settings (subscriberSettings). */
+  variants: number;
+  /** How many of them were distinct pages. */
+  pages: number;
 }
 
 export interface PreviewResult {
   publications: PublicationPreview[];
-  /** One row per edition, for the summary table. */
+  /** One row per edition and distinct page of its settings, for the summary table. */
   rows: SummaryRow[];
-  /** Editions that could not be rendered. */
+  /** Editions (or settings of one) that could not be rendered. */
   failures: number;
+  /** Editions fetched with every set of settings a subscriber can have, over all publications. */
+  variants: number;
+  /** The distinct pages among them (each publication's counted on its own). */
+  pages: number;
+  /** Pages rendered in Chromium: identical pages are rendered once. */
+  rendered: number;
   readmeFiles: string[];
 }
 
@@ -87,10 +102,25 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
     try {
       const renderer = await PaperRenderer.open(browser, { dir: site, url: server.url }, timeoutMs);
       try {
-        const result: PreviewResult = { publications: [], rows: [], failures: 0, readmeFiles: [] };
+        const result: PreviewResult = {
+          publications: [],
+          rows: [],
+          failures: 0,
+          variants: 0,
+          pages: 0,
+          rendered: 0,
+          readmeFiles: [],
+        };
+        const state: RunState = { pages: new Map() };
         for (const target of targets)
           result.publications.push(
-            await previewPublication(renderer, server.url, target, { site, out, progress, partial, now }, result),
+            await previewPublication(
+              renderer,
+              server.url,
+              target,
+              { site, out, progress, partial, now, state },
+              result,
+            ),
           );
         if (options.readme) {
           const first = { slug: README_PUBLICATION, ...readmePublication! };
@@ -119,46 +149,127 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
   }
 }
 
+/**
+ * One render of a distinct page (by the hash of the page Chromium opens),
+ * shared by every edition and setting that gives it.
+ */
+type PageRender = Promise<{ render: Render; print: Promise<Buffer> } | { error: string }>;
+
+/** What a run shares between publications: the pages already rendered. */
+export interface RunState {
+  pages: Map<string, PageRender>;
+}
+
 async function previewPublication(
   renderer: PaperRenderer,
   base: string,
   target: Target,
-  o: { site: string; out: string; progress: (line: string) => void; partial: boolean; now: Date },
+  o: { site: string; out: string; progress: (line: string) => void; partial: boolean; now: Date; state: RunState },
   result: PreviewResult,
 ): Promise<PublicationPreview> {
-  // Each screenshot is made black and white while the browser renders the next page.
-  const conversions: Promise<Rendered>[] = [];
+  const settings = subscriberSettings(target.fields);
+  const named = target.fields.length > 0;
+  const rendered: Promise<Rendered>[] = [];
+  const sheets: Promise<VariantSheet>[] = [];
+  const distinct = new Set<string>();
+  let variants = 0;
   for (const [i, key] of target.keys.entries()) {
-    o.progress(`${target.slug} ${i + 1}/${target.keys.length} (edition ${key})`);
-    try {
-      const render = await renderer.render(
-        editionUrl(base, target.slug, target.by, key),
-        printHeader(target, key, o.now),
-      );
-      const conversion = printImage(render.png).then((png) => ({ key, png, heightPx: render.heightPx }));
-      conversion.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
-      conversions.push(conversion);
+    const some = settings.length > 1 ? `, ${plural(settings.length, "setting")}` : "";
+    o.progress(`${target.slug} ${i + 1}/${target.keys.length} (edition ${key}${some})`);
+    const header = printHeader(target, key, o.now);
+    // The page each subscriber gets, filled with their settings; identical pages are rendered once.
+    const pages = new Map<string, { printed: string; settings: Settings[] }>();
+    for (const s of settings) {
+      let printed: string;
+      try {
+        printed = siriusPage(await renderer.fetch(editionUrl(base, target.slug, target.by, key, s.values)), header);
+      } catch (error) {
+        if (!(error instanceof RenderError)) throw error;
+        failed(result, o, target.slug, key, named ? s.label : undefined, `the page ${error.message}; skipped`);
+        continue;
+      }
+      variants++;
+      const hash = createHash("sha256").update(printed).digest("hex");
+      const same = pages.get(hash);
+      if (same) same.settings.push(s);
+      else pages.set(hash, { printed, settings: [s] });
+    }
+    const strips: Promise<Strip | undefined>[] = [];
+    for (const [hash, page] of pages) {
+      distinct.add(hash);
+      let job = o.state.pages.get(hash);
+      if (!job) {
+        result.rendered++;
+        job = renderer.renderPage(page.printed).then(
+          (render) => {
+            const print = printImage(render.png);
+            print.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
+            return { render, print };
+          },
+          (error: unknown) => {
+            if (!(error instanceof RenderError)) throw error;
+            return { error: `the page ${error.message}; skipped` };
+          },
+        );
+        o.state.pages.set(hash, job);
+      }
+      const done = await job;
+      const [first, ...others] = page.settings as [Settings, ...Settings[]];
+      const label = named ? first.label : undefined;
+      if ("error" in done) {
+        failed(result, o, target.slug, key, label, done.error, others.length);
+        continue;
+      }
+      const { render, print } = done;
       result.rows.push({
         slug: target.slug,
         key,
+        ...(label !== undefined ? { settings: label, others: others.length } : {}),
         heightPx: render.heightPx,
         wider: render.wider,
         blocked: render.blocked,
         relative: render.relative,
       });
-    } catch (error) {
-      if (!(error instanceof RenderError)) throw error;
-      const message = `the page ${error.message}; skipped`;
-      o.progress(`${target.slug} ${key}: ${message}`);
-      result.rows.push({ slug: target.slug, key, error: message });
-      result.failures++;
+      if (first.defaults) rendered.push(print.then((png) => ({ key, png, heightPx: render.heightPx })));
+      strips.push(print.then((png) => ({ key: first.label, png, height: Math.min(render.heightPx, MAX_HEIGHT) })));
     }
+    // An edition whose settings give more than one page gets a sheet of them side by side.
+    if (pages.size > 1)
+      sheets.push(Promise.all(strips).then((s) => ({ key, strips: s.filter((x) => x !== undefined) })));
   }
-  const rendered = await Promise.all(conversions);
+  result.variants += variants;
+  result.pages += distinct.size;
   const dir = path.join(o.out, target.slug);
-  const index = await writePublicationPreview(dir, rendered, target.allKeys, o.partial);
+  const index = await writePublicationPreview(
+    dir,
+    await Promise.all(rendered),
+    target.allKeys,
+    o.partial,
+    await Promise.all(sheets),
+  );
   const copiedTo = index ? await copyIntoSite(dir, o.site, target.slug) : undefined;
-  return { slug: target.slug, dir, ...(index ? { index } : {}), ...(copiedTo ? { copiedTo } : {}) };
+  return {
+    slug: target.slug,
+    dir,
+    variants,
+    pages: distinct.size,
+    ...(index ? { index } : {}),
+    ...(copiedTo ? { copiedTo } : {}),
+  };
+}
+
+function failed(
+  result: PreviewResult,
+  o: { progress: (line: string) => void },
+  slug: string,
+  key: string,
+  settings: string | undefined,
+  message: string,
+  others = 0,
+): void {
+  o.progress(`${slug} ${key}${settings ? ` (${settings})` : ""}: ${message}`);
+  result.rows.push({ slug, key, ...(settings !== undefined ? { settings, others } : {}), error: message });
+  result.failures++;
 }
 
 /** Renders one edition and makes it black and white as the printer does. */

@@ -2,6 +2,7 @@
 // at the end of a run.
 import type { EditionKey } from "../../lib/model/edition-key.ts";
 import { MAX_HEIGHT } from "./render.ts";
+import { plural } from "../../lib/model/words.ts";
 
 /** The printer prints 8 dots per millimetre. */
 export const DOTS_PER_MM = 8;
@@ -18,11 +19,25 @@ export interface IndexEdition {
   tooLong: boolean;
 }
 
+/** An edition whose subscribers' settings give different pages, and the sheet that shows them side by side. */
+export interface IndexVariants {
+  key: EditionKey;
+  /** variants/<key>.png */
+  file: string;
+  /** The settings of each page on the sheet, left to right ("lang=fr, name=<40 characters>"). */
+  settings: string[];
+}
+
 /** preview/<slug>/index.json, read by the desk page. */
 export interface PreviewIndex {
   editions: IndexEdition[];
   contactSheet: string;
+  /** Only when some edition's settings give more than one page. */
+  variants?: IndexVariants[];
 }
+
+/** The folder of the variant sheets inside preview/<slug>/. */
+export const VARIANTS_DIR = "variants";
 
 export const CONTACT_SHEET = "contact-sheet.png";
 
@@ -34,6 +49,10 @@ export function indexEdition(key: EditionKey, file: string, heightPx: number): I
 export interface SummaryRow {
   slug: string;
   key: EditionKey;
+  /** A publication with settings: those that give this page, the first of them ("lang=fr, name=<40 characters>"). */
+  settings?: string;
+  /** How many other settings give the same page. */
+  others?: number;
   heightPx?: number;
   wider?: boolean;
   /** Requests to other hosts that were not made. */
@@ -57,8 +76,14 @@ export function formatSummary(rows: SummaryRow[]): string {
     return [r.slug, r.key, `${px} px`, `${formatMm(px / DOTS_PER_MM)} mm`, notes.join("; ")];
   });
   const head = ["publication", "edition", "px", "mm", ""];
+  let right = new Set([2, 3]);
+  // A publication with settings: which settings give each page, in a column of its own.
+  if (rows.some((r) => r.settings !== undefined)) {
+    head.splice(2, 0, "settings");
+    rows.forEach((r, i) => cells[i]!.splice(2, 0, settingsText(r)));
+    right = new Set([3, 4]);
+  }
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const right = new Set([2, 3]);
   const line = (c: string[]) =>
     c
       .map((text, i) => (right.has(i) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!)))
@@ -87,11 +112,22 @@ const RELATIVE_TEXT = "relative URLs load nothing on the printer (it opens the p
 export function printWarnings(rows: SummaryRow[]): string[] {
   const warnings = [];
   for (const r of rows) {
-    const edition = `${r.slug} edition ${r.key}`;
+    const edition = editionName(r);
     if (r.heightPx !== undefined && r.heightPx > MAX_HEIGHT)
       warnings.push(`${edition} is ${cutText(r.heightPx)}; the rest is never printed`);
     if (r.relative?.length)
       warnings.push(`${edition}: ${RELATIVE_TEXT}: ${r.relative.join(", ")}; link them by absolute URL`);
   }
   return warnings;
+}
+
+/** The settings that give a row's page, to reproduce it: "lang=fr, name=<80 characters> (and 2 other settings)". */
+export function settingsText(r: Pick<SummaryRow, "settings" | "others">): string {
+  if (r.settings === undefined) return "";
+  return r.others ? `${r.settings} (and ${plural(r.others, "other setting")})` : r.settings;
+}
+
+/** "scroll edition 3", or with settings "scroll edition 3 with lang=fr, name=<80 characters>". */
+export function editionName(r: Pick<SummaryRow, "slug" | "key" | "settings" | "others">): string {
+  return `${r.slug} edition ${r.key}${r.settings !== undefined ? ` with ${settingsText(r)}` : ""}`;
 }

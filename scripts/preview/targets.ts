@@ -2,6 +2,7 @@
 // way the platform would. The publications and their edition keys come from
 // the content through the publication model (lib/build/site.ts), the same reading
 // the build starts from; the pages themselves come from the built site.
+import type { ConfigField } from "../../lib/model/config-fields.ts";
 import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
 import { findContentError } from "../../lib/model/content-error.ts";
 import { loadSite } from "../../lib/build/site.ts";
@@ -15,6 +16,8 @@ export interface PublicationEditions {
   by: EditionsBy;
   /** Every edition key, in order. */
   keys: EditionKey[];
+  /** The subscriber settings (every value a subscriber can pick is previewed). */
+  fields: ConfigField[];
 }
 
 export interface Target {
@@ -25,6 +28,7 @@ export interface Target {
   keys: EditionKey[];
   /** Every edition of the publication (to tell which older previews are stale). */
   allKeys: EditionKey[];
+  fields: ConfigField[];
 }
 
 /** The publications under `content`, by slug, sorted by slug. */
@@ -46,7 +50,15 @@ export function readPublications(content: string): Map<string, PublicationEditio
     );
   const sorted = [...site.publications].sort((a, b) => a.slug.localeCompare(b.slug));
   return new Map(
-    sorted.map((p) => [p.slug, { name: p.name, by: p.editions.by, keys: p.editions.list.map((e) => e.key) }]),
+    sorted.map((p) => [
+      p.slug,
+      {
+        name: p.name,
+        by: p.editions.by,
+        keys: p.editions.list.map((e) => e.key),
+        fields: p.fields,
+      },
+    ]),
   );
 }
 
@@ -72,6 +84,7 @@ export function chooseTargets(
       by: m.by,
       keys: edition === undefined ? m.keys : m.keys.filter((k) => k === edition),
       allKeys: m.keys,
+      fields: m.fields,
     };
   });
   if (edition === undefined) return targets;
@@ -110,6 +123,14 @@ export function printHeader(target: Pick<Target, "name" | "by">, key: EditionKey
   return { at: new Date(deliveryTime(target.by, key)), from: target.name, timeZone: "UTC" };
 }
 
-export function editionUrl(base: string, slug: string, by: EditionsBy, key: EditionKey): string {
-  return `${base}/${slug}/edition/?${editionQuery(by, key)}`;
+/** The /edition/ URL of one edition, with a subscriber's settings as the platform sends them. */
+export function editionUrl(
+  base: string,
+  slug: string,
+  by: EditionsBy,
+  key: EditionKey,
+  settings: Record<string, string> = {},
+): string {
+  const values = new URLSearchParams(settings).toString();
+  return `${base}/${slug}/edition/?${editionQuery(by, key)}${values ? `&${values}` : ""}`;
 }

@@ -16,6 +16,9 @@ import { checkWindow, describeWindow } from "./windows.ts";
 /** What the print preview found for one publication. */
 export interface PreviewNote {
   rows: SummaryRow[];
+  /** Editions fetched with every set of settings a subscriber can have, and how many distinct pages they were. */
+  variants?: number;
+  pages?: number;
   /** Why no edition could be rendered at all (no Chromium, say). */
   error?: string;
 }
@@ -69,7 +72,11 @@ function textDefaults(fields: ConfigField[]): Record<string, string> {
   return Object.fromEntries(withDefaults.map((f) => [f.name, f.default!]));
 }
 
-/** Renders every edition (into `out`, which verify throws away) and adds what it found to each verdict. */
+/**
+ * Renders every edition with every set of settings a subscriber can have
+ * (into `out`, which verify throws away; identical pages once) and adds what
+ * it found to each verdict.
+ */
 export async function previewPublications(
   content: string,
   site: string,
@@ -77,11 +84,17 @@ export async function previewPublications(
   verdicts: Verdict[],
   o: Output,
 ): Promise<void> {
-  o.stderr("verify: rendering every edition as the printer prints it\n");
+  o.stderr("verify: rendering every edition, with every subscriber setting, as the printer prints it\n");
   try {
     // No line per edition: a failed one is named in the summary.
     const result = await preview({ content, site, build: false, out });
-    for (const v of verdicts) v.preview = { rows: result.rows.filter((r) => r.slug === v.slug) };
+    for (const v of verdicts) {
+      const counts = result.publications.find((p) => p.slug === v.slug);
+      v.preview = {
+        rows: result.rows.filter((r) => r.slug === v.slug),
+        ...(counts ? { variants: counts.variants, pages: counts.pages } : {}),
+      };
+    }
   } catch (error) {
     if (!(error instanceof PreviewError)) throw error;
     const message = `${error.message} (npm run verify -- --no-preview skips the preview)`;

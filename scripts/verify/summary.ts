@@ -1,6 +1,6 @@
 // verify's output: one line per publication, and under a publication that is
 // not ready, what failed.
-import { ADVISED_PX, printWarnings } from "../preview/summary.ts";
+import { ADVISED_PX, printWarnings, settingsText } from "../preview/summary.ts";
 import type { PreviewNote, Verdict } from "./run.ts";
 import { plural } from "../../lib/model/words.ts";
 
@@ -20,7 +20,10 @@ export function formatVerdict(v: Verdict, width = 0): string {
   }
   if (v.preview?.error) lines.push(`      FAIL preview: ${v.preview.error}`);
   for (const row of v.preview?.rows ?? []) {
-    if (row.error !== undefined) lines.push(`      FAIL preview of edition ${row.key}: ${row.error}`);
+    if (row.error !== undefined) {
+      const settings = row.settings !== undefined ? ` with ${settingsText(row)}` : "";
+      lines.push(`      FAIL preview of edition ${row.key}${settings}: ${row.error}`);
+    }
   }
   for (const warning of printWarnings(v.preview?.rows ?? [])) lines.push(`      FAIL preview: ${warning}`);
   return lines.join("\n") + "\n";
@@ -29,9 +32,16 @@ export function formatVerdict(v: Verdict, width = 0): string {
 /** "7 editions previewed, up to 1178 px (7 longer than the advised 800 px)". */
 function previewLine(p: PreviewNote): string {
   if (p.error) return "no preview";
-  const heights = p.rows.flatMap((r) => (r.heightPx === undefined ? [] : [r.heightPx]));
+  const shown = p.rows.filter((r) => r.heightPx !== undefined);
+  const heights = shown.map((r) => r.heightPx!);
+  const editions = new Set(shown.map((r) => r.key)).size;
   const long = heights.filter((h) => h > ADVISED_PX).length;
   const tallest = heights.length ? `, up to ${Math.max(...heights)} px` : "";
   const longer = long ? ` (${long} longer than the advised ${ADVISED_PX} px)` : "";
-  return `${plural(heights.length, "edition")} previewed${tallest}${longer}`;
+  // With settings: how many variants (edition and settings) there were, and how many distinct pages they made.
+  const variants =
+    p.variants !== undefined && p.variants > editions
+      ? ` with every setting (${plural(p.variants, "variant")}, ${plural(p.pages ?? 0, "distinct page")})`
+      : "";
+  return `${plural(editions, "edition")} previewed${variants}${tallest}${longer}`;
 }

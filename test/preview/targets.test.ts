@@ -6,8 +6,8 @@ import { chooseTargets, editionQuery, printHeader, type PublicationEditions } fr
 import { headerText } from "../../scripts/preview/sirius-page.ts";
 
 const publications = new Map<string, PublicationEditions>([
-  ["almanac", { name: "The Almanac", by: "local_date", keys: ["2026-11-16", "2026-11-17"] }],
-  ["lighthouse", { name: "The Lighthouse Cat", by: "delivery_count", keys: ["0", "1", "2"] }],
+  ["almanac", { name: "The Almanac", by: "local_date", keys: ["2026-11-16", "2026-11-17"], fields: [] }],
+  ["lighthouse", { name: "The Lighthouse Cat", by: "delivery_count", keys: ["0", "1", "2"], fields: [] }],
 ]);
 
 describe("chooseTargets", () => {
@@ -21,7 +21,14 @@ describe("chooseTargets", () => {
 
   it("keeps only the publications that have --edition", () => {
     expect(chooseTargets(publications, [], "1")).toEqual([
-      { slug: "lighthouse", name: "The Lighthouse Cat", by: "delivery_count", keys: ["1"], allKeys: ["0", "1", "2"] },
+      {
+        slug: "lighthouse",
+        name: "The Lighthouse Cat",
+        by: "delivery_count",
+        keys: ["1"],
+        allKeys: ["0", "1", "2"],
+        fields: [],
+      },
     ]);
   });
 

@@ -3,7 +3,7 @@
 // is the real command in a child process, bounded in time; its server binds
 // 127.0.0.1 on a free port and stops with it.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -46,7 +46,10 @@ describe("npm run verify on publications of every kind, one of them not ready", 
     expect(verdicts).toEqual(["PASS diary", "FAIL postcode", "PASS tide"]);
     // From the first edition (2 March) to a day past the last (5 March), in zones on both sides of UTC;
     // its postcode field refuses the checker's sample name, and passes with the field's own default.
-    const diary = "5 days from 2026-03-02 at 06:00 in America/Los_Angeles, Asia/Tokyo; 3 editions previewed, up to";
+    // Its postcode field at its default and at its longest value the pattern takes (5 digits): two pages an edition.
+    const diary =
+      "5 days from 2026-03-02 at 06:00 in America/Los_Angeles, Asia/Tokyo; " +
+      "3 editions previewed with every setting \\(6 variants, 6 distinct pages\\), up to";
     expect(stdout).toMatch(new RegExp(`PASS {2}diary: +\\d+ passed, 0 failed, \\d+ skipped over ${diary} \\d+ px\n`));
     // Three editions, 0 to 2: the fourth delivery is the 410 that ends the series.
     const tide = /PASS {2}tide: +\d+ passed, 0 failed, \d+ skipped over 4 deliveries from delivery_count 0; 3 editions/;
@@ -61,6 +64,76 @@ describe("npm run verify on publications of every kind, one of them not ready", 
     expect(stdout).toContain("verify subscribes with each text field's default: give such a field a default");
     expect(stdout).toMatch(/\nverify: NOT READY: 1 of 3 publications failed \(postcode\) in [\d.]+ s\n$/);
     expect(code).toBe(1);
+  }, 110_000);
+});
+
+/**
+ * Writes two publications whose default settings print short pages: "scroll",
+ * a select whose option `scroll` is 400 paragraphs long (default `short`), and
+ * "names", a name (default "Al") printed a hundred times. With `defaultsOnly`
+ * the select has only its default and the name at most 4 characters, so every
+ * page a subscriber can get is the default one's length.
+ */
+function settingsContent(dir: string, defaultsOnly: boolean): void {
+  const publication = (slug: string, fields: object[]) => {
+    mkdirSync(path.join(dir, slug, "editions"), { recursive: true });
+    const json = { name: slug, description: `The ${slug}`, owner_email: "a@example.com", delivered_on: "Daily" };
+    const config = { editions: { by: "delivery_count", ends: true }, config: { fields } };
+    writeFileSync(path.join(dir, slug, "publication.json"), JSON.stringify({ ...json, ...config }));
+  };
+  const edition = (slug: string, n: number, body: string) =>
+    writeFileSync(path.join(dir, slug, "editions", `${n}.md`), `---\nnumber: ${n}\ntitle: ${slug}\n---\n${body}\n`);
+  const options = defaultsOnly
+    ? [["Short", "short"]]
+    : [
+        ["Short", "short"],
+        ["Scroll", "scroll"],
+      ];
+  publication("scroll", [{ type: "select", name: "length", label: "Length", options, default: "short" }]);
+  const paragraphs = "{% for i in (1..400) %}\nParagraph {{ i }} of the scroll.\n{% endfor %}";
+  edition("scroll", 0, `{% if config.length == "scroll" %}${paragraphs}{% else %}A short note.{% endif %}`);
+  edition("scroll", 1, "The same for every subscriber.");
+  const name = { type: "text", name: "name", label: "Your name", required: false, default: "Al" };
+  publication("names", [{ ...name, max_length: defaultsOnly ? 4 : 80 }]);
+  edition("names", 0, "{% for i in (1..100) %}\nHello {{ config.name }}.\n{% endfor %}");
+}
+
+describe("npm run verify renders every setting a subscriber can pick, not only the defaults", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "littlepress-verify-settings-"));
+  const [every, defaults] = [path.join(dir, "every"), path.join(dir, "defaults")];
+  settingsContent(every, false);
+  settingsContent(defaults, true);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const runs = [verify("--content", every), verify("--content", defaults)];
+
+  it("fails a select option the printer cuts, naming the publication, the edition and the option", async () => {
+    const { code, stdout } = await runs[0]!;
+    expect(stdout).toMatch(
+      /^FAIL {2}scroll: .*2 editions previewed with every setting \(4 variants, 3 distinct pages\)/m,
+    );
+    expect(stdout).toMatch(
+      /FAIL preview: scroll edition 0 with length=scroll is \d{5} px \([\d.]+ mm\) long: the printer cuts it at 10000/,
+    );
+    expect(stdout).not.toMatch(/scroll edition 0 with length=short/);
+    expect(code).toBe(1);
+  }, 110_000);
+
+  it("fails a text field at max_length that wraps into a page the printer cuts, naming the length", async () => {
+    const { stdout } = await runs[0]!;
+    expect(stdout).toMatch(
+      /^FAIL {2}names: .*1 edition previewed with every setting \(2 variants, 2 distinct pages\)/m,
+    );
+    expect(stdout).toMatch(/FAIL preview: names edition 0 with name=<80 characters> is \d{5} px/);
+    expect(stdout).not.toMatch(/names edition 0 with name=Al/);
+    expect(stdout).toMatch(/\nverify: NOT READY: 2 of 2 publications failed \(names, scroll\)/);
+  }, 110_000);
+
+  it("passes the same publications when every page a subscriber can get is short", async () => {
+    const { code, stdout } = await runs[1]!;
+    expect(stdout).toMatch(/^PASS {2}names: /m);
+    expect(stdout).toMatch(/^PASS {2}scroll: /m);
+    expect(stdout).toMatch(/print preview of \d+ variants as \d+ distinct pages\)/);
+    expect(code).toBe(0);
   }, 110_000);
 });
 
