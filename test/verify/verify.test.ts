@@ -69,7 +69,7 @@ describe("npm run verify on publications of every kind, one of them not ready", 
 
 /**
  * Writes two publications whose default settings print short pages: "scroll",
- * a select whose option `scroll` is 400 paragraphs long (default `short`), and
+ * a select whose option `scroll` is 12,000 px long (default `short`), and
  * "names", a name (default "Al") printed a hundred times. With `defaultsOnly`
  * the select has only its default and the name at most 4 characters, so every
  * page a subscriber can get is the default one's length.
@@ -90,8 +90,11 @@ function settingsContent(dir: string, defaultsOnly: boolean): void {
         ["Scroll", "scroll"],
       ];
   publication("scroll", [{ type: "select", name: "length", label: "Length", options, default: "short" }]);
-  const paragraphs = "{% for i in (1..400) %}\nParagraph {{ i }} of the scroll.\n{% endfor %}";
-  edition("scroll", 0, `{% if config.length == "scroll" %}${paragraphs}{% else %}A short note.{% endif %}`);
+  // Long only in Chromium: a height set by a selector the build's layout estimate does not follow (a
+  // combinator), so the build passes it and only the rendering of that option can tell (the estimate
+  // catches plainly long text itself: test/integration/edition-length.test.ts).
+  const scroll = '<style>main > div.scroll { height: 12000px }</style><div class="scroll">A scroll.</div>';
+  edition("scroll", 0, `{% if config.length == "scroll" %}${scroll}{% else %}A short note.{% endif %}`);
   edition("scroll", 1, "The same for every subscriber.");
   const name = { type: "text", name: "name", label: "Your name", required: false, default: "Al" };
   publication("names", [{ ...name, max_length: defaultsOnly ? 4 : 80 }]);
