@@ -19,6 +19,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { PRINTER_NAME_LENGTH, printerName } from "../lib/model/print-key.ts";
+import { escapeHtml } from "../lib/model/text-slots.ts";
 import { CHROMIUM, launchChromium } from "./browser.ts";
 import { answerUsage, listenPort, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
 import { firstLine } from "./preview/errors.ts";
@@ -306,7 +307,7 @@ function printable(
   if (mimetype === "text/html") return { html: text(), text: true };
   if (mimetype.startsWith("image/")) {
     const uri = `data:${contentType};base64,${body.toString("base64")}`;
-    return { html: `<img src="${escapeHtml(uri, true)}" style="width: 100%">`, text: false };
+    return { html: `<img src="${escapeHtml(uri)}" style="width: 100%">`, text: false };
   }
   if (mimetype.startsWith("text/")) return { html: plainText(text()), text: true };
   if (mimetype === "application/json") {
@@ -334,21 +335,15 @@ function printable(
 }
 
 /** sirius's html_for_plain_text. */
-const plainText = (text: string) => `<div style="white-space: pre-wrap">${escapeHtml(text, false)}</div>`;
-
-/** cgi.escape: &, < and >, and the double quote when `quote`. */
-function escapeHtml(text: string, quote: boolean): string {
-  const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return quote ? escaped.replace(/"/g, "&quot;") : escaped;
-}
+const plainText = (text: string) => `<div style="white-space: pre-wrap">${escapeHtml(text)}</div>`;
 
 /** The page a browser gets for a print key (sirius shows the printer and how to print to it). */
 function printerPage(info: { name: string; owner: string; status: string }): string {
   return `<!DOCTYPE html>
-<html lang="en"><meta charset="utf-8"><title>${escapeHtml(info.name, true)}</title>
-<h1>${escapeHtml(info.name, false)}</h1>
+<html lang="en"><meta charset="utf-8"><title>${escapeHtml(info.name)}</title>
+<h1>${escapeHtml(info.name)}</h1>
 <p>A printer on the local stand-in for sirius (npm run sirius). POST HTML to this URL to print it.</p>
-<pre>${escapeHtml(JSON.stringify(info, null, 2), false)}</pre>
+<pre>${escapeHtml(JSON.stringify(info, null, 2))}</pre>
 `;
 }
 

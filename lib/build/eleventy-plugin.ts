@@ -28,6 +28,7 @@ import { addDateFilters } from "./date-filters.ts";
 import { TEMPLATE_FILE } from "./data-editions.ts";
 import { dayFacts } from "../model/day-facts.ts";
 import { metaJson } from "../model/meta.ts";
+import { eachAtMost } from "../model/each-at-most.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
 import { loadSite, type PublicationSource, type Site } from "./site.ts";
 import { textFields } from "../model/config-fields.ts";
@@ -460,7 +461,7 @@ async function writePublications(
   }
   for (const dir of new Set(files.map((f) => path.dirname(f.path))))
     await mkdir(path.join(output, dir), { recursive: true });
-  await inParallel(files, (f) => writeFile(path.join(output, f.path), f.bytes));
+  await eachAtMost(WRITES_AT_ONCE, files, (f) => writeFile(path.join(output, f.path), f.bytes));
   for (const { index } of encoded) {
     await writeFile(path.join(output, DATA_DIR, index.slug, "index.json"), JSON.stringify(index));
   }
@@ -472,17 +473,8 @@ async function writePublications(
   }
 }
 
-/**
- * Runs `work` on every item, a few at a time
- * (thousands of file writes at once would each hold a buffer and a handle).
- */
-async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>, limit = 4): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
+/** File writes at once: thousands at once would each hold a buffer and a handle. */
+const WRITES_AT_ONCE = 4;
 
 /** Print checks on every rendered edition (once per file), its estimated length, and each description. */
 function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, content: string): ContentProblem[] {

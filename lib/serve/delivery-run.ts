@@ -15,6 +15,7 @@
 // day's first delivery), subscriptions that ended longer ago than that, the
 // rate-limit counters of hours that are over, and the live index's stray keys.
 import { addDays } from "../model/dates.ts";
+import { eachAtMost } from "../model/each-at-most.ts";
 import { editionAction, editionParams, type EditionAsks } from "../model/delivery-rules.ts";
 import { openPrintKey, printerName, printUrl } from "../model/print-key.ts";
 import { runTimes, type RunTimes } from "../model/run-budget.ts";
@@ -524,13 +525,4 @@ function once<A, R>(keyOf: (arg: A) => string, work: (arg: A) => Promise<R>): (a
     if (!result) done.set(key, (result = work(arg)));
     return result;
   };
-}
-
-/** Runs `work` on every item, at most `limit` at once. */
-async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -5,6 +5,7 @@
 // the request's path.
 import { createHmac } from "node:crypto";
 import { utcHourOf } from "../model/dates.ts";
+import { eachAtMost } from "../model/each-at-most.ts";
 import { takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 
 export interface RateLimit {
@@ -65,15 +66,14 @@ export async function pruneRateLimits(
     for (const hour of over) {
       if (!budget.deletes) return deleted;
       const keys = await store.list(`${LIMITS}${action}/${hour}/`);
-      let next = 0;
-      const worker = async () => {
-        while (next < keys.length && takeDelete(budget)) {
-          await store.delete(keys[next++]!);
-          deleted++;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
-      if (next < keys.length) return deleted;
+      let gone = 0;
+      await eachAtMost(concurrency, keys, async (key) => {
+        if (!takeDelete(budget)) return; // out of budget: the rest waits for the next call
+        await store.delete(key);
+        gone++;
+      });
+      deleted += gone;
+      if (gone < keys.length) return deleted;
     }
   }
   return deleted;

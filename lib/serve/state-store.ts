@@ -44,9 +44,14 @@ export interface PruneBudget {
   inTime?: () => boolean;
 }
 
+/** Whether `budget` still allows a deletion (it has some left, in time), without counting one. */
+export function budgetLeft(budget: PruneBudget): boolean {
+  return budget.deletes > 0 && (!budget.inTime || budget.inTime());
+}
+
 /** Whether `budget` allows one more deletion; counts it when it does. */
 export function takeDelete(budget: PruneBudget): boolean {
-  if (budget.deletes <= 0 || (budget.inTime && !budget.inTime())) return false;
+  if (!budgetLeft(budget)) return false;
   budget.deletes--;
   budget.taken = (budget.taken ?? 0) + 1;
   return true;

@@ -4,7 +4,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { printerName, sealPrintKey } from "../model/print-key.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
-import { takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
+import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 import { deliveriesOf, liveKey, liveOf, SUBSCRIPTIONS, subscriptionKey, type LiveEntry } from "./store-keys.ts";
 
 export interface NewSubscription {
@@ -68,7 +68,7 @@ export async function pruneDeliveries(
   expired: (date: string) => boolean,
   budget: PruneBudget,
 ): Promise<boolean> {
-  if (budget.deletes <= 0 || (budget.inTime && !budget.inTime())) return false; // not even listed
+  if (!budgetLeft(budget)) return false; // not even listed
   const prefix = deliveriesOf(id);
   const old = (await store.list(prefix)).filter((key) => expired(key.slice(prefix.length)));
   for (const key of old) {
