@@ -5,7 +5,7 @@
 import type { Config } from "@netlify/functions";
 import { jsonResponse } from "../lib/serve/http.ts";
 import { functionPaths, slugOf } from "../lib/serve/routes.ts";
-import { maxSubscriptionsOf, printKeyOriginsOf } from "../lib/serve/publication-store.ts";
+import { printKeyOriginsOf, siteIndexOf } from "../lib/serve/publication-store.ts";
 import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
 import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
 import { subscribeRequest } from "../lib/serve/subscribe.ts";
@@ -33,7 +33,7 @@ export default async (req: Request, context?: ServeContext): Promise<Response> =
     const origin = context?.littlepressOrigin ?? url.origin;
     const site = siteFor(context);
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(site) };
-    const maxSubscriptions = maxSubscriptionsOf(site);
+    const { maxSubscriptions } = siteIndexOf(site);
     const where = { origin, publicOrigin: url.origin, slug, client };
     return await subscribeRequest(req, { ...state, ...where, printKeys, maxSubscriptions });
   } catch (error) {

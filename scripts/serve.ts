@@ -1,12 +1,11 @@
 // npm run serve: the server (lib/serve/server.ts) on a site already built, with
 // the functions, without watching. Fit to run behind a reverse proxy (README:
 // "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ipaddr from "ipaddr.js";
-import { SITE_INDEX, siteDataDir, type SiteIndex } from "../lib/model/site-paths.ts";
 import { startCompiledServer } from "../lib/serve/compiled-server.ts";
+import { siteIndexOf } from "../lib/serve/publication-store.ts";
 import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
 export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)
@@ -47,9 +46,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       process.exitCode = 2;
     } else {
       startCompiledServer({ port: listen.port, host, siteDir: site, trustProxy }).then(
-        async (server) => {
+        (server) => {
           stopOnSignals(() => server.shutdown());
-          const warning = builtForWarning(site, await builtFor(site), server.url);
+          const warning = builtForWarning(site, siteIndexOf(path.resolve(site)).url, server.url);
           console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
           if (warning) console.warn(warning);
         },
@@ -59,16 +58,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         },
       );
     }
-  }
-}
-
-/** The address a built site was built for (its site index's url), if it says. */
-async function builtFor(site: string): Promise<string | undefined> {
-  try {
-    const index = JSON.parse(await readFile(path.join(siteDataDir(site), SITE_INDEX), "utf8")) as SiteIndex;
-    return typeof index.url === "string" ? index.url : undefined;
-  } catch {
-    return undefined;
   }
 }
 

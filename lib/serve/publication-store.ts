@@ -58,7 +58,7 @@ export async function openPublication(
   site: string,
   origin?: string,
 ): Promise<PublishedPublication | undefined> {
-  if (slug === "") slug = readSiteIndex(site).root ?? "";
+  if (slug === "") slug = siteIndexOf(site).root ?? "";
   if (!SAFE_SLUG.test(slug)) return undefined;
   const pub = await openSlug(site, slug);
   return pub && origin ? pub.at(origin) : pub;
@@ -95,15 +95,14 @@ export function forgetSite(site: string): void {
  * content/site.json's list, else the default (the public sirius, https only).
  */
 export function printKeyOriginsOf(site: string): readonly PrintKeyOrigin[] {
-  return readSiteIndex(site).printKeyOrigins ?? DEFAULT_PRINT_KEY_ORIGINS;
+  return siteIndexOf(site).printKeyOrigins ?? DEFAULT_PRINT_KEY_ORIGINS;
 }
 
-/** How many live subscriptions each of a built site's publications takes (content/site.json), if it says. */
-export function maxSubscriptionsOf(site: string): number | undefined {
-  return readSiteIndex(site).maxSubscriptions;
-}
-
-function readSiteIndex(site: string): SiteIndex {
+/**
+ * A built site's index (its site.json in the functions' data), read again
+ * when the build replaces it; {} without one.
+ */
+export function siteIndexOf(site: string): SiteIndex {
   const file = () => path.join(siteDataDir(site), SITE_INDEX);
   return freshRead(siteIndexes, site, file, () => {
     try {
