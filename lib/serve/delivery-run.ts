@@ -44,8 +44,6 @@ import { takeDelete, type PruneBudget, type StateStore, type Stored } from "./st
 import { deliveryKey, LIVE, liveKey, SUBSCRIPTIONS, subscriptionKey, type LiveEntry } from "./store-keys.ts";
 import { pruneDeliveries, removeSubscription } from "./subscriptions.ts";
 
-export { deliveriesOf, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
-
 export interface DeliveryRunOptions {
   store: StateStore;
   /** Where the publications are served ("https://example.netlify.app"): asked as the platform asks. */

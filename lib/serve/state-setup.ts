@@ -17,8 +17,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { SEAL_KEY_BYTES, sealKeyFrom } from "../model/seal.ts";
 import { blobsStore } from "./blobs-store.ts";
-import { SUBSCRIPTIONS } from "./delivery-run.ts";
 import { fileStore, type StateStore } from "./state-store.ts";
+import { SUBSCRIPTIONS } from "./store-keys.ts";
 
 /** The environment variable that holds the deploy's sealing key (base64 of 32 bytes); read by entry points only. */
 export const SEAL_KEY_VARIABLE = "LITTLEPRESS_SEAL_KEY";
