@@ -12,6 +12,7 @@
 import type { ContentProblem } from "../model/content-error.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../model/paper.ts";
+import { withoutSlots } from "../model/text-slots.ts";
 
 /** A character's average width, in ems: Latin text in the kit's serif is wider (about 0.5). */
 export const AVERAGE_CHAR_EM = 0.45;
@@ -271,8 +272,7 @@ export class LengthEstimator {
   estimate(html: string): number {
     const sheets = [...html.matchAll(STYLE_BLOCK)].map((m) => m[1]!);
     this.#useSheets(sheets.length === 1 ? sheets[0]! : sheets.join("\u0000"), sheets);
-    let markup = html.replace(HIDDEN_BLOCK, "");
-    if (markup.includes("\u27E6")) markup = markup.replace(SLOT, "");
+    const markup = withoutSlots(html.replace(HIDDEN_BLOCK, ""));
     const root: Frame = { tag: "", inherited: { fontPx: 16, line: { factor: NORMAL_LINE } } };
     root.block = this.#layout({}, root.inherited, false);
     const stack: Frame[] = [root];
@@ -427,9 +427,6 @@ function image(attrs: Map<string, string>, style: Style, own: Inherited): Box {
 
 const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi;
 const HIDDEN_BLOCK = /<(style|script)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
-
-/** Slot markers of text settings (lib/model/text-slots.ts): counted as an empty value. */
-const SLOT = /\u27E6littlepress:[A-Za-z][A-Za-z0-9_]*\u27E7/g;
 
 function definedOnly(style: Style): Style {
   return Object.fromEntries(Object.entries(style).filter(([, v]) => v !== undefined));

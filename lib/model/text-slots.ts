@@ -14,6 +14,9 @@ export const slotToken = (name: string) => `${OPEN}${name}${CLOSE}`;
 
 export const hasSlots = (html: string) => html.includes(OPEN);
 
+/** The page with every slot marker taken out: each text value counted as empty (the build's length estimate). */
+export const withoutSlots = (html: string) => (hasSlots(html) ? html.replace(SLOT, "") : html);
+
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
