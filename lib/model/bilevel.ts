@@ -52,8 +52,13 @@ export function cropToPaper(image: Pixels): Pixels {
 }
 
 /**
- * PIL's grey for a pixel on the way to 1 bit: floor((299 R + 587 G + 114 B) / 1000).
+ * PIL's grey for one colour on the way to 1 bit: floor((299 R + 587 G + 114 B) / 1000).
  * (PIL's "L" mode rounds instead, but its bilevel conversion truncates: this is the one that prints.)
+ */
+export const printedGrey = (r: number, g: number, b: number) => Math.floor((r * 299 + g * 587 + b * 114) / 1000);
+
+/**
+ * PIL's grey for each pixel on the way to 1 bit (printedGrey).
  * Alpha is ignored: PIL drops it (RGBA goes through RGB, LA through L) without
  * compositing, so a transparent pixel prints as the colour stored under it,
  * usually black (0, 0, 0, 0).
@@ -66,8 +71,7 @@ function greyOf(image: Pixels): Uint8Array {
     for (let i = 0; i < count; i++) grey[i] = data[i * channels]!;
     return grey;
   }
-  for (let i = 0, p = 0; i < count; i++, p += channels)
-    grey[i] = Math.floor((data[p]! * 299 + data[p + 1]! * 587 + data[p + 2]! * 114) / 1000);
+  for (let i = 0, p = 0; i < count; i++, p += channels) grey[i] = printedGrey(data[p]!, data[p + 1]!, data[p + 2]!);
   return grey;
 }
 

@@ -10,6 +10,7 @@
 // greyscale are not that: its grey is libvips' (pure red reads 127, PIL prints
 // it as 76), and a 16-bit image with alpha flattens to 254, not white.
 import sharp from "sharp";
+import { printedGrey } from "../../lib/model/bilevel.ts";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -37,8 +38,7 @@ export interface Grey {
  * The image as the printer's software sees it once it is on a page: every
  * pixel laid over white paper by its alpha, as the browser that renders the
  * page does (a transparent pixel is paper, whatever colour it stores), then
- * turned grey as PIL does on the way to 1 bit (floor((299 R + 587 G + 114 B) /
- * 1000), lib/model/bilevel.ts). Or why its pixels could not be read.
+ * turned grey as PIL does on the way to 1 bit (printedGrey, lib/model/bilevel.ts). Or why its pixels could not be read.
  */
 export async function greyOnWhite(bytes: Uint8Array): Promise<Grey | { error: string }> {
   let rgba: { data: Buffer; info: sharp.OutputInfo };
@@ -60,7 +60,7 @@ export async function greyOnWhite(bytes: Uint8Array): Promise<Grey | { error: st
     const alpha = data[p + 3]!;
     // over white: c * a + 255 * (1 - a), rounded, each channel in 0..255
     const over = (c: number) => Math.round((c * alpha + 255 * (255 - alpha)) / 255);
-    grey[i] = Math.floor((over(data[p]!) * 299 + over(data[p + 1]!) * 587 + over(data[p + 2]!) * 114) / 1000);
+    grey[i] = printedGrey(over(data[p]!), over(data[p + 1]!), over(data[p + 2]!));
   }
   return { data: grey, width, height };
 }
