@@ -3,7 +3,13 @@
 // prebuilt copy of every edition, lib/model/variants.ts), and for each, the
 // text fields at their defaults and at a long value, one field at a time and
 // all together (text values fill slots at request time, lib/model/text-slots.ts).
-import { isChoice, textFields, type ConfigField, type TextField } from "../../lib/model/config-fields.ts";
+import {
+  fallbackValue,
+  isChoice,
+  textFields,
+  type ConfigField,
+  type TextField,
+} from "../../lib/model/config-fields.ts";
 import { compileConfigValidator } from "../../lib/model/config-validator.ts";
 import { variantsOf } from "../../lib/model/variants.ts";
 
@@ -31,7 +37,7 @@ export function subscriberSettings(fields: ConfigField[]): Settings[] {
   if (fields.length === 0) return [{ values: {}, label: "", defaults: true }];
   const texts = textFields(fields);
   const validate = compileConfigValidator(fields);
-  const defaults = Object.fromEntries(texts.map((f) => [f.name, f.default ?? ""]));
+  const defaults = Object.fromEntries(texts.map((f) => [f.name, fallbackValue(f)]));
   const longs = new Map<string, string>();
   for (const f of texts) {
     const value = longValue(f, (v) => !validate({ [f.name]: v }).badFields.has(f.name));
@@ -40,9 +46,7 @@ export function subscriberSettings(fields: ConfigField[]): Settings[] {
   const textSets: Record<string, string>[] = [defaults];
   for (const [name, value] of longs) textSets.push({ ...defaults, [name]: value });
   if (longs.size > 1) textSets.push({ ...defaults, ...Object.fromEntries(longs) });
-  const choiceDefaults = Object.fromEntries(
-    fields.filter(isChoice).map((f) => [f.name, f.default ?? f.options[0]?.[1] ?? ""]),
-  );
+  const choiceDefaults = Object.fromEntries(fields.filter(isChoice).map((f) => [f.name, fallbackValue(f)]));
   const choices = variantsOf(fields).map((v) => v.values);
   // The default choices first, then the others in the fields' order.
   const isDefaultChoice = (c: Record<string, string>) => Object.entries(choiceDefaults).every(([k, v]) => c[k] === v);
