@@ -9,11 +9,11 @@
 // schedule only, and the local server gives it no route (a run is started by
 // the schedule or by `npm run deliver`, never by a request).
 import type { Config } from "@netlify/functions";
-import { runDeliveries } from "../lib/serve/delivery-run.ts";
-import { jsonResponse } from "../lib/serve/http.ts";
-import { printKeyOriginsOf } from "../lib/serve/publication-store.ts";
-import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
-import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
+import { runDeliveries } from "../lib/platform/delivery-run.ts";
+import { jsonResponse } from "../lib/edge/http.ts";
+import { printKeyOriginsOf } from "../lib/edge/publication-store.ts";
+import { siteFor, type ServeContext } from "../lib/edge/site-folder.ts";
+import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
 
 export const config: Config = { schedule: "*/15 * * * *" };
 

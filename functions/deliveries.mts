@@ -3,15 +3,15 @@
 // start`: deployed or from `npm run serve` it answers 404, since a public page
 // must not list subscribers.
 import type { Config } from "@netlify/functions";
-import { jsonResponse } from "../lib/serve/http.ts";
-import { functionPaths, slugOf } from "../lib/serve/routes.ts";
-import type { ServeContext } from "../lib/serve/site-folder.ts";
-import { fileStore } from "../lib/serve/state-store.ts";
-import { subscriptionHistories } from "../lib/serve/subscriptions.ts";
+import { jsonResponse } from "../lib/edge/http.ts";
+import { functionPaths, slugOf } from "../lib/server/routes.ts";
+import type { ServeContext } from "../lib/edge/site-folder.ts";
+import { fileStore } from "../lib/platform/state-store.ts";
+import { subscriptionHistories } from "../lib/platform/subscriptions.ts";
 
-// This function's routes, the only place they are written (lib/serve/routes.ts).
+// This function's routes, the only place they are written (lib/server/routes.ts).
 export const config: Config = { path: ["/:slug/deliveries/", "/:slug/deliveries", "/deliveries/", "/deliveries"] };
-// The methods it takes: the local server answers others 405 (lib/serve/routes.ts).
+// The methods it takes: the local server answers others 405 (lib/server/routes.ts).
 export const methods = ["GET", "HEAD"];
 
 export default async (req: Request, context?: ServeContext): Promise<Response> => {

@@ -1,18 +1,18 @@
 // GET/POST /<slug>/subscribe/: a publication's subscribe page. GET shows the
 // form (or an unsubscribe link's confirmation); POST subscribes or
-// unsubscribes (lib/serve/subscribe.ts). Reads LITTLEPRESS_SEAL_KEY (the key
+// unsubscribes (lib/platform/subscribe.ts). Reads LITTLEPRESS_SEAL_KEY (the key
 // print keys are sealed under) and, on Netlify, keeps the subscriptions in Blobs.
 import type { Config } from "@netlify/functions";
-import { jsonResponse } from "../lib/serve/http.ts";
-import { functionPaths, slugOf } from "../lib/serve/routes.ts";
-import { printKeyOriginsOf, siteIndexOf } from "../lib/serve/publication-store.ts";
-import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
-import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/serve/state-setup.ts";
-import { subscribeRequest } from "../lib/serve/subscribe.ts";
+import { jsonResponse } from "../lib/edge/http.ts";
+import { functionPaths, slugOf } from "../lib/server/routes.ts";
+import { printKeyOriginsOf, siteIndexOf } from "../lib/edge/publication-store.ts";
+import { siteFor, type ServeContext } from "../lib/edge/site-folder.ts";
+import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
+import { subscribeRequest } from "../lib/platform/subscribe.ts";
 
-// This function's routes, the only place they are written (lib/serve/routes.ts).
+// This function's routes, the only place they are written (lib/server/routes.ts).
 export const config: Config = { path: ["/:slug/subscribe/", "/:slug/subscribe", "/subscribe/", "/subscribe"] };
-// The methods it takes: the local server answers others 405 (lib/serve/routes.ts).
+// The methods it takes: the local server answers others 405 (lib/server/routes.ts).
 export const methods = ["GET", "HEAD", "POST"];
 
 export default async (req: Request, context?: ServeContext): Promise<Response> => {

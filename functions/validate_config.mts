@@ -2,13 +2,13 @@
 // into the settings form. Parse the body, check it against the fields, answer
 // {"valid": true} or {"valid": false, "errors": [...]}.
 import type { Config } from "@netlify/functions";
-import { readConfigRequest } from "../lib/serve/config-request.ts";
-import { jsonResponse } from "../lib/serve/http.ts";
-import { openPublication } from "../lib/serve/publication-store.ts";
-import { functionPaths, slugOf } from "../lib/serve/routes.ts";
-import { siteFor, type ServeContext } from "../lib/serve/site-folder.ts";
+import { readConfigRequest } from "../lib/edge/config-request.ts";
+import { jsonResponse } from "../lib/edge/http.ts";
+import { openPublication } from "../lib/edge/publication-store.ts";
+import { functionPaths, slugOf } from "../lib/server/routes.ts";
+import { siteFor, type ServeContext } from "../lib/edge/site-folder.ts";
 
-// This function's routes, the only place they are written (lib/serve/routes.ts).
+// This function's routes, the only place they are written (lib/server/routes.ts).
 export const config: Config = {
   path: ["/:slug/validate_config/", "/:slug/validate_config", "/validate_config/", "/validate_config"],
 };

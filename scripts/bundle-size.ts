@@ -7,7 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
 import { siteDataDir } from "../lib/model/site-paths.ts";
-import { readNetlifyConfig } from "../lib/serve/netlify-config.ts";
+import { readNetlifyConfig } from "../lib/server/netlify-config.ts";
 import { scriptArgs } from "./cli.ts";
 
 export const USAGE = `Usage: npm run bundle [-- <site>]

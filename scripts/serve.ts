@@ -1,11 +1,11 @@
-// npm run serve: the server (lib/serve/server.ts) on a site already built, with
+// npm run serve: the server (lib/server/server.ts) on a site already built, with
 // the functions, without watching. Fit to run behind a reverse proxy (README:
 // "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ipaddr from "ipaddr.js";
-import { startCompiledServer } from "../lib/serve/compiled-server.ts";
-import { siteIndexOf } from "../lib/serve/publication-store.ts";
+import { startCompiledServer } from "../lib/server/compiled-server.ts";
+import { siteIndexOf } from "../lib/edge/publication-store.ts";
 import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
 export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)

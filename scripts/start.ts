@@ -1,4 +1,4 @@
-// `npm start`: builds the site, serves it with the functions (lib/serve/server.ts),
+// `npm start`: builds the site, serves it with the functions (lib/server/server.ts),
 // and rebuilds on every save to content/ or layouts/ (lib/build/live.ts). Pages
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { freePort, listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
 import { LiveSite } from "../lib/build/live.ts";
-import { startCompiledServer } from "../lib/serve/compiled-server.ts";
-import type { LocalServer } from "../lib/serve/server.ts";
+import { startCompiledServer } from "../lib/server/compiled-server.ts";
+import type { LocalServer } from "../lib/server/server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
 

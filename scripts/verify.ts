@@ -14,7 +14,7 @@ import { findContentError } from "../lib/model/content-error.ts";
 import { loadSite } from "../lib/build/site.ts";
 import { build, describeBuildError } from "../lib/build/build.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
-import { startServer } from "../lib/serve/server.ts";
+import { startServer } from "../lib/server/server.ts";
 import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
 import { formatVerdict } from "./verify/summary.ts";
 import { plural } from "../lib/model/words.ts";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServeContext } from "../../lib/serve/site-folder.ts";
+import type { ServeContext } from "../../lib/edge/site-folder.ts";
 import { checkAnswer, type EditionRequest } from "./requests.ts";
 import { ROOT } from "./util.ts";
 

@@ -5,8 +5,8 @@
 // the local server calls). No HTTP, no other load: what the function costs.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { compileServer } from "../../lib/serve/compiled-server.ts";
-import type { EditionHandler } from "../../lib/serve/edition-endpoint.ts";
+import { compileServer } from "../../lib/server/compiled-server.ts";
+import type { EditionHandler } from "../../lib/edge/edition-endpoint.ts";
 import type { SyntheticSite } from "./generate.ts";
 import { editionRequests } from "./requests.ts";
 import { median, ROOT } from "./util.ts";
@@ -22,7 +22,7 @@ export interface HandlerResult {
 }
 
 export async function benchHandler(siteDir: string, site: SyntheticSite, seconds: number, rounds: number) {
-  // Compiled as Netlify compiles it (esbuild, lib/serve/compiled-server.ts), not as tsx loads it.
+  // Compiled as Netlify compiles it (esbuild, lib/server/compiled-server.ts), not as tsx loads it.
   const compiled = await compileServer(ROOT);
   const module = (await import(pathToFileURL(path.join(compiled, "functions", "edition.mjs")).href)) as {
     default: EditionHandler;

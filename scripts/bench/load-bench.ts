@@ -2,7 +2,7 @@
 // in a child process of its own, the sides measured in turn, round after
 // round, in a rotating order, so that a busy moment of the shared machine
 // falls on every side alike. The sides:
-// - /edition/ through the kit's server (lib/serve/server.ts, what npm start
+// - /edition/ through the kit's server (lib/server/server.ts, what npm start
 //   and npm run serve run), the benchmark's request mix;
 // - the site's static files through the same server;
 // - the static limit: a plain Node server sending, for the same paths, the

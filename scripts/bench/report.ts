@@ -426,8 +426,8 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
       "the CSV read by csv-parse as a data extension, the dates and their Intl names made by a JavaScript data file.",
     "- Servers: each in a child process of its own, on 127.0.0.1; wrk (one thread) sends each side in turn, " +
       `cycling through its request paths with a Lua script. The /edition/ mix: ${r.requestMix}.`,
-    "  The kit's server is lib/serve/server.ts with the functions, compiled by esbuild " +
-      "as `npm start` and `npm run serve` run them (lib/serve/compiled-server.ts). " +
+    "  The kit's server is lib/server/server.ts with the functions, compiled by esbuild " +
+      "as `npm start` and `npm run serve` run them (lib/server/compiled-server.ts). " +
       "The static limit is a plain Node `http.createServer` that answers each path with the status, headers and " +
       "bytes the kit's server sent for it, from a Map (scripts/bench/limit-child.ts).",
     "  The per-request renderer is Express 4 with EJS views as the older kits ran them (the view compiled per " +

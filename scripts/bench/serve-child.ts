@@ -1,7 +1,7 @@
 // The kit's local server in a process of its own, so the load generator and
 // the server never share a thread. Prints its URL as one line, then serves
 // until the parent kills it. Usage: node --import tsx scripts/bench/serve-child.ts <siteDir>
-import { startCompiledServer } from "../../lib/serve/compiled-server.ts";
+import { startCompiledServer } from "../../lib/server/compiled-server.ts";
 
 const siteDir = process.argv[2];
 if (!siteDir) throw new Error("usage: serve-child.ts <siteDir>");

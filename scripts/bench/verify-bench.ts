@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { build } from "../../lib/build/build.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
-import { startServer } from "../../lib/serve/server.ts";
+import { startServer } from "../../lib/server/server.ts";
 import { CHROMIUM } from "../browser.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
 import { preview } from "../preview/run.ts";

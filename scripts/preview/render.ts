@@ -14,7 +14,7 @@ import { decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
-import { insideSite } from "../../lib/serve/site-folder.ts";
+import { insideSite } from "../../lib/edge/site-folder.ts";
 import { firstLine } from "./errors.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 

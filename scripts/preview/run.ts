@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { CHROMIUM, launchChromium } from "../browser.ts";
-import { startServer } from "../../lib/serve/server.ts";
+import { startServer } from "../../lib/server/server.ts";
 import { firstLine, PreviewError } from "./errors.ts";
 import type { Strip } from "./contact-sheet.ts";
 import { copyIntoSite, writePublicationPreview, type Rendered, type VariantSheet } from "./output.ts";

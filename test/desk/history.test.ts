@@ -4,10 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
-import { runDeliveries } from "../../lib/serve/delivery-run.ts";
-import { startServer, type LocalServer } from "../../lib/serve/server.ts";
-import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
-import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { runDeliveries } from "../../lib/platform/delivery-run.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
+import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
+import { createSubscription } from "../../lib/platform/subscriptions.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { builtSite } from "../helpers/sites.ts";

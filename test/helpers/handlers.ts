@@ -3,7 +3,7 @@
 import path from "node:path";
 import edition from "../../functions/edition.mts";
 import validateConfig from "../../functions/validate_config.mts";
-import type { ServeContext } from "../../lib/serve/site-folder.ts";
+import type { ServeContext } from "../../lib/edge/site-folder.ts";
 import { builtSite } from "./sites.ts";
 
 /** What the functions are handed besides the request: the site chosen with useSite. */

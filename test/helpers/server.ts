@@ -1,7 +1,7 @@
 // Runs the local server on a free 127.0.0.1 port for the tests of one describe
 // block. The server hands the functions the site it serves with each request.
 import { afterAll, beforeAll } from "vitest";
-import { startServer, type LocalServer } from "../../lib/serve/server.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { builtSite } from "./sites.ts";
 
 export function withServer(site: string): { readonly url: string } {

@@ -11,7 +11,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
-import { startServer, type LocalServer } from "../../lib/serve/server.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { rawOnce, RawConnection, rawRequest, type RawResponse } from "../helpers/raw-http.ts";
 import { builtSite } from "../helpers/sites.ts";
 

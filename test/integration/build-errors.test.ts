@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 
 const run = promisify(execFile);
 const ROOT = ".test-work/broken";

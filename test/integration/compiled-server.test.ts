@@ -1,12 +1,12 @@
 // `npm start`, `npm run serve` and the benchmark run the server compiled with
-// the functions (lib/serve/compiled-server.ts). It must answer every request
+// the functions (lib/server/compiled-server.ts). It must answer every request
 // exactly as the server run from its sources does (which the other tests hold
 // to what Netlify runs), and leave no compiled code behind.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMPILED_DIR, startCompiledServer } from "../../lib/serve/compiled-server.ts";
-import { startServer, type LocalServer } from "../../lib/serve/server.ts";
+import { COMPILED_DIR, startCompiledServer } from "../../lib/server/compiled-server.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 const ROOT = process.cwd();

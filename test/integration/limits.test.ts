@@ -6,7 +6,7 @@ import {
   MAX_QUERY_LENGTH,
   MAX_QUERY_PARAMS,
   jsonDepth,
-} from "../../lib/serve/request-limits.ts";
+} from "../../lib/edge/request-limits.ts";
 import { getEdition, postConfigForm, postConfig, useSite } from "../helpers/handlers.ts";
 
 beforeAll(() => useSite("basic"));

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 
 const ROOT = ".test-work/live-data";

@@ -7,7 +7,7 @@ import { request } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { publicationDataDir } from "../../lib/model/site-paths.ts";
-import { LIVE_EVENTS } from "../../lib/serve/live-reload.ts";
+import { LIVE_EVENTS } from "../../lib/server/live-reload.ts";
 import type { LiveState } from "../../lib/build/live.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { FIXTURES } from "../helpers/sites.ts";

@@ -3,7 +3,7 @@
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 const site = builtSite("printing");

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";
 import { decodeShard, openSealedShard, shardDictionary, type PublicationIndex } from "../../lib/model/shard.ts";
 import { PUBLIC_SHARDS_DIR, publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
-import { startServer, type LocalServer } from "../../lib/serve/server.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { EXAMPLES } from "../helpers/sites.ts";
 

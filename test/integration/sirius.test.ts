@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSubscription } from "../../lib/serve/subscriptions.ts";
-import { stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
+import { createSubscription } from "../../lib/platform/subscriptions.ts";
+import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
 import { main as deliver } from "../../scripts/deliver.ts";
 import { decodePng } from "../../scripts/preview/print-image.ts";
 import {

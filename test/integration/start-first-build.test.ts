@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { LIVE_EVENTS } from "../../lib/serve/live-reload.ts";
+import { LIVE_EVENTS } from "../../lib/server/live-reload.ts";
 import { spawnStart } from "../../scripts/start.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { FIXTURES } from "../helpers/sites.ts";

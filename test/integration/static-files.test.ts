@@ -1,12 +1,12 @@
 // The local server keeps the site's files it has found (small ones with their
-// bytes, lib/serve/static-files.ts): a file replaced on disk must still be
+// bytes, lib/server/static-files.ts): a file replaced on disk must still be
 // served as it is now, and a large one (streamed) as whole as a small one.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type LocalServer } from "../../lib/serve/server.ts";
-import { RECHECK_MS } from "../../lib/serve/publication-store.ts";
-import { KEEP_BYTES_UP_TO } from "../../lib/serve/static-files.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
+import { RECHECK_MS } from "../../lib/edge/publication-store.ts";
+import { KEEP_BYTES_UP_TO } from "../../lib/server/static-files.ts";
 
 let site: string;
 let server: LocalServer;

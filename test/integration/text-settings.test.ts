@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { fillSlots } from "../../lib/model/text-slots.ts";
 
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LengthEstimator } from "../../lib/build/edition-length.ts";
-import { eachEdition, openPublication } from "../../lib/serve/publication-store.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { preview } from "../../scripts/preview/run.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES, readConfigRequest, type ConfigRequest } from "../../lib/serve/config-request.ts";
+import { MAX_BODY_BYTES, readConfigRequest, type ConfigRequest } from "../../lib/edge/config-request.ts";
 
 function post(body: BodyInit | null, headers: Record<string, string> = {}): Request {
   return new Request("http://x/", { method: "POST", body, headers });

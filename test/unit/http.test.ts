@@ -1,11 +1,11 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
-import { decideEdition, type EditionDecision } from "../../lib/serve/edition-route.ts";
+import { decideEdition, type EditionDecision } from "../../lib/edge/edition-route.ts";
 import { editionEtag, filledEtag } from "../../lib/model/etag.ts";
-import { editionAnswer, jsonResponse, noEditionAnswer, REASON_HEADER, toResponse } from "../../lib/serve/http.ts";
+import { editionAnswer, jsonResponse, noEditionAnswer, REASON_HEADER, toResponse } from "../../lib/edge/http.ts";
 import { packPublication } from "../../lib/build/pack.ts";
-import { publishedFromMemory, type PublishedPublication } from "../../lib/serve/publication-store.ts";
+import { publishedFromMemory, type PublishedPublication } from "../../lib/edge/publication-store.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
 import { slotToken } from "../../lib/model/text-slots.ts";
 

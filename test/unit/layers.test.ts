@@ -41,10 +41,10 @@ describe("the functions", () => {
   const functions = tsFiles("functions");
 
   const named = functions.map((f) => [path.basename(f), f]);
-  it.each(named)("%s reaches only lib/serve and lib/model", (_, file) => {
+  it.each(named)("%s reaches only lib/edge, lib/platform and lib/model", (_, file) => {
     const reached = relative(reach(file).files).filter((f) => f !== relative([path.resolve(file)])[0]);
     expect(reached.length).toBeGreaterThan(0);
-    expect(reached.filter((f) => !/^lib\/(serve|model)\//.test(f))).toEqual([]);
+    expect(reached.filter((f) => !/^lib\/(edge|platform|model)\//.test(f))).toEqual([]);
   });
 
   it("load no package of the build (yaml, sharp, Eleventy, chokidar, markdown-it, esbuild)", () => {
@@ -67,7 +67,7 @@ describe("lib/model", () => {
   });
 
   const named = model.map((f) => [path.basename(f), f]);
-  it.each(named)("%s does no I/O and imports nothing of lib/build or lib/serve", (_, file) => {
+  it.each(named)("%s does no I/O and imports nothing of lib/build, edge, platform or server", (_, file) => {
     const imports = importsOf(file);
     expect(imports.filter(isIO)).toEqual([]);
     expect(imports.filter((s) => s.startsWith(".") && !inModel(file, s))).toEqual([]);

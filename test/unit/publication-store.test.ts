@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
 import type { EditionKey } from "../../lib/model/edition-key.ts";
-import { decideEdition } from "../../lib/serve/edition-route.ts";
+import { decideEdition } from "../../lib/edge/edition-route.ts";
 import { publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
 import { packPublication, SHARD_SIZE } from "../../lib/build/pack.ts";
 import {
@@ -21,7 +21,7 @@ import {
   publishedFromMemory,
   RECHECK_MS,
   SHARDS_IN_MEMORY,
-} from "../../lib/serve/publication-store.ts";
+} from "../../lib/edge/publication-store.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
 
 const PLAIN = { id: "", values: {} };

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { config as edition } from "../../functions/edition.mts";
 import { config as validateConfig } from "../../functions/validate_config.mts";
 import { DATA_DIR, publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
-import { functionPaths, slugOf } from "../../lib/serve/routes.ts";
-import { deployedSite, siteFor } from "../../lib/serve/site-folder.ts";
+import { functionPaths, slugOf } from "../../lib/server/routes.ts";
+import { deployedSite, siteFor } from "../../lib/edge/site-folder.ts";
 
 // The publication a URL is for, read from the function's own routes (its config.path).
 const slugFromPath = (pathname: string, fn: "edition" | "validate_config") =>

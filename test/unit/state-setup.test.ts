@@ -18,9 +18,9 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openPrintKey } from "../../lib/model/print-key.ts";
-import { subscriptionKey } from "../../lib/serve/store-keys.ts";
-import { localKeyFile, stateSetup, type StateSetup } from "../../lib/serve/state-setup.ts";
-import { createSubscription } from "../../lib/serve/subscriptions.ts";
+import { subscriptionKey } from "../../lib/platform/store-keys.ts";
+import { localKeyFile, stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
+import { createSubscription } from "../../lib/platform/subscriptions.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 
 let work: string;

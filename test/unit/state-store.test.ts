@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blobsStore } from "../../lib/serve/blobs-store.ts";
-import { fileStore, type StateStore } from "../../lib/serve/state-store.ts";
+import { blobsStore } from "../../lib/platform/blobs-store.ts";
+import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "littlepress-store-"));
 const server = new BlobsServer({ directory: path.join(folder, "blobs"), token: "test-token" });

@@ -20,7 +20,7 @@ import proxyaddr from "proxy-addr";
 import { pathToFileURL } from "node:url";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
-import type { EditionHandler } from "./edition-endpoint.ts";
+import type { EditionHandler } from "../edge/edition-endpoint.ts";
 import {
   compileRoutes,
   functionPaths,
@@ -29,10 +29,10 @@ import {
   type RouteMatcher,
 } from "./routes.ts";
 import type { PrintKeyOrigin } from "../model/print-key.ts";
-import type { ServeContext } from "./site-folder.ts";
-import { forgetSite } from "./publication-store.ts";
+import type { ServeContext } from "../edge/site-folder.ts";
+import { forgetSite } from "../edge/publication-store.ts";
 import { SiteFiles, type SiteFile } from "./static-files.ts";
-import { LOCAL_STATE } from "./state-setup.ts";
+import { LOCAL_STATE } from "../platform/state-setup.ts";
 
 type Handler = (req: Request, context: ServeContext) => Promise<Response> | Response;
 
@@ -142,11 +142,11 @@ export interface ServerOptions {
    * under `npm start` only; never from `npm run serve`, which may face the internet).
    */
   history?: boolean;
-  /** `npm start`: pages opened in a browser reload after each build (lib/serve/live-reload.ts). */
+  /** `npm start`: pages opened in a browser reload after each build (lib/server/live-reload.ts). */
   live?: LiveChannel;
   /**
    * A folder of the functions already compiled, one .mjs per function, to
-   * load instead of the project's .mts files (lib/serve/compiled-server.ts).
+   * load instead of the project's .mts files (lib/server/compiled-server.ts).
    */
   compiledFunctions?: string;
   /**
@@ -265,7 +265,7 @@ interface Served {
   functions: Map<string, LocalFunction>;
   /** Pages opened in a browser get the live-reload script (`npm start`). */
   live: boolean;
-  /** The site's files, looked up once and kept (lib/serve/static-files.ts). */
+  /** The site's files, looked up once and kept (lib/server/static-files.ts). */
   files: SiteFiles;
   /** The function each URL path reaches (or none), found once per path (routeOf). */
   routes: Map<string, LocalFunction | null>;

@@ -76,7 +76,7 @@ export const CUT_SHORT = Symbol("cut short");
 
 /**
  * The body, or undefined once it passes MAX_BODY_BYTES (read no further than
- * that), or CUT_SHORT. Also reads the subscribe form (lib/serve/subscribe.ts).
+ * that), or CUT_SHORT. Also reads the subscribe form (lib/platform/subscribe.ts).
  */
 export async function readLimited(req: Request): Promise<Uint8Array<ArrayBuffer> | undefined | typeof CUT_SHORT> {
   if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return undefined;

@@ -2,14 +2,14 @@ import type { EditionDecision } from "./edition-route.ts";
 import { editionAnswer, noEditionAnswer, toResponse, type EditionAnswer } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
 import { editionRequestProblem } from "./request-limits.ts";
-import { compileRoutes } from "./routes.ts";
+import { compileRoutes } from "../server/routes.ts";
 import { siteFor, type ServeContext } from "./site-folder.ts";
 
 /**
  * An edition function's handler: what Netlify calls, a web Request in and a
  * Response out, and `answer`, the very same decision on a parsed URL without
  * the web objects, which the local server calls on its own fast path
- * (lib/serve/server.ts). The Response is `answer`'s result, converted.
+ * (lib/server/server.ts). The Response is `answer`'s result, converted.
  */
 export interface EditionHandler {
   (req: Request, context?: ServeContext): Promise<Response>;

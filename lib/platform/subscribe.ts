@@ -9,7 +9,7 @@ import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
 import { parsePrintKeyUrl, printerName } from "../model/print-key.ts";
 import { isTimeZone } from "../model/time-zones.ts";
-import { CUT_SHORT, readLimited } from "./config-request.ts";
+import { CUT_SHORT, readLimited } from "../edge/config-request.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
 import type { StateStore } from "./state-store.ts";
@@ -35,7 +35,7 @@ export interface SubscribeOptions {
   slug: string;
   /** The client's address, for the rate limit: the platform's own field or the socket's, never a request header. */
   client: string;
-  /** Where print keys may be, and how they are asked (lib/serve/print-key-client.ts). */
+  /** Where print keys may be, and how they are asked (lib/platform/print-key-client.ts). */
   printKeys: PrintKeyPolicy;
   at?: Date;
   limit?: RateLimit;

@@ -50,7 +50,7 @@ export interface DeliveryRunOptions {
   origin: string;
   /** The key the print keys are sealed under. */
   sealKey: Buffer;
-  /** Where print keys may be, and how they are asked (lib/serve/print-key-client.ts). */
+  /** Where print keys may be, and how they are asked (lib/platform/print-key-client.ts). */
   printKeys: PrintKeyPolicy;
   /** The run's instant (the clock is passed in, so tests and --at control it). */
   at: Date;

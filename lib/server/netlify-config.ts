@@ -2,7 +2,7 @@
 // publish and functions folders, redirects and custom headers, applied in the
 // order Netlify applies them) and `npm run bundle` (each function's
 // included_files). The functions' own routes are in their `config.path`
-// (lib/serve/routes.ts).
+// (lib/server/routes.ts).
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { pathPattern, type PathParams } from "./routes.ts";

@@ -7,8 +7,8 @@
 // is forgotten at once after each build of `npm start` (forget()).
 import { readFileSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import { RECHECK_MS } from "./publication-store.ts";
-import { insideSite } from "./site-folder.ts";
+import { RECHECK_MS } from "../edge/publication-store.ts";
+import { insideSite } from "../edge/site-folder.ts";
 
 /** A file of the site, as found at its last check. */
 export interface SiteFile {

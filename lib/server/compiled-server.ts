@@ -27,7 +27,7 @@ const SERVER_SOURCE = path.join(import.meta.dirname, "server.ts");
  */
 export const COMPILED_DIR = path.join("node_modules", ".cache", "littlepress");
 
-/** Starts the server (lib/serve/server.ts) compiled, with the project's functions compiled beside it. */
+/** Starts the server (lib/server/server.ts) compiled, with the project's functions compiled beside it. */
 export async function startCompiledServer(options: ServerOptions = {}): Promise<LocalServer> {
   const root = path.resolve(options.root ?? process.cwd());
   const out = await compileServer(root);

@@ -38,7 +38,7 @@ export function noEditionAnswer(status: 204 | 410, reason: string): EditionAnswe
 /**
  * Pages as sent, for copies without text slots (the same bytes for every
  * subscriber), by the prebuilt copy they were encoded from: a copy is kept
- * only while its shard is (lib/serve/publication-store.ts), so these go with
+ * only while its shard is (lib/edge/publication-store.ts), so these go with
  * it. Encoding a page again cost some 2 µs a request, a good part of the
  * whole decision; a map by charset and ETag of the last 512 pages missed on
  * most requests of a long serial, whose subscribers each ask for their own part.
