@@ -1,59 +1,7 @@
-// The scheduled delivery run (every 15 minutes): every subscription due now
-// gets its day's edition, asked from this site's /edition/ as the platform
-// asked, and what is to print goes to its print key. Deliveries happen on the
-// hour, so a run at :00 delivers; the runs between retry offline printers.
-// A run keeps within 25 seconds (a scheduled function gets 30): what it has
-// no time to start is left to the next one, and the log says how many.
-// Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under) and URL
-// (the site's address, set by Netlify). It has no path: Netlify runs it on its
-// schedule only, and the local server gives it no route (a run is started by
-// the schedule or by `npm run deliver`, never by a request).
+// The scheduled delivery run, every 15 minutes (lib/platform/scheduled-run.ts).
+// It has no path: Netlify runs it on its schedule only, and the local server
+// gives it no route (a run is started by the schedule or by `npm run deliver`).
 import type { Config } from "@netlify/functions";
-import { runDeliveries } from "../lib/platform/delivery-run.ts";
-import { jsonResponse } from "../lib/edge/http.ts";
-import { printKeyOriginsOf } from "../lib/edge/publication-store.ts";
-import { siteFor, type ServeContext } from "../lib/edge/site-folder.ts";
-import { SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
+export { deliver as default } from "../lib/platform/scheduled-run.ts";
 
 export const config: Config = { schedule: "*/15 * * * *" };
-
-export default async (req: Request, context?: ServeContext): Promise<Response> => {
-  try {
-    const state = stateSetup({
-      folder: context?.littlepressState,
-      keyFile: context?.littlepressKeyFile,
-      sealKey: process.env[SEAL_KEY_VARIABLE],
-    });
-    if ("error" in state) {
-      console.error(`deliver: ${state.error}`);
-      return jsonResponse({ error: state.error }, 503);
-    }
-    const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
-    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
-    const report = await runDeliveries({ ...state, origin, printKeys, at: new Date() });
-    for (const l of report.lines)
-      console.log(
-        `deliver: ${l.slug || "/"} ${l.subscription} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`,
-      );
-    const { left, unchecked, pruned } = report;
-    console.log(
-      `deliver: ${report.lines.length} of ${report.subscriptions} subscriptions delivered at ${report.at}` +
-        (left ? `; ${left} due left for the next run (the time was up)` : "") +
-        (unchecked ? `; ${unchecked} subscriptions not read (the time was up)` : "") +
-        (report.paused.length ? `; ${report.paused.length} paused (their print keys kept failing)` : "") +
-        (pruned ? `; ${pruned} old entries pruned` : ""),
-    );
-    return jsonResponse({
-      at: report.at,
-      subscriptions: report.subscriptions,
-      delivered: report.lines.length,
-      left,
-      unchecked,
-      paused: report.paused.length,
-      pruned,
-    });
-  } catch (error) {
-    console.error(`deliver: internal fault: ${String(error)}`);
-    return jsonResponse({ error: "the run failed; the next one resumes it" }, 500);
-  }
-};

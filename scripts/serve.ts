@@ -4,7 +4,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ipaddr from "ipaddr.js";
-import { startCompiledServer } from "../lib/server/compiled-server.ts";
+import { startServer } from "../lib/server/server.ts";
 import { siteIndexOf } from "../lib/edge/publication-store.ts";
 import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
@@ -45,7 +45,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.error(`serve: ${listen.problem}; see --help`);
       process.exitCode = 2;
     } else {
-      startCompiledServer({ port: listen.port, host, siteDir: site, trustProxy }).then(
+      startServer({ port: listen.port, host, siteDir: site, trustProxy }).then(
         (server) => {
           stopOnSignals(() => server.shutdown());
           const warning = builtForWarning(site, siteIndexOf(path.resolve(site)).url, server.url);

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { freePort, listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
 import { LiveSite } from "../lib/build/live.ts";
-import { startCompiledServer } from "../lib/server/compiled-server.ts";
+import { startServer } from "../lib/server/server.ts";
 import type { LocalServer } from "../lib/server/server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
@@ -43,7 +43,7 @@ async function main(values: { port?: string; content?: string; output?: string }
   building.catch(() => undefined); // thrown where the server awaits it, not as an unhandled rejection meanwhile
   let server: LocalServer;
   try {
-    server = await startCompiledServer({ port, siteDir: output, live, listenAfter: building });
+    server = await startServer({ port, siteDir: output, live, listenAfter: building });
   } catch (error) {
     await building.catch(() => undefined);
     await live.close();

@@ -2,6 +2,7 @@ import { encodeHtml, isUtf8 } from "../model/charset.ts";
 import type { EditionDecision } from "./edition-route.ts";
 import type { PublishedPublication } from "./publication-store.ts";
 import type { PrebuiltEdition } from "../model/shard.ts";
+import type { ServeContext } from "./site-folder.ts";
 import { textFields, type ConfigField } from "../model/config-fields.ts";
 import { cutAtSlots, finishEdition, finishedEtag, slotText } from "../model/text-slots.ts";
 
@@ -9,14 +10,20 @@ import { cutAtSlots, finishEdition, finishedEtag, slotText } from "../model/text
 // on the subscriber: no browser or CDN may reuse one for another request.
 const NO_STORE = { "Cache-Control": "no-store", "Netlify-CDN-Cache-Control": "no-store" };
 
+/** A function's handler, as Netlify calls it: a web Request in, a Response out. */
+export type FunctionHandler = (req: Request, context?: ServeContext) => Promise<Response>;
+
+/**
+ * The methods of an address that is only read (/edition/, /sample/, the
+ * histories): a function exports them as `methods`, and the local server
+ * answers any other with 405 and Allow (Netlify hands every method over).
+ */
+export const READ_METHODS: readonly string[] = ["GET", "HEAD"];
+
 /** Header that says why /edition/ answered 204 or 410. */
 export const REASON_HEADER = "X-Littlepress-Reason";
 
-/**
- * An edition endpoint's answer before it is a web Response: the status, the
- * headers and the page. Netlify gets it as a Response (toResponse); the local
- * server writes it to its socket as it is, without building one per request.
- */
+/** An edition endpoint's answer before it is a web Response (toResponse): the status, the headers and the page. */
 export interface EditionAnswer {
   status: 200 | 204 | 410;
   headers: Record<string, string>;

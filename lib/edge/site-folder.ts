@@ -28,6 +28,8 @@ export interface ServeContext {
   littlepressOrigin?: string;
   /** The client's address: Netlify's Context names it `ip` too; the local server passes the socket's. */
   ip?: string;
+  /** The route's named parts (`:slug`): Netlify's Context names them `params` too; so does the local server. */
+  params?: Record<string, string>;
   /** The print-key services allowed, when the local server is told them (tests); else the built site's list. */
   littlepressPrintKeys?: readonly PrintKeyOrigin[];
 }

@@ -1,7 +1,8 @@
 // Live reload for `npm start`: a server-sent-events channel that tells open
 // pages about each build, and the small script put into every HTML page a
 // browser opens, which reloads on a new build and shows a failed one.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
 import type { LiveState } from "../build/live.ts";
 
 /** Where pages listen; outside every publication's paths and the site's files. */
@@ -12,12 +13,17 @@ export interface LiveChannel {
   subscribe(listener: (state: LiveState) => void): () => void;
 }
 
-/** Holds the response open and sends the state as `build` events; the browser reconnects by itself. */
-export function liveEvents(live: LiveChannel, req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store" });
-  res.write(`retry: ${RECONNECT_MS}\n\n`);
-  const stop = live.subscribe((state) => res.write(`event: build\ndata: ${JSON.stringify(state)}\n\n`));
-  req.on("close", stop);
+/**
+ * Holds the response open and sends the state as `build` events; the browser
+ * reconnects by itself. `closed` settles when the server stops (its streams end).
+ */
+export function liveEvents(live: LiveChannel, c: Context, closed: Promise<void>): Response {
+  return streamSSE(c, async (stream) => {
+    await stream.write(`retry: ${RECONNECT_MS}\n\n`);
+    const stop = live.subscribe((state) => void stream.writeSSE({ event: "build", data: JSON.stringify(state) }));
+    await Promise.race([closed, new Promise<void>((resolve) => stream.onAbort(resolve))]);
+    stop();
+  });
 }
 
 const RECONNECT_MS = 500;
@@ -27,8 +33,8 @@ const RECONNECT_MS = 500;
  * curl or the checker, which must see the edition exactly as built, nor the
  * desk's frames, which reload with their page.
  */
-export function wantsLiveScript(req: IncomingMessage, contentType: string | undefined): boolean {
-  return req.headers["sec-fetch-dest"] === "document" && /^text\/html\b/i.test(contentType ?? "");
+export function wantsLiveScript(req: Request, contentType: string | null): boolean {
+  return req.headers.get("sec-fetch-dest") === "document" && /^text\/html\b/i.test(contentType ?? "");
 }
 
 /** The page with the live script before its closing </body> (or at its end). */

@@ -1,24 +1,21 @@
 // netlify.toml, read once for everyone who needs it: the local server (the
-// publish and functions folders, redirects and custom headers, applied in the
-// order Netlify applies them) and `npm run bundle` (each function's
-// included_files). The functions' own routes are in their `config.path`
-// (lib/server/routes.ts).
+// publish and functions folders, redirects and custom headers, routed by the
+// same app as everything else: lib/server/app.ts) and `npm run bundle` (each
+// function's included_files). The functions' own routes are in their
+// `config.path` (functions/*.mts).
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
-import { pathPattern, type PathParams } from "./routes.ts";
 
 export interface RedirectRule {
   from: string;
   to: string;
   status: number;
   force: boolean;
-  match(pathname: string): PathParams | null;
 }
 
 export interface HeaderRule {
   for: string;
   values: Record<string, string>;
-  match(pathname: string): PathParams | null;
 }
 
 export interface NetlifyConfig {
@@ -50,9 +47,8 @@ export function readNetlifyConfig(file = "netlify.toml"): NetlifyConfig {
       to: r.to,
       status: r.status ?? 301,
       force: r.force ?? false,
-      match: pathPattern(r.from),
     })),
-    headers: (toml.headers ?? []).map((h) => ({ for: h.for, values: h.values, match: pathPattern(h.for) })),
+    headers: (toml.headers ?? []).map((h) => ({ for: h.for, values: h.values })),
   };
 }
 

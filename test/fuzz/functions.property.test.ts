@@ -2,10 +2,10 @@
 // contract and do not leak, crash or remember. Runs against the example site (test/fixtures/examples).
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import edition from "../../functions/edition.mts";
-import sample from "../../functions/sample.mts";
-import validateConfig from "../../functions/validate_config.mts";
-import { BASE, siteContext, useSite } from "../helpers/handlers.ts";
+import * as edition from "../../functions/edition.mts";
+import * as sample from "../../functions/sample.mts";
+import * as validateConfig from "../../functions/validate_config.mts";
+import { BASE, callFunction, siteContext, useSite } from "../helpers/handlers.ts";
 import { configBody, headers, method, queryString, RUNS } from "./arbitraries.ts";
 
 beforeAll(() => useSite("examples"));
@@ -32,7 +32,7 @@ async function call(path: string, query: string, m: string, h: Record<string, st
     headers: h,
     body: m === "GET" || m === "HEAD" ? undefined : "x=1",
   });
-  return handlerFor(path)(req, siteContext);
+  return callFunction(handlerFor(path), req, siteContext);
 }
 
 describe(`/edition/ and /sample/ under ${RUNS} hostile requests per property`, () => {
@@ -83,7 +83,8 @@ describe(`/validate_config/ under ${RUNS} hostile requests per property`, () => 
           method,
           async (path, { type, body }, m) => {
             const withBody = m !== "GET" && m !== "HEAD";
-            const res = await validateConfig(
+            const res = await callFunction(
+              validateConfig,
               new Request(BASE + path, {
                 method: m,
                 headers: type ? { "content-type": type } : {},
@@ -93,6 +94,7 @@ describe(`/validate_config/ under ${RUNS} hostile requests per property`, () => 
             );
             expect([200, 400, 404, 405, 413]).toContain(res.status);
             expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+            if (m === "HEAD") return; // Netlify, like any server, sends a HEAD answer's headers only
             const json = (await res.json()) as Record<string, unknown>;
             expect(typeof json.valid).toBe("boolean");
             if (json.valid) expect(json).toEqual({ valid: true });
@@ -124,7 +126,8 @@ describe("no request changes what the next one sees", () => {
       }),
     );
   const validConfig = () =>
-    validateConfig(
+    callFunction(
+      validateConfig,
       new Request(`${BASE}/good-morning/validate_config/`, {
         method: "POST",
         body: new URLSearchParams({ config: '{"lang":"en"}' }),
@@ -139,7 +142,8 @@ describe("no request changes what the next one sees", () => {
       await fc.assert(
         fc.asyncProperty(editionPath, queryString, configBody, async (path, query, { type, body }) => {
           await call(path, query, "GET", {});
-          await validateConfig(
+          await callFunction(
+            validateConfig,
             new Request(`${BASE}/good-morning/validate_config/`, {
               method: "POST",
               headers: { "content-type": type },

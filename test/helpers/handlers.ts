@@ -1,10 +1,31 @@
 // Calls the Netlify functions the way Netlify does: a web Request in, a
-// Response out, with a context naming a site built for tests (as the local server's does).
+// Response out, routed by the function's own `config.path` (its `:slug` in
+// context.params), with a context naming a site built for tests (as the local server's does).
 import path from "node:path";
-import edition from "../../functions/edition.mts";
-import validateConfig from "../../functions/validate_config.mts";
+import { Hono } from "hono";
+import * as edition from "../../functions/edition.mts";
+import * as validateConfig from "../../functions/validate_config.mts";
+import type { FunctionHandler } from "../../lib/edge/http.ts";
 import type { ServeContext } from "../../lib/edge/site-folder.ts";
 import { builtSite } from "./sites.ts";
+
+/** A function module as Netlify loads it. */
+export interface FunctionModule {
+  default: FunctionHandler;
+  config: { path?: string | string[] };
+}
+
+/**
+ * The function's answer to `req`, as Netlify gives it: its routes matched
+ * against the URL and their parameters handed over; a URL none of them
+ * matches is Netlify's 404 (the function is not called).
+ */
+export async function callFunction(fn: FunctionModule, req: Request, context: ServeContext = {}): Promise<Response> {
+  const app = new Hono();
+  for (const route of [fn.config.path ?? []].flat())
+    app.all(route, (c) => fn.default(req, { ...context, params: c.req.param() as Record<string, string> }));
+  return app.fetch(req);
+}
 
 /** What the functions are handed besides the request: the site chosen with useSite. */
 export const siteContext: ServeContext = {};
@@ -16,7 +37,7 @@ export function useSite(name: string) {
 export const BASE = "http://127.0.0.1";
 
 export function getEdition(pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
-  return edition(new Request(BASE + pathAndQuery, init), siteContext);
+  return callFunction(edition, new Request(BASE + pathAndQuery, init), siteContext);
 }
 
 export function postConfig(
@@ -25,7 +46,7 @@ export function postConfig(
   headers: Record<string, string> = {},
   method = "POST",
 ): Promise<Response> {
-  return validateConfig(new Request(BASE + pathname, { method, body, headers }), siteContext);
+  return callFunction(validateConfig, new Request(BASE + pathname, { method, body, headers }), siteContext);
 }
 
 /** Posts `config` the way the platform does: a url-encoded form field holding JSON text. */

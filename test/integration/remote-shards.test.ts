@@ -9,7 +9,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import edition from "../../functions/edition.mts";
+import * as edition from "../../functions/edition.mts";
+import { callFunction } from "../helpers/handlers.ts";
 import { decodeShard, openSealedShard, shardDictionary, type PublicationIndex } from "../../lib/model/shard.ts";
 import { PUBLIC_SHARDS_DIR, publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
@@ -82,7 +83,7 @@ describe("a site whose shards do not fit in the function bundle", () => {
   it("answers 204, not an error, when the site cannot be reached for a shard", async () => {
     // Nothing listens on port 1; the almanac's shard has not been fetched before.
     const url = "http://127.0.0.1:1/almanac/edition/?local_delivery_time=2026-11-18T07:00:00-05:00";
-    const res = await edition(new Request(url), bundled);
+    const res = await callFunction(edition, new Request(url), bundled);
     expect(res.status).toBe(204);
     expect(res.headers.get("x-littlepress-reason")).toBe("internal fault");
   });
@@ -95,7 +96,7 @@ describe("a site whose shards do not fit in the function bundle", () => {
     try {
       const { port } = impostor.address() as AddressInfo;
       const url = `http://127.0.0.1:${port}/good-morning/edition/?local_delivery_time=2026-11-19T07:00:00Z`;
-      const res = await edition(new Request(url), bundled);
+      const res = await callFunction(edition, new Request(url), bundled);
       expect(res.status).toBe(204);
       expect(res.headers.get("x-littlepress-reason")).toBe("internal fault");
     } finally {

@@ -1,12 +1,10 @@
-// The local server keeps the site's files it has found (small ones with their
-// bytes, lib/server/static-files.ts): a file replaced on disk must still be
-// served as it is now, and a large one (streamed) as whole as a small one.
+// The site's files as the local server sends them (lib/server/static-site.ts):
+// a file replaced on disk is served as it is now, with a new ETag; a large one
+// as whole as a small one; a path that cannot be a file name is a plain 404.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { RECHECK_MS } from "../../lib/edge/publication-store.ts";
-import { KEEP_BYTES_UP_TO } from "../../lib/server/static-files.ts";
 
 let site: string;
 let server: LocalServer;
@@ -23,22 +21,20 @@ afterAll(async () => {
 const get = (pathname: string, headers: Record<string, string> = {}) =>
   fetch(server.url + pathname, { headers, signal: AbortSignal.timeout(10_000) });
 
-describe("the site's files, kept in memory", () => {
-  it("serves a file replaced on disk as it is now, within a recheck", async () => {
+describe("the site's files", () => {
+  it("serves a file replaced on disk as it is now", async () => {
     writeFileSync(path.join(site, "note.txt"), "first\n");
     const first = await get("/note.txt");
     expect(await first.text()).toBe("first\n");
     writeFileSync(path.join(site, "note.txt"), "the second, longer\n");
-    await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 100));
     const second = await get("/note.txt");
     expect(await second.text()).toBe("the second, longer\n");
     expect(second.headers.get("etag")).not.toBe(first.headers.get("etag"));
   });
 
-  it("finds a file that appeared after a 404 for it, within a recheck", async () => {
+  it("finds a file that appeared after a 404 for it", async () => {
     expect((await get("/later.txt")).status).toBe(404);
     writeFileSync(path.join(site, "later.txt"), "here now\n");
-    await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 100));
     expect(await (await get("/later.txt")).text()).toBe("here now\n");
   });
 
@@ -51,8 +47,8 @@ describe("the site's files, kept in memory", () => {
   });
 
   it.each([
-    ["kept", 1000],
-    ["streamed", KEEP_BYTES_UP_TO + 1000],
+    ["small", 1000],
+    ["large", 4 * 1024 * 1024 + 1000],
   ])("sends a %s file whole, and a range of it", async (_, size) => {
     const bytes = Buffer.alloc(size, 0).map((_, i) => (i * 7) % 251);
     const name = `/blob-${size}.png`;

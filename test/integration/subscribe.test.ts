@@ -15,6 +15,7 @@ import { MAX_SUBSCRIPTIONS, subscribeRequest } from "../../lib/platform/subscrib
 import { liveSubscriptions } from "../../lib/platform/subscriptions.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
+import { callFunction } from "../helpers/handlers.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 let server: LocalServer;
@@ -319,13 +320,14 @@ describe("a publication's cap on subscriptions", () => {
 
 describe("the cap an author sets in content/site.json", () => {
   it("is read by the deployed function from the built site index: max_subscriptions 0 closes subscribing", async () => {
-    const { default: subscribe } = await import("../../functions/subscribe.mts");
+    const subscribe = await import("../../functions/subscribe.mts");
     const capped = tempLocalState("subscribe-capped");
     const site = path.join(path.dirname(capped.folder), "_site");
     mkdirSync(path.join(`${site}_data`), { recursive: true });
     writeFileSync(path.join(`${site}_data`, "site.json"), JSON.stringify({ maxSubscriptions: 0 }));
     try {
-      const res = await subscribe(
+      const res = await callFunction(
+        subscribe,
         new Request(`${server.url}/settings/subscribe/`, {
           method: "POST",
           headers: { "Content-Type": "application/x-www-form-urlencoded" },

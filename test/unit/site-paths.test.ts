@@ -1,30 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { config as edition } from "../../functions/edition.mts";
-import { config as validateConfig } from "../../functions/validate_config.mts";
 import { DATA_DIR, publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
-import { functionPaths, slugOf } from "../../lib/server/routes.ts";
 import { deployedSite, siteFor } from "../../lib/edge/site-folder.ts";
-
-// The publication a URL is for, read from the function's own routes (its config.path).
-const slugFromPath = (pathname: string, fn: "edition" | "validate_config") =>
-  slugOf(functionPaths(fn === "edition" ? edition : validateConfig), pathname);
-
-describe("slugOf a function's routes", () => {
-  it("finds the folder before the endpoint", () => {
-    expect(slugFromPath("/tales/edition/", "edition")).toBe("tales");
-    expect(slugFromPath("/tales/edition", "edition")).toBe("tales");
-    expect(slugFromPath("/tales/validate_config/", "validate_config")).toBe("tales");
-  });
-
-  it('gives "" at the site root, and nothing for a path that is not the function\'s', () => {
-    expect(slugFromPath("/edition/", "edition")).toBe("");
-    expect(slugFromPath("/edition", "edition")).toBe("");
-    expect(slugFromPath("/tales/meta.json", "edition")).toBeUndefined();
-    expect(slugFromPath("/", "edition")).toBeUndefined();
-    expect(slugFromPath("/dir/sub/tales/edition/", "edition")).toBeUndefined();
-  });
-});
 
 describe("siteFor / publicationDataDir", () => {
   const saved = process.env.LITTLEPRESS_SITE_DIR;

@@ -1,7 +1,7 @@
-// The local server answers /edition/ and /sample/ on a fast path: the
-// function's own decision (`answer`) written to the socket, without a web
-// Request and Response. What Netlify runs is the function's default export.
-// Both must give the same status, headers and bytes for every request.
+// The local server routes /edition/ and /sample/ through the Hono app to the
+// very function Netlify runs: over HTTP it must give the same status, headers
+// and bytes as the function called directly, with Netlify's context (the
+// route's `:slug` in context.params).
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import edition from "../../functions/edition.mts";
@@ -42,12 +42,13 @@ const REQUESTS: [string, string][] = [
   ["GET", `/lighthouse/edition/?${many}`],
 ];
 
-describe("the local server's fast path against the function Netlify runs", () => {
+describe("the local server against the function Netlify runs", () => {
   it.each(REQUESTS)("%s %s: the same status, headers and bytes", async (method, target) => {
     const url = server.url + target;
     const served = await fetch(url, { method, signal: AbortSignal.timeout(10_000) });
     const handler = target.includes("/sample") ? sample : edition;
-    const direct = await handler(new Request(url, { method }), context);
+    const slug = /^\/([^/?]+)\/(edition|sample)/.exec(target)?.[1];
+    const direct = await handler(new Request(url, { method }), { ...context, params: slug ? { slug } : {} });
     expect(served.status).toBe(direct.status);
     for (const name of HEADERS) expect([name, served.headers.get(name)]).toEqual([name, direct.headers.get(name)]);
     const bytes = Buffer.from(await served.arrayBuffer());

@@ -1,0 +1,24 @@
+// POST /<slug>/validate_config/: the platform sends what a subscriber typed
+// into the settings form. Parse the body, check it against the fields, answer
+// {"valid": true} or {"valid": false, "errors": [...]}.
+import { readConfigRequest } from "./config-request.ts";
+import { jsonResponse, type FunctionHandler } from "./http.ts";
+import { openPublication } from "./publication-store.ts";
+import { siteFor } from "./site-folder.ts";
+
+export const validateConfig: FunctionHandler = async (req, context) => {
+  try {
+    if (req.method !== "POST") {
+      return jsonResponse({ valid: false, errors: ["Send the settings with POST."] }, 405, { Allow: "POST" });
+    }
+    const pub = await openPublication(context?.params?.slug ?? "", siteFor(context));
+    if (!pub) return jsonResponse({ valid: false, errors: ["There is no publication at this address."] }, 404);
+    const read = await readConfigRequest(req);
+    if ("error" in read) return jsonResponse({ valid: false, errors: [read.error] }, read.status);
+    return jsonResponse(pub.validate(read.config).result);
+  } catch (error) {
+    console.error(`validate_config: internal fault: ${String(error)}`);
+    const errors = ["The settings could not be checked just now. Please try again."];
+    return jsonResponse({ valid: false, errors }, 500);
+  }
+};

@@ -1,0 +1,21 @@
+// GET /<slug>/deliveries/: each subscription's delivery history, for the
+// desk (the time, the status, the ETag, printed or not). Only under `npm
+// start`: deployed or from `npm run serve` it answers 404, since a public page
+// must not list subscribers.
+import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
+import { fileStore } from "./state-store.ts";
+import { subscriptionHistories } from "./subscriptions.ts";
+
+export const deliveries: FunctionHandler = async (_req, context) => {
+  try {
+    const folder = context?.littlepressState;
+    if (!folder || !context?.littlepressHistory)
+      return jsonResponse({ error: "Delivery histories are shown on the desk of npm start only." }, 404);
+    // Reading needs no sealing key: print keys are never opened here.
+    const slug = context.params?.slug ?? "";
+    return jsonResponse({ subscriptions: await subscriptionHistories(fileStore(folder), slug) });
+  } catch (error) {
+    console.error(`deliveries: internal fault: ${String(error)}`);
+    return jsonResponse({ error: "The histories could not be read." }, 500);
+  }
+};

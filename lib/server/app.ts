@@ -1,0 +1,153 @@
+// The site as one Hono app: every route `npm start` and `npm run serve` answer,
+// declared here in the order Netlify applies them. The functions' routes are
+// their own `config.path` (functions/*.mts, where Netlify reads them), the
+// redirects and headers netlify.toml's, the rest the built site's files.
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import proxyaddr from "proxy-addr";
+import type { ServeContext } from "../edge/site-folder.ts";
+import type { SiteFunction } from "./functions.ts";
+import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
+import type { NetlifyConfig } from "./netlify-config.ts";
+import { staticFiles, type SiteEnv } from "./static-site.ts";
+
+export interface SiteAppOptions {
+  /** The built site's folder (absolute). */
+  site: string;
+  config: NetlifyConfig;
+  functions: SiteFunction[];
+  /** What each function is handed besides the request (the site it reads, the state folder...). */
+  context: ServeContext;
+  /** Which peers are proxies whose X-Forwarded-For names the client. */
+  trust: (address: string, hop: number) => boolean;
+  /** `npm start`: the build events, and the live script in pages a browser opens. */
+  live?: LiveChannel;
+  /** The Host headers answered, when only the server's own are (DNS rebinding); read per request. */
+  hosts: () => ReadonlySet<string> | undefined;
+  /** True once the server is stopping: answers say `Connection: close`. */
+  closing: () => boolean;
+  /** Settles when the server stops: the live streams end. */
+  stopped: Promise<void>;
+}
+
+/** A request body the app does not read is drained by @hono/node-server; past this size the connection ends. */
+export const DRAIN_BYTES = 1024 * 1024;
+
+const TEXT = "text/plain; charset=utf-8";
+const STATIC_METHODS = "GET, HEAD";
+
+export function siteApp(o: SiteAppOptions): Hono<SiteEnv> {
+  const app = new Hono<SiteEnv>();
+  app.use(ownHostsOnly(o.hosts), connectionEnd(o.closing));
+  if (o.live) {
+    const live = o.live;
+    app.get(LIVE_EVENTS, (c) => liveEvents(live, c, o.stopped));
+    app.use(liveScript);
+  }
+  const notFound = notFoundPage(o.site);
+  for (const rule of o.config.redirects.filter((r) => r.force)) app.all(rule.from, redirect(rule, notFound));
+  for (const fn of o.functions) {
+    const call = (c: Context<SiteEnv>) => fn.handler(c.req.raw, functionContext(c, o));
+    const { methods } = fn;
+    for (const path of fn.paths) {
+      if (!methods) app.all(path, call);
+      else app.on([...methods], path, call).all(path, (c) => methodNotAllowed(c, methods.join(", ")));
+    }
+  }
+  for (const rule of o.config.headers) app.use(rule.for, customHeaders(rule.values));
+  app.on(["GET", "HEAD"], "*", staticFiles(o.site));
+  for (const rule of o.config.redirects.filter((r) => !r.force)) app.all(rule.from, redirect(rule, notFound));
+  app.all("*", (c) => (isRead(c) ? notFound(c) : methodNotAllowed(c, STATIC_METHODS)));
+  app.onError((error, c) => {
+    console.error(`serve: internal fault: ${String(error)}`);
+    return c.text("Internal error in the local server\n", 500, { Connection: "close" });
+  });
+  return app;
+}
+
+const isRead = (c: Context) => c.req.method === "GET" || c.req.method === "HEAD";
+
+/** What a function is handed: the server's context, the client's address, the route's parameters. */
+function functionContext(c: Context<SiteEnv>, o: SiteAppOptions): ServeContext {
+  // The socket's peer, or X-Forwarded-For from a trusted proxy only (proxy-addr), never a header alone.
+  return { ...o.context, ip: proxyaddr(c.env.incoming, o.trust), params: c.req.param() as Record<string, string> };
+}
+
+function methodNotAllowed(c: Context, allow: string) {
+  const text = `${c.req.method} is not allowed here: this address takes ${allow}.\n`;
+  return c.text(text, 405, { Allow: allow, "Content-Type": TEXT });
+}
+
+/** A request under another host name than the server's own: refused before anything is read or shown. */
+function ownHostsOnly(hosts: SiteAppOptions["hosts"]): MiddlewareHandler {
+  return async (c, next) => {
+    const own = hosts();
+    if (!own || own.has((c.req.header("host") ?? "").toLowerCase())) return next();
+    const text = `This server answers only at ${[...own][0]}/ (and localhost): the Host header names another.\n`;
+    return c.text(text, 421);
+  };
+}
+
+/**
+ * Ends the connection after the answer when the server is stopping, or when a
+ * request body left unread is larger than @hono/node-server should drain (a
+ * refused upload): the next request on it would wait behind the rest.
+ */
+function connectionEnd(closing: () => boolean): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const unread = !isRead(c) && Number(c.req.header("content-length") ?? 0) > DRAIN_BYTES && c.res.status >= 400;
+    if (closing() || unread) c.res.headers.set("Connection", "close");
+  };
+}
+
+/** netlify.toml's [[headers]] for a path: on the site's files only, as Netlify sets them. */
+function customHeaders(values: Record<string, string>): MiddlewareHandler<SiteEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.get("file") === undefined || c.res.status >= 300) return;
+    for (const [name, value] of Object.entries(values)) c.res.headers.set(name, value);
+  };
+}
+
+/** A netlify.toml redirect: 404 (the site's not-found page) or a 3xx to its target, `:splat` and names filled. */
+function redirect(
+  rule: NetlifyConfig["redirects"][number],
+  notFound: (c: Context<SiteEnv>) => Promise<Response>,
+): (c: Context<SiteEnv>) => Response | Promise<Response> {
+  if (rule.status === 404) return notFound;
+  if (rule.status < 300 || rule.status > 399)
+    throw new Error(`netlify.toml: the local server cannot run a ${rule.status} redirect (from ${rule.from})`);
+  return (c) => {
+    const params: Record<string, string> = { ...c.req.param() };
+    if (rule.from.endsWith("/*")) params.splat = c.req.path.slice(rule.from.length - 1);
+    const to = rule.to.replace(/:([A-Za-z_]+)/g, (whole, name: string) => params[name] ?? whole);
+    return c.redirect(to, rule.status as 301);
+  };
+}
+
+/** Not found: the site's 404 page, as Netlify serves it. */
+function notFoundPage(site: string) {
+  const page = serveStatic<SiteEnv>({ root: site, path: "404.html" });
+  return async (c: Context<SiteEnv>): Promise<Response> => {
+    const found = await page(c, async () => {});
+    if (!found) return c.text("Not found\n", 404);
+    return new Response(found.body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  };
+}
+
+/**
+ * `npm start`: a page a browser opens gets the live script (live-reload.ts).
+ * A file with it is not the file: no validators, no ranges; any page, a new length.
+ */
+const liveScript: MiddlewareHandler<SiteEnv> = async (c, next) => {
+  await next();
+  if (!c.res.body || !wantsLiveScript(c.req.raw, c.res.headers.get("content-type"))) return;
+  const html = withLiveScript(Buffer.from(await c.res.arrayBuffer()));
+  const stale = c.get("file") === undefined ? ["Content-Length"] : ["Content-Length", ...FILE_VALIDATORS];
+  // Hono keeps the headers of the answer it replaces: those that no longer hold go first.
+  for (const name of stale) c.res.headers.delete(name);
+  c.res = new Response(new Uint8Array(html), { status: c.res.status, headers: c.res.headers });
+};
+
+const FILE_VALIDATORS = ["ETag", "Last-Modified", "Accept-Ranges", "Content-Range"];

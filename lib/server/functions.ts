@@ -1,0 +1,40 @@
+// The project's functions as Netlify finds them: one per .mts file in the
+// functions folder, each with its routes in `config.path` (Netlify reads them
+// there, statically) and, for the local server, the methods it takes.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { FunctionHandler } from "../edge/http.ts";
+
+/** A function of the project, as the local app routes to it. */
+export interface SiteFunction {
+  name: string;
+  /** Its routes (`config.path`); none: Netlify would answer it only at /.netlify/functions/<name>. */
+  paths: string[];
+  /** The methods it takes, when its module says (`methods`); the app answers others 405. */
+  methods?: readonly string[];
+  handler: FunctionHandler;
+}
+
+interface FunctionModule {
+  default: FunctionHandler;
+  config?: { path?: string | string[]; schedule?: string };
+  methods?: readonly string[];
+}
+
+/**
+ * Loads every function of `dir` but the scheduled ones: those run on their
+ * schedule only (on Netlify they have no URL), so no route reaches them here.
+ */
+export async function loadFunctions(dir: string): Promise<SiteFunction[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".mts")).sort();
+  const loaded = await Promise.all(
+    files.map(async (file) => {
+      const module = (await import(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
+      if (module.config?.schedule) return [];
+      const paths = module.config?.path === undefined ? [] : [module.config.path].flat();
+      return [{ name: file.slice(0, -".mts".length), paths, methods: module.methods, handler: module.default }];
+    }),
+  );
+  return loaded.flat();
+}
