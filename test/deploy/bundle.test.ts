@@ -53,17 +53,18 @@ it(
 );
 
 // The same boundary as test/unit/layers.test.ts, seen in what Netlify ships: no build code, no build packages.
-it("ships no code of the build: nothing of lib/build/, no yaml, sharp, Eleventy or esbuild package", () => {
+it("ships no code of the build or the local server: nothing of lib/build/ or lib/server/, no yaml, sharp, Eleventy or esbuild package", () => {
   const buildCode = path.resolve("lib", "build") + path.sep;
+  const serverCode = path.resolve("lib", "server") + path.sep; // Node hosting: never in a function
   const buildPackage =
     /[/\\]node_modules[/\\](yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml|esbuild|@esbuild)[/\\]/;
   for (const b of Object.values(bundles)) {
     expect(
-      b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}serve${path.sep}`)),
+      b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}edge${path.sep}`)),
       b.name,
     ).toBe(true);
     expect(
-      b.inputs.filter((f) => f.startsWith(buildCode)),
+      b.inputs.filter((f) => f.startsWith(buildCode) || f.startsWith(serverCode)),
       b.name,
     ).toEqual([]);
     expect(
