@@ -1,44 +1,61 @@
 // npm run bench: generates synthetic publications in a temporary folder and
-// measures the build against plain Eleventy, the server under load against a
-// plain Node server sending the same bytes and a per-request renderer, the
-// edition function alone, its cold start and memory, and the function
-// bundles, at several numbers of editions. Every comparison is a ratio
-// of two sides measured side by side in this run. Prints the tables and writes
-// BENCHMARKS.md. The options are in USAGE.
+// measures the build against plain Eleventy; the server under load, before
+// (the kit at a git ref, --before) and after (this tree), against a plain
+// Node server sending the same bytes and a per-request renderer; the edition
+// function alone, before and after; its cold start and memory; and every
+// function's bundle and cold start, before and after, at several numbers of
+// editions. Every comparison is a ratio of two sides measured side by side in
+// this run. Prints the tables and writes BENCHMARKS.md. The options are in USAGE.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { benchBuilds, prepareBuildTools, type BuildRow } from "./bench/build-bench.ts";
-import { benchBundle, type BundleRow } from "./bench/bundle-bench.ts";
-import { benchDataBuilds, FULL_DATA_SIZES, QUICK_DATA_SIZES } from "./bench/data-bench.ts";
-import { benchColdStarts } from "./bench/cold-start.ts";
+import { benchBuilds, littlepressBuild, prepareBuildTools, type BuildRow } from "./bench/build-bench.ts";
+import { benchBundle, compareBundles, type BundleComparison, type BundleRow } from "./bench/bundle-bench.ts";
+import { benchDataBuilds, FULL_DATA_SIZES, QUICK_DATA_SIZES, type DataBuildRow } from "./bench/data-bench.ts";
+import { benchColdStarts, type ColdStartRow } from "./bench/cold-start.ts";
+import { benchFunctionColdStarts, type FunctionColdResult } from "./bench/function-cold.ts";
 import { generateSite, LANGS, MIX, splitEditions, type SyntheticSite } from "./bench/generate.ts";
 import { benchHandler, type HandlerResult } from "./bench/handler-bench.ts";
-import { benchLive } from "./bench/live-bench.ts";
-import { benchLoad, type LoadOptions } from "./bench/load-bench.ts";
+import { benchLive, type LiveRow } from "./bench/live-bench.ts";
+import { benchLoad, type LoadOptions, type LoadResult } from "./bench/load-bench.ts";
 import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "./bench/report.ts";
 import { describeMix } from "./bench/requests.ts";
+import { checkoutTree, DEFAULT_BEFORE, treeFacts, type CheckedOutTree } from "./bench/tree.ts";
 import { progress, ROOT, setQuiet } from "./bench/util.ts";
 import { scriptArgs } from "./cli.ts";
+
+/** The parts of the run, in the order they run; --only picks some. */
+export const SECTIONS = ["build", "data", "servers", "function", "cold", "live", "bundles"] as const;
+export type Section = (typeof SECTIONS)[number];
+/** The parts that measure the --before tree beside this one. */
+const WITH_BEFORE: readonly Section[] = ["servers", "function", "cold", "bundles"];
 
 export const USAGE = `Usage: npm run bench [-- options]
 
 Generates synthetic publications and measures the build against plain
-Eleventy, the server against a plain Node server sending the same bytes and
-an Express renderer (with wrk), the edition function alone, cold starts,
-memory and the function bundles; prints the tables and writes BENCHMARKS.md.
+Eleventy; the server before (the kit at a git ref) and after (this tree)
+against a plain Node server sending the same bytes and an Express renderer
+(with wrk); the edition function alone, before and after; cold starts and
+memory; each function's bundle and cold start, before and after. Prints the
+tables and writes BENCHMARKS.md.
 
 Options:
   --sizes N,N,...   numbers of editions, at least two (default 1000,10000,100000;
-                    about 7 minutes on 2 cores); 10k and 10_000 are understood
+                    about 8 minutes on 2 cores); 10k and 10_000 are understood
+  --before <ref>    the kit to compare with, checked out from git in a
+                    temporary folder (default ${DEFAULT_BEFORE}, the last commit
+                    before the server became one Hono app)
+  --only <parts>    run only these parts, a comma list of ${SECTIONS.join(", ")};
+                    then one size is enough, and nothing is written
   --quick           a smoke run of a few hundred editions; writes nothing
-  --write           with --quick, write BENCHMARKS.md all the same
+  --write           with --quick or --only, write BENCHMARKS.md all the same
   --keep            leave the temporary folder for a look
   -h, --help        show this text
 
 Example:
-  npm run bench -- --sizes 1000,10000`;
+  npm run bench -- --sizes 1000,10000
+  npm run bench -- --only servers,function,bundles,cold --sizes 1000`;
 
 export interface BenchOptions {
   /** The smoke run: small sizes, short load runs. */
@@ -53,6 +70,10 @@ export interface BenchOptions {
   quiet?: boolean;
   /** Numbers of editions to measure (default DEFAULT_SIZES, or QUICK_SIZES with `quick`). */
   sizes?: number[];
+  /** The git ref of the kit measured as "before" (default DEFAULT_BEFORE). */
+  before?: string;
+  /** Only these parts (default all); the others are left out of the report. */
+  only?: Section[];
 }
 
 interface Plan {
@@ -87,8 +108,9 @@ const BOUNDED_FROM = 50_000;
 
 function plan(options: BenchOptions): Plan {
   const sizes = [...new Set(options.sizes ?? (options.quick ? QUICK_SIZES : DEFAULT_SIZES))].sort((a, b) => a - b);
-  if (sizes.length < 2 || sizes.some((n) => !Number.isSafeInteger(n) || n < 20))
-    throw new Error("give at least two sizes of 20 editions or more");
+  const fewest = options.only ? 1 : 2;
+  if (sizes.length < fewest || sizes.some((n) => !Number.isSafeInteger(n) || n < 20))
+    throw new Error(`give at least ${fewest === 1 ? "one size" : "two sizes"} of 20 editions or more`);
   const loadSize = [...sizes].reverse().find((n) => n <= 10_000) ?? sizes[0]!;
   const plainLimit = (size: number) => (size >= BOUNDED_FROM ? PLAIN_LIMIT : undefined);
   if (options.quick) {
@@ -113,12 +135,16 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   setQuiet(!!options.quiet);
   const { sizes, pairs, plainLimit, loadSize, load: loadOptions, handler: handlerPlan, ...rest } = plan(options);
   const { coldRuns, liveSaves, liveEditions } = rest;
+  const only = new Set<Section>(options.only ?? SECTIONS);
+  const runs = (section: Section) => only.has(section);
   const t0 = performance.now();
   const loadAtStart = os.loadavg()[0] ?? 0;
   const work = path.join(ROOT, ".test-work", "bench", `run-${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(work, { recursive: true });
   progress(`${options.quick ? "quick" : "full"} run in ${path.relative(ROOT, work)}`);
+  let tree: CheckedOutTree | undefined;
   try {
+    if (WITH_BEFORE.some(runs)) tree = checkoutTree(options.before ?? DEFAULT_BEFORE);
     const sites = new Map<number, { site: SyntheticSite; siteDir: string }>();
     for (const size of sizes) {
       progress(`generate ${size.toLocaleString("en-US")} editions`);
@@ -130,42 +156,73 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
 
     const tools = prepareBuildTools(work);
     const build: BuildRow[] = [];
-    for (const size of sizes) {
-      const { site, siteDir } = sites.get(size)!;
-      build.push(await benchBuilds(tools, site, siteDir, pairs(size), plainLimit(size)));
+    if (runs("build")) {
+      for (const size of sizes) {
+        const { site, siteDir } = sites.get(size)!;
+        build.push(await benchBuilds(tools, site, siteDir, pairs(size), plainLimit(size)));
+      }
+    } else {
+      // The other parts serve, bundle and start the functions on built sites: the load's, or every size's.
+      const needed = runs("cold") || runs("bundles") ? sizes : runs("servers") || runs("function") ? [loadSize] : [];
+      for (const size of needed) {
+        const { site, siteDir } = sites.get(size)!;
+        progress(`build ${size.toLocaleString("en-US")} editions`);
+        await littlepressBuild(tools, site, siteDir);
+      }
     }
 
-    const dataBuild = await benchDataBuilds(tools, options.quick ? QUICK_DATA_SIZES : FULL_DATA_SIZES);
+    const dataBuild: DataBuildRow[] = runs("data")
+      ? await benchDataBuilds(tools, options.quick ? QUICK_DATA_SIZES : FULL_DATA_SIZES)
+      : [];
 
     const loadSite = sites.get(loadSize)!;
-    progress(`load on the ${loadSize.toLocaleString("en-US")}-edition site`);
-    const load = await benchLoad(loadSite.siteDir, loadSite.site, loadOptions, work);
-    progress(`the edition function in-process, ${handlerPlan.rounds} x ${handlerPlan.seconds} s per side`);
-    const handler: HandlerResult = await benchHandler(
-      loadSite.siteDir,
-      loadSite.site,
-      handlerPlan.seconds,
-      handlerPlan.rounds,
-    );
+    let load: LoadResult | undefined;
+    if (runs("servers")) {
+      progress(`load on the ${loadSize.toLocaleString("en-US")}-edition site`);
+      load = await benchLoad(loadSite.siteDir, loadSite.site, loadOptions, work, tree!.dir);
+    }
+    let handler: HandlerResult | undefined;
+    if (runs("function")) {
+      progress(`the edition function in-process, before and after, ${handlerPlan.rounds} x ${handlerPlan.seconds} s`);
+      const { seconds, rounds } = handlerPlan;
+      handler = await benchHandler(work, loadSite.siteDir, loadSite.site, seconds, rounds, tree!.dir);
+    }
 
-    const coldStart = await benchColdStarts(work, [...sites.values()], coldRuns);
+    let coldStart: ColdStartRow[] = [];
+    let functionCold: FunctionColdResult | undefined;
+    if (runs("cold")) {
+      coldStart = await benchColdStarts(work, [...sites.values()], coldRuns);
+      functionCold = await benchFunctionColdStarts(work, loadSite.siteDir, loadSite.site, coldRuns, tree!.dir);
+    }
 
-    progress(`npm start: ${liveSaves} saves in a ${liveEditions.toLocaleString("en-US")}-edition publication`);
-    const live = await benchLive(work, liveSaves, liveEditions);
+    let live: LiveRow | undefined;
+    if (runs("live")) {
+      progress(`npm start: ${liveSaves} saves in a ${liveEditions.toLocaleString("en-US")}-edition publication`);
+      live = await benchLive(work, liveSaves, liveEditions);
+    }
 
     const bundle: BundleRow[] = [];
-    for (const size of sizes) bundle.push(await benchBundle(sites.get(size)!.siteDir, size));
+    let bundleComparison: BundleComparison | undefined;
+    if (runs("bundles")) {
+      for (const size of sizes) bundle.push(await benchBundle(sites.get(size)!.siteDir, size));
+      const after = bundle.find((b) => b.editions === loadSize)!;
+      bundleComparison = await compareBundles(tree!, loadSite.siteDir, after);
+    }
 
     const split = splitEditions(sizes.at(-1)!);
+    const skipped = SECTIONS.filter((section) => !runs(section));
     const partial: Omit<BenchReport, "targets"> = {
       quick: !!options.quick,
       date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
       command:
         "npm run bench" +
-        (options.quick || options.sizes ? " --" : "") +
+        (options.quick || options.sizes || options.before || options.only ? " --" : "") +
         (options.quick ? " --quick" : "") +
-        (options.sizes ? ` --sizes ${sizes.join(",")}` : ""),
+        (options.sizes ? ` --sizes ${sizes.join(",")}` : "") +
+        (options.before ? ` --before ${options.before}` : "") +
+        (options.only ? ` --only ${SECTIONS.filter(runs).join(",")}` : ""),
       machine: machine(loadAtStart),
+      ...(tree && { before: treeFacts(tree) }),
       contentMix:
         "At every size three publications: " +
         `"serial" (by delivery_count, ends) ${Math.round(100 - (MIX.daily + MIX.choices) * 100)}% of the editions, ` +
@@ -182,9 +239,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       load,
       handler,
       coldStart,
+      functionCold,
       live,
       bundle,
+      bundleComparison,
       caveats: [
+        ...(skipped.length ? [`Not run (--only): ${skipped.join(", ")}.`] : []),
         ...(sizes.at(-1)! < 100_000 ? ["Not measured: 100,000 editions (`npm run bench` includes them)."] : []),
         ...build
           .filter((b) => !b.plain.finished)
@@ -201,7 +261,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       ],
     };
     const report: BenchReport = { ...partial, targets: targets(partial) };
-    if (!options.quick || options.write) {
+    if ((!options.quick && !options.only) || options.write) {
       const file = options.output ?? path.join(ROOT, "BENCHMARKS.md");
       const previous = existsSync(file) ? readFileSync(file, "utf8") : undefined;
       writeFileSync(file, benchmarksMarkdown(report, previous));
@@ -209,6 +269,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     }
     return report;
   } finally {
+    if (tree) {
+      progress(`remove the checkout of ${tree.ref}`);
+      tree.remove();
+    }
     if (options.keep) progress(`kept ${work}`);
     else {
       progress("remove the temporary folder");
@@ -222,11 +286,21 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   }
 }
 
-/** "1000,10k,100_000" -> numbers, or what is wrong with the list. */
-function parseSizes(text: string): number[] | string {
+/** "1000,10k,100_000" -> numbers, or what is wrong with the list (`fewest`: 2, or 1 with --only). */
+function parseSizes(text: string, fewest: number): number[] | string {
   const sizes = text.split(",").map((x) => Number(x.replace(/[_k]/g, (c) => (c === "k" ? "000" : ""))));
-  const usable = sizes.length >= 2 && sizes.every((n) => Number.isSafeInteger(n) && n >= 20);
-  return usable ? sizes : `--sizes takes at least two numbers of editions, 20 or more, not "${text}"`;
+  const usable = sizes.length >= fewest && sizes.every((n) => Number.isSafeInteger(n) && n >= 20);
+  const count = fewest === 1 ? "one or more numbers" : "at least two numbers";
+  return usable ? sizes : `--sizes takes ${count} of editions, 20 or more, not "${text}"`;
+}
+
+/** "servers,function" -> the parts, or what is wrong with the list. */
+function parseOnly(text: string): Section[] | string {
+  const parts = text.split(",").map((p) => p.trim());
+  const unknown = parts.filter((p) => !(SECTIONS as readonly string[]).includes(p));
+  if (unknown.length || !parts.length)
+    return `--only takes a comma list of ${SECTIONS.join(", ")}, not "${unknown.join(",") || text}"`;
+  return parts as Section[];
 }
 
 /** The command line: runs the bench and prints its tables. */
@@ -245,10 +319,21 @@ function printBench(options: BenchOptions) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const flag = { type: "boolean" } as const;
-  const args = scriptArgs("bench", USAGE, { quick: flag, write: flag, keep: flag, sizes: { type: "string" } });
-  const sizes = args?.values.sizes === undefined ? undefined : parseSizes(args.values.sizes);
-  if (typeof sizes === "string") {
-    console.error(`bench: ${sizes}; see --help`);
+  const text = { type: "string" } as const;
+  const args = scriptArgs("bench", USAGE, {
+    quick: flag,
+    write: flag,
+    keep: flag,
+    sizes: text,
+    before: text,
+    only: text,
+  });
+  const only = args?.values.only === undefined ? undefined : parseOnly(args.values.only);
+  const sizes = args?.values.sizes === undefined ? undefined : parseSizes(args.values.sizes, only ? 1 : 2);
+  const problem = [only, sizes].find((x) => typeof x === "string");
+  if (problem) {
+    console.error(`bench: ${problem}; see --help`);
     process.exitCode = 2;
-  } else if (args) printBench({ ...args.values, sizes });
+  } else if (args)
+    printBench({ ...args.values, sizes: sizes as number[] | undefined, only: only as Section[] | undefined });
 }

@@ -1,9 +1,12 @@
 // Function bundle size against the site's size, with Netlify's own bundler
-// (zip-it-and-ship-it through scripts/bundle-size.ts), as a deploy does.
+// (zip-it-and-ship-it through scripts/bundle-size.ts), as a deploy does; and
+// each function's zip before (the --before tree's own scripts/bundle-size.ts)
+// and after, with the same site.
 import path from "node:path";
 import { PUBLIC_SHARDS_DIR } from "../../lib/model/site-paths.ts";
 import { functionDataSize } from "../../lib/build/build.ts";
 import { bundleFunctions, NETLIFY_ZIP_LIMIT } from "../bundle-size.ts";
+import { treeBundles, type CheckedOutTree } from "./tree.ts";
 import { progress, ROOT } from "./util.ts";
 
 export interface BundleRow {
@@ -37,5 +40,27 @@ export async function benchBundle(siteDir: string, editions: number): Promise<Bu
     largestShare: largest / NETLIFY_ZIP_LIMIT,
     published,
     seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+/** Each function's zip before (the --before tree's own bundler) and after (this tree's), with the same site. */
+export interface BundleComparison {
+  editions: number;
+  before: { name: string; zipBytes: number }[];
+  after: { name: string; zipBytes: number }[];
+}
+
+/** The --before tree's bundles beside this tree's row for the same site. */
+export async function compareBundles(
+  tree: CheckedOutTree,
+  siteDir: string,
+  after: BundleRow,
+): Promise<BundleComparison> {
+  progress(`bundle the functions of ${tree.ref} with the ${after.editions}-edition site`);
+  const before = await treeBundles(tree, siteDir);
+  return {
+    editions: after.editions,
+    before,
+    after: after.functions.map(({ name, zipBytes }) => ({ name, zipBytes })),
   };
 }

@@ -10,18 +10,20 @@ import { checkAnswer, type EditionRequest } from "./requests.ts";
 import { ROOT } from "./util.ts";
 
 const [first, ...rest] = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as EditionRequest[];
-// The site, as the local server names it to the functions.
-const context: ServeContext = { littlepressSite: path.resolve(process.argv[3]!) };
+// The site, as the local server names it to the functions, and the route's `:slug`, as Netlify hands it.
+type Context = ServeContext & { params?: Record<string, string> };
+const site = path.resolve(process.argv[3]!);
+const contextOf = (r: EditionRequest): Context => ({ littlepressSite: site, params: { slug: r.slug } });
 const origin = "https://bench.example";
 
 const t0 = performance.now();
 const handler = (
   (await import(pathToFileURL(path.join(ROOT, "functions", "edition.mts")).href)) as {
-    default: (req: Request, context: ServeContext) => Promise<Response>;
+    default: (req: Request, context: Context) => Promise<Response>;
   }
 ).default;
 const imported = performance.now();
-const firstAnswer = await handler(new Request(origin + first!.path), context);
+const firstAnswer = await handler(new Request(origin + first!.path), contextOf(first!));
 const firstBody = await firstAnswer.text();
 const answered = performance.now();
 
@@ -32,7 +34,7 @@ const note = (r: EditionRequest, status: number, body: string) => {
 };
 note(first!, firstAnswer.status, firstBody);
 for (const r of rest) {
-  const res = await handler(new Request(origin + r.path), context);
+  const res = await handler(new Request(origin + r.path), contextOf(r));
   note(r, res.status, await res.text());
 }
 process.stdout.write(

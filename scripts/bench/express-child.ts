@@ -6,7 +6,7 @@
 // the benchmark's /edition/ mix with the same statuses as the kit (204 on a
 // day without edition, 410 past the serial's end). Prints its URL, serves
 // until killed. Usage: node --import tsx scripts/bench/express-child.ts <facts.json>
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import MarkdownIt from "markdown-it";
@@ -48,6 +48,7 @@ const factsFile = process.argv[2];
 if (!factsFile) throw new Error("usage: express-child.ts <facts.json>");
 const facts = JSON.parse(readFileSync(factsFile, "utf8")) as ExpressFacts;
 const views = mkdtempSync(path.join(os.tmpdir(), "littlepress-bench-views-"));
+process.once("exit", () => rmSync(views, { recursive: true, force: true }));
 writeFileSync(path.join(views, "edition.ejs"), VIEW);
 const md = new MarkdownIt({ html: true });
 const dates = new Set(facts.daily.dates);

@@ -2,11 +2,13 @@
 // in a child process of its own, the sides measured in turn, round after
 // round, in a rotating order, so that a busy moment of the shared machine
 // falls on every side alike. The sides:
-// - /edition/ through the kit's server (lib/server/server.ts, what npm start
-//   and npm run serve run), the benchmark's request mix;
-// - the site's static files through the same server;
+// - /edition/ through the kit's server, the benchmark's request mix: "after",
+//   this tree's lib/server/server.ts through tsx as `npm run serve` runs it,
+//   and "before", the server of the --before tree as that tree's `npm run
+//   serve` started it (scripts/bench/serve-child.ts), on the same built site;
+// - the site's static files through the same two servers;
 // - the static limit: a plain Node server sending, for the same paths, the
-//   same bytes the kit's server sent (scripts/bench/limit-child.ts);
+//   same bytes the kit's server (after) sent (scripts/bench/limit-child.ts);
 // - a per-request renderer, Express 4 + EJS, answering the same mix
 //   (scripts/bench/express-child.ts).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -41,7 +43,16 @@ export interface LoadSide {
   non2xx: number;
 }
 
-export const SIDES = ["edition", "static", "limitEdition", "limitStatic", "express"] as const;
+/** `edition` and `static` are the kit's server after, `before…` the --before tree's. */
+export const SIDES = [
+  "edition",
+  "beforeEdition",
+  "static",
+  "beforeStatic",
+  "limitEdition",
+  "limitStatic",
+  "express",
+] as const;
 export type SideName = (typeof SIDES)[number];
 
 export interface LoadResult {
@@ -60,6 +71,8 @@ export interface LoadResult {
   staticRatio: number;
   /** /edition/ against the per-request renderer. */
   expressRatio: number;
+  /** The same ratios of the --before tree's server, measured in the same rounds. */
+  before: { ratio: number; staticRatio: number; expressRatio: number };
 }
 
 export async function benchLoad(
@@ -67,11 +80,12 @@ export async function benchLoad(
   site: SyntheticSite,
   options: LoadOptions,
   work: string,
+  beforeTree: string,
 ): Promise<LoadResult> {
   const tool = wrkVersion();
   const children: ServerChild[] = [];
   try {
-    const server = await startChild("serve-child.ts", [siteDir]);
+    const server = await startChild("serve-child.ts", [siteDir, work]);
     children.push(server);
     // The static side: one edition's HTML exactly as the router sends it, as a file of the site.
     const sample = await fetch(`${server.url}/${SERIAL}/edition/?delivery_count=0`);
@@ -87,6 +101,16 @@ export async function benchLoad(
     const staticPaths = [STATIC_PATH, ...[SERIAL, DAILY, CHOICES].map((slug) => `/${slug}/meta.json`)];
     const recorded = await record(server.url, [...new Set([...mix.map((r) => r.path), ...staticPaths])]);
     for (const p of staticPaths) if (recorded[p]!.status !== 200) throw new Error(`${p}: ${recorded[p]!.status}`);
+    const before = await startChild("serve-child.ts", [siteDir, work, beforeTree], beforeTree);
+    children.push(before);
+    const beforeStatuses = await check(before.url, mix, "before");
+    if (JSON.stringify(beforeStatuses) !== JSON.stringify(statuses))
+      throw new Error(`the servers before and after answer the mix differently: ${JSON.stringify(beforeStatuses)}`);
+    for (const p of staticPaths) {
+      const res = await fetch(before.url + p);
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`the server before: ${p}: ${res.status}`);
+    }
     const answersFile = path.join(work, "limit-answers.json");
     writeFileSync(answersFile, JSON.stringify(recorded));
     const limit = await startChild("limit-child.ts", [answersFile]);
@@ -106,7 +130,9 @@ export async function benchLoad(
     const staticScript = wrkScript(path.join(work, "static.lua"), staticPaths);
     const targets: Record<SideName, [ServerChild, string]> = {
       edition: [server, editionScript],
+      beforeEdition: [before, editionScript],
       static: [server, staticScript],
+      beforeStatic: [before, staticScript],
       limitEdition: [limit, editionScript],
       limitStatic: [limit, staticScript],
       express: [express, editionScript],
@@ -118,6 +144,7 @@ export async function benchLoad(
     for (const side of SIDES) await run(side, options.warmup);
     const runs = Object.fromEntries(SIDES.map((s) => [s, [] as WrkRun[]])) as Record<SideName, WrkRun[]>;
     const ratios = { ratio: [] as number[], staticRatio: [] as number[], expressRatio: [] as number[] };
+    const beforeRatios = { ratio: [] as number[], staticRatio: [] as number[], expressRatio: [] as number[] };
     for (let i = 0; i < options.rounds; i++) {
       const order = SIDES.map((_, k) => SIDES[(k + i) % SIDES.length]!);
       const round = {} as Record<SideName, WrkRun>;
@@ -133,15 +160,20 @@ export async function benchLoad(
       ratios.ratio.push(round.edition.requestsPerSecond / round.limitEdition.requestsPerSecond);
       ratios.staticRatio.push(round.static.requestsPerSecond / round.limitStatic.requestsPerSecond);
       ratios.expressRatio.push(round.edition.requestsPerSecond / round.express.requestsPerSecond);
+      beforeRatios.ratio.push(round.beforeEdition.requestsPerSecond / round.limitEdition.requestsPerSecond);
+      beforeRatios.staticRatio.push(round.beforeStatic.requestsPerSecond / round.limitStatic.requestsPerSecond);
+      beforeRatios.expressRatio.push(round.beforeEdition.requestsPerSecond / round.express.requestsPerSecond);
     }
     const sides = Object.fromEntries(SIDES.map((s) => [s, summary(runs[s])])) as Record<SideName, LoadSide>;
-    // Under load the kit's server must answer the mix as it did once each: its only 4xx are the 410s.
+    // Under load the kit's servers must answer the mix as they did once each: their only 4xx are the 410s.
     const share410 = (statuses["410"] ?? 0) / mix.length;
-    const seen = sides.edition.non2xx / sides.edition.requests;
-    if (Math.abs(seen - share410) > 0.02)
-      throw new Error(
-        `under load ${(seen * 100).toFixed(1)}% of /edition/ answers were 4xx or 5xx, not the mix's 410s`,
-      );
+    for (const side of ["edition", "beforeEdition"] as const) {
+      const seen = sides[side].non2xx / sides[side].requests;
+      if (Math.abs(seen - share410) > 0.02)
+        throw new Error(
+          `under load ${(seen * 100).toFixed(1)}% of /edition/ answers (${side}) were 4xx or 5xx, not the mix's 410s`,
+        );
+    }
     return {
       editions: site.editions,
       options,
@@ -152,6 +184,11 @@ export async function benchLoad(
       ratio: median(ratios.ratio),
       staticRatio: median(ratios.staticRatio),
       expressRatio: median(ratios.expressRatio),
+      before: {
+        ratio: median(beforeRatios.ratio),
+        staticRatio: median(beforeRatios.staticRatio),
+        expressRatio: median(beforeRatios.expressRatio),
+      },
     };
   } finally {
     await Promise.all(children.map((c) => c.stop()));
@@ -169,12 +206,12 @@ function summary(rs: WrkRun[]): LoadSide {
 }
 
 /** Every request of the mix once, before the load: the statuses and the filled names must be right. */
-async function check(origin: string, mix: EditionRequest[]): Promise<Record<string, number>> {
+async function check(origin: string, mix: EditionRequest[], which = "after"): Promise<Record<string, number>> {
   const statuses: Record<string, number> = {};
   for (const r of mix) {
     const res = await fetch(origin + r.path);
     const problem = checkAnswer(r, res.status, await res.text());
-    if (problem) throw new Error(`the edition mix is not answered as expected: ${problem}`);
+    if (problem) throw new Error(`the edition mix is not answered as expected by the server ${which}: ${problem}`);
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   }
   return statuses;
@@ -214,8 +251,8 @@ interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** A server of scripts/bench/ in its own process; resolves with the URL it prints. */
-export function startChild(script: string, args: string[]): Promise<ServerChild> {
+/** A server of scripts/bench/ in its own process, run in `cwd`; resolves with the URL it prints. */
+export function startChild(script: string, args: string[], cwd = ROOT): Promise<ServerChild> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(
       process.execPath,
@@ -223,10 +260,10 @@ export function startChild(script: string, args: string[]): Promise<ServerChild>
         ...(process.env.BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? []),
         "--import",
         "tsx",
-        path.join("scripts", "bench", script),
+        path.join(ROOT, "scripts", "bench", script),
         ...args,
       ],
-      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      { cwd, stdio: ["ignore", "pipe", "pipe"] },
     );
     let out = "";
     let err = "";

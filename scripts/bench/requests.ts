@@ -7,6 +7,8 @@ export type RequestKind = "today" | "serial" | "dated" | "slot" | "gap" | "ended
 
 export interface EditionRequest {
   kind: RequestKind;
+  /** The publication: the route's `:slug`, which a function is handed as its context's `params`. */
+  slug: string;
   /** Path and query, to put after the server's origin. */
   path: string;
   expect: 200 | 204 | 410;
@@ -58,24 +60,35 @@ export function editionRequests(site: SyntheticSite, count: number, seed: number
     const q = (slug: string, params: Record<string, string>) => `/${slug}/edition/?${new URLSearchParams(params)}`;
     switch (kind) {
       case "today":
-        return { kind, path: q(DAILY, { local_delivery_time: time(site.daily.today) }), expect: 200 };
+        return { kind, slug: DAILY, path: q(DAILY, { local_delivery_time: time(site.daily.today) }), expect: 200 };
       case "serial":
-        return { kind, path: q(SERIAL, { delivery_count: String(int(site.serial.count)) }), expect: 200 };
+        return { kind, slug: SERIAL, path: q(SERIAL, { delivery_count: String(int(site.serial.count)) }), expect: 200 };
       case "dated":
-        return { kind, path: q(DAILY, { local_delivery_time: time(pick(site.daily.dates)) }), expect: 200 };
+        return {
+          kind,
+          slug: DAILY,
+          path: q(DAILY, { local_delivery_time: time(pick(site.daily.dates)) }),
+          expect: 200,
+        };
       case "slot": {
         const name = pick(NAMES);
         return {
           kind,
+          slug: CHOICES,
           path: q(CHOICES, { delivery_count: String(int(site.choices.count)), lang: pick(LANGS), name }),
           expect: 200,
           shows: escapeHtml(name),
         };
       }
       case "gap":
-        return { kind, path: q(DAILY, { local_delivery_time: time(pick(site.daily.gaps)) }), expect: 204 };
+        return { kind, slug: DAILY, path: q(DAILY, { local_delivery_time: time(pick(site.daily.gaps)) }), expect: 204 };
       case "ended":
-        return { kind, path: q(SERIAL, { delivery_count: String(site.serial.count + int(50)) }), expect: 410 };
+        return {
+          kind,
+          slug: SERIAL,
+          path: q(SERIAL, { delivery_count: String(site.serial.count + int(50)) }),
+          expect: 410,
+        };
     }
   }
 }

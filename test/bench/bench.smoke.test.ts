@@ -12,7 +12,9 @@ import { ROOT } from "../../scripts/bench/util.ts";
 const positive = (what: string, x: number) => expect(Number.isFinite(x) && x > 0, `${what} = ${x}`).toBe(true);
 
 it("runs the quick benchmark and reports every section", async () => {
-  const report = await runBench({ quick: true, quiet: true });
+  // HEAD as "before": a shallow clone (CI's checkout) may not hold the default ref.
+  const report = await runBench({ quick: true, quiet: true, before: "HEAD" });
+  expect(report.before?.ref).toBe("HEAD");
 
   expect(report.machine.cpus).toBeGreaterThan(0);
   positive("total seconds", report.seconds);
@@ -38,9 +40,13 @@ it("runs the quick benchmark and reports every section", async () => {
   }
   expect(report.targets.filter((t) => t.name.startsWith("Build from data"))).toHaveLength(2);
 
-  const load = report.load;
+  const load = report.load!;
   for (const [what, x] of Object.entries({ ratio: load.ratio, static: load.staticRatio, express: load.expressRatio }))
     positive(`load ${what} ratio`, x);
+  for (const [what, x] of Object.entries(load.before)) positive(`load before ${what}`, x);
+  expect(Object.keys(load.sides).sort()).toEqual(
+    ["beforeEdition", "beforeStatic", "edition", "express", "limitEdition", "limitStatic", "static"].sort(),
+  );
   for (const [name, side] of Object.entries(load.sides)) {
     for (const what of ["requestsPerSecond", "p50", "p99", "requests"] as const)
       positive(`${name} ${what}`, side[what]);
@@ -49,23 +55,37 @@ it("runs the quick benchmark and reports every section", async () => {
   // The mix really exercised 200, 204 and 410, and only those; under load its 4xx were the 410s.
   expect(Object.keys(load.mix.statuses).sort()).toEqual(["200", "204", "410"]);
   expect(load.sides.edition.non2xx).toBeGreaterThan(0);
+  expect(load.sides.beforeEdition.non2xx).toBeGreaterThan(0);
   expect(load.sides.static.non2xx).toBe(0);
-  positive("handler decisions/s", report.handler.handlerPerSecond);
-  positive("answer decisions/s", report.handler.answerPerSecond);
+  expect(load.sides.beforeStatic.non2xx).toBe(0);
+  positive("handler decisions/s", report.handler!.handlerPerSecond);
+  positive("before's handler decisions/s", report.handler!.beforePerSecond!);
 
   expect(report.coldStart.length).toBeGreaterThan(1);
   for (const c of report.coldStart)
     for (const what of ["importMs", "firstAnswerMs", "coldStartMs", "rss"] as const)
       positive(`cold start ${c.editions} ${what}`, c[what]);
 
-  for (const what of ["medianMs", "maxMs", "publicationMs"] as const) positive(`live ${what}`, report.live[what]);
-  expect(report.live.saves).toBeGreaterThan(0);
+  // Every function of both trees started cold, before and after; the scheduled one only imported.
+  const functions = report.functionCold!.functions;
+  expect(functions.map((f) => f.name)).toEqual(expect.arrayContaining(["deliver", "edition", "validate_config"]));
+  for (const f of functions) {
+    for (const side of [f.before!, f.after!]) positive(`${f.name} cold start`, side.coldStartMs);
+    expect(f.call === "import only").toBe(f.name === "deliver");
+  }
+
+  for (const what of ["medianMs", "maxMs", "publicationMs"] as const) positive(`live ${what}`, report.live![what]);
+  expect(report.live!.saves).toBeGreaterThan(0);
 
   expect(report.bundle.length).toBeGreaterThan(0);
   for (const b of report.bundle) {
     expect(b.functions.map((f) => f.name)).toContain("edition");
     for (const f of b.functions) positive(`${f.name} zip`, f.zipBytes);
   }
+  const zips = report.bundleComparison!;
+  expect(zips.before.map((f) => f.name)).toContain("edition");
+  for (const f of [...zips.before, ...zips.after]) positive(`${f.name} zip`, f.zipBytes);
+  expect(report.targets.some((t) => t.name.startsWith("Function bundles against"))).toBe(true);
 
   expect(report.targets.length).toBeGreaterThanOrEqual(6);
   for (const t of report.targets) expect(typeof t.met).toBe("boolean");
