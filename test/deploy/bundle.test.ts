@@ -59,7 +59,7 @@ it("ships no code of the build: nothing of lib/build/, no yaml, sharp, Eleventy 
     /[/\\]node_modules[/\\](yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml|esbuild|@esbuild)[/\\]/;
   for (const b of Object.values(bundles)) {
     expect(
-      b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}serve${path.sep}`)),
+      b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}edge${path.sep}`)),
       b.name,
     ).toBe(true);
     expect(

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { RECHECK_MS } from "../../lib/edge/publication-store.ts";
+import { RECHECK_MS } from "../../lib/edge/site-index.ts";
 import { KEEP_BYTES_UP_TO } from "../../lib/server/static-files.ts";
 
 let site: string;
