@@ -4,11 +4,11 @@
 // sent and to whom, and sends and writes nothing. Print keys are never shown:
 // a subscription is named by its id and its printer's name.
 import path from "node:path";
-import { printKeyOriginsOf } from "../lib/edge/publication-store.ts";
+import { printKeyOriginsOf } from "../lib/platform/print-key-origins.ts";
 import { runDeliveries, type DeliveryReport } from "../lib/platform/delivery-run.ts";
 import { startServer } from "../lib/server/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
-import { printerName } from "../lib/model/print-key.ts";
+import { printerName } from "../lib/model/printer-name.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ipaddr from "ipaddr.js";
 import { startServer } from "../lib/server/server.ts";
-import { siteIndexOf } from "../lib/edge/publication-store.ts";
+import { siteIndexOf } from "../lib/edge/site-index.ts";
 import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
 export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)

@@ -18,8 +18,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { PRINTER_NAME_LENGTH, printerName } from "../lib/model/print-key.ts";
-import { escapeHtml } from "../lib/model/text-slots.ts";
+import { PRINTER_NAME_LENGTH, printerName } from "../lib/model/printer-name.ts";
+import { escapeHtml } from "../lib/model/html-escape.ts";
 import { CHROMIUM, launchChromium } from "./browser.ts";
 import { answerUsage, listenPort, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
 import { firstLine } from "./preview/errors.ts";

@@ -1,5 +1,6 @@
 // Reads content/<slug>/publication.json from disk; the checks themselves are
 // the model's (lib/model/publication.ts), so they run the same on any JSON.
+import iconv from "iconv-lite";
 import { checkPublication, checkSlug, type CheckedPublication } from "../model/publication.ts";
 import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
@@ -23,5 +24,5 @@ export function readPublication(slug: string, file: string): CheckedPublication 
   if ("problem" in read) return { problems: [read.problem] };
   const parsed = parseJson(file, read.text);
   if ("problem" in parsed) return { problems: [parsed.problem] };
-  return checkPublication(slug, parsed.value, file);
+  return checkPublication(slug, parsed.value, file, iconv);
 }

@@ -1,7 +1,9 @@
-// The handlers behind /edition/ and /sample/: find the publication from the
-// route's `:slug`, let the route's rule pick, answer 200, 204 or 410.
-import { decideEdition, decideSample, type EditionDecision } from "./edition-route.ts";
-import { editionAnswer, noEditionAnswer, toResponse, type FunctionHandler } from "./http.ts";
+// The handlers behind /edition/ and /sample/ (edition-route.ts, sample-route.ts):
+// find the publication from the route's `:slug`, let the route's rule pick,
+// answer 200, 204 or 410.
+import type { EditionDecision } from "./edition-copy.ts";
+import { editionAnswer, noEditionAnswer, toResponse } from "./edition-answer.ts";
+import type { FunctionHandler } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
 import { editionRequestProblem } from "./request-limits.ts";
 import { siteFor } from "./site-folder.ts";
@@ -11,7 +13,7 @@ import { siteFor } from "./site-folder.ts";
  * the answer stays within 200, 204 and 410: a fault is "nothing to print",
  * logged without a stack trace.
  */
-function editionEndpoint(
+export function editionEndpoint(
   endpoint: string,
   decide: (pub: PublishedPublication, url: URL) => Promise<EditionDecision>,
 ): FunctionHandler {
@@ -31,9 +33,3 @@ function editionEndpoint(
     }
   };
 }
-
-/** GET /<slug>/edition/: today's edition for the query's delivery_count, date and settings. */
-export const edition = editionEndpoint("edition", (pub, url) => decideEdition(pub, url.searchParams, new Date()));
-
-/** GET /<slug>/sample/: the edition shown before subscribing, with default settings. */
-export const sample = editionEndpoint("sample", (pub, url) => decideSample(pub, url.searchParams));

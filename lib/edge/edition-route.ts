@@ -1,25 +1,14 @@
-import { compareKeys, isDated, requestedKey, type EditionKey } from "../model/edition-key.ts";
+// GET /<slug>/edition/: which edition a request asks for, by its parameters
+// and the day. The sample's route, which asks for no key, is sample-route.ts.
+import { compareKeys, isDated, type EditionKey } from "../model/edition-key.ts";
+import { requestedKey } from "../model/requested-key.ts";
 import { utcDateOf, utcHourOf } from "../model/dates.ts";
-import type { EditionShard, PrebuiltEdition, PublicationIndex } from "../model/shard.ts";
+import type { PublicationIndex } from "../model/shard.ts";
+import { serveCopy, type EditionDecision } from "./edition-copy.ts";
+import { editionEndpoint } from "./edition-endpoint.ts";
 import type { PublishedPublication } from "./publication-store.ts";
-import { subscriberSettings } from "../model/subscriber.ts";
 
-/** What /edition/ answers, decided before any byte is written. */
-export type EditionDecision =
-  | {
-      status: 200;
-      key: EditionKey;
-      etag: string;
-      html: string;
-      slots: boolean;
-      values: Map<string, string>;
-      /** The prebuilt copy picked: the answer keeps its page's encoded bytes for as long as its shard is kept. */
-      copy: PrebuiltEdition;
-    }
-  /** Nothing to print now; `reason` says why (sent in a header, never taken from the request). */
-  | { status: 204; reason: string }
-  /** The finite series is over for this subscriber. */
-  | { status: 410; reason: string };
+export type { EditionDecision } from "./edition-copy.ts";
 
 /** Picks the edition for a request's parameters, following the spec and the publication's `editions`. */
 export async function decideEdition(
@@ -33,35 +22,7 @@ export async function decideEdition(
   if (asked.kind === "absent") return serveLatest(pub, params, now);
   const shard = await pub.shardFor(asked.key);
   if (!shard || !Object.hasOwn(shard.editions, asked.key)) return missing(ix, asked.key);
-  return serve(pub, shard, asked.key, params);
-}
-
-/** The sample edition shown to people browsing publications, with the settings sent or the defaults. */
-export async function decideSample(pub: PublishedPublication, params: URLSearchParams): Promise<EditionDecision> {
-  const shard = await pub.shardFor(pub.index.sample);
-  if (!shard || !Object.hasOwn(shard.editions, pub.index.sample))
-    return { status: 204, reason: "the sample edition is missing" };
-  return serve(pub, shard, pub.index.sample, params);
-}
-
-function serve(
-  pub: PublishedPublication,
-  shard: EditionShard,
-  key: EditionKey,
-  params: URLSearchParams,
-): EditionDecision {
-  const settings = subscriberSettings(pub.index.fields, params, pub.validate);
-  const edition = shard.editions[key]![settings.variantId];
-  if (!edition) return { status: 204, reason: "this edition was not built for these settings" };
-  return {
-    status: 200,
-    key,
-    etag: edition.etag,
-    html: shard.bodies[edition.body]!,
-    slots: edition.slots,
-    values: settings.values,
-    copy: edition,
-  };
+  return serveCopy(pub, shard, asked.key, params);
 }
 
 function missing(ix: PublicationIndex, key: EditionKey): EditionDecision {
@@ -81,9 +42,12 @@ function missing(ix: PublicationIndex, key: EditionKey): EditionDecision {
  */
 async function serveLatest(pub: PublishedPublication, params: URLSearchParams, now: Date): Promise<EditionDecision> {
   const ix = pub.index;
-  if (!isDated(ix.by)) return serve(pub, (await pub.shardFor(ix.first))!, ix.first, params);
+  if (!isDated(ix.by)) return serveCopy(pub, (await pub.shardFor(ix.first))!, ix.first, params);
   const today = ix.by === "utc_hour" ? utcHourOf(now) : utcDateOf(now);
   const shard = (await pub.shardAtOrBefore(today)) ?? (await pub.shardFor(ix.first))!;
   const latest = shard.keys.filter((k) => compareKeys(ix.by, k, today) <= 0).at(-1) ?? shard.keys[0]!;
-  return serve(pub, shard, latest, params);
+  return serveCopy(pub, shard, latest, params);
 }
+
+/** GET /<slug>/edition/: today's edition for the query's delivery_count, date and settings. */
+export const edition = editionEndpoint("edition", (pub, url) => decideEdition(pub, url.searchParams, new Date()));

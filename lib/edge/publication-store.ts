@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { isUtf8, type CharsetCodec } from "../model/charset.ts";
 import { compileConfigValidator, type ConfigValidator } from "../model/config-validator.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import {
@@ -14,14 +15,16 @@ import {
   type PublicationIndex,
   type ShardRange,
 } from "../model/shard.ts";
-import { DEFAULT_PRINT_KEY_ORIGINS, type PrintKeyOrigin } from "../model/print-key.ts";
-import { publicationDataDir, SAFE_SLUG, SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
+import { publicationDataDir, SAFE_SLUG } from "../model/site-paths.ts";
+import { forgetSiteIndex, freshRead, siteIndexOf, type Fresh } from "./site-index.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {
   index: PublicationIndex;
   /** Compiled once per publication and process, never per request. */
   validate: ConfigValidator;
+  /** What encodes its pages when its charset is not UTF-8 (iconv-lite); undefined for UTF-8. */
+  codec?: CharsetCodec;
   /** The shard whose key range holds `key`, or undefined when none does. */
   shardFor(key: EditionKey): Promise<EditionShard | undefined>;
   /** The last shard that starts at or before `key` (for "the latest edition not after now"). */
@@ -41,10 +44,6 @@ export const SHARDS_IN_MEMORY = 512;
 
 /** Opened publications, by site and slug; read again when the build replaces the index. */
 const opened = new Map<string, Fresh<Promise<OpenedPublication | undefined>>>();
-/** Each site's site.json (which publication is at the root), likewise. */
-const siteIndexes = new Map<string, Fresh<SiteIndex>>();
-/** How often a file read here is checked again (a deployed site never changes; `npm start` may be rebuilt under it). */
-export const RECHECK_MS = 1_000;
 
 /**
  * Opens a built publication by slug ("" for the one at the site root);
@@ -87,66 +86,16 @@ function openSlug(site: string, slug: string): Promise<OpenedPublication | undef
  */
 export function forgetSite(site: string): void {
   for (const id of opened.keys()) if (id.startsWith(`${site}\u0000`)) opened.delete(id);
-  siteIndexes.delete(site);
+  forgetSiteIndex(site);
 }
 
 /**
- * The print-key services a built site's subscribers may use: its
- * content/site.json's list, else the default (the public sirius, https only).
+ * iconv-lite, imported the first time a publication in a charset other than
+ * UTF-8 is opened: a site whose publications are all in UTF-8 never loads it.
+ * Opening is asynchronous anyway; encoding a page stays synchronous.
  */
-export function printKeyOriginsOf(site: string): readonly PrintKeyOrigin[] {
-  return siteIndexOf(site).printKeyOrigins ?? DEFAULT_PRINT_KEY_ORIGINS;
-}
-
-/**
- * A built site's index (its site.json in the functions' data), read again
- * when the build replaces it; {} without one.
- */
-export function siteIndexOf(site: string): SiteIndex {
-  const file = () => path.join(siteDataDir(site), SITE_INDEX);
-  return freshRead(siteIndexes, site, file, () => {
-    try {
-      return JSON.parse(readFileSync(file(), "utf8")) as SiteIndex;
-    } catch {
-      return {};
-    }
-  });
-}
-
-/** A value read from a file, with what the file was like then and when that was last checked. */
-interface Fresh<T> {
-  value: T;
-  stamp: string;
-  checkedAt: number;
-}
-
-/**
- * The value cached under `key`, read again with `read` when `file` has been replaced
- * (looked at once a RECHECK_MS at most; the file's name is only made then).
- */
-function freshRead<T>(cache: Map<string, Fresh<T>>, key: string, file: () => string, read: () => T): T {
-  const now = Date.now();
-  const entry = cache.get(key);
-  if (entry && now - entry.checkedAt < RECHECK_MS) return entry.value;
-  const stamp = fileStamp(file());
-  if (entry && entry.stamp === stamp) {
-    entry.checkedAt = now;
-    return entry.value;
-  }
-  const value = read();
-  cache.set(key, { value, stamp, checkedAt: now });
-  return value;
-}
-
-/** Changes when the file is replaced: its modification time, size and inode. */
-function fileStamp(file: string): string {
-  try {
-    const s = statSync(file);
-    return `${s.mtimeMs}:${s.size}:${s.ino}`;
-  } catch {
-    return "missing";
-  }
-}
+let iconv: Promise<CharsetCodec> | undefined;
+const charsetCodec = () => (iconv ??= import("iconv-lite").then((m) => m.default));
 
 async function load(site: string, slug: string): Promise<OpenedPublication | undefined> {
   const dir = publicationDataDir(site, slug);
@@ -160,13 +109,18 @@ async function load(site: string, slug: string): Promise<OpenedPublication | und
   const ranges = new Map(index.shards.map((r) => [r.id, r]));
   const dictionary = shardDictionary(index);
   const key = index.sealKey === undefined ? undefined : Buffer.from(index.sealKey, "base64");
-  return published(index, async (id, origin) => {
-    const range = ranges.get(id)!;
-    const stored = await readStored(site, dir, range, origin);
-    if (!range.remote) return decodeShard(stored, dictionary);
-    if (!key) throw new Error(`shard ${range.remote} is sealed and the index holds no key`);
-    return decodeShard(openSealedShard(stored, key), dictionary);
-  });
+  const codec = isUtf8(index.charset) ? undefined : await charsetCodec();
+  return published(
+    index,
+    async (id, origin) => {
+      const range = ranges.get(id)!;
+      const stored = await readStored(site, dir, range, origin);
+      if (!range.remote) return decodeShard(stored, dictionary);
+      if (!key) throw new Error(`shard ${range.remote} is sealed and the index holds no key`);
+      return decodeShard(openSealedShard(stored, key), dictionary);
+    },
+    codec,
+  );
 }
 
 /**
@@ -197,9 +151,12 @@ async function readStored(site: string, dir: string, range: ShardRange, origin?:
 /** A remote shard that has not come in this long is given up on (the request gets a 204). */
 const REMOTE_SHARD_TIMEOUT_MS = 4_000;
 
-/** A publication held in memory (tests, benchmarks): the same lookups without files. */
-export function publishedFromMemory({ index, shards }: PackedPublication): PublishedPublication {
-  return published(index, (id) => Promise.resolve(shards.get(id)!));
+/**
+ * A publication held in memory (tests, benchmarks): the same lookups without
+ * files. `codec` as for published().
+ */
+export function publishedFromMemory({ index, shards }: PackedPublication, codec?: CharsetCodec): PublishedPublication {
+  return published(index, (id) => Promise.resolve(shards.get(id)!), codec);
 }
 
 /**
@@ -215,8 +172,16 @@ export interface OpenedPublication extends PublishedPublication {
 /** Reads a shard by id; `origin` is the site's address as the request reached it, when known. */
 export type ReadShard = (id: string, origin?: string) => Promise<EditionShard>;
 
-/** The lookups over any way of reading a shard by id; shards are cached, the least recently used dropped first. */
-export function published(index: PublicationIndex, readShard: ReadShard): OpenedPublication {
+/**
+ * The lookups over any way of reading a shard by id; shards are cached, the
+ * least recently used dropped first. `codec` encodes the pages of a
+ * publication whose charset is not UTF-8, and is needed for one.
+ */
+export function published(index: PublicationIndex, readShard: ReadShard, codec?: CharsetCodec): OpenedPublication {
+  if (!codec && !isUtf8(index.charset))
+    throw new Error(
+      `publication ${index.slug || "/"} is in ${index.charset} and was opened without a codec (iconv-lite)`,
+    );
   const cache = new Map<string, Promise<EditionShard>>(); // insertion order doubles as recency
   const shard = (id: string, origin: string | undefined) => {
     const kept = cache.get(id);
@@ -250,6 +215,7 @@ export function published(index: PublicationIndex, readShard: ReadShard): Opened
   const at = (origin?: string): PublishedPublication => ({
     index,
     validate,
+    codec,
     async shardFor(key) {
       const range = index.shards[lastStartingBy(key)];
       return range && compareKeys(index.by, key, range.last) <= 0 ? shard(range.id, origin) : undefined;

@@ -1,5 +1,5 @@
 import { NodeType, parse, type HTMLElement, type Node } from "node-html-parser";
-import { escapeHtml } from "./text-slots.ts";
+import { escapeHtml } from "./html-escape.ts";
 
 /** The only tags the platform shows in a publication's description. */
 export const DESCRIPTION_TAGS = new Set(["strong", "em", "br", "a"]);

@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
-import iconv from "iconv-lite";
 import { describeAjvError } from "./ajv-problems.ts";
+import type { CharsetCodec } from "./charset.ts";
 import { checkFields, type ConfigField } from "./config-fields.ts";
 import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import type { EditionsBy } from "./edition-key.ts";
@@ -63,8 +63,16 @@ export function checkSlug(slug: string, file: string): ContentProblem[] {
   return [{ file, field: "", problem, fix }];
 }
 
-/** Checks the parsed JSON of `file`, a publication.json: the schema, then what it cannot say (fields, charset). */
-export function checkPublication(slug: string, raw: unknown, file: string): CheckedPublication {
+/**
+ * Checks the parsed JSON of `file`, a publication.json: the schema, then what
+ * it cannot say (fields, charset: one `codec` can encode).
+ */
+export function checkPublication(
+  slug: string,
+  raw: unknown,
+  file: string,
+  codec: Pick<CharsetCodec, "encodingExists">,
+): CheckedPublication {
   if (!validatePublication(raw)) {
     const errors = validatePublication.errors ?? [];
     const problems = errors
@@ -79,7 +87,7 @@ export function checkPublication(slug: string, raw: unknown, file: string): Chec
   const problems = checkFields(json.config.fields, file);
   if (json.editions.every !== undefined)
     problems.push(...checkRecurrence(json.editions.by, json.editions as Recurrence, file, json.editions.ends));
-  if (!iconv.encodingExists(json.charset)) {
+  if (!codec.encodingExists(json.charset)) {
     problems.push({
       file,
       field: "charset",

@@ -17,7 +17,8 @@
 import { addDays } from "../model/dates.ts";
 import { eachAtMost } from "../model/each-at-most.ts";
 import { editionAction, editionParams, type EditionAsks } from "../model/delivery-rules.ts";
-import { openPrintKey, printerName, printUrl } from "../model/print-key.ts";
+import { openPrintKey, printUrl } from "../model/print-key.ts";
+import { printerName } from "../model/printer-name.ts";
 import { runTimes, type RunTimes } from "../model/run-budget.ts";
 import {
   afterDelivery,
@@ -39,7 +40,7 @@ import {
   type SubscriptionChange,
 } from "../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
-import { pruneRateLimits } from "./rate-limit.ts";
+import { pruneRateLimits } from "./rate-limit-pruning.ts";
 import { takeDelete, type PruneBudget, type StateStore, type Stored } from "./state-store.ts";
 import { deliveryKey, LIVE, liveKey, SUBSCRIPTIONS, subscriptionKey, type LiveEntry } from "./store-keys.ts";
 import { pruneDeliveries, removeSubscription } from "./subscriptions.ts";

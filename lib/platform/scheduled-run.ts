@@ -7,7 +7,7 @@
 // Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under) and URL
 // (the site's address, set by Netlify).
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { printKeyOriginsOf } from "../edge/publication-store.ts";
+import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
 import { runDeliveries } from "./delivery-run.ts";
 import { SEAL_KEY_VARIABLE, stateSetup } from "./state-setup.ts";

@@ -41,3 +41,6 @@ export const liveKey = (slug: string, id: string) => `${liveOf(slug)}${id}`;
 export interface LiveEntry {
   at: string;
 }
+
+/** Where the rate-limit counters are: `limits/<action>/<UTC hour>/<client hash>`. */
+export const LIMITS = "limits/";

@@ -3,7 +3,8 @@
 // unsubscribes (subscribe.ts). Reads LITTLEPRESS_SEAL_KEY (the key print keys
 // are sealed under) and, on Netlify, keeps the subscriptions in Blobs.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { printKeyOriginsOf, siteIndexOf } from "../edge/publication-store.ts";
+import { siteIndexOf } from "../edge/site-index.ts";
+import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
 import { SEAL_KEY_VARIABLE, stateSetup } from "./state-setup.ts";
 import { subscribeRequest } from "./subscribe.ts";

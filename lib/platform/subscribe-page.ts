@@ -6,8 +6,8 @@
 import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
 import { renderDescription } from "../model/description.ts";
-import { printerName } from "../model/print-key.ts";
-import { escapeHtml } from "../model/text-slots.ts";
+import { printerName } from "../model/printer-name.ts";
+import { escapeHtml } from "../model/html-escape.ts";
 
 /** What the page needs of meta.json. */
 export interface PageMeta {

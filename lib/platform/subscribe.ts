@@ -7,7 +7,8 @@
 // per client, and capped per publication (maxSubscriptions).
 import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
-import { parsePrintKeyUrl, printerName } from "../model/print-key.ts";
+import { parsePrintKeyUrl } from "../model/print-key.ts";
+import { printerName } from "../model/printer-name.ts";
 import { isTimeZone } from "../model/time-zones.ts";
 import { CUT_SHORT, readLimited } from "../edge/config-request.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
@@ -22,7 +23,8 @@ import {
   type FormValues,
   type PageMeta,
 } from "./subscribe-page.ts";
-import { createSubscription, liveSubscriptions, unsubscribe } from "./subscriptions.ts";
+import { createSubscription, unsubscribe } from "./subscribing.ts";
+import { liveSubscriptions } from "./subscriptions.ts";
 
 export interface SubscribeOptions {
   store: StateStore;

@@ -1,53 +1,10 @@
-// Subscriptions in the state store: made (print key sealed, a private token
-// for unsubscribing), ended by their subscriber, counted per publication (the
-// live index, store-keys.ts), and read back with their deliveries for the desk.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { printerName, sealPrintKey } from "../model/print-key.ts";
+// Subscriptions in the state store: counted per publication (the live index,
+// store-keys.ts), pruned and removed by the delivery runs, and read back with
+// their deliveries for the desk. Made and ended by their subscriber: subscribing.ts.
+import { printerName } from "../model/printer-name.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
-import { deliveriesOf, liveKey, liveOf, SUBSCRIPTIONS, subscriptionKey, type LiveEntry } from "./store-keys.ts";
-
-export interface NewSubscription {
-  slug: string;
-  printKey: URL;
-  printer: string;
-  zone: string;
-  hour: number;
-  settings: [string, string][];
-  at: Date;
-}
-
-const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
-
-/** Stores a new subscription; answers it with the private unsubscribe token (shown once, kept only as a hash). */
-export async function createSubscription(
-  store: StateStore,
-  sealKey: Buffer,
-  s: NewSubscription,
-): Promise<{ subscription: Subscription; token: string }> {
-  const token = randomBytes(24).toString("base64url");
-  const subscription: Subscription = {
-    id: randomBytes(9).toString("base64url"),
-    slug: s.slug,
-    printKey: sealPrintKey(s.printKey, sealKey),
-    printer: s.printer,
-    zone: s.zone,
-    hour: s.hour,
-    settings: s.settings,
-    created: s.at.toISOString(),
-    deliveryCount: 0,
-    lastEtag: null,
-    ended: null,
-    unsubscribeHash: tokenHash(token),
-  };
-  // Indexed first: a subscribe that dies between the two writes leaves an index key without a
-  // subscription (counted until a run removes it), never a subscription the cap does not count.
-  const entry: LiveEntry = { at: subscription.created };
-  await store.create(liveKey(s.slug, subscription.id), entry);
-  if (!(await store.create(subscriptionKey(subscription.id), subscription)))
-    throw new Error("a subscription id came up twice");
-  return { subscription, token };
-}
+import { deliveriesOf, liveKey, liveOf, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
 
 /**
  * How many live subscriptions the publication `slug` has, from its index: its
@@ -92,19 +49,6 @@ export async function removeSubscription(
   await store.delete(liveKey(sub.slug, sub.id));
   if (!(await pruneDeliveries(store, sub.id, () => true, budget)) || !takeDelete(budget)) return false;
   await store.delete(subscriptionKey(sub.id));
-  return true;
-}
-
-/** Ends a subscription whose token matches; false when there is none (already gone, or a wrong token). */
-export async function unsubscribe(store: StateStore, id: string, token: string): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return false;
-  const sub = (await store.get<Subscription>(subscriptionKey(id)))?.value;
-  if (!sub) return false;
-  const given = Buffer.from(tokenHash(token), "hex");
-  if (!timingSafeEqual(given, Buffer.from(sub.unsubscribeHash, "hex"))) return false;
-  await store.delete(subscriptionKey(id));
-  await store.delete(liveKey(sub.slug, id));
-  await pruneDeliveries(store, id, () => true, { deletes: Infinity });
   return true;
 }
 

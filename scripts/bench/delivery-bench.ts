@@ -15,7 +15,7 @@ import { wallClock } from "../../lib/model/time-zones.ts";
 import { DELIVERY_CONCURRENCY, runDeliveries } from "../../lib/platform/delivery-run.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
-import { createSubscription } from "../../lib/platform/subscriptions.ts";
+import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
 import { CHOICES, DAILY, generateSite, LANGS, SERIAL } from "./generate.ts";

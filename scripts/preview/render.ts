@@ -9,6 +9,7 @@ import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import iconv from "iconv-lite";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
@@ -198,7 +199,7 @@ async function fetchEdition(url: string, timeoutMs: number): Promise<string> {
     throw new RenderError(`answered ${response.status} instead of 200${reason ? ` (${reason})` : ""}`);
   }
   const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(response.headers.get("content-type") ?? "")?.[1];
-  return decodeHtml(new Uint8Array(body), charset);
+  return decodeHtml(new Uint8Array(body), charset, iconv);
 }
 
 async function load(page: Page, url: string, timeoutMs: number): Promise<void> {

@@ -7,7 +7,7 @@ import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { runDeliveries } from "../../lib/platform/delivery-run.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
-import { createSubscription } from "../../lib/platform/subscriptions.ts";
+import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { builtSite } from "../helpers/sites.ts";

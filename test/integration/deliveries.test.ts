@@ -18,7 +18,7 @@ import { subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { allowTry } from "../../lib/platform/rate-limit.ts";
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 import { SUBSCRIBE_LIMIT } from "../../lib/platform/subscribe.ts";
-import { createSubscription } from "../../lib/platform/subscriptions.ts";
+import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { reportText } from "../../scripts/deliver.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { withServer } from "../helpers/server.ts";

@@ -1,7 +1,11 @@
 // /edition/ through the real handler, against test/fixtures/basic built by the real build.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import iconv from "iconv-lite";
-import { getEdition, useSite } from "../helpers/handlers.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
+import { fillSlots } from "../../lib/model/text-slots.ts";
+import { BASE, getEdition, siteContext, useSite } from "../helpers/handlers.ts";
 
 beforeAll(() => useSite("basic"));
 afterEach(() => vi.useRealTimers());
@@ -209,4 +213,61 @@ describe("charset", () => {
     expect(text).toContain("&#x2603;");
     expect(bytes.includes(Buffer.from("おはよう", "utf8"))).toBe(false);
   });
+
+  it("sends the page byte for byte as Shift_JIS writes it, each character it lacks as a reference", async () => {
+    const res = await getEdition(SHIFT_JIS_REQUEST);
+    const pub = (await openPublication("shiftjis", siteContext.littlepressSite!))!;
+    let page = "";
+    for await (const e of eachEdition(pub)) if (e.key === "0") page = fillSlots(e.html, new Map([["name", "太郎"]]));
+    const lacking = (c: string) => iconv.decode(iconv.encode(c, "shift_jis"), "shift_jis") !== c;
+    const written = [...page].map((c) => (lacking(c) ? `&#x${c.codePointAt(0)!.toString(16)};` : c)).join("");
+    expect(written).toContain("&#x2603;");
+    expect(Buffer.from(await res.arrayBuffer()).equals(iconv.encode(written, "shift_jis"))).toBe(true);
+  });
+
+  // A fresh process, as a function instance starts: what it loads to answer one request.
+  it("loads iconv-lite only to answer for a publication whose charset needs it", async () => {
+    const utf8 = await answerInFreshProcess("/serial/edition/?delivery_count=0");
+    expect(utf8).toMatchObject({ status: 200, type: "text/html; charset=utf-8", iconv: false });
+    const shiftJis = await answerInFreshProcess(SHIFT_JIS_REQUEST);
+    expect(shiftJis).toMatchObject({ status: 200, type: "text/html; charset=shift_jis", iconv: true });
+    const here = Buffer.from(await (await getEdition(SHIFT_JIS_REQUEST)).arrayBuffer());
+    expect(shiftJis.body).toBe(here.toString("base64"));
+  });
 });
+
+const SHIFT_JIS_REQUEST = "/shiftjis/edition/?delivery_count=0&name=%E5%A4%AA%E9%83%8E";
+
+/**
+ * Answers one request with functions/edition.mts in a new Node process, and
+ * says what it answered and whether iconv-lite was loaded by then.
+ */
+async function answerInFreshProcess(pathAndQuery: string) {
+  const code = `
+    const [site, address] = process.argv.slice(1);
+    const { default: edition } = await import("./functions/edition.mts");
+    const slug = new URL(address).pathname.split("/")[1]; // Netlify's context.params, from the route /:slug/edition/
+    const res = await edition(new Request(address), { littlepressSite: site, params: { slug } });
+    const body = Buffer.from(await res.arrayBuffer()).toString("base64");
+    const { createRequire } = await import("node:module");
+    const { sep } = await import("node:path");
+    const folder = [sep, "node_modules", sep, "iconv-lite", sep].join("");
+    const iconv = Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes(folder));
+    console.log(JSON.stringify({ status: res.status, type: res.headers.get("content-type"), body, iconv }));`;
+  const args = [
+    "--import",
+    "tsx",
+    "--input-type=module",
+    "-e",
+    code,
+    siteContext.littlepressSite!,
+    BASE + pathAndQuery,
+  ];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+    status: number;
+    type: string;
+    body: string;
+    iconv: boolean;
+  };
+}

@@ -25,14 +25,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isPublicAddress } from "../../lib/model/addresses.ts";
 import { DEFAULT_PRINT_KEY_ORIGINS, type PrintKeyOrigin } from "../../lib/model/print-key.ts";
 import type { DeliveryRecord } from "../../lib/model/subscription.ts";
-import { escapeHtml } from "../../lib/model/text-slots.ts";
+import { escapeHtml } from "../../lib/model/html-escape.ts";
 import { runDeliveries, type DeliveryLine } from "../../lib/platform/delivery-run.ts";
 import { askPrintKey, PRINT_KEY_MAX_BYTES, type PrintKeyPolicy } from "../../lib/platform/print-key-client.ts";
 import { startServer, type LocalServer, type ServerOptions } from "../../lib/server/server.ts";
 import { SEAL_KEY_VARIABLE, stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
 import { fileStore } from "../../lib/platform/state-store.ts";
 import { subscribeRequest } from "../../lib/platform/subscribe.ts";
-import { createSubscription } from "../../lib/platform/subscriptions.ts";
+import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { rawOnce, type RawResponse } from "../helpers/raw-http.ts";
 import { builtSite } from "../helpers/sites.ts";
 

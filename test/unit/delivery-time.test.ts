@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDeliveryTime, type DeliveryTime } from "../../lib/model/delivery-time.ts";
+import { parseDeliveryTime, type DeliveryTime } from "../../lib/model/requested-key.ts";
 
 function ok(raw: string): DeliveryTime {
   const t = parseDeliveryTime(raw);

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  compareKeys,
-  EDITIONS_BY,
-  isDated,
-  KEY_FIELD,
-  keyFromFrontMatter,
-  requestedKey,
-  type EditionsBy,
-  type RequestedKey,
-} from "../../lib/model/edition-key.ts";
+import { compareKeys, EDITIONS_BY, isDated, type EditionsBy } from "../../lib/model/edition-key.ts";
+import { KEY_FIELD, keyFromFrontMatter } from "../../lib/model/front-matter-key.ts";
+import { requestedKey, type RequestedKey } from "../../lib/model/requested-key.ts";
 
 function key(by: EditionsBy, value: unknown): string {
   const k = keyFromFrontMatter(by, value);

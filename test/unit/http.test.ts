@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
 import { decideEdition, type EditionDecision } from "../../lib/edge/edition-route.ts";
 import { editionEtag, filledEtag } from "../../lib/model/etag.ts";
-import { editionAnswer, jsonResponse, noEditionAnswer, REASON_HEADER, toResponse } from "../../lib/edge/http.ts";
+import { editionAnswer, noEditionAnswer, REASON_HEADER, toResponse } from "../../lib/edge/edition-answer.ts";
+import { jsonResponse } from "../../lib/edge/http.ts";
 import { packPublication } from "../../lib/build/pack.ts";
 import { publishedFromMemory, type PublishedPublication } from "../../lib/edge/publication-store.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
@@ -43,6 +44,7 @@ function source(charset: string, fields: ConfigField[]): PublicationSource {
 function pub(html = "<p>stored</p>", charset = "utf-8", fields: ConfigField[] = []): PublishedPublication {
   return publishedFromMemory(
     packPublication(source(charset, fields), [{ source: "content/t/editions/3.md", key: "3", variant: PLAIN, html }]),
+    iconv,
   );
 }
 

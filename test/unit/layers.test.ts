@@ -1,75 +1,233 @@
-// The three folders of lib/ by role, and what may import what: a request
-// crosses functions/ -> lib/serve -> lib/model and nothing of the build, and
-// the model does no I/O. Followed here through the source's imports (type-only
-// ones too); test/deploy/bundle.test.ts checks the same in the zips Netlify ships.
+// lib/ by role, and what may import what (issue 26):
+// - lib/model: the publication model, pure (no I/O, no Eleventy, no Netlify);
+// - lib/edge: what a request to a publication needs, and nothing else;
+// - lib/platform: subscriptions, deliveries, print keys, the state stores;
+// - lib/build: the Eleventy plugin and the build's work;
+// - lib/server: Node-only hosting and live reload.
+// The rule is checked twice: in the source's imports (type-only ones too), one
+// module at a time, and in what esbuild bundles for each function, which must
+// reach only code it uses. test/deploy/bundle.test.ts checks the zips Netlify ships.
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { build, type Metafile, type Plugin } from "esbuild";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const ROLES = ["model", "edge", "platform", "build", "server"] as const;
+type Role = (typeof ROLES)[number];
+
+/** What a module of each role may import of lib/ (scripts/ may import anything, and nothing imports them). */
+const MAY_IMPORT: Record<Role | "functions", readonly Role[]> = {
+  model: ["model"],
+  edge: ["model", "edge"],
+  platform: ["model", "edge", "platform"],
+  build: ["model", "build"],
+  server: ["model", "edge", "platform", "build", "server"],
+  functions: ["model", "edge", "platform"],
+};
+
+/** Packages only the build and the tools use: nothing a request runs may load them. */
+const BUILD_PACKAGE = /^(yaml|sharp|@11ty\/|chokidar|markdown-it|smol-toml|esbuild|node-html-parser|playwright-core)/;
+/**
+ * The one exception: the description's sanitizer (lib/model/description.ts)
+ * parses HTML with node-html-parser, and both the desk (build) and the
+ * subscribe page (platform) show the description through it.
+ */
+const PARSES_HTML = new Set(["lib/model/description.ts"]);
 
 const ROOT = process.cwd();
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^"';]*?\sfrom\s)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s(?:[^"';]*?\sfrom\s)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
-/** The modules a file names in its import and export statements. */
-function importsOf(file: string): string[] {
-  return [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
+interface Import {
+  spec: string;
+  /** `import("…")`, loaded when the code runs there, not when the module is. */
+  dynamic: boolean;
 }
 
-/** Every project file reached from `entry` by relative imports, and every package or builtin named on the way. */
-function reach(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const spec of importsOf(file)) {
-      if (spec.startsWith(".")) visit(path.resolve(path.dirname(file), spec));
-      else packages.add(spec);
-    }
-  };
-  visit(path.resolve(entry));
-  return { files, packages };
+/** The modules a file names in its import and export statements, and in its import() calls. */
+function importsOf(file: string): Import[] {
+  return [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => ({ spec: (m[1] ?? m[2])!, dynamic: !m[1] }));
 }
 
-const relative = (files: Iterable<string>) => [...files].map((f) => path.relative(ROOT, f).split(path.sep).join("/"));
-const tsFiles = (dir: string) =>
-  readdirSync(dir)
+const relative = (file: string) => path.relative(ROOT, file).split(path.sep).join("/");
+const sourceFiles = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((f) => /\.m?ts$/.test(f))
-    .map((f) => path.join(dir, f));
+    .map((f) => path.join(dir, f))
+    .sort();
 
-describe("the functions", () => {
-  const functions = tsFiles("functions");
+/** "lib/edge/http.ts" is edge's; functions/*.mts are "functions"; anything else is neither. */
+function roleOf(file: string): Role | "functions" | undefined {
+  const [top, folder] = relative(file).split("/");
+  if (top === "functions") return "functions";
+  return top === "lib" ? ROLES.find((role) => role === folder) : undefined;
+}
 
-  const named = functions.map((f) => [path.basename(f), f]);
-  it.each(named)("%s reaches only lib/edge, lib/platform and lib/model", (_, file) => {
-    const reached = relative(reach(file).files).filter((f) => f !== relative([path.resolve(file)])[0]);
-    expect(reached.length).toBeGreaterThan(0);
-    expect(reached.filter((f) => !/^lib\/(edge|platform|model)\//.test(f))).toEqual([]);
+const modules = [...ROLES.flatMap((role) => sourceFiles(path.join("lib", role))), ...sourceFiles("functions")];
+
+describe("what may import what", () => {
+  it("finds every role's modules", () => {
+    for (const role of [...ROLES, "functions"])
+      expect(modules.filter((f) => roleOf(f) === role).length).toBeGreaterThan(0);
   });
 
-  it("load no package of the build (yaml, sharp, Eleventy, chokidar, markdown-it, esbuild)", () => {
-    const packages = new Set(functions.flatMap((f) => [...reach(f).packages]));
-    const build = [...packages].filter((p) => /^(yaml|sharp|@11ty\/|chokidar|markdown-it|smol-toml|esbuild)/.test(p));
-    expect(build).toEqual([]);
+  it.each(modules.map((f) => [relative(f), f]))("%s imports only what its role may", (_, file) => {
+    const role = roleOf(file)!;
+    const outside = importsOf(file)
+      .filter(({ spec }) => spec.startsWith("."))
+      .map(({ spec }) => path.resolve(path.dirname(file), spec))
+      .filter((target) => !MAY_IMPORT[role].includes(roleOf(target) as Role))
+      .map(relative);
+    expect(outside, `${role} may import ${MAY_IMPORT[role].join(", ")}`).toEqual([]);
   });
 });
 
-describe("lib/model", () => {
-  const model = tsFiles(path.join("lib", "model"));
+describe("lib/model and lib/edge", () => {
   const IO = new Set(["fs", "fs/promises", "http", "https", "http2", "net", "dgram", "child_process"]);
   const builtin = (spec: string) => spec.replace(/^node:/, "");
   const isIO = (spec: string) => IO.has(builtin(spec)) && builtinModules.includes(builtin(spec));
-  const modelDir = path.resolve("lib", "model");
-  const inModel = (file: string, spec: string) => path.resolve(path.dirname(file), spec).startsWith(modelDir);
+  const model = modules.filter((f) => roleOf(f) === "model");
+  const modelAndEdge = modules.filter((f) => roleOf(f) === "model" || roleOf(f) === "edge");
 
-  it("holds the format and its rules", () => {
-    expect(relative(model)).toEqual(expect.arrayContaining(["lib/model/shard.ts", "lib/model/publication.ts"]));
+  it.each(model.map((f) => [relative(f), f]))("%s does no I/O", (_, file) => {
+    expect(importsOf(file).filter(({ spec }) => isIO(spec))).toEqual([]);
   });
 
-  const named = model.map((f) => [path.basename(f), f]);
-  it.each(named)("%s does no I/O and imports nothing of lib/build, edge, platform or server", (_, file) => {
-    const imports = importsOf(file);
-    expect(imports.filter(isIO)).toEqual([]);
-    expect(imports.filter((s) => s.startsWith(".") && !inModel(file, s))).toEqual([]);
+  it.each(modelAndEdge.map((f) => [relative(f), f]))("%s imports no package of the build", (_, file) => {
+    const allowed = (spec: string) => spec === "node-html-parser" && PARSES_HTML.has(relative(file));
+    expect(importsOf(file).filter(({ spec }) => BUILD_PACKAGE.test(spec) && !allowed(spec))).toEqual([]);
+  });
+
+  // A site whose publications are all in UTF-8 never loads a charset codec.
+  it.each(modelAndEdge.map((f) => [relative(f), f]))(
+    "%s loads iconv-lite only with import(), in lib/edge",
+    (_, file) => {
+      const iconv = importsOf(file).filter(({ spec }) => spec === "iconv-lite");
+      expect(iconv.filter(({ dynamic }) => !dynamic || roleOf(file) === "model")).toEqual([]);
+    },
+  );
+});
+
+// The functions as esbuild bundles them, packages left out (they are named,
+// not read). A file the function imports, directly or not, but uses nothing
+// of, is code it carries for nothing: each is found by bundling with the
+// project's files marked free of side effects, so that a file none of whose
+// exports is used contributes no byte to the bundle (a constant or an import
+// left at its top would otherwise keep it). Which packages a function loads,
+// and how, is read from the bundle as it is, without that mark.
+
+/** How each function may load iconv-lite: never, or only with import() where it opens a publication. */
+const ICONV: Record<string, "never" | "import()"> = {
+  edition: "import()",
+  sample: "import()",
+  validate_config: "import()",
+  deliver: "never",
+  deliveries: "never",
+  subscribe: "never",
+};
+/** The edition endpoints answer every printer's every request: nothing of the platform, the build or the server. */
+const EDITION_ENDPOINTS = new Set(["edition", "sample"]);
+/** The subscribe page shows the publication's description, through node-html-parser (PARSES_HTML). */
+const SHOWS_DESCRIPTION = new Set(["subscribe"]);
+
+interface Bundle {
+  /** The project files it reaches, each with the files that import it. */
+  reached: Map<string, string[]>;
+  /** The project files that contribute to the output. */
+  used: Set<string>;
+  /** The packages the output imports, and how ("import-statement", "dynamic-import", …). */
+  packages: { path: string; kind: string }[];
+}
+
+const PROJECT_FILE = /^(lib|functions)\//;
+const MARKED = Symbol("resolved once");
+
+/** Marks every project file free of side effects, as resolved by esbuild itself. */
+const noSideEffects: Plugin = {
+  name: "project-files-without-side-effects",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === MARKED) return undefined;
+      const {
+        path: resolved,
+        namespace,
+        external,
+        errors,
+      } = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: MARKED,
+      });
+      return errors.length ? { errors } : { path: resolved, namespace, external, sideEffects: false };
+    });
+  },
+};
+
+async function bundle(entry: string, plugins: Plugin[]): Promise<Metafile> {
+  const options = { bundle: true, platform: "node", format: "esm", packages: "external" } as const;
+  const { metafile } = await build({
+    ...options,
+    entryPoints: [entry],
+    outdir: "out",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    plugins,
+  });
+  return metafile;
+}
+
+async function bundleFunction(entry: string): Promise<Bundle> {
+  const [shaken, plain] = await Promise.all([bundle(entry, [noSideEffects]), bundle(entry, [])]);
+  const reached = new Map<string, string[]>();
+  for (const [file, input] of Object.entries(shaken.inputs)) {
+    if (!PROJECT_FILE.test(file)) continue;
+    if (!reached.has(file)) reached.set(file, []);
+    for (const i of input.imports)
+      if (PROJECT_FILE.test(i.path)) reached.set(i.path, [...(reached.get(i.path) ?? []), file]);
+  }
+  const [output] = Object.values(shaken.outputs);
+  const used = new Set(Object.entries(output!.inputs).flatMap(([f, i]) => (i.bytesInOutput > 0 ? [f] : [])));
+  const packages = Object.values(plain.outputs).flatMap((o) => o.imports.filter((i) => i.external));
+  return { reached, used, packages };
+}
+
+describe("each function's bundle", () => {
+  const functions = sourceFiles("functions").map((f) => [path.basename(f, ".mts"), f] as const);
+  const bundles = new Map<string, Bundle>();
+
+  beforeAll(async () => {
+    for (const [name, file] of functions) bundles.set(name, await bundleFunction(file));
+  }, 60_000);
+
+  it("is made for every function, and each reaches lib/edge", () => {
+    expect(functions.map(([name]) => name).sort()).toEqual(Object.keys(ICONV).sort());
+    for (const [name] of functions)
+      expect(
+        [...bundles.get(name)!.reached.keys()].some((f) => f.startsWith("lib/edge/")),
+        name,
+      ).toBe(true);
+  });
+
+  it.each(functions)("%s reaches no file it does not use", (name) => {
+    const { reached, used } = bundles.get(name)!;
+    const unused = [...reached].filter(([f]) => !used.has(f)).map(([f, by]) => `${f} (imported by ${by.join(", ")})`);
+    expect(unused).toEqual([]);
+  });
+
+  it.each(functions)("%s reaches nothing of lib/build or lib/server, and no package of the build", (name) => {
+    const { reached, packages } = bundles.get(name)!;
+    const forbidden = EDITION_ENDPOINTS.has(name) ? /^lib\/(build|server|platform)\// : /^lib\/(build|server)\//;
+    expect([...reached.keys()].filter((f) => forbidden.test(f))).toEqual([]);
+    const parser = (p: string) => p === "node-html-parser" && SHOWS_DESCRIPTION.has(name);
+    expect(packages.filter((p) => BUILD_PACKAGE.test(p.path) && !parser(p.path))).toEqual([]);
+  });
+
+  it.each(functions)("%s loads iconv-lite as the table says", (name) => {
+    const iconv = bundles.get(name)!.packages.filter((p) => p.path === "iconv-lite");
+    if (ICONV[name] === "never") expect(iconv).toEqual([]);
+    else expect(iconv.map((p) => p.kind)).toEqual(["dynamic-import"]);
   });
 });

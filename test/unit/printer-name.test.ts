@@ -1,7 +1,7 @@
 // A printer's name as the print key service chose it, cleaned for showing:
 // in a terminal, a log, the desk, a page.
 import { describe, expect, it } from "vitest";
-import { PRINTER_NAME_LENGTH, printerName } from "../../lib/model/print-key.ts";
+import { PRINTER_NAME_LENGTH, printerName } from "../../lib/model/printer-name.ts";
 
 /**
  * Anything that may not reach a terminal or a log line: C0, DEL, C1, line

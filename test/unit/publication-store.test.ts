@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
 import type { EditionKey } from "../../lib/model/edition-key.ts";
@@ -19,9 +20,9 @@ import {
   openPublication,
   published,
   publishedFromMemory,
-  RECHECK_MS,
   SHARDS_IN_MEMORY,
 } from "../../lib/edge/publication-store.ts";
+import { RECHECK_MS } from "../../lib/edge/site-index.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
 
 const PLAIN = { id: "", values: {} };
@@ -233,27 +234,37 @@ describe("published: the shard cache", () => {
   });
 });
 
-describe("openPublication on a site that is rebuilt under it", () => {
-  /** Writes a built publication of `count` editions into `site`, as the build does. */
-  function writeSite(site: string, count: number) {
-    const keys = Array.from({ length: count }, (_, i) => String(i));
-    const pack = packPublication(
-      publicationSource({ slug: "serial", keys }),
-      keys.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: `<p>Part ${key}</p>` })),
-    );
-    const dir = publicationDataDir(site, "serial");
-    mkdirSync(path.join(dir, "shards"), { recursive: true });
-    const dictionary = shardDictionary(pack.index);
-    for (const [id, shard] of pack.shards)
-      writeFileSync(path.join(dir, "shards", `${id}${SHARD_EXTENSION}`), encodeShard(shard, dictionary));
-    // The build replaces the index (a new file), as the swap of _site.next does.
-    writeFileSync(path.join(dir, "index.json.new"), JSON.stringify(pack.index));
-    renameSync(path.join(dir, "index.json.new"), path.join(dir, "index.json"));
-  }
+/** Writes a built publication "serial" of `count` editions into `site`, as the build does. */
+function writeSite(site: string, count: number, charset = "utf-8") {
+  const keys = Array.from({ length: count }, (_, i) => String(i));
+  const pack = packPublication(
+    { ...publicationSource({ slug: "serial", keys }), charset },
+    keys.map((key) => ({ source: `${key}.md`, key, variant: PLAIN, html: `<p>Part ${key}</p>` })),
+  );
+  const dir = publicationDataDir(site, "serial");
+  mkdirSync(path.join(dir, "shards"), { recursive: true });
+  const dictionary = shardDictionary(pack.index);
+  for (const [id, shard] of pack.shards)
+    writeFileSync(path.join(dir, "shards", `${id}${SHARD_EXTENSION}`), encodeShard(shard, dictionary));
+  // The build replaces the index (a new file), as the swap of _site.next does.
+  writeFileSync(path.join(dir, "index.json.new"), JSON.stringify(pack.index));
+  renameSync(path.join(dir, "index.json.new"), path.join(dir, "index.json"));
+}
 
+/** A fresh folder for a built site, removed with its functions' data after `use`. */
+async function withSite(use: (site: string) => Promise<void>) {
+  const site = mkdtempSync(path.join(os.tmpdir(), "littlepress-store-"));
+  try {
+    await use(site);
+  } finally {
+    rmSync(site, { recursive: true, force: true });
+    rmSync(siteDataDir(site), { recursive: true, force: true });
+  }
+}
+
+describe("openPublication on a site that is rebuilt under it", () => {
   it("keeps the index it read for a moment, then reads the new one", async () => {
-    const site = mkdtempSync(path.join(os.tmpdir(), "littlepress-store-"));
-    try {
+    await withSite(async (site) => {
       writeSite(site, 3);
       const first = await openPublication("serial", site);
       expect(first?.index.count).toBe(3);
@@ -266,9 +277,34 @@ describe("openPublication on a site that is rebuilt under it", () => {
       expect(decision).toMatchObject({ status: 200, html: "<p>Part 4</p>" });
       await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 50));
       expect(await openPublication("serial", site)).toBe(second); // unchanged file: the same publication
-    } finally {
-      rmSync(site, { recursive: true, force: true });
-      rmSync(siteDataDir(site), { recursive: true, force: true });
-    }
+    });
+  });
+});
+
+// iconv-lite is loaded only for a publication whose charset needs it (test/integration/edition.test.ts
+// checks that a UTF-8 request never loads it); the pages are encoded with it (test/unit/http.test.ts).
+describe("the charset codec", () => {
+  it("is given to a publication opened in a charset other than UTF-8, and to none in UTF-8", async () => {
+    await withSite(async (site) => {
+      writeSite(site, 1, "shift_jis");
+      const codec = (await openPublication("serial", site))?.codec;
+      expect(codec && [...codec.encode("日", "shift_jis")]).toEqual([0x93, 0xfa]);
+    });
+    await withSite(async (site) => {
+      writeSite(site, 1);
+      const pub = await openPublication("serial", site);
+      expect(pub?.index.charset).toBe("utf-8");
+      expect(pub?.codec).toBeUndefined();
+    });
+  });
+
+  it("is needed for a publication in another charset: without one, it is not opened", () => {
+    const pack = packPublication({ ...publicationSource({ slug: "sjis", keys: ["0"] }), charset: "shift_jis" }, [
+      { source: "0.md", key: "0", variant: PLAIN, html: "<p>日</p>" },
+    ]);
+    expect(() => publishedFromMemory(pack)).toThrow(
+      /sjis is in shift_jis and was opened without a codec \(iconv-lite\)/,
+    );
+    expect(publishedFromMemory(pack, iconv).codec).toBe(iconv);
   });
 });

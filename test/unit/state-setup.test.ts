@@ -20,7 +20,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openPrintKey } from "../../lib/model/print-key.ts";
 import { subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { localKeyFile, stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
-import { createSubscription } from "../../lib/platform/subscriptions.ts";
+import { createSubscription } from "../../lib/platform/subscribing.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 
 let work: string;

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
-import {
-  cutAtSlots,
-  escapeHtml,
-  fillSlots,
-  hasSlots,
-  slotMisuse,
-  slotText,
-  slotToken,
-} from "../../lib/model/text-slots.ts";
+import { escapeHtml } from "../../lib/model/html-escape.ts";
+import { slotMisuse } from "../../lib/model/slot-misuse.ts";
+import { cutAtSlots, fillSlots, hasSlots, slotText, slotToken } from "../../lib/model/text-slots.ts";
 
 const FIELDS: ConfigField[] = [
   { type: "text", name: "name", label: "Name", required: false },
