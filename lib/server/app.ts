@@ -69,8 +69,15 @@ const isRead = (c: Context) => c.req.method === "GET" || c.req.method === "HEAD"
 
 /** What a function is handed: the server's context, the client's address, the route's parameters. */
 function functionContext(c: Context<SiteEnv>, o: SiteAppOptions): ServeContext {
-  // The socket's peer, or X-Forwarded-For from a trusted proxy only (proxy-addr), never a header alone.
-  return { ...o.context, ip: proxyaddr(c.env.incoming, o.trust), params: c.req.param() as Record<string, string> };
+  return {
+    ...o.context,
+    params: c.req.param() as Record<string, string>,
+    // The socket's peer, or X-Forwarded-For from a trusted proxy only (proxy-addr), never a header alone;
+    // worked out only when a function asks (the subscribe page's rate limit), not per edition.
+    get ip() {
+      return proxyaddr(c.env.incoming, o.trust);
+    },
+  };
 }
 
 function methodNotAllowed(c: Context, allow: string) {
