@@ -37,7 +37,7 @@ Options:
   --content <dir>   the publications are in <dir> instead of content/
   --timeout <s>     give each page this many seconds to load (default 20)
   --strict          exit with 1 when there is a warning
-  --readme          also write docs/desk.png and docs/preview-strip.png for the README
+  --readme          also write docs/desk.png and docs/preview-strip.png for the README and the docs
   -h, --help        show this text
 
 Example:

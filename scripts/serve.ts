@@ -1,6 +1,6 @@
 // npm run serve: the server (lib/server/server.ts) on a site already built, with
-// the functions, without watching. Fit to run behind a reverse proxy (README:
-// "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
+// the functions, without watching. Fit to run behind a reverse proxy
+// (docs/deploying-and-self-hosting.md: "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ipaddr from "ipaddr.js";

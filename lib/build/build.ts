@@ -43,7 +43,7 @@ export async function build(options: BuildOptions = {}): Promise<void> {
   if (!existsSync(content)) {
     const fix =
       "create the folder and add a publication in it, content/<slug>/publication.json " +
-      '(README: "Writing a publication")';
+      '(docs/writing-publications.md: "Writing a publication")';
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
   const next = `${output}.next`;

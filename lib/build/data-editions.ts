@@ -64,14 +64,14 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
       const problem = `has rows, but there is no ${TEMPLATE_FILE} beside it to render them with`;
       const fix =
         `create ${slash(templateFile)}: the Markdown of one edition, with {{ title }} and the other columns ` +
-        '(README: "Editions from data")';
+        '(docs/data-and-recurring-editions.md: "Editions from data")';
       problems.push({ file: slash(file), field: "", problem, fix });
     }
     if (rule) {
       const problem = `"every" renders ${TEMPLATE_FILE} for each date, and there is no ${slash(templateFile)}`;
       const fix =
         `create ${slash(templateFile)}: the Markdown of one edition, with {{ day.weekday }} and the like ` +
-        '(README: "Recurring editions")';
+        '(docs/data-and-recurring-editions.md: "Recurring editions")';
       problems.push({ file: slash(path.join(dir, "publication.json")), field: "editions.every", problem, fix });
     }
     return none;
@@ -84,7 +84,7 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
       "and this publication has neither";
     const fix =
       'add content/<slug>/editions.csv with a header row (date,title,…), or "every" in publication.json ' +
-      '(README: "Editions from data")';
+      '(docs/data-and-recurring-editions.md: "Editions from data")';
     problems.push({ file: slash(templateFile), field: "", problem, fix });
     return none;
   }
@@ -159,7 +159,7 @@ export function paginationProblem(file: string, data: Record<string, unknown>): 
     fix:
       "put the rows in content/<slug>/editions.csv (or .json, .yaml), one column per field " +
       "and a `date` (or `number`, `hour`) column, and the Markdown in content/<slug>/edition.md " +
-      'without pagination; the columns are its variables (README: "Editions from data")',
+      'without pagination; the columns are its variables (docs/data-and-recurring-editions.md: "Editions from data")',
   };
 }
 

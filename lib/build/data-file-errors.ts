@@ -46,7 +46,7 @@ function jsonFailure(error: unknown, content: string): ContentError | undefined 
 
 const DATA_FILE_FIX =
   "correct the data file: it is JavaScript that Eleventy imports and runs when the site is built " +
-  '(README: "Live data")';
+  '(docs/data-and-recurring-editions.md: "Live data")';
 
 /** "There was a problem importing '<file>'": a syntax error, a missing module or export. */
 function importFailure(error: unknown, content: string): ContentError | undefined {
@@ -123,7 +123,7 @@ const INVALID_SOURCE = /^Invalid source: .* Received: (.*)$/s;
 
 const FIX =
   "check the address, and that the service answers it (open it in a browser or with curl); " +
-  'until a build succeeds the last deploy stays up, unchanged (README: "Live data")';
+  'until a build succeeds the last deploy stays up, unchanged (docs/data-and-recurring-editions.md: "Live data")';
 
 /**
  * Why the fetch failed: the status the server answered, or what went wrong

@@ -29,7 +29,7 @@ export async function dataForEdition(
       const problem = `the data file's function \`${name}\` failed for this edition: ${why}`;
       const fix =
         `correct \`${name}\` in the data file that exports it; it is called with this edition's ` +
-        'front matter and `config` (README: "Data computed per edition")';
+        'front matter and `config` (docs/data-and-recurring-editions.md: "Data computed per edition")';
       throw new ContentError([{ file: source, field: `{{ ${name} }}`, problem, fix }]);
     }
   }

@@ -254,7 +254,7 @@ function dayClash(edition: EditionData): ContentProblem {
       rendering(edition),
     fix:
       "rename the data file (or its `day` key), for example to `days`; to give an edition a `day` of its own, " +
-      'set `day` in its front matter or row (README: "Editions from data")',
+      'set `day` in its front matter or row (docs/data-and-recurring-editions.md: "Editions from data")',
   };
 }
 
@@ -296,7 +296,7 @@ function emptyCell(name: string, place: string, edition: EditionData): ContentPr
     fix:
       `fill the cell; if it may stay empty, write {% if ${column} %}…{% endif %} or ` +
       `{{ ${column} | default: "…" }} in ${edition.source}, or give \`${column}\` a default in its front matter ` +
-      '("" in a cell is empty text on purpose; README: "Editions from data")',
+      '("" in a cell is empty text on purpose; docs/data-and-recurring-editions.md: "Editions from data")',
   };
 }
 
@@ -306,7 +306,7 @@ const rendering = (edition: EditionData) => (edition.origin ? ` (rendering ${edi
 const UNKNOWN_VARIABLE_FIX =
   "correct the name, or define it in the front matter or a data file; " +
   'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} ' +
-  '(README: "Template variables")';
+  '(docs/writing-publications.md: "Template variables")';
 
 /**
  * The template engine's own words for what is wrong, at the line of the author's file

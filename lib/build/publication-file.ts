@@ -6,7 +6,8 @@ import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
 
 const MISSING_FIX =
-  'create it with name, description, owner_email, delivered_on and editions (README: "publication.json")';
+  "create it with name, description, owner_email, delivered_on and editions " +
+  '(docs/writing-publications.md: "publication.json")';
 
 /** Reads and checks one publication.json; returns the publication or every problem found. */
 export function readPublication(slug: string, file: string): CheckedPublication {

@@ -202,7 +202,8 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree, today: I
         problem: "has no editions",
         fix:
           "add at least one Markdown file with the edition's key in its front matter, " +
-          'or rows in content/<slug>/editions.csv with a template edition.md (README: "Editions from data")',
+          "or rows in content/<slug>/editions.csv with a template edition.md " +
+          '(docs/data-and-recurring-editions.md: "Editions from data")',
       });
     return [];
   }
@@ -288,7 +289,7 @@ const DATA_GOES =
   "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), " +
   "for this publication's editions in editions/editions.json, or for one edition in its front matter; " +
   "a list of editions goes in content/<slug>/editions.csv (or .json, .yaml) beside edition.md " +
-  '(README: "Editions from data")';
+  '(docs/data-and-recurring-editions.md: "Editions from data")';
 
 function ignoredDataProblem(file: string): ContentProblem {
   const problem = "is not an edition, and littlepress does not read data files here";

@@ -119,6 +119,6 @@ export function textSettingProblem(
     fix:
       `print it as it is, {{ config.${name} }}; use a select setting for choices ` +
       '("type": "select" with "options": every edition is built for each option), ' +
-      `and give the field a "default" for subscribers who leave it empty (README: "Subscriber settings")`,
+      `and give the field a "default" for subscribers who leave it empty (docs/settings.md: "Text settings")`,
   };
 }

@@ -11,9 +11,11 @@ export function dottedPath(pointer: string): string {
 
 const join = (parent: string, child: string) => (parent ? `${parent}.${child}` : child);
 
-/** Where the README describes a publication.json field: subscriber settings have their own section. */
-function readmeSection(field: string): string {
-  return field.startsWith("config") ? 'README: "Subscriber settings"' : 'README: "publication.json"';
+/** Where the docs describe a publication.json field: subscriber settings have their own page. */
+function docsSection(field: string): string {
+  return field.startsWith("config")
+    ? 'docs/settings.md: "Subscriber settings"'
+    : 'docs/writing-publications.md: "publication.json"';
 }
 
 /** The field an ajv error is about, and what was wrong with it, in an author's words. */
@@ -30,7 +32,7 @@ export function describeAjvError(
     }
     case "additionalProperties": {
       const name = String(p.additionalProperty);
-      const fix = `remove it, or check its spelling (${readmeSection(at)})`;
+      const fix = `remove it, or check its spelling (${docsSection(at)})`;
       return { field: join(at, name), problem: "is not a field littlepress knows", fix };
     }
     case "enum":
@@ -75,6 +77,6 @@ export function describeAjvError(
     case "maxItems":
       return { field: at, problem: "must be a [label, value] pair", fix: 'write it as ["Label", "value"]' };
     default:
-      return { field: at, problem: e.message ?? "is not valid", fix: `correct it (${readmeSection(at)})` };
+      return { field: at, problem: e.message ?? "is not valid", fix: `correct it (${docsSection(at)})` };
   }
 }

@@ -103,5 +103,6 @@ export const REQUIRED_HINTS: Record<string, string> = {
   by: 'add "by": one of ' + EDITIONS_BY.join(", "),
   options: 'add "options": a list of [label, value] pairs',
   every:
-    'add "every": "day", "weekday", or a list of days such as ["monday", "thursday"] (README: "Recurring editions")',
+    'add "every": "day", "weekday", or a list of days such as ["monday", "thursday"] ' +
+    '(docs/data-and-recurring-editions.md: "Recurring editions")',
 };

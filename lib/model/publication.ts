@@ -49,7 +49,9 @@ const RESERVED_SLUGS = new Set(["edition", "validate_config", "sample", "meta.js
 const EVERY = "/editions/every";
 const BAD_EVERY = {
   problem: `must be "day", "weekday", "hour" or a list of days (${WEEKDAY_NAMES.join(", ")})`,
-  fix: 'write for example "every": "weekday" or "every": ["monday", "thursday"] (README: "Recurring editions")',
+  fix:
+    'write for example "every": "weekday" or "every": ["monday", "thursday"] ' +
+    '(docs/data-and-recurring-editions.md: "Recurring editions")',
 };
 
 /** What the checks found: the publication with its defaults filled in, or every problem. */

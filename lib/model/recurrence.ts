@@ -35,7 +35,7 @@ export const DEFAULT_AHEAD = 60;
 /** At most ten years and a bit of dates (editions are prebuilt: each is a page of the build). */
 export const MAX_DAYS = 3700;
 
-const FILE_FIX = 'README: "Recurring editions"';
+const FILE_FIX = 'docs/data-and-recurring-editions.md: "Recurring editions"';
 
 /**
  * What the schema cannot say about a rule: whether it fits the publication's

@@ -30,10 +30,11 @@ const URL_ATTRIBUTES = new Set([
 
 const PLACE_FIX =
   `print it in the page text, or in a quoted ${TEXT_ATTRIBUTES} attribute; ` +
-  'a link, a script or a style cannot be made from a text setting (README: "Subscriber settings")';
+  'a link, a script or a style cannot be made from a text setting (docs/settings.md: "Text settings")';
 
 const TEXT_SETTING_FIX =
-  'print text settings as they are; conditions and filters are for select and radio (README: "Subscriber settings")';
+  "print text settings as they are; conditions and filters are for select and radio " +
+  '(docs/settings.md: "Text settings")';
 
 /**
  * Finds text values a template did more with than print, or printed where

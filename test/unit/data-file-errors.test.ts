@@ -38,7 +38,7 @@ describe("a failed fetch", () => {
     expect(p.file).toBe(`${CONTENT}/tides/tides.11tydata.js`);
     expect(p.field).toBe("https://tides.example/table.json");
     expect(p.problem).toBe("the fetch failed: the server answered 404 Not Found");
-    expect(p.fix).toContain('the last deploy stays up, unchanged (README: "Live data")');
+    expect(p.fix).toContain('the last deploy stays up, unchanged (docs/data-and-recurring-editions.md: "Live data")');
   });
 
   it("names every data file that fetches when none names the host", () => {
