@@ -135,8 +135,9 @@ function redirect(
 
 /** Not found: the site's 404 page, as Netlify serves it. */
 function notFoundPage(site: string) {
-  const page = serveStatic<SiteEnv>({ root: site, path: "404.html" });
+  let page: MiddlewareHandler<SiteEnv> | undefined; // made when first needed, as staticFiles' own
   return async (c: Context<SiteEnv>): Promise<Response> => {
+    page ??= serveStatic<SiteEnv>({ root: site, path: "404.html" });
     const found = await page(c, async () => {});
     if (!found) return c.text("Not found\n", 404);
     return new Response(found.body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });

@@ -21,8 +21,11 @@ const CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 /** The site's file at the request's path (or its index.html), or on to `next` when there is none. */
 export function staticFiles(site: string): MiddlewareHandler<SiteEnv> {
-  const serve = serveStatic<SiteEnv>({ root: site, onFound: (file, c) => c.set("file", file) });
+  // Made at the first request: serveStatic warns when its root is missing, and the
+  // site may be built after the server starts (`npm start`, `npm run verify`).
+  let serve: MiddlewareHandler<SiteEnv> | undefined;
   return async (c, next) => {
+    serve ??= serveStatic<SiteEnv>({ root: site, onFound: (file, c) => c.set("file", file) });
     const res = await serve(c, async () => {});
     const file = c.get("file");
     if (!res || !file) return next();
