@@ -71,7 +71,7 @@ const isRead = (c: Context) => c.req.method === "GET" || c.req.method === "HEAD"
 function functionContext(c: Context<SiteEnv>, o: SiteAppOptions): ServeContext {
   return {
     ...o.context,
-    params: c.req.param() as Record<string, string>,
+    params: c.req.param(),
     // The socket's peer, or X-Forwarded-For from a trusted proxy only (proxy-addr), never a header alone;
     // worked out only when a function asks (the subscribe page's rate limit), not per edition.
     get ip() {
@@ -136,7 +136,7 @@ function redirect(
 /** Not found: the site's 404 page, as Netlify serves it. */
 function notFoundPage(site: string) {
   let page: MiddlewareHandler<SiteEnv> | undefined; // made when first needed, as staticFiles' own
-  return async (c: Context<SiteEnv>): Promise<Response> => {
+  return async (c: Context<SiteEnv, string>): Promise<Response> => {
     page ??= serveStatic<SiteEnv>({ root: site, path: "404.html" });
     const found = await page(c, async () => {});
     if (!found) return c.text("Not found\n", 404);

@@ -38,7 +38,17 @@ it("runs the same in .ci/run: the kit's tests, the author's publications, then t
   const commands = readFileSync(".ci/run", "utf8")
     .split("\n")
     .filter((line) => /^npm /.test(line));
-  expect(commands).toEqual(["npm ci --no-audit --no-fund", "npm test", "npm run verify", "npm run lint"]);
+  expect(commands).toEqual([
+    "npm ci --no-audit --no-fund --engine-strict",
+    "npm test",
+    "npm run verify",
+    "npm run lint",
+  ]);
+});
+
+// A package that does not support the Node CI runs on fails the install (EBADENGINE), as in .ci/run, not just warns.
+it("installs engine-strict, as .ci/run does", () => {
+  expect(steps.find((s) => s.name === "Install")?.run).toBe("npm ci --engine-strict");
 });
 
 it("deploys only on main, and skips with a clear line without the secrets", () => {

@@ -23,7 +23,7 @@ export interface FunctionModule {
 export async function callFunction(fn: FunctionModule, req: Request, context: ServeContext = {}): Promise<Response> {
   const app = new Hono();
   for (const route of [fn.config.path ?? []].flat())
-    app.all(route, (c) => fn.default(req, { ...context, params: c.req.param() as Record<string, string> }));
+    app.all(route, (c) => fn.default(req, { ...context, params: c.req.param() }));
   return app.fetch(req);
 }
 
