@@ -3,7 +3,7 @@
 // very handlers Netlify runs. Binds 127.0.0.1 unless told otherwise; fit to
 // run behind a reverse proxy (docs: self-hosting). The functions' data is not
 // in the site it serves (lib/model/site-paths.ts), so no URL reaches it.
-import type { Server } from "node:http";
+import { ServerResponse, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import proxyaddr from "proxy-addr";
@@ -78,6 +78,9 @@ export interface ServerOptions {
   listenAfter?: Promise<unknown>;
 }
 
+/** A request body nobody reads is drained by @hono/node-server; past this size the connection ends instead. */
+export const DRAIN_BYTES = 1024 * 1024;
+
 /** How long a graceful shutdown waits for the requests in flight. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -97,7 +100,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   };
   // After each build: its publications' indexes, not the ones kept.
   live?.subscribe(() => forgetSite(functionData));
-  let hosts: Set<string> | undefined;
+  let hosts = new Set<string>();
   let closing = false;
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -108,11 +111,18 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     context,
     trust: proxyaddr.compile(options.trustProxy ?? []),
     live,
-    hosts: () => hosts,
-    closing: () => closing,
+    ...(ownHostsOnly && { ownHosts: () => hosts }),
     stopped,
   });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // This server's own response class: on shutdown its answers, those in flight included, say
+  // `Connection: close` (closeOnAnswer), at no cost per request until then.
+  const Answer = class extends ServerResponse {} as typeof ServerResponse;
+  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: { ServerResponse: Answer } }) as Server;
+  // A request declaring a body larger than @hono/node-server should read and drop (no route takes
+  // one: an upload refused) ends its connection after the answer, so no next request waits behind it.
+  server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers["content-length"] ?? 0) > DRAIN_BYTES) res.setHeader("Connection", "close");
+  });
   await options.listenAfter;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -124,10 +134,11 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const url = `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
   // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
   context.littlepressOrigin = url;
-  if (ownHostsOnly) hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${bound.port}`));
+  hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${bound.port}`));
   const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
     if (!closing) {
       closing = true;
+      closeOnAnswer(Answer);
       stop(); // the live streams end
       server.close();
       server.closeIdleConnections();
@@ -151,4 +162,15 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
       return closed;
     },
   };
+}
+
+/** From now on, every answer of this class says `Connection: close` (the connection ends after it). */
+function closeOnAnswer(answers: typeof ServerResponse) {
+  // Assigned, not declared: writeHead's overloads cannot be restated in a subclass.
+  Object.assign(answers.prototype, {
+    writeHead(this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+      if (!this.headersSent) this.setHeader("Connection", "close");
+      return ServerResponse.prototype.writeHead.apply(this, args);
+    },
+  });
 }

@@ -525,7 +525,7 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
     `- Before and after: "after" is this tree; "before" is the kit at \`${r.before?.ref ?? DEFAULT_BEFORE}\`` +
       (r.before ? ` (${r.before.commit}, "${r.before.subject}")` : "") +
       ", checked out by the run with `git worktree add --detach` in a temporary folder " +
-      "(this project's node_modules linked into it, the checkout removed at the end); " +
+      "(inside .test-work/, so that it finds this project's node_modules; removed at the end); " +
       "its server, functions and bundler are run from there, in child processes, imported by absolute path.",
     "  Both serve, bundle and start the functions on the same synthetic sites, built once by this tree.",
     "- Servers: each in a child process of its own, on 127.0.0.1; wrk (one thread) sends each side in turn, " +

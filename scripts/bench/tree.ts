@@ -1,15 +1,15 @@
 // The kit as it was at a git ref, measured beside the current tree
 // (`npm run bench -- --before <ref>`): the ref is checked out with `git
-// worktree add --detach` in a temporary folder, with this project's
-// node_modules linked into it, and its server, its functions and its bundler
+// worktree add --detach` in a folder of this project's .test-work/, where it
+// finds this project's node_modules as any folder inside it does (a link to
+// them would make Netlify's bundler ship the link, not the packages, and the
+// zips look smaller than they are), and its server, its functions and its bundler
 // are run from there, each in a process of its own and imported by absolute
 // path (scripts/bench/serve-child.ts, handler-child.ts, function-cold-child.ts,
 // bundle-child.ts): none of that tree's code is copied into this one. The
 // checkout is removed at the end, also when the run fails or is interrupted.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
-import { symlinkSync, unlinkSync } from "node:fs";
-import os from "node:os";
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { mustSucceed, progress, ROOT, runChild } from "./util.ts";
@@ -47,7 +47,8 @@ export function checkoutTree(ref: string): CheckedOutTree {
   const sha = rev.stdout.trim();
   const commit = git(["rev-parse", "--short", sha]).stdout.trim() || sha.slice(0, 7);
   const subject = git(["log", "-1", "--format=%s", sha]).stdout.trim();
-  const parent = mkdtempSync(path.join(os.tmpdir(), "littlepress-bench-before-"));
+  mkdirSync(path.join(ROOT, ".test-work"), { recursive: true });
+  const parent = mkdtempSync(path.join(ROOT, ".test-work", "bench-before-"));
   const dir = path.join(parent, "tree");
   progress(`check out ${ref} (${commit}) in ${dir}`);
   const add = git(["worktree", "add", "--detach", dir, sha]);
@@ -55,7 +56,6 @@ export function checkoutTree(ref: string): CheckedOutTree {
     rmSync(parent, { recursive: true, force: true });
     throw new Error(`git worktree add ${ref} failed:\n${add.stderr.trim()}`);
   }
-  const modules = path.join(dir, "node_modules");
   let removed = false;
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -67,24 +67,12 @@ export function checkoutTree(ref: string): CheckedOutTree {
     removed = true;
     process.off("exit", remove);
     for (const s of signals) process.off(s, onSignal);
-    // The link first, so that nothing removing the folder can reach the project's packages through it.
-    try {
-      unlinkSync(modules);
-    } catch {
-      // not made, or already gone
-    }
     const out = git(["worktree", "remove", "--force", dir]);
     if (out.status !== 0) progress(`git worktree remove ${dir}: ${out.stderr.trim()}`);
     rmSync(parent, { recursive: true, force: true });
   };
   process.once("exit", remove);
   for (const s of signals) process.once(s, onSignal);
-  try {
-    symlinkSync(realpathSync(path.join(ROOT, "node_modules")), modules, "junction");
-  } catch (error) {
-    remove();
-    throw error;
-  }
   return { ref, commit, subject, dir, remove };
 }
 
