@@ -119,6 +119,11 @@ export interface TreeBundle {
 /** The tree's functions zipped by the tree's own scripts/bundle-size.ts, with `siteDir` (mirrored into it). */
 export async function treeBundles(tree: CheckedOutTree, siteDir: string): Promise<TreeBundle[]> {
   const site = mirrorSite(tree.dir, siteDir);
+  // Netlify's bundler ships only the packages inside the project it is given: the tree gets
+  // this project's node_modules as hard links for the time of the bundling (a second, no copy).
+  const modules = path.join(tree.dir, "node_modules");
+  const link = spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), modules], { encoding: "utf8" });
+  if (link.status !== 0) throw new Error(`cp -al node_modules into ${tree.dir} failed: ${link.stderr || link.error}`);
   try {
     const run = mustSucceed(
       `the function bundles of ${tree.ref}`,
@@ -130,7 +135,7 @@ export async function treeBundles(tree: CheckedOutTree, siteDir: string): Promis
     );
     return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as TreeBundle[];
   } finally {
-    for (const folder of [site, siteDataDir(site)])
+    for (const folder of [site, siteDataDir(site), "node_modules"])
       rmSync(path.join(tree.dir, folder), { recursive: true, force: true });
   }
 }
