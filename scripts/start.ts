@@ -36,7 +36,7 @@ async function main(values: { port?: string; content?: string; output?: string }
   // The build needs the server's address for image URLs, and nothing may be
   // answered before it is done (an edition/ asked then would be "nothing
   // today", and a serial's subscriber would skip one): the port is found
-  // first, the site built for it while the server is compiled, and only then
+  // first, the site built for it while the functions load, and only then
   // does the server listen. A failed first build is served like a broken save.
   const port = await freePort(listen.port);
   const building = live.start(`http://127.0.0.1:${port}`);
