@@ -122,6 +122,8 @@ export async function treeBundles(tree: CheckedOutTree, siteDir: string): Promis
   // Netlify's bundler ships only the packages inside the project it is given: the tree gets
   // this project's node_modules as hard links for the time of the bundling (a second, no copy).
   const modules = path.join(tree.dir, "node_modules");
+  // Gone first: the before server may have left its compile cache there (cp would link into it).
+  rmSync(modules, { recursive: true, force: true });
   const link = spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), modules], { encoding: "utf8" });
   if (link.status !== 0) throw new Error(`cp -al node_modules into ${tree.dir} failed: ${link.stderr || link.error}`);
   try {
