@@ -10,15 +10,11 @@ import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
 import { runDeliveries } from "./delivery-run.ts";
-import { SEAL_KEY_VARIABLE, stateSetup } from "./state-setup.ts";
+import { stateForFunction } from "./state-setup.ts";
 
 export const deliver: FunctionHandler = async (req, context) => {
   try {
-    const state = stateSetup({
-      folder: context?.littlepressState,
-      keyFile: context?.littlepressKeyFile,
-      sealKey: process.env[SEAL_KEY_VARIABLE],
-    });
+    const state = stateForFunction(context);
     if ("error" in state) {
       console.error(`deliver: ${state.error}`);
       return jsonResponse({ error: state.error }, 503);

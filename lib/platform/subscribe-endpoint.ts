@@ -6,7 +6,7 @@ import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { siteIndexOf } from "../edge/site-index.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
-import { SEAL_KEY_VARIABLE, stateSetup } from "./state-setup.ts";
+import { stateForFunction } from "./state-setup.ts";
 import { subscribeRequest } from "./subscribe.ts";
 
 /** What the subscribe page takes; the local server answers others 405 with Allow. */
@@ -16,11 +16,7 @@ export const subscribe: FunctionHandler = async (req, context) => {
   try {
     const url = new URL(req.url);
     const slug = context?.params?.slug ?? "";
-    const state = stateSetup({
-      folder: context?.littlepressState,
-      keyFile: context?.littlepressKeyFile,
-      sealKey: process.env[SEAL_KEY_VARIABLE],
-    });
+    const state = stateForFunction(context);
     if ("error" in state) {
       console.error(`subscribe: ${state.error}`);
       return jsonResponse({ error: "Subscribing is not set up on this site yet." }, 503);
