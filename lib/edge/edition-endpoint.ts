@@ -6,7 +6,7 @@ import { editionAnswer, noEditionAnswer, toResponse } from "./edition-answer.ts"
 import type { FunctionHandler } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
 import { editionRequestProblem } from "./request-limits.ts";
-import { siteFor } from "./site-folder.ts";
+import { routeSlug, siteFor } from "./site-folder.ts";
 
 /**
  * A handler for an endpoint that answers with an edition. Whatever goes wrong,
@@ -22,9 +22,7 @@ export function editionEndpoint(
       const url = new URL(req.url);
       const tooMuch = editionRequestProblem(url);
       if (tooMuch) return toResponse(noEditionAnswer(204, tooMuch));
-      // The route's `:slug` (Netlify's context.params); none at the site root.
-      const slug = context?.params?.slug ?? "";
-      const pub = await openPublication(slug, siteFor(context), url.origin);
+      const pub = await openPublication(routeSlug(context), siteFor(context), url.origin);
       if (!pub) return toResponse(noEditionAnswer(204, "no publication at this address"));
       return toResponse(editionAnswer(pub, await decide(pub, url), req.method));
     } catch (error) {

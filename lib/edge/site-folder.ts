@@ -34,6 +34,11 @@ export interface ServeContext {
   littlepressPrintKeys?: readonly PrintKeyOrigin[];
 }
 
+/** The publication a request is for: its route's `:slug`, "" at the site root (`/edition/`). */
+export function routeSlug(context: ServeContext | undefined): string {
+  return context?.params?.slug ?? "";
+}
+
 /** The built site's folder name in the project (netlify.toml's publish). */
 const PUBLISHED = "_site";
 

@@ -4,14 +4,14 @@
 import { readConfigRequest } from "./config-request.ts";
 import { jsonResponse, type FunctionHandler } from "./http.ts";
 import { openPublication } from "./publication-store.ts";
-import { siteFor } from "./site-folder.ts";
+import { routeSlug, siteFor } from "./site-folder.ts";
 
 export const validateConfig: FunctionHandler = async (req, context) => {
   try {
     if (req.method !== "POST") {
       return jsonResponse({ valid: false, errors: ["Send the settings with POST."] }, 405, { Allow: "POST" });
     }
-    const pub = await openPublication(context?.params?.slug ?? "", siteFor(context));
+    const pub = await openPublication(routeSlug(context), siteFor(context));
     if (!pub) return jsonResponse({ valid: false, errors: ["There is no publication at this address."] }, 404);
     const read = await readConfigRequest(req);
     if ("error" in read) return jsonResponse({ valid: false, errors: [read.error] }, read.status);

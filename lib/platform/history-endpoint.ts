@@ -3,6 +3,7 @@
 // start`: deployed or from `npm run serve` it answers 404, since a public page
 // must not list subscribers.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
+import { routeSlug } from "../edge/site-folder.ts";
 import { fileStore } from "./state-store.ts";
 import { subscriptionHistories } from "./subscriptions.ts";
 
@@ -12,7 +13,7 @@ export const deliveries: FunctionHandler = async (_req, context) => {
     if (!folder || !context?.littlepressHistory)
       return jsonResponse({ error: "Delivery histories are shown on the desk of npm start only." }, 404);
     // Reading needs no sealing key: print keys are never opened here.
-    const slug = context.params?.slug ?? "";
+    const slug = routeSlug(context);
     return jsonResponse({ subscriptions: await subscriptionHistories(fileStore(folder), slug) });
   } catch (error) {
     console.error(`deliveries: internal fault: ${String(error)}`);

@@ -5,7 +5,7 @@
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { siteIndexOf } from "../edge/site-index.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
-import { siteFor } from "../edge/site-folder.ts";
+import { routeSlug, siteFor } from "../edge/site-folder.ts";
 import { stateForFunction } from "./state-setup.ts";
 import { subscribeRequest } from "./subscribe.ts";
 
@@ -15,7 +15,7 @@ export const SUBSCRIBE_METHODS: readonly string[] = ["GET", "HEAD", "POST"];
 export const subscribe: FunctionHandler = async (req, context) => {
   try {
     const url = new URL(req.url);
-    const slug = context?.params?.slug ?? "";
+    const slug = routeSlug(context);
     const state = stateForFunction(context);
     if ("error" in state) {
       console.error(`subscribe: ${state.error}`);

@@ -8,7 +8,7 @@ import proxyaddr from "proxy-addr";
 import type { ServeContext } from "../edge/site-folder.ts";
 import type { SiteFunction } from "./functions.ts";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
-import type { NetlifyConfig } from "./netlify-config.ts";
+import { fillTarget, type NetlifyConfig } from "./netlify-config.ts";
 import { staticFiles, type SiteEnv } from "./static-site.ts";
 
 export interface SiteAppOptions {
@@ -126,8 +126,7 @@ function redirect(
   return (c) => {
     const params: Record<string, string> = { ...c.req.param() };
     if (rule.from.endsWith("/*")) params.splat = c.req.path.slice(rule.from.length - 1);
-    const to = rule.to.replace(/:([A-Za-z_]+)/g, (whole, name: string) => params[name] ?? whole);
-    return c.redirect(to, rule.status as 301);
+    return c.redirect(fillTarget(rule.to, params), rule.status as 301);
   };
 }
 
