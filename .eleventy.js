@@ -1,14 +1,14 @@
-// Eleventy configuration: a table of contents. The work is in the littlepress
-// plugin (lib/build/eleventy-plugin.ts), which calls the publication model in lib/model/.
-// Run it through `npm run build`, which loads the TypeScript modules with tsx.
+// Eleventy configuration: a table of contents. The publications are the
+// folders of content/; the littlepress plugin checks them and prebuilds every
+// edition, and layouts/ holds the print page (restyle it as you like).
+// `npm run build` and `npm start` run Eleventy with this file.
 import path from "node:path";
-import littlepress from "./lib/build/eleventy-plugin.ts";
+import littlepress from "littlepress";
 
 /**
- * The content folder: content/<slug>/publication.json and content/<slug>/editions/*.md.
- * `npm run build` (lib/build/build.ts) gives Eleventy its own as the input
- * (`--content`, the tests' fixtures); Eleventy run by itself starts from the
- * project, "./", and builds content/.
+ * The content folder: `littlepress build --content <folder>` gives Eleventy its
+ * own as the input; Eleventy run by itself starts from the project, "./", and
+ * builds content/.
  */
 function contentFolder(eleventyConfig) {
   const input = eleventyConfig.directories.input;
@@ -18,8 +18,6 @@ function contentFolder(eleventyConfig) {
 export default function (eleventyConfig) {
   const content = contentFolder(eleventyConfig);
   eleventyConfig.addPlugin(littlepress, { content });
-  // The input is content/ alone; tests build fixtures from git-ignored folders.
-  eleventyConfig.setUseGitIgnore(false);
 
   return {
     // layouts/ holds the print page and its CSS (included into the page's CSS bundle).

@@ -1,9 +1,9 @@
 // ESLint: the rules that catch bugs (a promise nobody awaits, an unused value,
 // == where === was meant, `any` leaking through). Layout is Prettier's job
 // (.prettierrc.json), so no rule here is about spaces or line length.
-// Type-aware rules read the same tsconfig files as `npm run typecheck`: the root
-// one for lib/, functions/, scripts/ and test/, layouts/desk/tsconfig.json for
-// the desk's browser JavaScript.
+// Type-aware rules read the same tsconfig files as the type checks: the site's
+// (functions/, test/), the package's (packages/littlepress: lib/, functions/,
+// scripts/, test/), and layouts/desk/tsconfig.json for the desk's browser JavaScript.
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
 import globals from "globals";
@@ -11,14 +11,15 @@ import tseslint from "typescript-eslint";
 
 export default defineConfig(
   globalIgnores([
-    "_site/",
-    "_site.*/",
-    ".netlify/",
-    "preview/",
-    ".test-work/",
+    "**/_site/",
+    "**/_site.*/",
+    "**/.netlify/",
+    "**/preview/",
+    "**/.test-work/",
+    "**/dist/",
     "content/",
-    "test/fixtures/",
-    "test/live-fixtures/",
+    "packages/littlepress/test/fixtures/",
+    "packages/littlepress/test/live-fixtures/",
   ]),
   {
     linterOptions: {
@@ -55,7 +56,7 @@ export default defineConfig(
   },
   {
     // Node: the kit, its functions, its scripts and its tests.
-    files: ["lib/**", "functions/**", "scripts/**", "test/**", "*.{js,ts}"],
+    files: ["**/lib/**", "**/functions/**", "**/scripts/**", "**/test/**", "**/*.{js,ts}"],
     languageOptions: { globals: globals.node },
   },
   {
@@ -63,17 +64,17 @@ export default defineConfig(
     // are typed `any` on purpose, so they fit any expected value; putting them in
     // an expected object is not an unsafe assignment. The other no-unsafe-* rules
     // stay on: reading untyped JSON in a test still needs a type.
-    files: ["test/**"],
+    files: ["**/test/**"],
     rules: { "@typescript-eslint/no-unsafe-assignment": "off" },
   },
   {
     // The desk runs in the browser, as plain ES modules.
-    files: ["layouts/desk/assets/**/*.js"],
+    files: ["**/layouts/desk/assets/**/*.js"],
     languageOptions: { globals: globals.browser },
   },
   {
     // Configuration files outside every tsconfig: the rules that need no types.
-    files: [".eleventy.js", "eslint.config.js"],
+    files: ["**/.eleventy.js", "eslint.config.js", "scripts/*.js"],
     extends: [tseslint.configs.disableTypeChecked],
   },
 );

@@ -1,7 +1,8 @@
-// The scheduled delivery run, every 15 minutes (lib/platform/scheduled-run.ts).
-// It has no path: Netlify runs it on its schedule only, and the local server
-// gives it no route (a run is started by the schedule or by `npm run deliver`).
+// The scheduled delivery run, every 15 minutes. It has no path: Netlify runs it
+// on its schedule only (`npm run deliver` runs it by hand).
+// The handler is littlepress's; Netlify reads `config` from this file as
+// written, so the routes are spelled out here.
 import type { Config } from "@netlify/functions";
-export { deliver as default } from "../lib/platform/scheduled-run.ts";
+export { default } from "littlepress/functions/deliver";
 
 export const config: Config = { schedule: "*/15 * * * *" };

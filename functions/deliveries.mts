@@ -1,7 +1,7 @@
-// GET /<slug>/deliveries/: the delivery histories the desk of `npm start`
-// shows (lib/platform/history-endpoint.ts); 404 anywhere else.
+// GET /<slug>/deliveries/: the delivery histories the desk of `npm start` shows.
+// The handler is littlepress's; Netlify reads `config` from this file as
+// written, so the routes are spelled out here.
 import type { Config } from "@netlify/functions";
-export { deliveries as default } from "../lib/platform/history-endpoint.ts";
-export { READ_METHODS as methods } from "../lib/edge/http.ts";
+export { default, methods } from "littlepress/functions/deliveries";
 
 export const config: Config = { path: ["/:slug/deliveries/", "/:slug/deliveries", "/deliveries/", "/deliveries"] };

@@ -1,8 +1,8 @@
 // GET /<slug>/edition/ (and /edition/ for the site's root publication): the
-// platform asks for today's edition; 200, 204 or 410 (lib/edge/edition-endpoint.ts).
-// Netlify reads `config` from this file as written, so the routes live here, once.
+// platform asks for today's edition; 200, 204 or 410.
+// The handler is littlepress's; Netlify reads `config` from this file as
+// written, so the routes are spelled out here.
 import type { Config } from "@netlify/functions";
-export { edition as default } from "../lib/edge/edition-route.ts";
-export { READ_METHODS as methods } from "../lib/edge/http.ts";
+export { default, methods } from "littlepress/functions/edition";
 
 export const config: Config = { path: ["/:slug/edition/", "/:slug/edition", "/edition/", "/edition"] };

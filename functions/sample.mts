@@ -1,7 +1,7 @@
-// GET /<slug>/sample/: the edition shown to people browsing publications
-// before they subscribe (lib/edge/edition-endpoint.ts).
+// GET /<slug>/sample/: the edition shown to people browsing publications.
+// The handler is littlepress's; Netlify reads `config` from this file as
+// written, so the routes are spelled out here.
 import type { Config } from "@netlify/functions";
-export { sample as default } from "../lib/edge/sample-route.ts";
-export { READ_METHODS as methods } from "../lib/edge/http.ts";
+export { default, methods } from "littlepress/functions/sample";
 
 export const config: Config = { path: ["/:slug/sample/", "/:slug/sample", "/sample/", "/sample"] };

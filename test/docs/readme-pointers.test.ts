@@ -9,7 +9,16 @@ import { describe, expect, it } from "vitest";
 import { headings } from "./markdown.ts";
 
 /** The folders whose text reaches authors: messages, usage texts, the layouts, the workflows' errors. */
-const SOURCES = ["lib", "scripts", "layouts", "functions", ".github/workflows"];
+const KIT = "packages/littlepress";
+const SOURCES = [
+  `${KIT}/lib`,
+  `${KIT}/scripts`,
+  `${KIT}/layouts`,
+  `${KIT}/functions`,
+  "layouts",
+  "functions",
+  ".github/workflows",
+];
 const SOURCE_FILE = /\.(?:[cm]?[jt]s|njk|html|css|ya?ml)$/;
 
 /** `docs/page.md: "Heading"` (or `README.md: "Heading"`), quotes escaped or not (it may sit inside a "…" string). */

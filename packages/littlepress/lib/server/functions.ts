@@ -4,6 +4,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { tsImport } from "tsx/esm/api";
 import type { FunctionHandler } from "../edge/http.ts";
 
 /** A function of the project, as the local app routes to it. */
@@ -30,11 +31,26 @@ export async function loadFunctions(dir: string): Promise<SiteFunction[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith(".mts")).sort();
   const loaded = await Promise.all(
     files.map(async (file) => {
-      const module = (await import(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
+      const module = (await importTypeScript(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
       if (module.config?.schedule) return [];
       const paths = module.config?.path === undefined ? [] : [module.config.path].flat();
       return [{ name: file.slice(0, -".mts".length), paths, methods: module.methods, handler: module.default }];
     }),
   );
   return loaded.flat();
+}
+
+/**
+ * Imports a site's function, which is TypeScript (Netlify bundles it with
+ * esbuild). A process that already loads TypeScript (tsx, vitest) imports it
+ * as it is; plain Node before 22.18 cannot strip types, so tsx loads it, for
+ * this import alone.
+ */
+async function importTypeScript(url: string): Promise<unknown> {
+  try {
+    return await import(url);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+    return tsImport(url, import.meta.url);
+  }
 }

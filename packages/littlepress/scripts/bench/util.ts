@@ -1,11 +1,23 @@
 // Small helpers shared by the benchmark modules: child processes, statistics, progress.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The project root (the folder with package.json). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * The folder of an installed package, found as Node finds it from `from`: in the
+ * nearest node_modules above (npm hoists a workspace's packages to the repository's).
+ */
+export function installedPackage(name: string, from = ROOT): string {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    const folder = path.join(dir, "node_modules", name);
+    if (existsSync(path.join(folder, "package.json"))) return folder;
+    if (path.dirname(dir) === dir) throw new Error(`${name} is not installed above ${from}`);
+  }
+}
 
 const started = performance.now();
 let quiet = false;

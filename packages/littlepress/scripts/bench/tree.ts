@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
-import { mustSucceed, progress, ROOT, runChild } from "./util.ts";
+import { installedPackage, mustSucceed, progress, ROOT, runChild } from "./util.ts";
 
 /** The last commit before issue 26 (the server rewritten as one Hono app): the "before" of the report. */
 export const DEFAULT_BEFORE = "cfbdd5e";
@@ -124,7 +124,9 @@ export async function treeBundles(tree: CheckedOutTree, siteDir: string): Promis
   const modules = path.join(tree.dir, "node_modules");
   // Gone first: the before server may have left its compile cache there (cp would link into it).
   rmSync(modules, { recursive: true, force: true });
-  const link = spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), modules], { encoding: "utf8" });
+  // The node_modules this project's packages are installed in (the repository's: npm hoists the workspace's).
+  const installed = path.dirname(installedPackage("hono"));
+  const link = spawnSync("cp", ["-al", installed, modules], { encoding: "utf8" });
   if (link.status !== 0) throw new Error(`cp -al node_modules into ${tree.dir} failed: ${link.stderr || link.error}`);
   try {
     const run = mustSucceed(

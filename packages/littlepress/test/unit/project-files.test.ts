@@ -1,5 +1,5 @@
 // The project's files without git: the .gitignore rules read as git reads
-// them, and the walk finds what `git ls-files` finds (test/docs/line-length).
+// them, and the walk finds what `git ls-files` finds (test/unit/line-length).
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { parseRule, projectFiles } from "../helpers/project-files.ts";
@@ -37,7 +37,7 @@ const hasGit = (() => {
 
 describe.runIf(hasGit)("in this git checkout", () => {
   it("walking the tree finds the files git lists", () => {
-    const paths = ["lib", "scripts", "functions", "test", "layouts", "docs", ".eleventy.js", "package.json"];
+    const paths = ["lib", "scripts", "functions", "test", "layouts", ".eleventy.js", "package.json"];
     const walked = projectFiles(".", paths, { git: false });
     expect(walked.length).toBeGreaterThan(100);
     expect(walked).toEqual(projectFiles(".", paths));

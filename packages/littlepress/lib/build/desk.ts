@@ -1,5 +1,5 @@
-import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
+import { PACKAGE_ROOT, siblingModule } from "./package-files.ts";
 import type { SpecField } from "../model/config-fields.ts";
 import { specField } from "../model/config-fields.ts";
 import { dateText, utcDateOf } from "../model/dates.ts";
@@ -148,9 +148,9 @@ let deskModel: Promise<string> | undefined;
  */
 export function deskModelScript(): Promise<string> {
   deskModel ??= esbuild({
-    // From the project's root, whatever the working folder: the bundle names its source files by path.
-    absWorkingDir: fileURLToPath(new URL("../..", import.meta.url)),
-    entryPoints: ["lib/model/desk-rules.ts"],
+    // From the package's folder, whatever the working folder: the bundle names its source files by path.
+    absWorkingDir: PACKAGE_ROOT,
+    entryPoints: [siblingModule("../model/desk-rules", import.meta.url)],
     bundle: true,
     format: "esm",
     platform: "browser",

@@ -17,6 +17,10 @@ export const processOutput: Output = {
 };
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
+/** What parseArgs gives for `options` (named, so the tools' declarations can say it). */
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: boolean; options: O }>
+>;
 
 /** Every tool takes -h and --help. */
 const HELP = { help: { type: "boolean", short: "h" } } as const;
@@ -40,7 +44,11 @@ export function answerUsage(tool: string, parsed: object, usage: string, out: Ou
 }
 
 /** Reads a tool's arguments; a mistake in them (an unknown option, a missing value) is an answer, not an exception. */
-export function parseToolArgs<O extends Options>(argv: string[], options: O, allowPositionals = true) {
+export function parseToolArgs<O extends Options>(
+  argv: string[],
+  options: O,
+  allowPositionals = true,
+): Parsed<O> | { error: string } {
   try {
     return parseArgs({ args: argv, allowPositionals, options });
   } catch (error) {
@@ -59,7 +67,12 @@ function firstSentence(message: string): string {
  * answers help and mistakes (setting the exit code), and then returns undefined;
  * otherwise returns the parsed arguments.
  */
-export function scriptArgs<O extends Options>(tool: string, usage: string, options: O, allowPositionals = false) {
+export function scriptArgs<O extends Options>(
+  tool: string,
+  usage: string,
+  options: O,
+  allowPositionals = false,
+): Parsed<O & typeof HELP> | undefined {
   const parsed = parseToolArgs(process.argv.slice(2), { ...options, ...HELP }, allowPositionals);
   const answered = answerUsage(tool, parsed, usage, processOutput);
   if (answered !== undefined || "error" in parsed) {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { SyntheticSite } from "./generate.ts";
-import { median, mustSucceed, progress, ROOT, runChild } from "./util.ts";
+import { installedPackage, median, mustSucceed, progress, ROOT, runChild } from "./util.ts";
 
 export interface BuildRun {
   ms: number;
@@ -146,7 +146,7 @@ export async function plainBuild(
     [
       "--import",
       pathToFileURL(tools.hook).href,
-      "node_modules/@11ty/eleventy/cmd.cjs",
+      path.join(installedPackage("@11ty/eleventy"), "cmd.cjs"),
       `--config=${tools.plainConfig}`,
       `--input=${path.relative(ROOT, site.dir)}`,
       `--output=${path.relative(ROOT, output)}`,

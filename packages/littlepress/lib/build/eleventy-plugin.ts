@@ -13,6 +13,7 @@ import {
   uniqueProblems,
   type ContentProblem,
 } from "../model/content-error.ts";
+import { packageFile } from "./package-files.ts";
 import { DESK_MODEL_FILE, deskModelScript, deskPublication } from "./desk.ts";
 import { makeIcon } from "./icon.ts";
 import { encodeShard, shardDictionary } from "../model/shard.ts";
@@ -330,7 +331,7 @@ type RenderTemplate = (this: object, content: string, languages: string, data: o
  */
 function addDesk(eleventyConfig: EleventyConfig, site: Site) {
   const desk = site.publications.map((p) => deskPublication(p, site.root));
-  const template = (name: string) => readFileSync(path.join("layouts", "desk", name), "utf8");
+  const template = (name: string) => readFileSync(packageFile("layouts", "desk", name), "utf8");
   // Desk pages set their own layout and permalink over the editions' global ones.
   const own = { layout: false, eleventyExcludeFromCollections: true };
   eleventyConfig.addTemplate("_desk/home.njk", template("home.njk"), { ...own, desk, permalink: "/index.html" });
@@ -342,7 +343,9 @@ function addDesk(eleventyConfig: EleventyConfig, site: Site) {
   });
   // The folder as one copy (a glob would copy file by file, still at work when a failed build is removed);
   // model.d.ts is for the type checker only.
-  eleventyConfig.addPassthroughCopy({ "layouts/desk/assets": "_desk" }, { filter: ["**", "!**/*.d.ts"] });
+  // Eleventy copies from paths relative to the project: the package's, wherever it is installed.
+  const assets = path.relative(".", packageFile("layouts", "desk", "assets"));
+  eleventyConfig.addPassthroughCopy({ [assets]: "_desk" }, { filter: ["**", "!**/*.d.ts"] });
   // Beside them, the model's rules that the desk's scripts import as ./model.js:
   // a page of Eleventy's own, so it is written with the others, in the same build.
   eleventyConfig.addTemplate(

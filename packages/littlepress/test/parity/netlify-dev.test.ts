@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installedPackage } from "../../scripts/bench/util.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 let netlify: ChildProcess;
@@ -43,7 +44,7 @@ beforeAll(async () => {
     "--dir",
     site,
   ];
-  netlify = spawn(path.resolve("node_modules/.bin/netlify"), args, {
+  netlify = spawn(path.join(installedPackage("netlify-cli"), "bin", "run.js"), args, {
     env: {
       ...process.env,
       LITTLEPRESS_SITE_DIR: site,

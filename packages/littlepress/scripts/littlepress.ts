@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// `littlepress <command> [options]`: the package's command line, the tools a
+// site's package.json runs (`"start": "littlepress start"`). Each command is
+// one of the scripts beside this file, run as if node had been started with
+// it, so that it reads its own arguments and answers its own --help.
+import { pathToFileURL } from "node:url";
+import { siblingModule } from "../lib/build/package-files.ts";
+
+/** The commands, and what each does (the usage text lists them in this order). */
+const COMMANDS = {
+  build: "build the site into _site/ (the functions' data into _site_data/)",
+  start: "build, serve on http://127.0.0.1:$PORT, and rebuild on every change",
+  serve: "serve the site built last, as Netlify would",
+  verify: "build, and check every publication and every variant through the server",
+  check: "check any publication's URL as the printer platform would",
+  preview: "print previews: each edition as the printer prints it",
+  deliver: "run the deliveries that are due, as the scheduled function does",
+  sirius: "a local stand-in for the sirius print-key service",
+} as const;
+
+const USAGE = `Usage: littlepress <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, what]) => `  ${name.padEnd(9)}${what}`)
+  .join("\n")}
+
+littlepress <command> --help shows a command's options.`;
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === undefined || command === "--help" || command === "-h") {
+  console.log(USAGE);
+  process.exitCode = command === undefined ? 2 : 0;
+} else if (!Object.hasOwn(COMMANDS, command)) {
+  console.error(`littlepress: there is no command "${command}"; see --help`);
+  process.exitCode = 2;
+} else {
+  // The script checks that it is the file node started with (cli.ts's runTool), and reads its arguments after it.
+  const script = siblingModule(`./${command}`, import.meta.url);
+  process.argv = [process.argv[0]!, script, ...rest];
+  await import(pathToFileURL(script).href);
+}

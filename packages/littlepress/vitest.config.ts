@@ -1,0 +1,29 @@
+import path from "node:path";
+import { defineConfig, type Plugin } from "vitest/config";
+
+const DESK_ASSETS = path.resolve("layouts/desk/assets");
+
+/**
+ * The desk's scripts import the model's rules as ./model.js, which the build
+ * bundles from lib/model/desk-rules.ts into the site (lib/build/desk.ts). Tests
+ * that run those scripts in Node get the same source.
+ */
+const deskModel: Plugin = {
+  name: "littlepress-desk-model",
+  resolveId(source, importer) {
+    if (source === "./model.js" && importer && path.dirname(importer.replace(/[?#].*$/, "")) === DESK_ASSETS)
+      return path.resolve("lib/model/desk-rules.ts");
+    return null;
+  },
+};
+
+export default defineConfig({
+  plugins: [deskModel],
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Builds the example content and the fixtures once, before any test runs.
+    globalSetup: ["test/helpers/build-sites.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
