@@ -1,11 +1,10 @@
-// The documentation stays inside the repository: every relative link in the
-// README and docs/ leads to a file of the repository (and a heading, when it
+// The documentation stays inside the package: every relative link in its
+// README and docs/ leads to a file of the package (and a heading, when it
 // names one), and no path written as code climbs out of it (issue 13: the
 // interface spec used to be linked at ../shared/, outside the repository).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { anchors, codePathsUp, isExternal, linkTargets } from "./markdown.ts";
+import { anchors, codePathsUp, isExternal, linkTargets, relativeLinkProblem } from "./markdown.ts";
 
 const ROOT = process.cwd();
 const PAGES = [
@@ -15,17 +14,7 @@ const PAGES = [
     .map((f) => `docs/${f}`),
 ];
 
-/** What is wrong with a relative link from `page`, or undefined when it leads somewhere in the repository. */
-function linkProblem(page: string, target: string): string | undefined {
-  const [file = "", anchor] = target.split("#");
-  const resolved = file ? path.resolve(path.dirname(page), decodeURIComponent(file)) : path.resolve(page);
-  const inside = path.relative(ROOT, resolved);
-  if (inside.startsWith("..") || path.isAbsolute(inside)) return "points outside the repository";
-  if (!existsSync(resolved)) return "leads to no file";
-  const markdown = resolved.endsWith(".md") ? readFileSync(resolved, "utf8") : "";
-  if (anchor && markdown && !anchors(markdown).has(anchor)) return "names no heading there";
-  return undefined;
-}
+const linkProblem = (page: string, target: string) => relativeLinkProblem(page, target, ROOT);
 
 it("reads the README and the pages under docs/, the interface among them", () => {
   expect(PAGES).toContain("docs/publication-interface.md");

@@ -1,5 +1,7 @@
 // Just enough Markdown for the docs tests: the headings a reader can be sent
 // to, GitHub's anchors for them, and the links and paths a page points at.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 /** The text outside fenced code blocks (a "# comment" in a shell block is no heading). */
 export function withoutFences(markdown: string): string {
@@ -43,3 +45,18 @@ export function codePathsUp(markdown: string): string[] {
 
 /** Whether a link leaves the page's own files: a URL with a scheme, or protocol-relative. */
 export const isExternal = (target: string) => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(target);
+
+/**
+ * What is wrong with a relative link from `page` (a path from the working folder), or
+ * undefined when it leads to a file inside `root`, and to a heading there when it names one.
+ */
+export function relativeLinkProblem(page: string, target: string, root: string): string | undefined {
+  const [file = "", anchor] = target.split("#");
+  const resolved = file ? path.resolve(path.dirname(page), decodeURIComponent(file)) : path.resolve(page);
+  const inside = path.relative(root, resolved);
+  if (inside.startsWith("..") || path.isAbsolute(inside)) return "points outside the repository";
+  if (!existsSync(resolved)) return "leads to no file";
+  const markdown = resolved.endsWith(".md") ? readFileSync(resolved, "utf8") : "";
+  if (anchor && markdown && !anchors(markdown).has(anchor)) return "names no heading there";
+  return undefined;
+}

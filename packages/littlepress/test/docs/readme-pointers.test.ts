@@ -3,82 +3,30 @@
 // so that this test finds them all and follows each into its page; the old
 // (README: "Heading") and a loose "see the README" are refused, since the
 // README no longer holds those sections and a loose pointer cannot be checked.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { headings } from "./markdown.ts";
+import { loosePointers, pointerProblem, pointers, sourceFiles } from "./doc-pointers.ts";
 
-/** The folders whose text reaches authors: messages, usage texts, the layouts, the workflows' errors. */
-const KIT = "packages/littlepress";
-const SOURCES = [
-  `${KIT}/lib`,
-  `${KIT}/scripts`,
-  `${KIT}/layouts`,
-  `${KIT}/functions`,
-  "layouts",
-  "functions",
-  ".github/workflows",
-];
-const SOURCE_FILE = /\.(?:[cm]?[jt]s|njk|html|css|ya?ml)$/;
+/** The folders whose text reaches authors: messages, usage texts, the layouts, the functions. */
+const SOURCES = ["lib", "scripts", "layouts", "functions"];
 
-/** `docs/page.md: "Heading"` (or `README.md: "Heading"`), quotes escaped or not (it may sit inside a "…" string). */
-const POINTER = /\b((?:docs\/[\w.-]+|README)\.md): \\?"([^"\\]+)\\?"/g;
-/** Pointers the test could not check: no page or no heading ("see the README", "docs/x.md" alone). */
-const LOOSE = new RegExp(
-  [
-    /\b(?:see|in|against|as)\s+(?:the\s+)?(?:README|docs)\b(?![.:/])/.source,
-    /\bREADME\s+(?:describes|says)\b/.source,
-    /\(README,/.source,
-    /\bdocs\/[\w.-]+\.md\b/.source,
-  ].join("|"),
-  "i",
-);
-/** The README's old form, (README: "Heading"), from before its sections moved into docs/ (case matters: `readme:`). */
-const OLD_FORM = /\bREADME: /;
-const isLoose = (line: string) => LOOSE.test(line) || OLD_FORM.test(line);
-
-interface Pointer {
-  page: string;
-  heading: string;
-}
-
-function sourceFiles(): string[] {
-  return SOURCES.flatMap((dir) => readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => path.join(dir, f)))
-    .filter((f) => SOURCE_FILE.test(f))
-    .sort();
-}
-
-function pointers(text: string): Pointer[] {
-  return [...text.matchAll(POINTER)].map((m) => ({ page: m[1]!, heading: m[2]! }));
-}
-
-/** Lines that point at the docs loosely; comments are for the kit's readers, not its authors. */
-function loosePointers(text: string): string[] {
-  return text
-    .split("\n")
-    .filter((line) => !/^\s*(?:\/\/|\/\*|\*|#\s)/.test(line) && isLoose(line.replace(POINTER, "")));
-}
-
-/** What is wrong with a pointer, or undefined when its page has that heading. */
-function pointerProblem({ page, heading }: Pointer): string | undefined {
-  if (!existsSync(page)) return `${page} does not exist`;
-  if (!headings(readFileSync(page, "utf8")).includes(heading)) return `${page} has no heading "${heading}"`;
-  return undefined;
-}
-
-const files = sourceFiles();
+const files = sourceFiles(SOURCES);
 const found = files.map((file) => ({ file, text: readFileSync(file, "utf8") }));
 
-it("finds the pointers in lib/ (a publication.json mistake, a misused text setting) and the workflows", () => {
+it("finds the pointers in lib/ (a publication.json mistake, a misused text setting)", () => {
   const all = found.flatMap(({ text }) => pointers(text)).map((p) => `${p.page}: ${p.heading}`);
   expect(all).toContain("docs/writing-publications.md: publication.json");
   expect(all).toContain("docs/settings.md: Text settings");
-  expect(all).toContain("docs/deploying-and-self-hosting.md: Scheduled rebuilds");
 });
 
 describe.each(found.filter(({ text }) => pointers(text).length || loosePointers(text).length))("$file", ({ text }) => {
   it("points only at pages and headings that are there", () => {
-    expect(pointers(text).map(pointerProblem).filter(Boolean)).toEqual([]);
+    expect(
+      pointers(text)
+        .map((p) => pointerProblem(p))
+        .filter(Boolean),
+    ).toEqual([]);
   });
 
   it('points at the docs only as (docs/page.md: "Heading")', () => {

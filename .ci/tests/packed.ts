@@ -1,0 +1,75 @@
+// The package as authors get it: packed once per test run by `npm pack` (which
+// runs its prepare, the compile), and installed into a folder outside this
+// repository, so that nothing resolves to the workspace or its node_modules.
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { TestProject } from "vitest/node";
+
+const run = promisify(execFile);
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The absolute path of the packed littlepress tarball. */
+    littlepressTarball: string;
+  }
+}
+
+/** Global setup: packs packages/littlepress into .test-work/packed/, and hands the tarball's path to the tests. */
+export default async function pack(project: TestProject) {
+  const folder = path.resolve(".test-work/packed");
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", folder], {
+    cwd: "packages/littlepress",
+    timeout: 120_000,
+  });
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  project.provide("littlepressTarball", path.join(folder, filename));
+}
+
+/** A new folder outside the repository, for a site made from the tarball. */
+export const outsideFolder = (name: string) => mkdtempSync(path.join(tmpdir(), `littlepress-${name}-`));
+
+/** Runs a command in `cwd` with a timeout; resolves to its output, rejects with it on a failure. */
+export async function inFolder(cwd: string, command: string, args: string[], env: Record<string, string> = {}) {
+  const options = { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } };
+  try {
+    const { stdout, stderr } = await run(command, args, options);
+    return stdout + stderr;
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  }
+}
+
+/** Installs the tarball into `site` as an author would from the registry (npm's cache first, no audit). */
+export const installTarball = (site: string, tarball: string) =>
+  inFolder(site, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball]);
+
+/** What the repository holds besides the starter: the package itself, its CI, and what tools leave. */
+const NOT_STARTER = new Set([
+  ".git",
+  ".ci",
+  "packages",
+  "node_modules",
+  "package-lock.json",
+  "_site",
+  "_site_data",
+  ".test-work",
+  ".cache",
+  ".netlify",
+  ".littlepress",
+  "preview",
+]);
+
+/** Copies the starter (this repository without the package and its CI) into `site`. */
+export function copyStarter(site: string): void {
+  for (const entry of readdirSync(".")) {
+    if (NOT_STARTER.has(entry) || entry.startsWith("_site")) continue;
+    cpSync(entry, path.join(site, entry), { recursive: true });
+  }
+  rmSync(path.join(site, ".github/workflows/ci.yml"), { force: true });
+}
