@@ -41,7 +41,8 @@ export async function inFolder(cwd: string, command: string, args: string[], env
     return stdout + stderr;
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+    const output = `${e.stdout ?? ""}${e.stderr ?? ""}`;
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}: ${e.message}\n${output}`, { cause: error });
   }
 }
 

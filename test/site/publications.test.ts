@@ -60,7 +60,7 @@ describe.each(slugs)("content/%s", (slug) => {
   it("answers a first delivery with 200 and an ETag, or 204, or 410", async () => {
     const now = new Date().toISOString().slice(0, 19);
     const query = new URLSearchParams({ delivery_count: "0", local_delivery_time: `${now}+00:00` });
-    const response = await fetch(`${server.url}/${slug}/edition/?${query}`);
+    const response = await fetch(`${server.url}/${slug}/edition/?${query.toString()}`);
     expect([200, 204, 410]).toContain(response.status);
     if (response.status === 200) {
       expect(response.headers.get("etag")).toMatch(/^"/);
