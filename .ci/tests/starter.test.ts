@@ -62,7 +62,9 @@ it(
         const timer = setTimeout(() => reject(new Error(`npm start did not serve:\n${log}`)), 60_000);
         child.stdout.on("data", () => {
           const found = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
-          if (found) (resolve(found), clearTimeout(timer));
+          if (!found) return;
+          clearTimeout(timer);
+          resolve(found);
         });
       });
       expect(log).toMatch(/built _site\/ in/);
