@@ -68,3 +68,43 @@ describe.concurrent.each(scripts)("%s", (file) => {
     TEST_TIMEOUT,
   );
 });
+
+// The package's one command, `littlepress <command>` (package.json's bin), runs the same scripts.
+describe("littlepress, the package's command", () => {
+  const bin = "scripts/littlepress.ts";
+  const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { bin: Record<string, string> };
+
+  it("is the bin, compiled", () => {
+    expect(pkg.bin).toEqual({ littlepress: "dist/scripts/littlepress.js" });
+  });
+
+  it(
+    "lists its commands on --help (exit 0), and without a command (exit 2)",
+    async () => {
+      const help = await runScript(bin, "--help");
+      expect(help.code).toBe(0);
+      for (const command of ["build", "start", "serve", "verify", "check", "preview", "deliver"])
+        expect(help.stdout).toMatch(new RegExp(`\\n {2}${command} +\\S`));
+      const none = await runScript(bin);
+      expect(none.code).toBe(2);
+      expect(none.stdout).toBe(help.stdout);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "refuses an unknown command in one line, exit 2, and hands a command its own arguments",
+    async () => {
+      const unknown = await runScript(bin, "nope");
+      expect(unknown).toMatchObject({ code: 2, stdout: "" });
+      expect(unknown.stderr).toMatch(/^littlepress: there is no command "nope"; see --help\n$/);
+      const build = await runScript(bin, "build", "--help");
+      expect(build.code).toBe(0);
+      expect(build.stdout).toMatch(/^Usage: npm run build/);
+      const option = await runScript(bin, "check", "--nope");
+      expect(option.code).toBe(2);
+      expect(option.stderr).toMatch(/^check: unknown option '--nope'; see --help\n$/);
+    },
+    TEST_TIMEOUT,
+  );
+});
