@@ -166,6 +166,21 @@ describe("the end slip", () => {
     expect(sirius.prints).toHaveLength(12);
   });
 
+  it("prints one slip per subscription when two runs find the same slips to retry at the same instant", async () => {
+    freshStore();
+    const subs = [];
+    for (let i = 0; i < 12; i++) subs.push(await subscribe());
+    for (const { key } of subs) sirius.printers.get(key)!.online = false;
+    const first = await run(past(DAY));
+    expect(first.notices.map((l) => l.outcome)).toEqual(Array(12).fill("offline"));
+    for (const { key } of subs) sirius.printers.get(key)!.online = true;
+    const at = past(DAY, 25);
+    const [a, b] = await Promise.all([run(at), run(at)]);
+    expect([...a.notices, ...b.notices].map((l) => l.outcome)).toEqual(Array(12).fill("printed"));
+    expect(sirius.prints).toHaveLength(12);
+    expect(new Set(sirius.prints.map((p) => p.key)).size).toBe(12);
+  });
+
   it("prints none when the publication turns it off, and says so in the history", async () => {
     freshStore();
     const { id } = await subscribe();
