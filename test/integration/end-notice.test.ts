@@ -424,7 +424,7 @@ describe("resubscribing", () => {
     // its first delivery asks for edition 0 and prints the first part
     const asked: string[] = [];
     const seeing: typeof fetch = (input, init) => {
-      asked.push(String(input));
+      asked.push(input instanceof Request ? input.url : input.toString());
       return fetch(input, init);
     };
     const next = await run(past(addDays(DAY, 1)), { fetch: seeing });
