@@ -398,7 +398,7 @@ describe("resubscribing", () => {
       (s) => s!.value,
     );
 
-  it("with the same key after the end starts from edition 0; the ended one's history stays; the cap counts live ones", async () => {
+  it("after the end, with the same key, starts at edition 0, keeps the old history, counts live ones", async () => {
     freshStore();
     sirius.printers.set("kitchen", { name: "Kitchen", owner: "Ada", online: true });
     expect((await ask(form("kitchen"), "192.0.2.1", 1)).status).toBe(200);

@@ -30,7 +30,7 @@ describe("the slip", () => {
     expect(page).not.toContain("<b>");
   });
 
-  it("passes the checks an edition's page passes: no small text, nothing wider than the paper, no links to load", () => {
+  it("passes the checks an edition's page passes: no small text, nothing wider than the paper, nothing to load", () => {
     expect(new PrintChecker().check(page, "slip")).toEqual([]);
     for (const size of page.matchAll(/font-size:(\d+)px/g)) expect(Number(size[1])).toBeGreaterThanOrEqual(20);
   });
