@@ -5,6 +5,8 @@
 // a subscription is named by its id and its printer's name.
 import path from "node:path";
 import { printKeyOriginsOf } from "../lib/platform/print-key-origins.ts";
+import { endNoticesOf } from "../lib/platform/end-notices.ts";
+import { siteIndexOf } from "../lib/edge/site-index.ts";
 import { runDeliveries, type DeliveryReport } from "../lib/platform/delivery-run.ts";
 import { startServer } from "../lib/server/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
@@ -79,9 +81,13 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
   try {
     const origin = values.origin ?? server!.url;
     const printKeys = { allowed: printKeyOriginsOf(path.resolve(site)) };
-    const report = await runDeliveries({ ...state, origin, printKeys, at, dryRun: values["dry-run"] === true });
-    out.stdout(reportText(report, values["dry-run"] === true));
-    return report.lines.some((l) => l.outcome === "error") ? 1 : 0;
+    // The end slip's subscribe link: the publications' address for people, not the run's own server.
+    const publicOrigin = values.origin ?? siteIndexOf(path.resolve(site)).url ?? origin;
+    const endNotice = endNoticesOf(path.resolve(site));
+    const dryRun = values["dry-run"] === true;
+    const report = await runDeliveries({ ...state, origin, publicOrigin, endNotice, printKeys, at, dryRun });
+    out.stdout(reportText(report, dryRun));
+    return [...report.lines, ...report.notices].some((l) => l.outcome === "error") ? 1 : 0;
   } finally {
     await server?.close();
   }
@@ -114,8 +120,11 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
       `${dryRun && l.outcome !== "paused" ? l.detail : `${l.outcome} (${l.detail})`}` +
       `${l.etag ? `, ETag ${l.etag}` : ""}\n`,
   );
+  const notices = report.notices.map(
+    (l) => `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  end slip: ${l.outcome} (${l.detail})\n`,
+  );
   const tail = dryRun ? "Dry run: nothing was sent or written.\n" : "";
-  return head + lines.join("") + tail;
+  return head + lines.join("") + notices.join("") + tail;
 }
 
 runTool("deliver", import.meta.url, (argv) => main(argv));

@@ -501,13 +501,16 @@ function reportWarnings(warnings: ContentProblem[], strict: boolean) {
 
 /**
  * Tells the functions which publication answers at the site root, and puts its
- * static files there; records the address the site was built for.
+ * static files there; records the address the site was built for, and the
+ * publications that print no end slip.
  */
 async function writeSiteIndex(site: Site, output: string, url: string) {
+  const quiet = site.publications.filter((p) => p.end_notice === false).map((p) => p.slug);
   const index: SiteIndex = {
     ...(site.root ? { root: site.root } : {}),
     ...(site.printKeyOrigins ? { printKeyOrigins: site.printKeyOrigins } : {}),
     ...(site.maxSubscriptions !== undefined ? { maxSubscriptions: site.maxSubscriptions } : {}),
+    ...(quiet.length ? { noEndNotice: quiet } : {}),
     url,
   };
   await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data

@@ -60,6 +60,7 @@ export const publicationSchema = {
     icon: { type: "string", minLength: 1 },
     url: { type: "string", pattern: "^https?://[^/\\s]+" },
     strict_variables: { type: "boolean", default: true },
+    end_notice: { type: "boolean", default: true },
     markdown: {
       type: "object",
       additionalProperties: false,

@@ -35,6 +35,12 @@ export interface Publication {
   url?: string;
   /** An unknown variable in an edition's Liquid fails the build (the default), or prints as nothing (false). */
   strict_variables: boolean;
+  /**
+   * When a subscription ends because the series is over (410), its printer
+   * prints one short slip saying so and where to subscribe again (true, the
+   * default, which the checks fill in; absent reads as true), or nothing (false).
+   */
+  end_notice?: boolean;
   /** How editions' Markdown is read: `breaks` prints a line break inside a paragraph as one (poems, addresses). */
   markdown: { breaks: boolean };
   /** Subscriber settings, in form order. */

@@ -28,6 +28,8 @@ export interface SiteIndex {
   printKeyOrigins?: PrintKeyOrigin[];
   /** Live subscriptions each publication takes at most (content/site.json); none: the subscribe page's default. */
   maxSubscriptions?: number;
+  /** The publications (by slug) whose publication.json says `"end_notice": false`: no end slip (end-notice.ts). */
+  noEndNotice?: string[];
   /**
    * The address the site was built for, without a trailing slash: its editions' images link there
    * (content/site.json's url, else the build's: Netlify's URL, npm start's own address, or

@@ -5,6 +5,7 @@
 import { addDays, utcDateOf, type IsoDate } from "./dates.ts";
 import { editionAction, lastEtagAfter, type EditionAction } from "./delivery-rules.ts";
 import { localDeliveryTime, type LocalDeliveryTime } from "./delivery-time.ts";
+import type { EndNotice } from "./end-notice.ts";
 import { daysBetween } from "./recurrence.ts";
 import { todayIn } from "./time-zones.ts";
 
@@ -36,6 +37,11 @@ export interface Subscription {
   lastEtag: string | null;
   /** Set when the subscription ended (410, or a print key that no longer exists). */
   ended: { at: string; reason: string } | null;
+  /**
+   * The end notice (end-notice.ts), set in the same write as `ended` by a
+   * delivery run; absent from subscriptions that ended before it was kept, or not by a run.
+   */
+  endNotice?: EndNotice | null;
   /** SHA-256 (hex) of the private unsubscribe token; the token itself is only in the subscriber's link. */
   unsubscribeHash: string;
   /**
@@ -166,7 +172,7 @@ export const RETRY_FIRST_MS = 15 * 60_000;
 /** The longest wait between retries: a printer switched back on prints the day's edition within it. */
 export const RETRY_MAX_MS = 2 * 60 * 60_000;
 /** Runs are scheduled every 15 minutes, give or take: a retry due this much later is taken now. */
-const RETRY_EARLY_MS = 60_000;
+export const RETRY_EARLY_MS = 60_000;
 
 /** The wait after the `attempts`th try of a delivery failed: 15 minutes, then 30, 60, 120, and 120 from then on. */
 export function retryDelayMs(attempts: number): number {
@@ -224,7 +230,15 @@ export interface SubscriptionChange {
   ended: Subscription["ended"];
   /** Whether the print key took the edition, when it was asked to (not for a 404, which ends the subscription). */
   printKey?: "reached" | "failed";
+  /** For a change that ends the subscription: its end notice (end-notice.ts's noticeAfter). */
+  endNotice?: EndNotice;
 }
+
+/** Why a delivery in each of the states that end a subscription ended it. */
+const END_REASONS: Partial<Record<DeliveryState, string>> = {
+  ended: "the series is over (410)",
+  "unknown-key": "the print key is unknown (404)",
+};
 
 /**
  * The record after a delivery's edition answered, and, when it was to print,
@@ -243,7 +257,7 @@ export function settle(
   const base = { ...rec, at: at.toISOString(), status: edition.status, etag: edition.etag };
   const same = { lastEtag: sub.lastEtag, ended: sub.ended };
   const seen = { ...same, lastEtag: lastEtagAfter(edition.status, edition.etag, sub.lastEtag) };
-  const ends = (reason: string) => ({ ...same, ended: { at: at.toISOString(), reason } });
+  const ends = (state: DeliveryState) => ({ ...same, ended: { at: at.toISOString(), reason: END_REASONS[state]! } });
   const record = (state: DeliveryState, detail: string): DeliveryRecord => ({
     ...base,
     state,
@@ -256,7 +270,7 @@ export function settle(
     case "none":
       return { record: record("not-printed", "204: nothing today"), change: same };
     case "end":
-      return { record: record("ended", "410: the series is over"), change: ends("the series is over (410)") };
+      return { record: record("ended", "410: the series is over"), change: ends("ended") };
     case "error":
       return { record: record("failed", edition.error ?? `edition/ answered ${edition.status}`), change: same };
     case "print":
@@ -267,7 +281,7 @@ export function settle(
       if (print === "unknown-key")
         return {
           record: record("unknown-key", "print key unknown (404)"),
-          change: ends("the print key is unknown (404)"),
+          change: ends("unknown-key"),
         };
       return {
         record: record("failed", print?.error ?? "not sent"),
@@ -285,8 +299,25 @@ export function settle(
 export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?: SubscriptionChange): Subscription {
   const deliveryCount = Math.max(latest.deliveryCount, rec.deliveryCount + 1);
   if (!change) return { ...latest, deliveryCount };
-  const after = { ...latest, deliveryCount, lastEtag: change.lastEtag, ended: latest.ended ?? change.ended };
+  const after: Subscription = {
+    ...latest,
+    deliveryCount,
+    lastEtag: change.lastEtag,
+    ended: latest.ended ?? change.ended,
+    // The notice comes with the end that owes it, in the same write; an end already stored keeps its own.
+    ...(change.endNotice && !latest.ended && change.ended ? { endNotice: change.endNotice } : {}),
+  };
   return change.printKey ? { ...after, failing: failingAfter(latest.failing, rec.date, change.printKey) } : after;
+}
+
+/**
+ * The end a settled delivery record made (a 410, or an unknown print key), for
+ * a run that finds it recorded but not on its subscription (the run that
+ * settled it died before its second write); undefined for any other record.
+ */
+export function recordedEnd(sub: Pick<Subscription, "lastEtag">, rec: DeliveryRecord): SubscriptionChange | undefined {
+  const reason = END_REASONS[rec.state];
+  return reason ? { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } } : undefined;
 }
 
 /**

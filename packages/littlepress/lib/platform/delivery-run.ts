@@ -14,8 +14,12 @@
 // keepDeliveriesDays (for the subscriptions it delivers to, after their
 // day's first delivery), subscriptions that ended longer ago than that, the
 // rate-limit counters of hours that are over, and the live index's stray keys.
-import { addDays } from "../model/dates.ts";
+//
+// A subscription that a 410 ends owes its subscriber one end slip
+// (end-notices.ts): sent right after, and by later runs while it is still to do.
+import { addDays, utcDateOf } from "../model/dates.ts";
 import { eachAtMost } from "../model/each-at-most.ts";
+import { noticeAfter, noticeNext } from "../model/end-notice.ts";
 import { editionAction, editionParams, type EditionAsks } from "../model/delivery-rules.ts";
 import { openPrintKey, printUrl } from "../model/print-key.ts";
 import { printerName } from "../model/printer-name.ts";
@@ -30,6 +34,7 @@ import {
   PAUSED_TRY_EVERY_DAYS,
   pausedOn,
   reclaim,
+  recordedEnd,
   settle,
   subscriptionExpired,
   type DeliveryRecord,
@@ -39,6 +44,7 @@ import {
   type Subscription,
   type SubscriptionChange,
 } from "../model/subscription.ts";
+import { sendEndNotice, type NoticeWork } from "./end-notices.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { pruneRateLimits } from "./rate-limit-pruning.ts";
 import { takeDelete, type PruneBudget, type StateStore, type Stored } from "./state-store.ts";
@@ -74,6 +80,14 @@ export interface DeliveryRunOptions {
   keepDeliveriesDays?: number;
   /** Deletions a run makes at most to prune what piles up (default PRUNES_PER_RUN); the rest goes on the next run. */
   prunesPerRun?: number;
+  /**
+   * Whether the publication `slug` prints the end slip when its series is
+   * over (publication.json's `end_notice`; end-notices.ts's endNoticesOf
+   * reads a built site's). Default: every publication does.
+   */
+  endNotice?: (slug: string) => boolean;
+  /** The site's address for people, which the end slip's subscribe link names (default: `origin`). */
+  publicOrigin?: string;
   fetch?: typeof fetch;
 }
 
@@ -105,6 +119,8 @@ export interface DeliveryReport {
   unchecked: number;
   /** Entries deleted as too old: delivery records, long-ended subscriptions, rate-limit counters, stray index keys. */
   pruned: number;
+  /** The end slips the run worked on (or, dry, would), one line each: outcome "printed", "offline", "off", … */
+  notices: DeliveryLine[];
 }
 
 /**
@@ -157,6 +173,8 @@ interface Run {
   prunes: PruneBudget;
   /** The live index's keys when the run started (none for a dry run, which keeps no index). */
   indexed: ReadonlySet<string>;
+  /** The end slips worked on so far. */
+  notices: DeliveryLine[];
 }
 
 export async function runDeliveries(options: DeliveryRunOptions): Promise<DeliveryReport> {
@@ -185,6 +203,7 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
         (url) => askEdition(o, url),
       ),
     },
+    notices: [],
   };
   const seen = new Set<string>();
   const lines: DeliveryLine[] = [];
@@ -199,6 +218,9 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
     const sub = stored.value;
     seen.add(liveKey(sub.slug, sub.id));
     if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
+    // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
+    if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy)
+      return void (await endNotice(run, sub));
     const when = deliveryDueAt(sub, at);
     if (!when) return;
     if (pausedOn(sub, when.date)) return void paused.push(pausedLine(sub, when));
@@ -236,6 +258,7 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
     left,
     unchecked,
     pruned: run.prunes.taken ?? 0,
+    notices: run.notices.sort(byName),
   };
 }
 
@@ -319,6 +342,7 @@ async function deliverOne(
   });
   try {
     const rec = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
+    if (rec && "done" in rec) return void (await finishEnd(run, stored, rec.done));
     if (!rec) return undefined;
     const meta = await cache.metaOf(sub.slug);
     const fetched: FetchedEdition =
@@ -338,12 +362,19 @@ async function deliverOne(
       line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
     if (!held) return takenOver();
     let print: PrintResult | undefined;
-    if (action === "print" && page && !("error" in meta)) print = await postToPrinter(o, sub, page, meta);
-    const { record, change } = settle(sub, rec, edition, print, new Date(o.at.getTime()));
+    if (action === "print" && page && !("error" in meta)) print = await postToPrinter(o, sub, page, meta.name);
+    const settled = settle(sub, rec, edition, print, new Date(o.at.getTime()));
+    const { record } = settled;
+    // An end carries its notice in the same write: owed after a 410, impossible after an unknown key.
+    const ends = settled.change.ended && !sub.ended;
+    const change = ends ? { ...settled.change, endNotice: noticeAfter(record, o.at) } : settled.change;
     if (!(await o.store.replace(deliveryKey(sub.id, rec.date), record, held))) return takenOver();
     const after = await updateSubscription(o.store, stored, record, change);
     // Upkeep after the delivery; what fails of it (the store) the next runs do again (see upkeep).
-    if (after?.ended && !sub.ended) await o.store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
+    if (after?.ended && !sub.ended) {
+      await o.store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
+      await endNotice(run, after);
+    }
     // The day's first delivery prunes the subscription's old records (once a day, bounded, in time only).
     if (rec.attempts === 1) {
       const expired = (date: string) => deliveryExpired(date, o.at, run.keepDays);
@@ -378,12 +409,20 @@ function pauseNews(before: Subscription, after: Subscription | undefined, record
   return [record.state, record.detail];
 }
 
-/** The day's delivery claimed by this run, or undefined when it is done or another run holds it. */
-async function claim(o: DeliveryRunOptions, sub: Subscription, when: DueDelivery): Promise<DeliveryRecord | undefined> {
+/**
+ * The day's delivery claimed by this run, or undefined when another run holds
+ * it; `done` with its record when it is settled already.
+ */
+async function claim(
+  o: DeliveryRunOptions,
+  sub: Subscription,
+  when: DueDelivery,
+): Promise<DeliveryRecord | { done: DeliveryRecord } | undefined> {
   const key = deliveryKey(sub.id, when.date);
   const fresh = firstClaim(sub, when, o.at);
   if (await o.store.create(key, fresh)) return fresh;
   const held = await o.store.get<DeliveryRecord>(key);
+  if (held && held.value.state !== "sending" && !claimable(held.value, o.at)) return { done: held.value };
   if (!held || !claimable(held.value, o.at)) return undefined;
   const again = reclaim(held.value, o.at);
   return (await o.store.replace(key, again, held.version)) ? again : undefined;
@@ -399,6 +438,60 @@ async function claimHeld(store: StateStore, claimed: DeliveryRecord): Promise<st
   const ours =
     held && held.value.state === "sending" && held.value.at === claimed.at && held.value.attempts === claimed.attempts;
   return ours ? held.version : undefined;
+}
+
+/**
+ * A day's delivery found settled as an end (a 410, an unknown print key) while
+ * its subscription is still live: the run that settled it died before its
+ * second write. The end is written now, with its notice, and the slip sent.
+ */
+async function finishEnd(run: Run, stored: Stored<Subscription>, done: DeliveryRecord): Promise<void> {
+  const { o } = run;
+  const end = recordedEnd(stored.value, done);
+  if (!end || stored.value.ended) return;
+  const after = await updateSubscription(o.store, stored, done, { ...end, endNotice: noticeAfter(done, o.at) });
+  if (!after?.ended) return;
+  await o.store.delete(liveKey(after.slug, after.id)).catch(() => undefined);
+  await endNotice(run, after);
+}
+
+/**
+ * Works on an ended subscription's end notice (end-notices.ts) and adds its
+ * line to the run's; a store that fails is said in the line (the next runs do it again).
+ */
+async function endNotice(run: Run, sub: Subscription): Promise<void> {
+  const line = (s: Subscription, outcome: string, detail: string): DeliveryLine => ({
+    subscription: s.id,
+    printer: printerName(s.printer),
+    slug: s.slug,
+    date: utcDateOf(new Date(s.ended?.at ?? run.o.at)),
+    deliveryCount: s.deliveryCount,
+    outcome,
+    detail,
+    etag: null,
+  });
+  try {
+    const done = await sendEndNotice(noticeWork(run.o, run.cache), sub.id);
+    if (done) run.notices.push(line(done.sub, done.outcome, done.detail));
+  } catch (error) {
+    run.notices.push(line(sub, "error", `the store failed: ${(error as Error).message}`));
+  }
+}
+
+/** What sending end notices needs of a run: its store and clock, meta.json's name, its print-key POST. */
+function noticeWork(o: DeliveryRunOptions & { timeoutMs: number }, cache: RunCache): NoticeWork {
+  return {
+    store: o.store,
+    at: o.at,
+    dryRun: o.dryRun,
+    on: (slug) => o.endNotice?.(slug) ?? true,
+    subscribeUrl: (slug) => new URL(slug ? `/${slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin).href,
+    name: async (slug) => {
+      const meta = await cache.metaOf(slug);
+      return "error" in meta ? { error: meta.error } : meta.name;
+    },
+    post: (sub, page, from) => postToPrinter(o, sub, page, from),
+  };
 }
 
 /** For a dry run: the delivery this run would claim, without claiming it. */
@@ -475,12 +568,12 @@ async function askEdition(o: DeliveryRunOptions, url: URL): Promise<FetchedEditi
   }
 }
 
-/** POSTs the edition to the print key, as sirius takes it. */
+/** POSTs a page (an edition, an end slip) to the print key, as sirius takes it, from the publication `from`. */
 async function postToPrinter(
   o: DeliveryRunOptions,
   sub: Subscription,
   page: NonNullable<FetchedEdition["page"]>,
-  meta: PublicationMeta,
+  from: string,
 ): Promise<PrintResult> {
   let key: URL;
   try {
@@ -489,7 +582,7 @@ async function postToPrinter(
     return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
   }
   const reply = await askPrintKey(
-    printUrl(key, meta.name),
+    printUrl(key, from),
     { method: "POST", headers: { "Content-Type": page.type }, body: new Uint8Array(page.bytes) },
     // Within the run's own per-request bound, which its time budget counts on.
     { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? DELIVERY_TIMEOUT_MS) },

@@ -10,6 +10,7 @@ import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
 import { runDeliveries } from "./delivery-run.ts";
+import { endNoticesOf } from "./end-notices.ts";
 import { stateForFunction } from "./state-setup.ts";
 
 export const deliver: FunctionHandler = async (req, context) => {
@@ -21,11 +22,14 @@ export const deliver: FunctionHandler = async (req, context) => {
     }
     const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
-    const report = await runDeliveries({ ...state, origin, printKeys, at: new Date() });
+    const endNotice = endNoticesOf(siteFor(context));
+    const report = await runDeliveries({ ...state, origin, printKeys, endNotice, at: new Date() });
     for (const l of report.lines)
       console.log(
         `deliver: ${l.slug || "/"} ${l.subscription} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`,
       );
+    for (const l of report.notices)
+      console.log(`deliver: ${l.slug || "/"} ${l.subscription} end slip: ${l.outcome} (${l.detail})`);
     const { left, unchecked, pruned } = report;
     console.log(
       `deliver: ${report.lines.length} of ${report.subscriptions} subscriptions delivered at ${report.at}` +

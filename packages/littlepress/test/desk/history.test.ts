@@ -62,3 +62,31 @@ it("shows each subscription's deliveries: the time, the status, the ETag, printe
   expect(await page.content()).not.toContain(key);
   expect(desk.errors).toEqual([]);
 });
+
+it("shows an ended subscription: when and why it ended, and what became of its end slip", async () => {
+  const attic = randomBytes(6).toString("hex");
+  sirius.printers.set(attic, { name: "Attic", owner: "Ada", online: true });
+  const state = stateSetup(local) as StateSetup;
+  const { subscription } = await createSubscription(state.store, state.sealKey, {
+    slug: "lighthouse",
+    printKey: new URL(sirius.keyUrl(attic)),
+    printer: "Attic",
+    zone: "Europe/Paris",
+    hour: 6,
+    settings: [],
+    at: new Date("2026-11-01T00:00:00Z"),
+  });
+  const key = `subscriptions/${subscription.id}`;
+  await state.store.put(key, { ...subscription, deliveryCount: 7 }); // past the last part: the next delivery is a 410
+  const at = new Date(localDeliveryTime("2026-11-21", 6, "Europe/Paris").ms + 60_000);
+  await runDeliveries({ ...state, origin: server!.url, printKeys: sirius.policy, at });
+  const page = await desk.open("/lighthouse/");
+  await ready(page);
+  const head = page.locator("#history-body h3", { hasText: "Attic" });
+  await head.waitFor();
+  expect(await head.textContent()).toBe(
+    `Attic · 06:00 Europe/Paris · ${subscription.id} · next delivery_count 8 · ended 2026-11-21: ` +
+      "the series is over (410); end slip printed: the end slip was sent to the printer",
+  );
+  expect(desk.errors).toEqual([]);
+});

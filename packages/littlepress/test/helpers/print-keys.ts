@@ -15,6 +15,10 @@ export interface FakePrinter {
   name: string;
   owner: string;
   online: boolean;
+  /** Statuses the next POSTs get instead of printing, one each (a 503 once: [503]). */
+  answers?: number[];
+  /** POSTs get no answer at all while set (held until the server closes). */
+  hold?: boolean;
 }
 
 export interface Print {
@@ -66,6 +70,9 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
     const type = (req.headers["content-type"] ?? "").toLowerCase();
     if (!/^(text\/|image\/|application\/json)/.test(type)) return json(415, { error: "Unsupported Media Type" });
     if (!printer.online) return json(504, { status: "failed-offline" });
+    if (printer.hold) return;
+    const answer = printer.answers?.shift();
+    if (answer !== undefined) return json(answer, { status: "failed" });
     prints.push({ key: m[1]!, from: url.searchParams.get("from"), contentType: type, body: body.toString("utf8") });
     return json(200, { status: "sent" });
   };

@@ -81,7 +81,9 @@ describe("a serial by delivery_count", () => {
     }
     // parts 0, 1, 2 and 4 exist; 3 is a gap (204); after 4 the series is over (410); then nothing is due
     expect(outcomes).toEqual(["0:printed", "1:printed", "2:printed", "3:not-printed", "4:printed", "5:ended", "", ""]);
-    expect(sirius.prints.map((p) => p.key)).toEqual([key, key, key, key]);
+    // the four parts, then the end slip (test/integration/end-notice.test.ts)
+    expect(sirius.prints.map((p) => p.key)).toEqual([key, key, key, key, key]);
+    expect(sirius.prints[4]!.body).toContain("This subscription has ended");
     expect(sirius.prints[0]!.from).toBe("Serial");
     expect(sirius.prints[0]!.contentType).toBe("text/html; charset=utf-8");
     expect(sirius.prints[0]!.body).toContain("The first part.");

@@ -67,6 +67,7 @@ describe("readPublication: defaults", () => {
       external_configuration: false,
       charset: "utf-8",
       strict_variables: true,
+      end_notice: true,
       markdown: { breaks: false },
       editions: { by: "delivery_count", ends: false },
       fields: [],
@@ -115,6 +116,10 @@ describe("readPublication: defaults", () => {
       options: [["English", "en"]],
       required: false,
     });
+  });
+
+  it("keeps end_notice false: no end slip", () => {
+    expect(good({ ...BASE, end_notice: false }).end_notice).toBe(false);
   });
 
   it("accepts an empty config and a $schema key", () => {
@@ -166,6 +171,13 @@ describe("readPublication: problems", () => {
     ]);
     const ps = problems({ ...BASE, config: { fields: [{ type: "text", name: "n", label: "N", colour: "red" }] } });
     expect(ps.map((p) => p.field)).toContain("config.fields[0].colour");
+  });
+
+  it("refuses an end_notice that is not true or false, naming the file and the field", () => {
+    const { file, result } = read({ ...BASE, end_notice: "no" });
+    expect(result).toEqual({
+      problems: [{ file, field: "end_notice", problem: "must be a boolean", fix: "write it as a boolean" }],
+    });
   });
 
   it("refuses an unknown editions.by", () => {

@@ -8,6 +8,7 @@ import { h, replace } from "./dom.js";
  *   detail: string, status: number | null, etag: string | null, printed: boolean, attempts: number }} Delivery
  * @typedef {{ id: string, printer: string, zone: string, hour: number, created: string, deliveryCount: number,
  *   ended: { at: string, reason: string } | null,
+ *   endNotice?: { state: string, at: string, attempts: number, detail: string } | null,
  *   failing?: { days: number, last: string, paused: string | null } | null }} Sub
  * @typedef {{ subscription: Sub, deliveries: Delivery[] }} History
  */
@@ -56,7 +57,11 @@ async function load(body, base) {
 function historyOf({ subscription: s, deliveries }) {
   const hour = `${String(s.hour).padStart(2, "0")}:00`;
   const state = s.ended
-    ? `ended ${s.ended.at.slice(0, 10)}: ${s.ended.reason}`
+    ? `ended ${s.ended.at.slice(0, 10)}: ${s.ended.reason}` +
+      (s.endNotice
+        ? `; end slip ${s.endNotice.state}: ${s.endNotice.detail}` +
+          (s.endNotice.attempts > 1 ? ` (${s.endNotice.attempts} tries)` : "")
+        : "")
     : s.failing?.paused
       ? `paused since ${s.failing.paused}: the print key failed on ${s.failing.days} delivery days in a row; ` +
         "tried every 7th day until it prints again"
