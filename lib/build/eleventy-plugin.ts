@@ -239,7 +239,8 @@ function loadPublications(options: LittlepressOptions, input: string): { site: S
     sources.set(publication.slug, { dir: input, settingsFile: configFile });
     site.publications.push(publication);
   }
-  if (problems.length) throw new ContentError(problems);
+  // Two publications of one folder of posts (by date and as a serial) find its mistakes twice.
+  if (problems.length) throw new ContentError(uniqueProblems(problems));
   return { site, sources };
 }
 
