@@ -160,7 +160,7 @@ function postsPublication(
   const list = postEditions(mode, folder as string, problems);
   if (problems.length > before) return undefined;
   if (!list.length) {
-    say("folder", `${folder} has no posts (Markdown files)`, "write a first post, or leave this publication out");
+    say("folder", `${folder as string} has no posts (Markdown files)`, "write a first post, or leave this publication out");
     return undefined;
   }
   const sampleKey = sampleOf(pub.editions.sample, list, say);
