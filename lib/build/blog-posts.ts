@@ -160,7 +160,8 @@ function postsPublication(
   const list = postEditions(mode, folder as string, problems);
   if (problems.length > before) return undefined;
   if (!list.length) {
-    say("folder", `${folder as string} has no posts (Markdown files)`, "write a first post, or leave this publication out");
+    const problem = `${folder as string} has no posts (Markdown files)`;
+    say("folder", problem, "write a first post, or leave this publication out");
     return undefined;
   }
   const sampleKey = sampleOf(pub.editions.sample, list, say);
@@ -198,7 +199,10 @@ export interface Post extends FrontMatterSplit {
   file: string;
   /** The calendar date the post is dated, as written. */
   day: IsoDate;
-  /** Its instant, for the order of posts (a date alone is midnight UTC, a time without an offset UTC, as Eleventy reads them). */
+  /**
+   * Its instant, for the order of posts: a date alone is midnight UTC, a time
+   * without an offset UTC (as Eleventy reads them).
+   */
   instant: number;
 }
 

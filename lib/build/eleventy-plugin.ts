@@ -89,7 +89,7 @@ export interface LittlepressOptions {
   content?: string;
   /**
    * Publications made from a folder of the site's Markdown posts, by date or as a
-   * numbered serial (lib/build/blog-posts.ts; docs/eleventy-plugin.md). The posts stay
+   * numbered serial (lib/build/blog-posts.ts, and docs/eleventy-plugin.md: "Posts as a publication"). The posts stay
    * pages of the site; their editions are rendered in the print layout.
    */
   posts?: PostsPublication[];
@@ -195,8 +195,8 @@ function loadPublications(options: LittlepressOptions, input: string): { site: S
         field: "littlepress options",
         problem: "name no publications: neither `content` (a folder of publications) nor `posts`",
         fix:
-          'add posts: [{ slug: "paper", folder: "posts", by: "date", name: "…", description: "…", owner_email: "…" }] ' +
-          '(docs/eleventy-plugin.md: "Posts as a publication")',
+          'add posts: [{ slug: "paper", folder: "posts", by: "date", name: "…", description: "…", ' +
+          'owner_email: "…" }] (docs/eleventy-plugin.md: "Posts as a publication")',
       },
     ]);
   if (content !== undefined && !existsSync(content))

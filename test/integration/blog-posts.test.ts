@@ -79,7 +79,8 @@ title: My blog
 <!doctype html><title>My own home</title>
 <ul>{% for post in collections.posts %}<li>{{ post.data.title }}</li>{% endfor %}</ul>
 `,
-  "_includes/layouts/post.njk": `<!doctype html><title>{{ title }}</title><article class="web-post">{{ content | safe }}</article>\n`,
+  "_includes/layouts/post.njk":
+    '<!doctype html><title>{{ title }}</title><article class="web-post">{{ content | safe }}</article>\n',
   ...POSTS,
 };
 
