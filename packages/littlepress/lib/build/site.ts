@@ -12,6 +12,7 @@ import { readText } from "./text-file.ts";
 import { dataEditions, paginationProblem } from "./data-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
 import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
+import type { PostPart } from "./blog-posts.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
 export interface EditionSource extends FrontMatterSplit {
@@ -22,6 +23,8 @@ export interface EditionSource extends FrontMatterSplit {
   origin?: string;
   /** For a CSV row: the columns whose cells are empty (not in `data`). */
   empty?: string[];
+  /** An edition of several blog posts (two on one day): each rendered with its own front matter, in order. */
+  parts?: PostPart[];
 }
 
 /** A publication with its editions, sorted by key. */
