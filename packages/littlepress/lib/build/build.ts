@@ -14,6 +14,7 @@ import littlepress, {
   type RunOptions,
 } from "./eleventy-plugin.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
+import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
 
 export interface BuildOptions {
@@ -45,8 +46,11 @@ export interface BuildOptions {
   today?: string;
 }
 
-/** Builds `content` (or, without it, the project by its own Eleventy config) into `output`. */
-export async function build(options: BuildOptions = {}): Promise<void> {
+/**
+ * Builds `content` (or, without it, the project by its own Eleventy config) into
+ * `output`; resolves to the publications built (what verify and the preview go through).
+ */
+export async function build(options: BuildOptions = {}): Promise<Site> {
   const { content, output = "_site", strict = false, memory, url, deploy, bundleBudget, today } = options;
   const run: RunOptions["options"] = {
     strict,
@@ -66,16 +70,21 @@ export async function build(options: BuildOptions = {}): Promise<void> {
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
   const plugin: LittlepressOptions = { content: input, ...run };
+  const state: RunOptions = { options: run };
   // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
   await write(output, memory, input, (next) => {
     const eleventy = new Eleventy(input, next, {
       quietMode: true,
       configPath: ".eleventy.js",
       // Registered before .eleventy.js registers it with its defaults: these options win.
-      config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, plugin),
+      config: (eleventyConfig) => {
+        Object.assign(eleventyConfig, { [RUN_OPTIONS]: state });
+        eleventyConfig.addPlugin(littlepress, plugin);
+      },
     });
     return { eleventy };
   });
+  return state.site!;
 }
 
 /**
@@ -83,7 +92,7 @@ export async function build(options: BuildOptions = {}): Promise<void> {
  * (a blog that adds the plugin for its posts): the run's options reach the
  * plugin the config adds through RUN_OPTIONS.
  */
-async function buildByConfig(output: string, run: RunOptions["options"]): Promise<void> {
+async function buildByConfig(output: string, run: RunOptions["options"]): Promise<Site> {
   const configPath = eleventyConfigFile();
   const fix =
     "add the littlepress plugin to the site's Eleventy config " +
@@ -111,6 +120,7 @@ async function buildByConfig(output: string, run: RunOptions["options"]): Promis
     };
     return { eleventy, added };
   });
+  return state.site!;
 }
 
 /**

@@ -132,6 +132,8 @@ export interface RunOptions {
   options: Omit<LittlepressOptions, "content" | "posts">;
   /** Set by the plugin: the config file did add it. */
   added?: boolean;
+  /** Set by the plugin: the publications it read, which build() resolves to. */
+  site?: Site;
 }
 
 export default function littlepress(eleventyConfig: EleventyConfig, given: LittlepressOptions) {
@@ -139,6 +141,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, given: Littl
   if (run) run.added = true;
   const options: LittlepressOptions = { ...given, ...run?.options };
   const { site, sources } = loadPublications(options, eleventyConfig.directories.input);
+  if (run) run.site = site;
   const pages = editionPages(site.publications);
   const { memory } = options;
 
