@@ -27,10 +27,11 @@ export function addPrintLayout(eleventyConfig: EleventyConfig): void {
 
 /** The kit's layouts/edition.njk with layouts/print.css inlined (a site's includes folder has no print.css). */
 export function defaultPrintLayout(): string {
-  const layout = readFileSync(path.join(KIT_LAYOUTS, PRINT_LAYOUT), "utf8");
+  const file = path.join(KIT_LAYOUTS, PRINT_LAYOUT);
+  const layout = readFileSync(file, "utf8");
   const css = readFileSync(path.join(KIT_LAYOUTS, "print.css"), "utf8");
   const include = '{% include "print.css" %}';
-  if (!layout.includes(include)) throw new Error(`${path.join(KIT_LAYOUTS, PRINT_LAYOUT)} no longer includes print.css`);
+  if (!layout.includes(include)) throw new Error(`${file} no longer includes print.css`);
   return layout.replace(include, () => `{% raw %}${css}{% endraw %}`);
 }
 
