@@ -16,6 +16,7 @@ import { subscriberSettings, type Settings } from "./settings.ts";
 import { siriusPage } from "./sirius-page.ts";
 import { plural } from "../../lib/model/words.ts";
 import type { Site } from "../../lib/build/site.ts";
+import { packageFile } from "../../lib/build/package-files.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
 import { printImage } from "./print-image.ts";
 import { chooseTargets, editionUrl, printHeader, publicationsOf, readPublications, type Target } from "./targets.ts";
@@ -38,7 +39,7 @@ export interface PreviewOptions {
   built?: Site;
   /** Where the preview folders go (default preview). */
   out?: string;
-  /** Also write docs/desk.png and docs/preview-strip.png. */
+  /** Also write the package's docs/desk.png and docs/preview-strip.png (a contributor's flag). */
   readme?: boolean;
   docsDir?: string;
   timeoutMs?: number;
@@ -136,7 +137,7 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
           result.readmeFiles = await writeReadmeImages(
             browser,
             server.url,
-            options.docsDir ?? "docs",
+            options.docsDir ?? packageFile("docs"),
             strip.png,
             timeoutMs,
           ).catch((error: unknown) => {
