@@ -20,7 +20,7 @@ import { pushedKey, pushKey, subscriptionKey } from "../../lib/platform/store-ke
 import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { main as pushCli } from "../../scripts/push.ts";
 import { buildSite } from "../helpers/build-sites.ts";
-import { contentFolders, md, pub } from "../helpers/content-folder.ts";
+import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 
@@ -127,6 +127,28 @@ describe("the build", () => {
     const time = Date.parse(index("news").push!.built);
     expect(time).toBeGreaterThanOrEqual(builtAt - 1000);
     expect(time).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("marks them on the desk's publication page", () => {
+    const page = (slug: string) => readFileSync(path.join(built, slug, "index.html"), "utf8");
+    expect(page("news")).toMatch(/<span class="tag tag-push">push<\/span> no\. 1:/);
+    expect(page("bulletins")).toMatch(/<span class="tag tag-push">push<\/span> Sat 21 Nov 2026:/);
+  });
+
+  it("refuses push in a data template's front matter, and a push that is neither true nor false", () => {
+    const problems = problemsOf(
+      folders.content({
+        "a/publication.json": pub("local_date"),
+        "a/edition.md": md("push: true", "# {{ title }}"),
+        "a/editions.csv": "date,title\n2026-11-20,One\n",
+        "b/publication.json": pub("delivery_count"),
+        "b/editions/0.md": md("number: 0\npush: soon"),
+      }),
+    );
+    expect(problems.map((p) => [p.file.split("/").slice(-2).join("/"), p.field, p.problem])).toEqual([
+      ["a/edition.md", "push", "push would mark every edition"],
+      ["editions/0.md", "push", 'push is "soon", which is neither true nor false'],
+    ]);
   });
 });
 
