@@ -55,7 +55,8 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
       ? `its push editions are ${ofSlug.join(", ")}`
       : pushes.length
         ? `the push editions are ${pushes.map((p) => `${p.slug} ${p.edition}`).join(", ")}`
-        : `the site in ${path.relative(process.cwd(), site) || "."} has no push editions (mark one with push: true, then build)`;
+        : `the site in ${path.relative(process.cwd(), site) || "."} has no push editions ` +
+          "(mark one with push: true, then build)";
     out.stderr(`push: ${JSON.stringify(slugArg)} has no push edition ${JSON.stringify(edition)}: ${known}\n`);
     return 2;
   }
@@ -83,10 +84,12 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
 
 /** The report of a push run, one line per copy worked on (npm run push, npm run deliver). */
 export function pushReportText(report: PushReport, dryRun: boolean): string {
+  const copiesOf = (p: { slug: string; edition: string }) =>
+    report.lines.filter((l) => l.slug === p.slug && l.edition === p.edition).length;
   const head = report.pushes.map(
     (p) =>
       `push: ${dryRun ? "dry run, " : ""}${p.slug} ${p.edition} (published ${p.published}): ` +
-      `${plural(report.lines.filter((l) => l.slug === p.slug && l.edition === p.edition).length, "copy", "copies")} worked on` +
+      `${plural(copiesOf(p), "copy", "copies")} worked on` +
       (p.done ? ", every subscriber's copy settled" : "") +
       "\n",
   );

@@ -88,7 +88,7 @@ export function firstPushClaim(subscription: string, slug: string, edition: Edit
   };
 }
 
-/** Whether a run may (re)claim a push copy: a stale "sending" one, or an offline or failed one once its wait is over. */
+/** Whether a run may (re)claim a push copy: a stale "sending" one, or an offline or failed one after its wait. */
 export function pushClaimable(rec: PushRecord, at: Date): boolean {
   if (rec.attempts >= MAX_ATTEMPTS) return false;
   const since = at.getTime() - Date.parse(rec.at);

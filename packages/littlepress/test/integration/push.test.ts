@@ -254,7 +254,7 @@ describe("a push", () => {
     expect(sirius.prints).toHaveLength(12);
   });
 
-  it("resumes a run killed between subscribers, once its claims are stale, and prints the rest exactly once", async () => {
+  it("resumes a run killed between subscribers once its claims are stale, printing the rest exactly once", async () => {
     freshStore();
     const subs = [];
     for (let i = 0; i < 4; i++) subs.push(await subscribe("news", [["name", `N${i}`]]));
