@@ -75,9 +75,12 @@ it(
       expect((await fetch(`${url}/`)).status).toBe(200);
       expect((await fetch(`${url}/_desk/model.js`)).status).toBe(200);
     } finally {
-      // npm runs the server in a child of its own: the whole group is stopped.
-      process.kill(-child.pid!, "SIGINT");
-      await new Promise((resolve) => child.once("exit", resolve));
+      // npm runs the server in a child of its own: the whole group is stopped (unless it stopped already).
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        process.kill(-child.pid!, "SIGINT");
+        await exited;
+      }
     }
   },
   SLOW,

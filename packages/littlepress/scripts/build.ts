@@ -13,7 +13,10 @@ editions, their shards for the functions, meta.json, icons and the desk. A
 failed build names each problem and leaves the previous _site/ as it was.
 
 Options:
-  --content <dir>   the publications are in <dir> instead of content/
+  --content <dir>   the publications are in <dir>; without it the project is
+                    built by its own Eleventy config (.eleventy.js,
+                    eleventy.config.js …): the starter's builds content/,
+                    a blog's its posts
   --output <dir>    build into <dir> instead of _site/
   --strict          print warnings (small text, relative URLs, …) become errors
   -h, --help        show this text

@@ -2,6 +2,7 @@
 // and rebuilds on every save to content/ or layouts/ (lib/build/live.ts). Pages
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
+import { existsSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { freePort, listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
@@ -26,13 +27,18 @@ Example:
   PORT=3000 npm start`;
 
 async function main(values: { port?: string; content?: string; output?: string }): Promise<number | undefined> {
-  const { content = "content", output = "_site" } = values;
+  // content/ when there is one (the starter), else the project by its own Eleventy config (a blog).
+  const { content = existsSync("content") ? "content" : undefined, output = "_site" } = values;
   const listen = listenPort(values.port);
   if ("problem" in listen) {
     processOutput.stderr(`start: ${listen.problem}; see --help\n`);
     return 2;
   }
-  const live = new LiveSite({ content, output, watch: [content, "layouts"] });
+  const live = new LiveSite({
+    ...(content !== undefined && { content }),
+    output,
+    watch: content ? [content, "layouts"] : ["."],
+  });
   // The build needs the server's address for image URLs, and nothing may be
   // answered before it is done (an edition/ asked then would be "nothing
   // today", and a serial's subscriber would skip one): the port is found

@@ -20,8 +20,8 @@ import { formatVerdict } from "./verify/summary.ts";
 import { plural } from "../lib/model/words.ts";
 
 export interface VerifyOptions {
-  /** The publications (default content). */
-  content: string;
+  /** The publications (default content/; without one, the project's own Eleventy config, as a blog's posts). */
+  content?: string;
   /** At most this many days (or deliveries) of the checker's run per publication. */
   maxDays: number;
   timeoutMs: number;
@@ -54,7 +54,7 @@ type Parsed = { help: true } | { error: string } | { options: VerifyOptions };
 
 export function parseVerifyArgs(argv: string[]): Parsed {
   const parsed = parseToolArgs(argv, {
-    content: { type: "string", default: "content" },
+    content: { type: "string" },
     days: { type: "string", default: "60" },
     timeout: { type: "string", default: "10" },
     "no-preview": { type: "boolean", default: false },
@@ -73,8 +73,10 @@ export function parseVerifyArgs(argv: string[]): Parsed {
   }
   const timeoutIssue = timeoutProblem(v.timeout);
   if (timeoutIssue) return { error: timeoutIssue };
-  const content = v.content.replace(/(.)\/+$/, "$1"); // "content/" is named as "content/" in messages, not "content//"
-  return { options: { content, maxDays: days, timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] } };
+  // "content/" is named as "content/" in messages, not "content//"; without --content, content/ if there is one.
+  const content = v.content?.replace(/(.)\/+$/, "$1") ?? (existsSync("content") ? "content" : undefined);
+  const options = { maxDays: days, timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] };
+  return { options: { ...options, ...(content !== undefined && { content }) } };
 }
 
 /** Runs verify as the command line does; resolves to the exit code. */
@@ -87,7 +89,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
 
 export async function verify(options: VerifyOptions, out: Output): Promise<number> {
   const started = performance.now();
-  if (!hasPublications(options.content)) {
+  if (options.content !== undefined && !hasPublications(options.content)) {
     const what = "each is a folder <slug>/ with publication.json and editions/";
     out.stdout(`verify: no publications in ${options.content}/ (${what}); nothing to verify\n`);
     return 0;
@@ -98,9 +100,10 @@ export async function verify(options: VerifyOptions, out: Output): Promise<numbe
   // The server is up before the build, so image URLs can name it, as Netlify's builds name the site's own URL.
   const server = await startServer({ port: 0, siteDir: site });
   try {
-    if (!(await strictBuild(options.content, site, server.url, out))) return 1;
+    const built = await strictBuild(options.content, site, server.url, out);
+    if (!built) return 1;
     const verdicts = await checkPublications(site, server.url, options, (line) => out.stderr(`verify: ${line}\n`));
-    if (options.preview) await previewPublications(options.content, site, path.join(work, "preview"), verdicts, out);
+    if (options.preview) await previewPublications(built, site, path.join(work, "preview"), verdicts, out);
     return report(verdicts, started, out);
   } finally {
     await server.close();
@@ -119,15 +122,16 @@ function hasPublications(content: string): boolean {
   }
 }
 
-async function strictBuild(content: string, site: string, url: string, out: Output): Promise<boolean> {
-  out.stderr(`verify: building ${content}/ with --strict\n`);
+/** Builds with --strict; resolves to the publications built, or undefined when the build failed (said). */
+async function strictBuild(content: string | undefined, site: string, url: string, out: Output) {
+  const what = content === undefined ? "the site (by its Eleventy config)" : `${content}/`;
+  out.stderr(`verify: building ${what} with --strict\n`);
   try {
-    await build({ content, output: site, strict: true, url });
-    return true;
+    return await build({ ...(content !== undefined && { content }), output: site, strict: true, url });
   } catch (error) {
-    const why = `the build of ${content}/ failed (with --strict, print warnings fail it too), so nothing was checked`;
+    const why = `the build of ${what} failed (with --strict, print warnings fail it too), so nothing was checked`;
     out.stdout(`${describeBuildError(error)}\n\nverify: NOT READY: ${why}\n`);
-    return false;
+    return undefined;
   }
 }
 

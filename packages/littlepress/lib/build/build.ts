@@ -7,11 +7,22 @@ import Eleventy from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
 import { DATA_DIR, siteDataDir } from "../model/site-paths.ts";
-import littlepress, { type LittlepressOptions, type RenderMemory } from "./eleventy-plugin.ts";
+import littlepress, {
+  RUN_OPTIONS,
+  type LittlepressOptions,
+  type RenderMemory,
+  type RunOptions,
+} from "./eleventy-plugin.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
+import type { Site } from "./site.ts";
+import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
 
 export interface BuildOptions {
-  /** The publications' folder (default content/). */
+  /**
+   * The publications' folder. Without it, the project is built by its own
+   * Eleventy config file (.eleventy.js, eleventy.config.js …), from the input
+   * that config gives: the starter's builds content/, a blog its posts.
+   */
   content?: string;
   /** Where the site goes (default _site/). */
   output?: string;
@@ -35,9 +46,21 @@ export interface BuildOptions {
   today?: string;
 }
 
-/** Builds `content` into `output`. */
-export async function build(options: BuildOptions = {}): Promise<void> {
-  const { content = "content", output = "_site", strict = false, memory, url, deploy, bundleBudget, today } = options;
+/**
+ * Builds `content` (or, without it, the project by its own Eleventy config) into
+ * `output`; resolves to the publications built (what verify and the preview go through).
+ */
+export async function build(options: BuildOptions = {}): Promise<Site> {
+  const { content, output = "_site", strict = false, memory, url, deploy, bundleBudget, today } = options;
+  const run: RunOptions["options"] = {
+    strict,
+    ...(memory && { memory }),
+    ...(url && { url }),
+    ...(deploy && { deploy }),
+    ...(bundleBudget !== undefined && { bundleBudget }),
+    ...(today && { today }),
+  };
+  if (content === undefined) return buildByConfig(output, run);
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   if (!existsSync(content)) {
@@ -46,31 +69,81 @@ export async function build(options: BuildOptions = {}): Promise<void> {
       '(docs/writing-publications.md: "Writing a publication")';
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
+  const plugin: LittlepressOptions = { content: input, ...run };
+  const state: RunOptions = { options: run };
+  // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
+  await write(output, memory, input, (next) => {
+    const eleventy = new Eleventy(input, next, {
+      quietMode: true,
+      configPath: ".eleventy.js",
+      // Registered before .eleventy.js registers it with its defaults: these options win.
+      config: (eleventyConfig) => {
+        Object.assign(eleventyConfig, { [RUN_OPTIONS]: state });
+        eleventyConfig.addPlugin(littlepress, plugin);
+      },
+    });
+    return { eleventy };
+  });
+  return state.site!;
+}
+
+/**
+ * Builds the project by its own Eleventy config file and the input it gives
+ * (a blog that adds the plugin for its posts): the run's options reach the
+ * plugin the config adds through RUN_OPTIONS.
+ */
+async function buildByConfig(output: string, run: RunOptions["options"]): Promise<Site> {
+  const configPath = eleventyConfigFile();
+  const fix =
+    "add the littlepress plugin to the site's Eleventy config " +
+    '(docs/eleventy-plugin.md: "Posts as a publication"), or give the publications\' folder with --content';
+  if (!configPath) {
+    const problem = `has no Eleventy config file (${ELEVENTY_CONFIG_FILES.join(", ")}) and no content/ was given`;
+    throw new ContentError([{ file: process.cwd(), field: "", problem, fix }]);
+  }
+  const state: RunOptions = { options: run };
+  await write(output, run.memory, ".", (next) => {
+    const eleventy = new Eleventy(undefined, next, {
+      quietMode: true,
+      configPath,
+      config: (eleventyConfig) => {
+        Object.assign(eleventyConfig, { [RUN_OPTIONS]: state });
+        // The input may be the project itself: earlier builds beside it are not its pages.
+        const built = path.relative(process.cwd(), path.resolve(output));
+        for (const folder of [built, `${built}.old`, siteDataDir(built), `${siteDataDir(built)}.next`])
+          eleventyConfig.ignores.add(`${folder}/**`);
+      },
+    });
+    const added = () => {
+      if (!state.added)
+        throw new ContentError([{ file: configPath, field: "", problem: "does not add the littlepress plugin", fix }]);
+    };
+    return { eleventy, added };
+  });
+  return state.site!;
+}
+
+/**
+ * Runs Eleventy into a fresh folder beside `output` and swaps the site and the
+ * functions' data in only when the whole build succeeded.
+ */
+async function write(
+  output: string,
+  memory: RenderMemory | undefined,
+  input: string,
+  make: (next: string) => { eleventy: Eleventy; added?: () => void },
+): Promise<void> {
   const next = `${output}.next`;
   // The functions' data, staged by the plugin in next/_littlepress/, goes beside the site, never in it.
   const data = siteDataDir(output);
   const nextData = `${data}.next`;
   await rm(next, { recursive: true, force: true });
   await rm(nextData, { recursive: true, force: true });
-  const plugin: LittlepressOptions = {
-    content: input,
-    strict,
-    ...(memory && { memory }),
-    ...(url && { url }),
-    ...(deploy && { deploy }),
-    ...(bundleBudget !== undefined && { bundleBudget }),
-    ...(today && { today }),
-  };
-  // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
-  const eleventy = new Eleventy(input, next, {
-    quietMode: true,
-    configPath: ".eleventy.js",
-    // Registered before .eleventy.js registers it with its defaults: these options win.
-    config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, plugin),
-  });
+  const { eleventy, added } = make(next);
   eleventy.disableLogger(); // errors are reported once, by describeBuildError
   try {
     await eleventy.write();
+    added?.();
     await rename(path.join(next, DATA_DIR), nextData);
     // Images of the pages kept from the memory were written by an earlier build.
     if (memory) await keepImages(output, next);

@@ -2,7 +2,7 @@
 // every edition once per variant, and after the build writes each
 // publication's meta.json and manifest. The rules themselves live in lib/model.
 import type { EleventyConfig } from "@11ty/eleventy";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { BundlePlugin, RenderPlugin } from "@11ty/eleventy";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -35,6 +35,10 @@ import { loadSite, type PublicationSource, type Site } from "./site.ts";
 import { textFields } from "../model/config-fields.ts";
 import { slotToken } from "../model/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
+import { postsPublications, type PostPart, type PostsPublication } from "./blog-posts.ts";
+import { eleventyConfigFile } from "./eleventy-config-file.ts";
+import { addPrintLayout, PRINT_LAYOUT } from "./print-layout.ts";
+import { escapeHtml } from "../model/html-escape.ts";
 
 /** One page Eleventy renders: an edition in one of its publication's variants. */
 interface EditionPage {
@@ -76,12 +80,20 @@ interface EditionData {
   charset: string;
   /** The publication's settings for Liquid and Markdown (one object per publication). */
   render: RenderSettings;
+  /** An edition of several blog posts (two on one day): each rendered with its own front matter, under its title. */
+  parts?: PostPart[];
 }
 
 /** What the plugin is given: by `.eleventy.js`, or by `npm run build` and `npm start` for one run. */
 export interface LittlepressOptions {
-  /** The folder of publications (content/<slug>/publication.json …). */
-  content: string;
+  /** The folder of publications (content/<slug>/publication.json …); a blog adding `posts` needs none. */
+  content?: string;
+  /**
+   * Publications made from a folder of the site's Markdown posts, by date or as a
+   * numbered serial (lib/build/blog-posts.ts, and docs/eleventy-plugin.md: "Posts as a publication"). The posts stay
+   * pages of the site; their editions are rendered in the print layout.
+   */
+  posts?: PostsPublication[];
   /** Print warnings fail the build (`npm run build -- --strict`). */
   strict?: boolean;
   /**
@@ -110,13 +122,32 @@ export interface LittlepressOptions {
  */
 export type RenderMemory = Map<string, { inputs: string; html: string }>;
 
-export default function littlepress(eleventyConfig: EleventyConfig, options: LittlepressOptions) {
-  const site = loadSite(options.content, options.today ? { today: options.today } : {});
+/**
+ * The options of one run of `npm run build` for a site built by its own config
+ * file (lib/build/build.ts): set on the Eleventy config before the config file
+ * runs, and taken over the config's own options by the plugin, which says it ran.
+ */
+export const RUN_OPTIONS = Symbol.for("littlepress.run-options");
+export interface RunOptions {
+  options: Omit<LittlepressOptions, "content" | "posts">;
+  /** Set by the plugin: the config file did add it. */
+  added?: boolean;
+  /** Set by the plugin: the publications it read, which build() resolves to. */
+  site?: Site;
+}
+
+export default function littlepress(eleventyConfig: EleventyConfig, given: LittlepressOptions) {
+  const run = (eleventyConfig as unknown as { [RUN_OPTIONS]?: RunOptions })[RUN_OPTIONS];
+  if (run) run.added = true;
+  const options: LittlepressOptions = { ...given, ...run?.options };
+  const { site, sources } = loadPublications(options, eleventyConfig.directories.input);
+  if (run) run.site = site;
   const pages = editionPages(site.publications);
   const { memory } = options;
 
   addEditions(eleventyConfig, memory ? changedPages(pages, memory) : pages, options.content);
-  addDesk(eleventyConfig, site);
+  // A blog's own home page stays its own: the desk's home is for sites of content/ publications.
+  addDesk(eleventyConfig, site, options.content !== undefined);
 
   // Images in editions: fitted to the paper, greyscale, absolute URLs.
   let assumedUrl: string | undefined;
@@ -127,7 +158,7 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     const url = siteUrl({ publication: page.pub.url, site: site.url ?? options.url });
     const out = await processImages(html, {
       source: page.edition.source,
-      publicationDir: path.join(options.content, page.pub.slug),
+      publicationDir: sources.get(page.pub.slug)!.dir,
       slug: page.pub.slug,
       siteUrl: url.url,
       output: eleventyConfig.directories.output,
@@ -141,14 +172,80 @@ export default function littlepress(eleventyConfig: EleventyConfig, options: Lit
     "eleventy.after",
     async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
       const rendered = renderedEditions(pages, results, memory);
-      const warnings = printChecks(site, rendered, options.content);
-      const siteJson = path.join(options.content, "site.json");
+      const warnings = printChecks(site, rendered, sources);
+      const siteJson = options.content === undefined ? sources.configFile : path.join(options.content, "site.json");
       warnings.push(...assumedUrlWarnings(assumedUrl, siteJson, options.deploy ?? false));
       reportWarnings(warnings, options.strict ?? false);
       await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
       await writeSiteIndex(site, directories.output, siteUrl({ site: site.url ?? options.url }).url);
     },
   );
+}
+
+/** Where each publication's files are, and what names its settings in problems and warnings. */
+interface Sources extends Map<string, { dir: string; settingsFile: string }> {
+  configFile: string;
+}
+
+/** The content folder's publications and the posts' (each checked, every problem said at once). */
+function loadPublications(options: LittlepressOptions, input: string): { site: Site; sources: Sources } {
+  const { content } = options;
+  const configFile = eleventyConfigFile() ?? "eleventy.config.js";
+  const sources = Object.assign(new Map(), { configFile }) as Sources;
+  if (content === undefined && options.posts === undefined)
+    throw new ContentError([
+      {
+        file: configFile,
+        field: "littlepress options",
+        problem: "name no publications: neither `content` (a folder of publications) nor `posts`",
+        fix:
+          'add posts: [{ slug: "paper", folder: "posts", by: "date", name: "…", description: "…", ' +
+          'owner_email: "…" }] (docs/eleventy-plugin.md: "Posts as a publication")',
+      },
+    ]);
+  if (content !== undefined && !existsSync(content))
+    throw new ContentError([
+      {
+        file: content,
+        field: "",
+        problem: "does not exist",
+        fix:
+          "create the folder and add a publication in it, content/<slug>/publication.json " +
+          '(docs/writing-publications.md: "Writing a publication")',
+      },
+    ]);
+  const problems: ContentProblem[] = [];
+  let site: Site = { publications: [] };
+  if (content !== undefined) {
+    try {
+      site = loadSite(content, options.today ? { today: options.today } : {});
+    } catch (error) {
+      if (!(error instanceof ContentError)) throw error;
+      problems.push(...error.problems);
+    }
+    for (const p of site.publications)
+      sources.set(p.slug, {
+        dir: path.join(content, p.slug),
+        settingsFile: path.join(content, p.slug, "publication.json"),
+      });
+  }
+  for (const { publication, settings } of postsPublications(options.posts, configFile, problems)) {
+    if (sources.has(publication.slug)) {
+      problems.push({
+        file: configFile,
+        field: `littlepress option ${settings.option}.slug`,
+        problem: `"${publication.slug}" is also a publication in ${content}`,
+        fix: "give the posts' publication another slug",
+      });
+      continue;
+    }
+    // A post's image at /img/x.png is the site's own, under Eleventy's input folder.
+    sources.set(publication.slug, { dir: input, settingsFile: configFile });
+    site.publications.push(publication);
+  }
+  // Two publications of one folder of posts (by date and as a serial) find its mistakes twice.
+  if (problems.length) throw new ContentError(uniqueProblems(problems));
+  return { site, sources };
 }
 
 // `npm run build` registers the plugin with the run's options before `.eleventy.js`
@@ -161,7 +258,7 @@ littlepress.eleventyPluginOptions = { unique: true };
  * template up with a linear search over all of them, so a build of 100,000
  * templates grows with the square of their number. Pages of one template do not.)
  */
-function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionPage>, content: string) {
+function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionPage>, content: string | undefined) {
   eleventyConfig.addBundle("css");
   // Editions are rendered with its renderTemplate (renderEdition, below).
   eleventyConfig.addPlugin(RenderPlugin);
@@ -170,8 +267,12 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
   // pass that parses every page to drop empty <style> tags (a tenth of a large build).
   eleventyConfig.addPlugin(BundlePlugin, { bundles: false, pruneEmptySelector: false });
   // The author's files are read by lib/build/site.ts; Eleventy sees them only through these templates.
-  eleventyConfig.ignores.add(`${content}/*/editions/**/*.md`);
-  eleventyConfig.ignores.add(`${content}/*/${TEMPLATE_FILE}`);
+  // (A blog's posts are not ignored: they stay the site's pages.)
+  if (content !== undefined) {
+    eleventyConfig.ignores.add(`${content}/*/editions/**/*.md`);
+    eleventyConfig.ignores.add(`${content}/*/${TEMPLATE_FILE}`);
+  }
+  addPrintLayout(eleventyConfig);
   addDateFilters(eleventyConfig);
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
@@ -185,7 +286,7 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
       template,
       { render: renderEdition },
       {
-        layout: "edition.njk",
+        layout: PRINT_LAYOUT,
         eleventyExcludeFromCollections: true,
         littlepressEditions: list,
         pagination: { data: "littlepressEditions", size: 1, alias: "edition" },
@@ -208,6 +309,7 @@ interface RenderResult {
  */
 async function renderEdition(this: { renderTemplate: RenderTemplate }, data: EditionTemplateData): Promise<string> {
   const { edition } = data;
+  if (edition.parts) return renderParts.call(this, data, edition.parts);
   const own = authorData(data);
   if (edition.kitDay && "day" in own) throw new ContentError([dayClash(edition)]);
   // Global and directory data first (a function there is computed for this edition);
@@ -224,6 +326,30 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: Edi
     const textSetting = textSettingProblem(error, edition.source, edition.bodyLine, rendering(edition));
     throw new ContentError([textSetting ?? templateError(error, edition)]);
   }
+}
+
+/** An edition of several posts: each rendered as an edition of its own would be, under its title as a heading. */
+async function renderParts(
+  this: { renderTemplate: RenderTemplate },
+  data: EditionTemplateData,
+  parts: PostPart[],
+): Promise<string> {
+  const { edition } = data;
+  const html: string[] = [];
+  for (const part of parts) {
+    const { parts: _all, ...rest } = edition;
+    const own: EditionData = {
+      ...rest,
+      source: part.file,
+      body: part.body,
+      bodyLine: part.bodyLine,
+      data: { ...edition.data, ...part.data, config: edition.data.config },
+      kitDay: edition.kitDay && !("day" in part.data),
+    };
+    const heading = part.title ? `<h1>${escapeHtml(part.title)}</h1>\n` : "";
+    html.push(heading + (await renderEdition.call(this, { ...data, edition: own })));
+  }
+  return html.join("\n");
 }
 
 /** What Eleventy hands an edition page: the data cascade, with Eleventy's own keys and the plugin's. */
@@ -329,12 +455,13 @@ type RenderTemplate = (this: object, content: string, languages: string, data: o
  * The desk: the site's own pages, where authors see their publications as the
  * platform will (home at /, one page per publication at /<slug>/).
  */
-function addDesk(eleventyConfig: EleventyConfig, site: Site) {
+function addDesk(eleventyConfig: EleventyConfig, site: Site, home: boolean) {
   const desk = site.publications.map((p) => deskPublication(p, site.root));
   const template = (name: string) => readFileSync(packageFile("layouts", "desk", name), "utf8");
   // Desk pages set their own layout and permalink over the editions' global ones.
   const own = { layout: false, eleventyExcludeFromCollections: true };
-  eleventyConfig.addTemplate("_desk/home.njk", template("home.njk"), { ...own, desk, permalink: "/index.html" });
+  if (home)
+    eleventyConfig.addTemplate("_desk/home.njk", template("home.njk"), { ...own, desk, permalink: "/index.html" });
   eleventyConfig.addTemplate("_desk/publication.njk", template("publication.njk"), {
     ...own,
     desk,
@@ -398,6 +525,7 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
           publication: pub.name,
           charset: pub.charset,
           render,
+          ...(source.parts && { parts: source.parts }),
         };
         pages.set(url, { pub, key: source.key, variant, variantIndex, edition });
       }
@@ -480,9 +608,9 @@ async function writePublications(
 const WRITES_AT_ONCE = 4;
 
 /** Print checks on every rendered edition (once per file), its estimated length, and each description. */
-function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, content: string): ContentProblem[] {
+function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, sources: Sources): ContentProblem[] {
   const warnings: ContentProblem[] = site.publications.flatMap((p) =>
-    descriptionWarnings(p.description, path.join(content, p.slug, "publication.json")),
+    descriptionWarnings(p.description, sources.get(p.slug)!.settingsFile),
   );
   const checker = new PrintChecker();
   const pages = [...rendered.values()].flat();

@@ -17,9 +17,10 @@ export interface LiveState {
 }
 
 export interface LiveOptions {
-  content: string;
+  /** The publications' folder; none: the project built by its own Eleventy config (a blog's posts). */
+  content?: string;
   output: string;
-  /** Folders whose changes rebuild the site (content/ and layouts/). */
+  /** Folders whose changes rebuild the site (content/ and layouts/; a blog, the project itself). */
   watch: string[];
   /** Where progress and problems are written (the terminal). */
   log?: (line: string) => void;
@@ -46,7 +47,9 @@ export class LiveSite {
     this.url = url;
     await this.rebuild([]);
     // chokidar, not fs.watch: Node 20's recursive watch on Linux loses a file an editor saves by renaming over it.
-    this.watcher = watch(this.options.watch, { ignoreInitial: true, ignored: isEditorScratch });
+    const built = builtFolders(this.options.output);
+    const ignored = (file: string) => isEditorScratch(file) || built(file);
+    this.watcher = watch(this.options.watch, { ignoreInitial: true, ignored });
     this.watcher.on("all", (_event, file) => this.touched(file));
     this.watcher.on("error", (error) => this.log(`littlepress: watching failed: ${String(error)}`));
     await new Promise<void>((resolve) => this.watcher!.once("ready", () => resolve()));
@@ -90,11 +93,12 @@ export class LiveSite {
 
   private async rebuild(files: string[]): Promise<void> {
     const { content, output } = this.options;
-    if (files.some((f) => !keepsMemory(content, f))) this.memory.clear();
+    if (files.some((f) => content === undefined || !keepsMemory(content, f))) this.memory.clear();
     await eleventyForget(files);
     const started = performance.now();
     try {
-      await build({ content, output, memory: this.memory, ...(this.url ? { url: this.url } : {}) });
+      const url = this.url ? { url: this.url } : {};
+      await build({ ...(content !== undefined && { content }), output, memory: this.memory, ...url });
     } catch (error) {
       const problem = describeBuildError(error);
       // One save can reach the watcher as two changes further apart than SETTLE_MS (an editor that writes
@@ -124,6 +128,21 @@ export class LiveSite {
 }
 
 /** Files editors write beside the one being saved (.swap files, backups~, vim's test file 4913): not content. */
+/**
+ * What a watch of the whole project (a blog's) must not react to: the builds'
+ * own output, installed packages, git, caches, previews.
+ */
+function builtFolders(output: string): (file: string) => boolean {
+  const site = path.resolve(output);
+  const others = ["node_modules", ".git", ".cache", ".netlify", ".littlepress", "preview"].map((f) => path.resolve(f));
+  return (file) => {
+    const absolute = path.resolve(file);
+    if (absolute.startsWith(site) && /^(?:\.[\w-]+|_data(?:\.[\w-]+)?)?(?:[/\\]|$)/.test(absolute.slice(site.length)))
+      return true;
+    return others.some((f) => absolute === f || absolute.startsWith(f + path.sep));
+  };
+}
+
 function isEditorScratch(file: string): boolean {
   const name = path.basename(file);
   return /^\.[^/]*\.sw[a-p]$|~$|^4913$|^\.#/.test(name);

@@ -26,3 +26,7 @@ export const packageFile = (...parts: string[]) => path.join(PACKAGE_ROOT, ...pa
  */
 export const siblingModule = (relative: string, moduleUrl: string) =>
   fileURLToPath(new URL(`${relative}${path.extname(moduleUrl)}`, moduleUrl));
+
+/** The package's own Netlify functions: compiled (dist/functions/*.mjs) once the package is, else their source. */
+export const packageFunctions = () =>
+  import.meta.url.endsWith(".ts") ? packageFile("functions") : packageFile("dist", "functions");

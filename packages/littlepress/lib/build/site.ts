@@ -13,6 +13,7 @@ import { dataEditions, paginationProblem } from "./data-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
 import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
 import { pushMark } from "../model/push.ts";
+import type { PostPart } from "./blog-posts.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
 export interface EditionSource extends FrontMatterSplit {
@@ -25,6 +26,8 @@ export interface EditionSource extends FrontMatterSplit {
   empty?: string[];
   /** Marked push (front matter `push: true`, a row's `push` column): printed at once to every subscriber. */
   push?: true;
+  /** An edition of several blog posts (two on one day): each rendered with its own front matter, in order. */
+  parts?: PostPart[];
 }
 
 /** A publication with its editions, sorted by key. */

@@ -23,18 +23,21 @@ interface FunctionModule {
   methods?: readonly string[];
 }
 
+/** A function's file: TypeScript as a site writes it, or JavaScript as the package ships its own (not its types). */
+const FUNCTION_FILE = /(?<!\.d)\.m[jt]s$/;
+
 /**
  * Loads every function of `dir` but the scheduled ones: those run on their
  * schedule only (on Netlify they have no URL), so no route reaches them here.
  */
 export async function loadFunctions(dir: string): Promise<SiteFunction[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".mts")).sort();
+  const files = (await readdir(dir)).filter((f) => FUNCTION_FILE.test(f)).sort();
   const loaded = await Promise.all(
     files.map(async (file) => {
       const module = (await importTypeScript(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
       if (module.config?.schedule) return [];
       const paths = module.config?.path === undefined ? [] : [module.config.path].flat();
-      return [{ name: file.slice(0, -".mts".length), paths, methods: module.methods, handler: module.default }];
+      return [{ name: file.replace(FUNCTION_FILE, ""), paths, methods: module.methods, handler: module.default }];
     }),
   );
   return loaded.flat();

@@ -3,6 +3,7 @@
 // very handlers Netlify runs. Binds 127.0.0.1 unless told otherwise; fit to
 // run behind a reverse proxy (docs: self-hosting). The functions' data is not
 // in the site it serves (lib/model/site-paths.ts), so no URL reaches it.
+import { existsSync } from "node:fs";
 import { ServerResponse, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -14,7 +15,8 @@ import { LOCAL_STATE } from "../platform/state-setup.ts";
 import { siteApp } from "./app.ts";
 import { loadFunctions } from "./functions.ts";
 import type { LiveChannel } from "./live-reload.ts";
-import { readNetlifyConfig } from "./netlify-config.ts";
+import { readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
+import { packageFile, packageFunctions } from "../build/package-files.ts";
 
 export interface LocalServer {
   url: string;
@@ -84,11 +86,23 @@ export const DRAIN_BYTES = 1024 * 1024;
 /** How long a graceful shutdown waits for the requests in flight. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 
+/**
+ * The site's netlify.toml and functions folder; a site that has neither (an
+ * Eleventy blog that added the plugin, served before it is set up for Netlify)
+ * is served by the package's own: the same rules and the same functions.
+ */
+function siteConfig(root: string): { config: NetlifyConfig; functionsDir: string } {
+  const own = path.join(root, "netlify.toml");
+  const config = readNetlifyConfig(existsSync(own) ? own : packageFile("netlify.toml"));
+  const functionsDir = path.join(root, config.functions);
+  return { config, functionsDir: existsSync(functionsDir) ? functionsDir : packageFunctions() };
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
   const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live, stateDir } = options;
   const { keyFile } = options;
   const { history = live !== undefined, ownHostsOnly = live !== undefined } = options;
-  const config = readNetlifyConfig(path.join(root, "netlify.toml"));
+  const { config, functionsDir } = siteConfig(root);
   const site = path.resolve(root, siteDir ?? config.publish);
   const functionData = path.resolve(root, functionSite ?? site);
   const context: ServeContext = {
@@ -107,7 +121,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const app = siteApp({
     site,
     config,
-    functions: await loadFunctions(path.join(root, config.functions)),
+    functions: await loadFunctions(functionsDir),
     context,
     trust: proxyaddr.compile(options.trustProxy ?? []),
     live,

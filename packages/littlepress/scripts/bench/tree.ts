@@ -9,7 +9,7 @@
 // bundle-child.ts): none of that tree's code is copied into this one. The
 // checkout is removed at the end, also when the run fails or is interrupted.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { installedPackage, mustSucceed, progress, ROOT, runChild } from "./util.ts";
@@ -27,7 +27,7 @@ export interface Tree {
 }
 
 export interface CheckedOutTree extends Tree {
-  /** The checkout's folder (absolute). */
+  /** The kit's folder in the checkout (absolute): its root, or packages/littlepress once the kit became a package. */
   dir: string;
   /** Removes the checkout (git worktree remove --force); safe to call twice. */
   remove(): void;
@@ -73,7 +73,8 @@ export function checkoutTree(ref: string): CheckedOutTree {
   };
   process.once("exit", remove);
   for (const s of signals) process.once(s, onSignal);
-  return { ref, commit, subject, dir, remove };
+  const kit = path.join(dir, "packages", "littlepress");
+  return { ref, commit, subject, dir: existsSync(path.join(kit, "package.json")) ? kit : dir, remove };
 }
 
 /** What is said of a tree in the report. */

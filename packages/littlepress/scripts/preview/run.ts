@@ -15,24 +15,31 @@ import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer, RenderError, type Render } 
 import { subscriberSettings, type Settings } from "./settings.ts";
 import { siriusPage } from "./sirius-page.ts";
 import { plural } from "../../lib/model/words.ts";
+import type { Site } from "../../lib/build/site.ts";
+import { packageFile } from "../../lib/build/package-files.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
 import { printImage } from "./print-image.ts";
-import { chooseTargets, editionUrl, printHeader, readPublications, type Target } from "./targets.ts";
+import { chooseTargets, editionUrl, printHeader, publicationsOf, readPublications, type Target } from "./targets.ts";
 
 export interface PreviewOptions {
   /** Publications to preview; all when empty. */
   slugs?: string[];
   /** Only this edition key. */
   edition?: string;
-  /** The publications (default content): which editions there are. */
+  /**
+   * The publications (default content/; without one, the project's own
+   * Eleventy config, as a blog's posts are built): which editions there are.
+   */
   content?: string;
   /** The site built from `content`, which is served (default _site). */
   site?: string;
   /** Build `content` into `site` first (default: true). */
   build?: boolean;
+  /** The publications that build read, when the caller built the site (verify). */
+  built?: Site;
   /** Where the preview folders go (default preview). */
   out?: string;
-  /** Also write docs/desk.png and docs/preview-strip.png. */
+  /** Also write the package's docs/desk.png and docs/preview-strip.png (a contributor's flag). */
   readme?: boolean;
   docsDir?: string;
   timeoutMs?: number;
@@ -79,9 +86,9 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
   const out = options.out ?? "preview";
   const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
   const progress = options.progress ?? (() => undefined);
-  const content = options.content ?? "content";
-  if (options.build ?? true) await buildSite(content, site, progress);
-  const publications = readPublications(content);
+  const content = options.content ?? (existsSync("content") ? "content" : undefined);
+  const built = options.build === false ? options.built : await buildSite(content, site, progress);
+  const publications = built ? publicationsOf(built) : readPublications(content ?? "content");
   const targets = chooseTargets(publications, options.slugs ?? [], options.edition);
   const readmePublication = publications.get(README_PUBLICATION);
   const readmeKey = readmePublication?.keys[0];
@@ -130,7 +137,7 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
           result.readmeFiles = await writeReadmeImages(
             browser,
             server.url,
-            options.docsDir ?? "docs",
+            options.docsDir ?? packageFile("docs"),
             strip.png,
             timeoutMs,
           ).catch((error: unknown) => {
@@ -284,10 +291,10 @@ async function renderEdition(
   return { ...render, png: await printImage(render.png) };
 }
 
-async function buildSite(content: string, output: string, progress: (line: string) => void): Promise<void> {
-  progress(`building ${output}/ from ${content}/`);
+async function buildSite(content: string | undefined, output: string, progress: (line: string) => void) {
+  progress(`building ${output}/ from ${content === undefined ? "the project's Eleventy config" : `${content}/`}`);
   const { build, describeBuildError } = await import("../../lib/build/build.ts"); // Eleventy loads only when building
-  await build({ content, output }).catch((error: unknown) => {
+  return build({ ...(content !== undefined && { content }), output }).catch((error: unknown) => {
     throw new PreviewError(describeBuildError(error));
   });
 }

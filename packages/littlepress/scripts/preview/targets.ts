@@ -5,7 +5,7 @@
 import type { ConfigField } from "../../lib/model/config-fields.ts";
 import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
 import { findContentError } from "../../lib/model/content-error.ts";
-import { loadSite } from "../../lib/build/site.ts";
+import { loadSite, type Site } from "../../lib/build/site.ts";
 import { PreviewError } from "./errors.ts";
 import type { PrintHeader } from "./sirius-page.ts";
 
@@ -48,6 +48,11 @@ export function readPublications(content: string): Map<string, PublicationEditio
     throw new PreviewError(
       `there are no publications in ${content}/ (each is a folder <slug>/ with publication.json and editions/)`,
     );
+  return publicationsOf(site);
+}
+
+/** A site's publications (as a build read them), by slug, sorted by slug. */
+export function publicationsOf(site: Site): Map<string, PublicationEditions> {
   const sorted = [...site.publications].sort((a, b) => a.slug.localeCompare(b.slug));
   return new Map(
     sorted.map((p) => [

@@ -4,6 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { textFields, type ConfigField } from "../../lib/model/config-fields.ts";
 import type { PublicationIndex } from "../../lib/model/shard.ts";
+import type { Site } from "../../lib/build/site.ts";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import type { Report } from "../check/report.ts";
 import { runCheck } from "../check/run-check.ts";
@@ -78,7 +79,7 @@ function textDefaults(fields: ConfigField[]): Record<string, string> {
  * it found to each verdict.
  */
 export async function previewPublications(
-  content: string,
+  built: Site,
   site: string,
   out: string,
   verdicts: Verdict[],
@@ -87,7 +88,7 @@ export async function previewPublications(
   o.stderr("verify: rendering every edition, with every subscriber setting, as the printer prints it\n");
   try {
     // No line per edition: a failed one is named in the summary.
-    const result = await preview({ content, site, build: false, out });
+    const result = await preview({ built, site, build: false, out });
     for (const v of verdicts) {
       const counts = result.publications.find((p) => p.slug === v.slug);
       v.preview = {

@@ -1,0 +1,252 @@
+// A plain Eleventy blog (its own config, posts/, layouts and home page) adds the
+// littlepress plugin for its posts: built by the real `npm run build` in the
+// blog's folder (no --content: the blog's own config), served by the kit's
+// server, asked as the platform asks, and checked by the conformance checker.
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCheck } from "../../scripts/check/run-check.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
+
+const run = promisify(execFile);
+
+/** What a blog's config imports the plugin from (the lead may switch it to the packed package). */
+const PLUGIN = path.resolve("lib/build/eleventy-plugin.ts");
+const BUILD_SCRIPT = path.resolve("scripts/build.ts");
+const ROOT = path.join(".test-work", `blog-posts-${process.pid}`);
+
+const POSTS = {
+  "posts/first-light.md": `---
+title: First light
+date: 2026-03-02
+tags: posts
+layout: layouts/post.njk
+---
+The first post, on a **Monday**.
+`,
+  // Eleventy's own reading: a time with an offset; the day is the one written (the 4th).
+  "posts/second-thoughts.md": `---
+title: Second thoughts
+date: 2026-03-04T08:30:00+01:00
+tags: posts
+layout: layouts/post.njk
+---
+The second post, in the morning.
+`,
+  "posts/third-time.md": `---
+title: Third time
+date: 2026-03-04T18:00
+tags: posts
+layout: layouts/post.njk
+---
+The third post, the same evening.
+`,
+  // Drafts are not printed (nor, in eleventy-base-blog, published).
+  "posts/draft.md": `---
+title: Not yet
+date: 2026-03-06
+draft: true
+tags: posts
+---
+Unfinished.
+`,
+};
+
+const CONFIG = (posts: string) => `import littlepress from ${JSON.stringify(PLUGIN)};
+
+export default function (eleventyConfig) {
+  eleventyConfig.addPlugin(littlepress, {
+    posts: ${posts},
+  });
+  return { dir: { input: ".", includes: "_includes" } };
+}
+`;
+
+const PUBLICATIONS = `[
+      { slug: "paper", folder: "posts", by: "date", name: "The Paper",
+        description: "Each new post, <em>the morning after</em>.", owner_email: "me@example.com" },
+      { slug: "serial", folder: "posts", by: "serial", name: "The Serial",
+        description: "The posts in order, one a day.", owner_email: "me@example.com" },
+    ]`;
+
+const BLOG = {
+  "eleventy.config.js": CONFIG(PUBLICATIONS),
+  "index.njk": `---
+title: My blog
+---
+<!doctype html><title>My own home</title>
+<ul>{% for post in collections.posts %}<li>{{ post.data.title }}</li>{% endfor %}</ul>
+`,
+  "_includes/layouts/post.njk":
+    '<!doctype html><title>{{ title }}</title><article class="web-post">{{ content | safe }}</article>\n',
+  ...POSTS,
+};
+
+function writeBlog(name: string, files: Record<string, string>): string {
+  const dir = path.join(ROOT, name);
+  rmSync(dir, { recursive: true, force: true });
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+/** `npm run build` in the blog's folder, as its author runs it. */
+async function buildBlog(dir: string): Promise<{ code: number; output: string }> {
+  try {
+    const r = await run(process.execPath, ["--import", "tsx", BUILD_SCRIPT], { cwd: dir, timeout: 60_000 });
+    return { code: 0, output: r.stdout + r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, output: err.stdout + err.stderr };
+  }
+}
+
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+describe("a blog's posts as publications", () => {
+  let server: LocalServer | undefined;
+  let dir = "";
+  beforeAll(async () => {
+    dir = writeBlog("blog", BLOG);
+    const built = await buildBlog(dir);
+    expect(built, built.output).toMatchObject({ code: 0 });
+    server = await startServer({ port: 0, siteDir: path.join(dir, "_site") });
+  }, 60_000);
+  afterAll(() => server?.close());
+  const get = async (pathAndQuery: string) => {
+    const res = await fetch(server!.url + pathAndQuery, { signal: AbortSignal.timeout(5000) });
+    return { status: res.status, etag: res.headers.get("etag"), text: await res.text() };
+  };
+  const on = (date: string) => `/paper/edition/?local_delivery_time=${encodeURIComponent(`${date}T06:00:00-08:00`)}`;
+
+  it("leaves the blog its own home page and its posts as its own pages", async () => {
+    const home = await get("/");
+    expect(home.text).toContain("<title>My own home</title>");
+    expect(home.text).toContain("<li>First light</li><li>Second thoughts</li><li>Third time</li>");
+    const post = readFileSync(path.join(dir, "_site/posts/first-light/index.html"), "utf8");
+    expect(post).toContain('<article class="web-post"><p>The first post, on a <strong>Monday</strong>.</p>');
+  });
+
+  it("serves meta.json from the plugin's options", async () => {
+    expect(JSON.parse((await get("/paper/meta.json")).text)).toEqual({
+      owner_email: "me@example.com",
+      publication_api_version: "1.0",
+      name: "The Paper",
+      description: "Each new post, <em>the morning after</em>.",
+      delivered_on: "The morning after each new post",
+      send_timezone_info: true,
+      send_delivery_count: false,
+      external_configuration: false,
+    });
+    const serial = JSON.parse((await get("/serial/meta.json")).text) as Record<string, unknown>;
+    expect(serial).toMatchObject({ send_delivery_count: true, delivered_on: "One post per delivery, in order" });
+  });
+
+  it("by date: a post is the edition of the next morning, in the print layout; a day without one is 204", async () => {
+    const tuesday = await get(on("2026-03-03"));
+    expect(tuesday.status).toBe(200);
+    expect(tuesday.etag).toMatch(/^"2026-03-03-[0-9a-f]+"$/);
+    expect(tuesday.text).toContain('<main class="paper">\n<h1>First light</h1>');
+    expect(tuesday.text).toContain("<p>The first post, on a <strong>Monday</strong>.</p>");
+    expect(tuesday.text).toContain("width: 384px"); // the kit's print.css, not the blog's web layout
+    expect(tuesday.text).not.toContain("web-post");
+    expect((await get(on("2026-03-02"))).status).toBe(204); // the post's own day
+    expect((await get(on("2026-03-04"))).status).toBe(204);
+  });
+
+  it("by date: two posts on one day are one edition, in date order", async () => {
+    const thursday = await get(on("2026-03-05"));
+    expect(thursday.status).toBe(200);
+    const second = thursday.text.indexOf("<h1>Second thoughts</h1>\n<p>The second post, in the morning.</p>");
+    const third = thursday.text.indexOf("<h1>Third time</h1>\n<p>The third post, the same evening.</p>");
+    expect(second).toBeGreaterThan(0);
+    expect(third).toBeGreaterThan(second);
+  });
+
+  it("by date: past the last post (a draft is no post) is 204, and the subscription stays", async () => {
+    expect((await get(on("2026-03-07"))).status).toBe(204);
+    expect((await get(on("2027-01-01"))).status).toBe(204);
+  });
+
+  it("as a serial: delivery_count 0, 1, 2 are the posts in order; past the last, 204 until the next post", async () => {
+    const titles = [];
+    for (const n of [0, 1, 2]) {
+      const edition = await get(`/serial/edition/?delivery_count=${n}`);
+      expect(edition.status).toBe(200);
+      expect(edition.etag).toMatch(new RegExp(`^"${n}-[0-9a-f]+"$`));
+      titles.push(/<h1>([^<]*)<\/h1>/.exec(edition.text)?.[1]);
+    }
+    expect(titles).toEqual(["First light", "Second thoughts", "Third time"]);
+    expect((await get("/serial/edition/?delivery_count=3")).status).toBe(204);
+  });
+
+  it("passes the conformance checker, by date and as a serial", async () => {
+    for (const slug of ["paper", "serial"]) {
+      const report = await runCheck({
+        base: `${server!.url}/${slug}/`,
+        start: "2026-03-02",
+        days: 5,
+        hour: 6,
+        zones: ["UTC"],
+        timeoutMs: 5000,
+        config: {},
+        strict: false,
+      });
+      expect(
+        report.checks.filter((c) => c.status === "fail" || c.status === "warn"),
+        slug,
+      ).toEqual([]);
+      expect(report.ok).toBe(true);
+    }
+  });
+});
+
+describe("a blog's mistakes fail the build by name", () => {
+  it("a post with an impossible date: the post, the field and the fix, and the last good site stays", async () => {
+    const dir = writeBlog("broken", {
+      "eleventy.config.js": CONFIG(PUBLICATIONS),
+      "posts/ok.md": "---\ntitle: Fine\ndate: 2026-03-02\n---\nFine.\n",
+    });
+    expect((await buildBlog(dir)).code).toBe(0);
+    writeFileSync(path.join(dir, "posts/bad.md"), "---\ntitle: Bad\ndate: 2026-02-30\n---\nBad.\n");
+    const { code, output } = await buildBlog(dir);
+    expect(code).toBe(1);
+    expect(output).toContain("littlepress found 1 problem in your content:");
+    expect(output).toContain("posts/bad.md: date\n    problem: `date` 2026-02-30 is not a real calendar date");
+    expect(output).not.toMatch(/\n\s+at /); // no stack trace
+    expect(readFileSync(path.join(dir, "_site/paper/meta.json"), "utf8")).toContain("The Paper");
+  });
+
+  it("an unknown `by` and a missing folder name the config file's option", async () => {
+    const dir = writeBlog("options", {
+      "eleventy.config.js": CONFIG(`[
+      { slug: "paper", folder: "posts", by: "weekly", name: "P", description: "d", owner_email: "me@example.com" },
+      { slug: "other", folder: "articles", by: "date", name: "P", description: "d", owner_email: "me@example.com" },
+    ]`),
+      "posts/ok.md": "---\ndate: 2026-03-02\n---\nFine.\n",
+    });
+    const { code, output } = await buildBlog(dir);
+    expect(code).toBe(1);
+    expect(output).toContain(
+      'eleventy.config.js: littlepress option posts[0].by\n    problem: must be "date" or "serial", got "weekly"',
+    );
+    expect(output).toContain(
+      "eleventy.config.js: littlepress option posts[1].folder\n    problem: articles is not a folder",
+    );
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it("a config that does not add the plugin says so", async () => {
+    const dir = writeBlog("no-plugin", {
+      "eleventy.config.js": "export default function () {}\n",
+      "index.md": "# Home\n",
+    });
+    const { code, output } = await buildBlog(dir);
+    expect(code).toBe(1);
+    expect(output).toContain("eleventy.config.js\n    problem: does not add the littlepress plugin");
+  });
+});

@@ -1,0 +1,193 @@
+// Posts as editions (lib/build/blog-posts.ts): how a post's date is read, how
+// posts are keyed by date and as a serial, and what a mistake in the options
+// or a post says.
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  dateEditions,
+  postDate,
+  postsPublications,
+  readPosts,
+  serialEditions,
+  type Post,
+} from "../../lib/build/blog-posts.ts";
+import type { ContentProblem } from "../../lib/model/content-error.ts";
+import { contentFolders } from "../helpers/content-folder.ts";
+
+const folders = contentFolders("blog-posts-");
+afterAll(folders.remove);
+
+const post = (file: string, date: string, title = file): Post => {
+  const read = postDate(date, file);
+  if ("problem" in read) throw new Error(read.problem);
+  return { file, ...read, data: { title, date }, body: `${title}\n`, bodyLine: 5 };
+};
+
+describe("a post's date", () => {
+  it("is the calendar day written, whatever the time and offset", () => {
+    expect(postDate("2026-03-04", "a.md")).toEqual({ day: "2026-03-04", instant: Date.parse("2026-03-04T00:00Z") });
+    expect(postDate("2026-03-04T23:30:00-08:00", "a.md")).toEqual({
+      day: "2026-03-04",
+      instant: Date.parse("2026-03-05T07:30Z"),
+    });
+    // A time without an offset is UTC, as Eleventy reads it.
+    expect(postDate("2026-03-04T18:00", "a.md")).toMatchObject({ instant: Date.parse("2026-03-04T18:00Z") });
+    expect(postDate("2026-03-04T08:30:00+0100", "a.md")).toMatchObject({ instant: Date.parse("2026-03-04T07:30Z") });
+  });
+
+  it("comes from the file name when the front matter has none, as Eleventy's does", () => {
+    expect(postDate(undefined, "2026-03-04-hello.md")).toMatchObject({ day: "2026-03-04" });
+  });
+
+  it("says what is wrong and how to write it", () => {
+    expect(postDate(undefined, "hello.md")).toMatchObject({ problem: expect.stringContaining("has no `date`") });
+    expect(postDate("2026-02-30", "a.md")).toEqual({
+      problem: "`date` 2026-02-30 is not a real calendar date",
+      fix: "correct the date",
+    });
+    expect(postDate("March 4th", "a.md")).toMatchObject({
+      problem: '`date` must look like 2026-11-22, got "March 4th"',
+      fix: expect.stringContaining("`date: 2026-11-22`"),
+    });
+    expect(postDate("2026-03-04T25:00", "a.md")).toMatchObject({ problem: expect.stringContaining("time of day") });
+    expect(postDate("Last Modified", "a.md")).toMatchObject({
+      problem: expect.stringContaining("changes with the file"),
+    });
+    expect(postDate(20260304, "a.md")).toMatchObject({ problem: expect.stringContaining("got 20260304") });
+  });
+});
+
+describe("keying posts", () => {
+  it("by date: the edition of the day after; a day's posts are one edition, in order", () => {
+    const posts = [
+      post("posts/a.md", "2026-03-02"),
+      post("posts/b.md", "2026-03-04T08:00"),
+      post("posts/c.md", "2026-03-04T18:00"),
+    ];
+    const editions = dateEditions(posts);
+    expect(editions.map((e) => e.key)).toEqual(["2026-03-03", "2026-03-05"]);
+    expect(editions[0]).toMatchObject({ file: "posts/a.md", body: "posts/a.md\n", bodyLine: 5 });
+    expect(editions[0]!.parts).toBeUndefined();
+    expect(editions[1]!.parts?.map((p) => [p.file, p.title])).toEqual([
+      ["posts/b.md", "posts/b.md"],
+      ["posts/c.md", "posts/c.md"],
+    ]);
+    // The last day of a month and of a year roll over.
+    expect(dateEditions([post("x.md", "2026-12-31")]).map((e) => e.key)).toEqual(["2027-01-01"]);
+  });
+
+  it("as a serial: 0, 1, 2 in the order given", () => {
+    const editions = serialEditions([post("a.md", "2026-03-02"), post("b.md", "2026-03-04")]);
+    expect(editions.map((e) => [e.key, e.file])).toEqual([
+      ["0", "a.md"],
+      ["1", "b.md"],
+    ]);
+  });
+
+  it("reads a folder in date order, then by file name, and leaves drafts out", () => {
+    const dir = folders.content({
+      "posts/z.md": "---\ndate: 2026-03-01\n---\nZ\n",
+      "posts/b.md": "---\ndate: 2026-03-02\n---\nB\n",
+      "posts/a.md": "---\ndate: 2026-03-02\n---\nA\n",
+      "posts/2026/nested.md": "---\ndate: 2026-02-01\n---\nN\n",
+      "posts/draft.md": "---\ndate: 2026-01-01\ndraft: true\n---\nD\n",
+      "posts/notes.txt": "not a post",
+    });
+    const problems: ContentProblem[] = [];
+    const [pub] = postsPublications(
+      [{ slug: "s", folder: `${dir}/posts`, by: "serial", name: "S", description: "d", owner_email: "a@b.cd" }],
+      "eleventy.config.js",
+      problems,
+    );
+    expect(problems).toEqual([]);
+    const names = pub!.publication.editions.list.map((e) => e.file.split("/").slice(-2).join("/"));
+    expect(names).toEqual(["2026/nested.md", "posts/z.md", "posts/a.md", "posts/b.md"]);
+    expect(pub!.publication.editions).toMatchObject({ by: "delivery_count", ends: false });
+  });
+});
+
+describe("mistakes", () => {
+  const good = { slug: "paper", folder: "", by: "date", name: "P", description: "d", owner_email: "a@b.cd" };
+  const check = (list: unknown) => {
+    const problems: ContentProblem[] = [];
+    postsPublications(list, "eleventy.config.js", problems);
+    return problems;
+  };
+  const dir = folders.content({ "posts/a.md": "---\ndate: 2026-03-02\n---\nA\n" });
+  const folder = `${dir}/posts`;
+
+  it("an unknown `by`, a missing folder, a slug that is no URL: the option, the field and the fix", () => {
+    expect(check([{ ...good, folder, by: "weekly" }])).toEqual([
+      {
+        file: "eleventy.config.js",
+        field: "littlepress option posts[0].by",
+        problem: 'must be "date" or "serial", got "weekly"',
+        fix: expect.stringContaining('by: "date"'),
+      },
+    ]);
+    expect(check([{ ...good, folder: "no-such-folder" }])).toEqual([
+      {
+        file: "eleventy.config.js",
+        field: "littlepress option posts[0].folder",
+        problem: expect.stringMatching(/^no-such-folder is not a folder \(it does not exist, looked for from /),
+        fix: expect.stringContaining("relative to the project"),
+      },
+    ]);
+    expect(check([{ ...good, folder, slug: "The Paper" }])[0]).toMatchObject({
+      field: "littlepress option posts[0].slug",
+      problem: '"The Paper" cannot be used in a URL',
+    });
+    expect(check({ slug: "paper" })[0]).toMatchObject({
+      field: "littlepress option posts",
+      problem: expect.stringContaining("a list"),
+    });
+  });
+
+  it("publication.json's own checks, named by the option", () => {
+    const problems = check([{ ...good, folder, owner_email: "nobody", name: undefined, ends: "yes", colour: "red" }]);
+    const fields = problems.map((p) => p.field).sort();
+    expect(fields).toEqual([
+      "littlepress option posts[0].colour",
+      "littlepress option posts[0].ends",
+      "littlepress option posts[0].name",
+      "littlepress option posts[0].owner_email",
+    ]);
+    expect(problems.every((p) => p.file === "eleventy.config.js" && p.fix)).toBe(true);
+  });
+
+  it("a post's mistakes name the post", () => {
+    const broken = folders.content({
+      "posts/ok.md": "---\ndate: 2026-03-02\n---\nA\n",
+      "posts/bad.md": "---\ntitle: [unclosed\n---\nB\n",
+      "posts/undated.md": "---\ntitle: No date\n---\nC\n",
+    });
+    const problems: ContentProblem[] = [];
+    readPosts(`${broken}/posts`, problems);
+    expect(problems.map((p) => [p.file.split("/").slice(-2).join("/"), p.field])).toEqual([
+      ["posts/bad.md", "front matter"],
+      ["posts/undated.md", "date"],
+    ]);
+  });
+
+  it("two publications of one slug, a sample that is not an edition, an icon that is not there", () => {
+    expect(
+      check([
+        { ...good, folder },
+        { ...good, folder, by: "serial" },
+      ]),
+    ).toEqual([
+      expect.objectContaining({
+        field: "littlepress option posts[1].slug",
+        problem: '"paper" is also the slug of posts[0]',
+      }),
+    ]);
+    expect(check([{ ...good, folder, sample: "2026-03-02" }])).toEqual([
+      expect.objectContaining({
+        field: "littlepress option posts[0].sample",
+        problem: 'there is no edition "2026-03-02"',
+      }),
+    ]);
+    expect(check([{ ...good, folder, icon: "nowhere.png" }])[0]).toMatchObject({
+      field: "littlepress option posts[0].icon",
+    });
+  });
+});
