@@ -8,6 +8,8 @@ import { printKeyOriginsOf } from "../lib/platform/print-key-origins.ts";
 import { endNoticesOf } from "../lib/platform/end-notices.ts";
 import { siteIndexOf } from "../lib/edge/site-index.ts";
 import { runDeliveries, type DeliveryReport } from "../lib/platform/delivery-run.ts";
+import { runPushes } from "../lib/platform/push-run.ts";
+import { pushReportText } from "./push.ts";
 import { startServer } from "../lib/server/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
 import { printerName } from "../lib/model/printer-name.ts";
@@ -23,6 +25,8 @@ subscriptions are the local ones (made on the subscribe pages of npm start);
 the publications are served from the built site for the run. Like the
 scheduled function, a run starts no delivery it could not finish within 25
 seconds; what it leaves is taken by the next run (the report says how many).
+Then it prints the site's push editions to the subscribers who have not had
+them yet (npm run push -- --help).
 
 Options:
   --dry-run          say what would be sent and to whom; send and write nothing
@@ -87,7 +91,10 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
     const dryRun = values["dry-run"] === true;
     const report = await runDeliveries({ ...state, origin, publicOrigin, endNotice, printKeys, at, dryRun });
     out.stdout(reportText(report, dryRun));
-    return [...report.lines, ...report.notices].some((l) => l.outcome === "error") ? 1 : 0;
+    // Then the site's push editions, as the scheduled function does after its deliveries.
+    const pushes = await runPushes({ ...state, site: path.resolve(site), printKeys, at, dryRun });
+    if (pushes.lines.length || pushes.left) out.stdout(pushReportText(pushes, dryRun));
+    return [...report.lines, ...report.notices, ...pushes.lines].some((l) => l.outcome === "error") ? 1 : 0;
   } finally {
     await server?.close();
   }

@@ -15,6 +15,7 @@ const COMMANDS = {
   check: "check any publication's URL as the printer platform would",
   preview: "print previews: each edition as the printer prints it",
   deliver: "run the deliveries that are due, as the scheduled function does",
+  push: "print a push edition now to every subscriber, once",
   sirius: "a local stand-in for the sirius print-key service",
 } as const;
 

@@ -78,6 +78,12 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
   }
   const template = readTemplate(templateFile, problems);
   if (!template) return none;
+  if (template.data.push !== undefined) {
+    // The template's front matter is every row's: push there would print every edition at once.
+    const fix = "mark the one edition to push in its row instead: a push column, true on that row";
+    problems.push({ file: slash(templateFile), field: "push", problem: "push would mark every edition", fix });
+    return none;
+  }
   if (!dataFiles.length && !rule) {
     const problem =
       `is rendered once per row of ${DATA_FILES.slice(0, 3).join(", ")} or per date of a recurring rule, ` +

@@ -38,6 +38,8 @@ export interface DeskPublication {
     firstDate: string;
     lastDate: string;
   };
+  /** The editions marked push (printed at once to every subscriber), for people: "no. 3", "Sun 22 Nov 2026". */
+  push: string[];
   fields: SpecField[];
 }
 
@@ -129,6 +131,7 @@ export function deskPublication(pub: PublicationSource, root: string | undefined
       firstDate: dateOf(first),
       lastDate: dateOf(last),
     },
+    push: pub.editions.list.filter((e) => e.push).map((e) => keyText(by, e.key)),
     fields: pub.fields.map(specField),
   };
 }

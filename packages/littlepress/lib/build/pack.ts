@@ -23,9 +23,14 @@ export interface RenderedEdition {
 /**
  * Packs a publication's rendered editions (in key order, then variant order)
  * into its index and shards, refusing text settings used other than printed
- * where escaping makes them safe.
+ * where escaping makes them safe. The index lists the push editions, with
+ * `built`, the build's time.
  */
-export function packPublication(pub: PublicationSource, renders: RenderedEdition[]): PackedPublication {
+export function packPublication(
+  pub: PublicationSource,
+  renders: RenderedEdition[],
+  built: Date = new Date(),
+): PackedPublication {
   const problems: ContentProblem[] = [];
   const byKey = new Map<EditionKey, RenderedEdition[]>();
   for (const r of renders) {
@@ -56,6 +61,9 @@ export function packPublication(pub: PublicationSource, renders: RenderedEdition
     shards: ranges,
     dictionary: renders[0]?.html ?? "",
   };
+  // The push editions, and when this build recorded them (a run stamps a push with the first build it sees).
+  const push = pub.editions.list.filter((e) => e.push).map((e) => e.key);
+  if (push.length) index.push = { built: built.toISOString(), editions: push };
   return { index, shards };
 }
 

@@ -12,6 +12,7 @@ import { readText } from "./text-file.ts";
 import { dataEditions, paginationProblem } from "./data-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
 import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
+import { pushMark } from "../model/push.ts";
 import type { PostPart } from "./blog-posts.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
@@ -23,6 +24,8 @@ export interface EditionSource extends FrontMatterSplit {
   origin?: string;
   /** For a CSV row: the columns whose cells are empty (not in `data`). */
   empty?: string[];
+  /** Marked push (front matter `push: true`, a row's `push` column): printed at once to every subscriber. */
+  push?: true;
   /** An edition of several blog posts (two on one day): each rendered with its own front matter, in order. */
   parts?: PostPart[];
 }
@@ -227,6 +230,11 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree, today: I
   }
   // A Markdown edition or a row for a date of the rule is that date's special edition.
   for (const edition of recurring) if (!byKey.has(edition.key)) byKey.set(edition.key, edition);
+  for (const edition of byKey.values()) {
+    const push = pushMark(edition.data.push);
+    if (push === true) edition.push = true;
+    else if (push !== false) problems.push({ file: edition.origin ?? edition.file, field: "push", ...push });
+  }
   return [...byKey.values()].sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
 }
 

@@ -29,6 +29,11 @@ export interface PublicationIndex {
   /** The HTML every body is compressed against (see encodeShard): the publication's first edition. */
   dictionary: string;
   /**
+   * The editions marked push (lib/model/push.ts), with the time of the build
+   * that recorded them; absent when there are none.
+   */
+  push?: { built: string; editions: EditionKey[] };
+  /**
    * Set when some shards are remote: the build's key (base64, 32 bytes) that
    * sealed them (sealShard). Only the functions hold it, in their data.
    */

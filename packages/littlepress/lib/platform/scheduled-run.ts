@@ -4,16 +4,19 @@
 // hour, so a run at :00 delivers; the runs between retry offline printers.
 // A run keeps within 25 seconds (a scheduled function gets 30): what it has
 // no time to start is left to the next one, and the log says how many.
+// After the deliveries it prints the deploy's push editions (push-run.ts).
 // Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under) and URL
 // (the site's address, set by Netlify).
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
-import { runDeliveries } from "./delivery-run.ts";
+import { DELIVERY_TIMEOUT_MS, runDeliveries, RUN_BUDGET_MS } from "./delivery-run.ts";
+import { scheduledPushes } from "./push-run.ts";
 import { endNoticesOf } from "./end-notices.ts";
 import { stateForFunction } from "./state-setup.ts";
 
 export const deliver: FunctionHandler = async (req, context) => {
+  const started = performance.now();
   try {
     const state = stateForFunction(context);
     if ("error" in state) {
@@ -24,6 +27,9 @@ export const deliver: FunctionHandler = async (req, context) => {
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
     const endNotice = endNoticesOf(siteFor(context));
     const report = await runDeliveries({ ...state, origin, printKeys, endNotice, at: new Date() });
+    // Then the push editions of this deploy (push-run.ts), in what is left of the run's time.
+    const pushBy = started + RUN_BUDGET_MS - DELIVERY_TIMEOUT_MS;
+    await scheduledPushes({ ...state, site: siteFor(context), printKeys, at: new Date() }, pushBy);
     for (const l of report.lines)
       console.log(
         `deliver: ${l.slug || "/"} ${l.subscription} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`,

@@ -44,3 +44,14 @@ export interface LiveEntry {
 
 /** Where the rate-limit counters are: `limits/<action>/<UTC hour>/<client hash>`. */
 export const LIMITS = "limits/";
+
+// Push editions (lib/model/push.ts):
+// - pushes/<publication>/<edition>: a push edition a run has seen, with the
+//   time it was published (its first build's) and, once nothing is left to
+//   do for it, when it was done;
+// - pushed/<id>/<edition>: one subscription's copy of a push edition, claimed
+//   once (a conditional create), as a day's delivery is. Removed with its subscription.
+export const PUSHES = "pushes/";
+export const pushKey = (slug: string, edition: string) => `${PUSHES}${publicationKey(slug)}/${edition}`;
+export const pushedOf = (id: string) => `pushed/${id}/`;
+export const pushedKey = (id: string, edition: string) => `${pushedOf(id)}${edition}`;

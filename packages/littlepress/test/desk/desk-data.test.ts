@@ -43,6 +43,14 @@ describe("the desk's publication data", () => {
     expect(desk("serial").schedule.afterLast).toBe("then 410: the series ends and so does the subscription");
   });
 
+  it("lists the push editions for people, none when there are none", () => {
+    expect(desk("serial").push).toEqual([]);
+    const pub = site.publications.find((p) => p.slug === "daily")!;
+    const list = pub.editions.list.map((e, i) => (i === 1 ? { ...e, push: true as const } : e));
+    const marked = deskPublication({ ...pub, editions: { ...pub.editions, list } }, undefined);
+    expect(marked.push).toEqual([keyText("local_date", list[1]!.key)]);
+  });
+
   it("carries only the platform's tags in the description, and the fields as meta.json shows them", () => {
     expect(desk("serial").descriptionHtml).toBe("A <em>finite</em> serial");
     const fields = desk("settings").fields;

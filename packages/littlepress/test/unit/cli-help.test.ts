@@ -83,7 +83,7 @@ describe("littlepress, the package's command", () => {
     async () => {
       const help = await runScript(bin, "--help");
       expect(help.code).toBe(0);
-      for (const command of ["build", "start", "serve", "verify", "check", "preview", "deliver"])
+      for (const command of ["build", "start", "serve", "verify", "check", "preview", "deliver", "push"])
         expect(help.stdout).toMatch(new RegExp(`\\n {2}${command} +\\S`));
       const none = await runScript(bin);
       expect(none.code).toBe(2);

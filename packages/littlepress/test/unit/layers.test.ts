@@ -122,7 +122,8 @@ const ICONV: Record<string, "never" | "import()"> = {
   edition: "import()",
   sample: "import()",
   validate_config: "import()",
-  deliver: "never",
+  // deliver opens publications to print push editions (lib/platform/push-run.ts).
+  deliver: "import()",
   deliveries: "never",
   subscribe: "never",
 };

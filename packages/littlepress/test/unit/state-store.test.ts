@@ -1,5 +1,7 @@
-// Both state stores, with the same tests: the file store (npm start, tests)
-// and the Netlify Blobs store, against Netlify's own local Blobs server.
+// Both state stores, with the same contract (test/helpers/state-store-contract.ts):
+// the file store (npm start, tests) and the Netlify Blobs store, against a
+// stand-in for Blobs that keeps Netlify's documented promises; and why not
+// against Netlify's own local Blobs server.
 import { BlobsServer } from "@netlify/blobs/server";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,70 +9,38 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blobsStore } from "../../lib/platform/blobs-store.ts";
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import { startBlobsStandIn, type BlobsStandIn } from "../helpers/blobs-stand-in.ts";
+import { stateStoreContract } from "../helpers/state-store-contract.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "littlepress-store-"));
 const server = new BlobsServer({ directory: path.join(folder, "blobs"), token: "test-token" });
+let standIn: BlobsStandIn;
 let blobs: StateStore;
+let netlify: StateStore;
 
 beforeAll(async () => {
+  standIn = await startBlobsStandIn();
+  blobs = blobsStore({ ...standIn, edgeURL: standIn.url, uncachedEdgeURL: standIn.url });
   const { port } = await server.start();
   const url = `http://127.0.0.1:${port}`;
-  blobs = blobsStore({ siteID: "test-site", token: "test-token", edgeURL: url, uncachedEdgeURL: url });
+  netlify = blobsStore({ siteID: "test-site", token: "test-token", edgeURL: url, uncachedEdgeURL: url });
 });
 afterAll(async () => {
+  await standIn.stop();
   await server.stop();
   rmSync(folder, { recursive: true, force: true });
 });
 
 const stores: [string, () => StateStore][] = [
-  ["file store", () => fileStore(path.join(folder, "files"))],
-  ["Netlify Blobs store", () => blobs],
+  ["the file store", () => fileStore(path.join(folder, "files"))],
+  ["the Netlify Blobs store (on a stand-in for Blobs)", () => blobs],
 ];
 
-describe.each(stores)("%s", (_, store) => {
-  it("creates a key once: a second create is refused and the first value stays", async () => {
-    const s = store();
-    expect(await s.create("deliveries/a/2026-11-22", { n: 1 })).toBe(true);
-    expect(await s.create("deliveries/a/2026-11-22", { n: 2 })).toBe(false);
-    expect((await s.get<{ n: number }>("deliveries/a/2026-11-22"))?.value).toEqual({ n: 1 });
-  });
-
-  it("lists by prefix and deletes", async () => {
-    const s = store();
-    await s.put("list/a", 1);
-    await s.put("list/b/c", 2);
-    await s.put("other/d", 3);
-    expect((await s.list("list/")).sort()).toEqual(["list/a", "list/b/c"]);
-    await s.delete("list/a");
-    expect(await s.get("list/a")).toBeUndefined();
-    expect(await s.list("list/")).toEqual(["list/b/c"]);
-  });
-
-  it("lists the folders one level under a prefix, by name", async () => {
-    const s = store();
-    for (const key of ["tree/a/1", "tree/a/2", "tree/b/c/3", "tree/d"]) await s.put(key, 1);
-    expect((await s.folders("tree/")).sort()).toEqual(["a", "b"]);
-    expect(await s.folders("tree/b/")).toEqual(["c"]);
-    expect(await s.folders("nothing/")).toEqual([]);
-  });
-
-  it("refuses keys that are not plain paths", async () => {
-    await expect(store().get("../escape")).rejects.toThrow(/not a store key/);
-    await expect(store().put("a//b", 1)).rejects.toThrow(/not a store key/);
-  });
+describe.each(stores)("%s keeps the state store's contract", (_, store) => {
+  stateStoreContract(store);
 });
 
-describe("file store versions", () => {
-  it("replaces only from the version read: a stale version is refused", async () => {
-    const s = fileStore(path.join(folder, "files"));
-    await s.put("subscriptions/x", { count: 0 });
-    const read = (await s.get<{ count: number }>("subscriptions/x"))!;
-    expect(await s.replace("subscriptions/x", { count: 1 }, read.version)).toBe(true);
-    expect(await s.replace("subscriptions/x", { count: 2 }, read.version)).toBe(false);
-    expect((await s.get("subscriptions/x"))?.value).toEqual({ count: 1 });
-    expect(await s.replace("subscriptions/gone", { count: 1 }, read.version)).toBe(false);
-  });
-
+describe("file store folders", () => {
   it("writes again after its folder was removed behind its back (folders are made once, then on demand)", async () => {
     const root = path.join(folder, "removed");
     const s = fileStore(root);
@@ -100,32 +70,25 @@ describe("file store versions", () => {
   });
 });
 
-describe("Netlify Blobs store without versions", () => {
-  // Netlify's local Blobs server answers reads without an ETag (the service
-  // sends one): a replace from such a read must not turn into a blind write.
-  it("refuses a replace that has no version to hold it to", async () => {
-    await blobs.put("versionless/a", { n: 0 });
-    const read = (await blobs.get("versionless/a"))!;
+describe("Netlify's own local Blobs server (why the contract runs against a stand-in)", () => {
+  // @netlify/blobs' BlobsServer, in the version installed (the same code as
+  // the newest, 11.1.1), does not keep the promises the claims rest on. Should
+  // one of these start failing, the server has caught up: run the contract
+  // against it (test/helpers/blobs-stand-in.ts).
+  it("answers reads without an ETag, so the store refuses a replace rather than write blindly", async () => {
+    await netlify.put("versionless/a", { n: 0 });
+    const read = (await netlify.get("versionless/a"))!;
     expect(read.version).toBe("");
-    expect(await blobs.replace("versionless/a", { n: 1 }, read.version)).toBe(false);
-    expect((await blobs.get("versionless/a"))?.value).toEqual({ n: 0 });
-  });
-});
-
-describe("file store under overlapping writers", () => {
-  // Netlify's service makes onlyIfNew atomic; its local emulator checks, then
-  // writes (two steps), so only the file store is raced here.
-  it("lets exactly one of many simultaneous creates of a key win", async () => {
-    const s = fileStore(path.join(folder, "race"));
-    const wins = await Promise.all(Array.from({ length: 16 }, (_, i) => s.create("race/one", { i })));
-    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect(await netlify.replace("versionless/a", { n: 1 }, read.version)).toBe(false);
+    expect((await netlify.get("versionless/a"))?.value).toEqual({ n: 0 });
   });
 
-  it("lets exactly one of many simultaneous replaces from one version win", async () => {
-    const s = fileStore(path.join(folder, "race"));
-    await s.put("race/two", { n: 0 });
-    const { version } = (await s.get("race/two"))!;
-    const wins = await Promise.all(Array.from({ length: 16 }, (_, i) => s.replace("race/two", { n: i + 1 }, version)));
-    expect(wins.filter(Boolean)).toHaveLength(1);
+  it("checks onlyIfNew, then writes, in two steps: simultaneous creates can both win", async () => {
+    let both = 0;
+    for (let i = 0; i < 20 && both === 0; i++) {
+      const wins = await Promise.all(Array.from({ length: 16 }, (_, n) => netlify.create(`race/new-${i}`, { n })));
+      if (wins.filter(Boolean).length > 1) both++;
+    }
+    expect(both).toBeGreaterThan(0);
   });
 });

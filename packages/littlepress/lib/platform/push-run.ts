@@ -1,0 +1,300 @@
+// A push run: prints the push editions of the built site (lib/model/push.ts)
+// to every subscription that was live when each was published, once each.
+// The scheduled function runs one after every delivery run, so a deploy that
+// carries a push edition prints it with the next run (or at once, from
+// functions/deploy-succeeded.mts); `npm run push -- <slug> <edition>` runs one
+// by hand for one edition, and `npm run deliver` after its deliveries.
+//
+// Each subscriber's copy is the one /edition/ answers for that edition and
+// their settings (the same prebuilt variant, text settings filled in): it is
+// read from the built site's data, not asked over HTTP, since a push edition
+// is named by its key and /edition/ picks by day and count. It goes through
+// the same print-key client as every delivery (allow-list, public addresses
+// only, no redirects, bounded), from the publication's name.
+//
+// Once per subscription and edition: a claim (pushed/<id>/<edition>) created
+// only if new, checked again before the POST, settled with one conditional
+// replace after. A run that dies before the POST sends nothing, and its claim
+// is taken over once stale; one that dies after the print key took the page
+// but before that one write leaves a claim that a later run takes over: that
+// copy prints twice (the deliveries' gap: a print key takes no request id).
+import { readFile, readdir } from "node:fs/promises";
+import path from "node:path";
+import { eachAtMost } from "../model/each-at-most.ts";
+import type { EditionKey } from "../model/edition-key.ts";
+import { openPrintKey, printUrl } from "../model/print-key.ts";
+import { printerName } from "../model/printer-name.ts";
+import {
+  firstPushClaim,
+  pushClaimable,
+  pushEligible,
+  pushOpen,
+  reclaimPush,
+  settlePush,
+  type PushEntry,
+  type PushRecord,
+} from "../model/push.ts";
+import type { EditionShard } from "../model/shard.ts";
+import { siteDataDir } from "../model/site-paths.ts";
+import type { PrintResult, Subscription } from "../model/subscription.ts";
+import { editionAnswer } from "../edge/edition-answer.ts";
+import { serveCopy } from "../edge/edition-copy.ts";
+import { openPublication, type PublishedPublication } from "../edge/publication-store.ts";
+import { siteIndexOf } from "../edge/site-index.ts";
+import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
+import type { StateStore } from "./state-store.ts";
+import { pushedKey, pushKey, SUBSCRIPTIONS } from "./store-keys.ts";
+
+export interface PushRunOptions {
+  store: StateStore;
+  /** The built site (its functions' data is read beside it: site-paths.ts's siteDataDir). */
+  site: string;
+  sealKey: Buffer;
+  printKeys: PrintKeyPolicy;
+  /** The run's instant. */
+  at: Date;
+  /** Only this push edition (npm run push); default: every one the site marks. */
+  only?: { slug: string; edition: EditionKey };
+  /** Only say what would be sent: no claims, no POSTs, nothing written. */
+  dryRun?: boolean;
+  /** Prints in flight at once (default 16). */
+  concurrency?: number;
+  /** Per print-key request (default 5 s). */
+  timeoutMs?: number;
+  /** Whether the run may still start a print (its time budget); default: always. */
+  inTime?: () => boolean;
+}
+
+/** One line of a push run's report. */
+export interface PushLine {
+  slug: string;
+  edition: EditionKey;
+  subscription: string;
+  printer: string;
+  /** "printed", "offline", "not-printed", "would print", "taken over", "error", … */
+  outcome: string;
+  detail: string;
+}
+
+export interface PushReport {
+  /** The push editions looked at (with their publish time), done ones included. */
+  pushes: { slug: string; edition: EditionKey; published: string; done: boolean }[];
+  lines: PushLine[];
+  /** Copies still to print that this run did not start, its time being up. */
+  left: number;
+}
+
+/** A push edition found in the built site. */
+interface FoundPush {
+  slug: string;
+  edition: EditionKey;
+  built: string;
+  pub: PublishedPublication;
+  /** Its shard, read once per run before any copy is rendered (none: not in the built site). */
+  shard?: EditionShard;
+}
+
+const PUSH_CONCURRENCY = 16;
+
+/** The push editions of a built site, by publication (none when it has no functions' data). */
+export async function pushEditionsOf(site: string): Promise<FoundPush[]> {
+  const found: FoundPush[] = [];
+  const dirs = await readdir(siteDataDir(site), { withFileTypes: true }).catch(() => []);
+  for (const dir of dirs.filter((d) => d.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+    const pub = await openPublication(dir.name, site).catch(() => undefined);
+    const push = pub?.index.push;
+    if (!pub || !push) continue;
+    for (const edition of push.editions) found.push({ slug: dir.name, edition, built: push.built, pub });
+  }
+  return found;
+}
+
+export async function runPushes(o: PushRunOptions): Promise<PushReport> {
+  const all = await pushEditionsOf(o.site);
+  const wanted = o.only ? all.filter((p) => p.slug === o.only!.slug && p.edition === o.only!.edition) : all;
+  const report: PushReport = { pushes: [], lines: [], left: 0 };
+  if (!wanted.length) return report;
+  const root = siteIndexOf(o.site).root;
+  const subs: Subscription[] = [];
+  for (const key of await o.store.list(SUBSCRIPTIONS)) {
+    const sub = (await o.store.get<Subscription>(key))?.value;
+    if (sub) subs.push(sub);
+  }
+  for (const push of wanted) {
+    const entry = await pushEntry(o, push);
+    const done = entry.value.done !== undefined;
+    report.pushes.push({ slug: push.slug, edition: push.edition, published: entry.value.published, done });
+    // A push done stays done (those it owes are all settled; no one made later gets it), unless asked by name.
+    if (done && !o.only) continue;
+    const name = await publicationName(o.site, push.slug);
+    const shard = await push.pub.shardFor(push.edition);
+    if (shard && Object.hasOwn(shard.editions, push.edition)) push.shard = shard;
+    const owed = subs.filter(
+      (s) => (s.slug === push.slug || (s.slug === "" && root === push.slug)) && pushEligible(s, entry.value.published),
+    );
+    let open = 0;
+    await eachAtMost(o.concurrency ?? PUSH_CONCURRENCY, owed, async (sub) => {
+      const line = await pushOne(o, push, sub, name).catch((error: unknown): PushLine & { open: boolean } => ({
+        ...lineOf(push, sub, "error", `the store failed: ${(error as Error).message}`),
+        open: true,
+      }));
+      if (line.open) open++;
+      if (line.outcome === "left") report.left++;
+      else if (line.outcome !== "done") report.lines.push(strip(line));
+    });
+    // Nothing left to do for it: later runs skip it (one conditional write; a run that loses it changes nothing).
+    if (!open && !done && !o.dryRun) {
+      await o.store.replace(
+        pushKey(push.slug, push.edition),
+        { ...entry.value, done: o.at.toISOString() },
+        entry.version,
+      );
+      report.pushes.at(-1)!.done = true;
+    }
+  }
+  report.lines.sort((a, b) => a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription));
+  return report;
+}
+
+const strip = ({ open: _open, ...line }: PushLine & { open: boolean }): PushLine => line;
+
+/** The push as the store keeps it: stamped with its build's time by the first run that sees it. */
+async function pushEntry(o: PushRunOptions, push: FoundPush): Promise<{ value: PushEntry; version: string }> {
+  const key = pushKey(push.slug, push.edition);
+  const fresh: PushEntry = { slug: push.slug, edition: push.edition, published: push.built };
+  if (o.dryRun) {
+    const held = await o.store.get<PushEntry>(key);
+    return held ?? { value: fresh, version: "" };
+  }
+  await o.store.create(key, fresh);
+  const held = await o.store.get<PushEntry>(key);
+  if (!held) throw new Error(`the push ${key} went while the run read it`);
+  return held;
+}
+
+function lineOf(push: FoundPush, sub: Subscription, outcome: string, detail: string): PushLine {
+  return {
+    slug: push.slug,
+    edition: push.edition,
+    subscription: sub.id,
+    printer: printerName(sub.printer),
+    outcome,
+    detail,
+  };
+}
+
+/**
+ * One subscription's copy of a push: claim, render, print, settle. Its line
+ * says what happened ("done": settled before, nothing to say; "left": the
+ * run's time was up), and `open` whether it may still print on a later run.
+ */
+async function pushOne(
+  o: PushRunOptions,
+  push: FoundPush,
+  sub: Subscription,
+  name: string,
+): Promise<PushLine & { open: boolean }> {
+  const key = pushedKey(sub.id, push.edition);
+  const line = (outcome: string, detail: string, open: boolean) => ({ ...lineOf(push, sub, outcome, detail), open });
+  const held = await o.store.get<PushRecord>(key);
+  if (held && !pushClaimable(held.value, o.at)) return line("done", held.value.detail, pushOpen(held.value));
+  if (o.inTime && !o.inTime()) return line("left", "the run's time was up", true);
+  const page = renderFor(push, sub);
+  if (o.dryRun) {
+    return "nothing" in page
+      ? line("would not print", page.nothing, false)
+      : line("would print", `would print on ${printerName(sub.printer)}`, true);
+  }
+  // The claim: a create, or a stale or retryable one taken over from the version read.
+  let claimed: PushRecord;
+  if (!held) {
+    claimed = firstPushClaim(sub.id, push.slug, push.edition, o.at);
+    if (!(await o.store.create(key, claimed))) return line("done", "another run claimed it", true);
+  } else {
+    claimed = reclaimPush(held.value, o.at);
+    if (!(await o.store.replace(key, claimed, held.version))) return line("done", "another run claimed it", true);
+  }
+  // Still this run's claim just before the POST (a run so slow its claim went stale was taken over).
+  const mine = await o.store.get<PushRecord>(key);
+  const ours = mine && mine.value.state === "sending" && mine.value.at === claimed.at;
+  if (!ours) return line("taken over", "another run took this copy over", true);
+  const print: PrintResult | { nothing: string } =
+    "nothing" in page ? page : await postPage(o, sub, page.bytes, page.type, name);
+  const settled = settlePush(claimed, print, "etag" in page ? page.etag : null, new Date(o.at.getTime()));
+  if (!(await o.store.replace(key, settled, mine.version)))
+    return line("taken over", `${settled.detail}; another run took this copy over`, true);
+  return line(settled.state, settled.detail, pushOpen(settled));
+}
+
+/** The copy of the push edition built for the subscriber's settings, as /edition/ would answer it. */
+function renderFor(
+  push: FoundPush,
+  sub: Subscription,
+): { bytes: Uint8Array; type: string; etag: string } | { nothing: string } {
+  const { shard } = push;
+  if (!shard) return { nothing: `edition ${push.edition} is not in the built site` };
+  const decision = serveCopy(push.pub, shard, push.edition, new URLSearchParams(sub.settings));
+  const answer = editionAnswer(push.pub, decision, "GET");
+  if (answer.status !== 200 || !answer.body)
+    return { nothing: decision.status === 200 ? "nothing to print" : decision.reason };
+  return {
+    bytes: answer.body,
+    type: answer.headers["Content-Type"] ?? "text/html; charset=utf-8",
+    etag: answer.headers.ETag ?? "",
+  };
+}
+
+/** The publication's name, from its built meta.json (the slug when it cannot be read). */
+async function publicationName(site: string, slug: string): Promise<string> {
+  try {
+    const meta = JSON.parse(await readFile(path.join(site, slug, "meta.json"), "utf8")) as { name?: unknown };
+    return typeof meta.name === "string" && meta.name ? meta.name : slug;
+  } catch {
+    return slug;
+  }
+}
+
+/** POSTs a page to the subscription's print key through the print-key client, as a delivery does. */
+async function postPage(
+  o: PushRunOptions,
+  sub: Subscription,
+  bytes: Uint8Array,
+  type: string,
+  from: string,
+): Promise<PrintResult> {
+  let key: URL;
+  try {
+    key = openPrintKey(sub.printKey, o.sealKey);
+  } catch {
+    return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
+  }
+  const reply = await askPrintKey(
+    printUrl(key, from),
+    { method: "POST", headers: { "Content-Type": type }, body: bytes },
+    { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? 5_000) },
+  );
+  // The reasons name no URL: a print key is a secret.
+  if ("refused" in reply) return { error: `the print key was not sent to: ${reply.refused}` };
+  if ("failed" in reply) return { error: `the print key ${reply.failed}` };
+  if (reply.status === 200) return "sent";
+  if (reply.status === 504) return "offline";
+  if (reply.status === 404) return "unknown-key";
+  return { error: `the print key answered ${reply.status}` };
+}
+
+/**
+ * The scheduled function's push run, after its deliveries (scheduled-run.ts):
+ * within what is left of the run's budget (no print starts later than
+ * `startBy` on performance.now()'s clock), logging a line per copy. Never
+ * throws: what fails is left to the next run, which does it again.
+ */
+export async function scheduledPushes(o: Omit<PushRunOptions, "inTime">, startBy: number): Promise<void> {
+  try {
+    const report = await runPushes({ ...o, inTime: () => performance.now() < startBy });
+    for (const l of report.lines)
+      console.log(`push: ${l.slug || "/"} ${l.edition} ${l.subscription}: ${l.outcome} (${l.detail})`);
+    if (report.left) console.log(`push: ${report.left} copies left for the next run (the time was up)`);
+  } catch (error) {
+    console.error(`push: the run failed (${String(error)}); the next one resumes it`);
+  }
+}

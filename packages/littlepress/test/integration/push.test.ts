@@ -1,0 +1,353 @@
+// Push editions (lib/model/push.ts): an edition marked push prints once to
+// every subscription live when it was published, with each subscriber's
+// settings, whatever runs overlap or crash. Real builds of a small site, real
+// push runs with the clock in the tests' hands, a fake sirius taking the
+// prints, the state in a file store in a temporary folder.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { PushEntry, PushRecord } from "../../lib/model/push.ts";
+import type { PublicationIndex } from "../../lib/model/shard.ts";
+import { siteDataDir } from "../../lib/model/site-paths.ts";
+import type { Subscription } from "../../lib/model/subscription.ts";
+import { runPushes, type PushRunOptions } from "../../lib/platform/push-run.ts";
+import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
+import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import { pushedKey, pushKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
+import { createSubscription } from "../../lib/platform/subscribing.ts";
+import { main as pushCli } from "../../scripts/push.ts";
+import { buildSite } from "../helpers/build-sites.ts";
+import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
+import { tempLocalState } from "../helpers/local-state.ts";
+import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
+
+const sealKey = randomBytes(32);
+const folders = contentFolders("push-");
+const built = path.join(folders.root, "site");
+let sirius: FakePrintKeys;
+let folder: string;
+let store: StateStore;
+let builtAt: number;
+
+const NEWS = {
+  ...pub("delivery_count"),
+  name: "News",
+  config: {
+    fields: [
+      {
+        type: "select",
+        name: "lang",
+        label: "Language",
+        options: [
+          ["English", "en"],
+          ["Français", "fr"],
+        ],
+        default: "en",
+      },
+      { type: "text", name: "name", label: "Your name", required: false, default: "friend", max_length: 20 },
+    ],
+  },
+};
+const PUSHED = '{% if config.lang == "fr" %}Flash{% else %}Breaking{% endif %} news for {{ config.name }}.';
+
+beforeAll(async () => {
+  sirius = await startPrintKeys();
+  const content = folders.content({
+    "news/publication.json": NEWS,
+    "news/editions/0.md": md("number: 0", "Plain news."),
+    "news/editions/1.md": md("number: 1\npush: true", PUSHED),
+    "bulletins/publication.json": { ...pub("local_date"), name: "Bulletins" },
+    "bulletins/edition.md": "# {{ title }}\n",
+    "bulletins/editions.csv":
+      "date,title,push\n2026-11-20,Quiet day,\n2026-11-21,Storm warning,yes\n2026-11-22,Calm again,no\n",
+    "site.json": { print_key_origins: [{ origin: sirius.url, private: true }] },
+  });
+  builtAt = Date.now();
+  await buildSite(content, built);
+}, 120_000);
+afterAll(async () => {
+  await sirius.close();
+  folders.remove();
+});
+afterEach(() => {
+  sirius.prints.length = 0;
+  sirius.requests.length = 0;
+  sirius.printers.clear();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+const freshStore = () => {
+  folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-"));
+  store = fileStore(folder);
+  return store;
+};
+
+const BEFORE = new Date("2026-03-26T00:00:00Z");
+/** A printer on the fake sirius and a subscription to `slug` on it, made at `at`, with `settings`. */
+async function subscribe(
+  slug: string,
+  settings: [string, string][] = [],
+  at = BEFORE,
+  on = store,
+  seal: Buffer = sealKey,
+) {
+  const key = randomBytes(8).toString("hex");
+  sirius.printers.set(key, { name: `Printer ${key.slice(0, 4)}`, owner: "Ada", online: true });
+  const { subscription } = await createSubscription(on, seal, {
+    slug,
+    printKey: new URL(sirius.keyUrl(key)),
+    printer: `Printer ${key.slice(0, 4)}`,
+    zone: "UTC",
+    hour: 6,
+    settings,
+    at,
+  });
+  return { key, id: subscription.id };
+}
+async function end(id: string) {
+  const stored = (await store.get<Subscription>(subscriptionKey(id)))!;
+  const ended = { at: BEFORE.toISOString(), reason: "the series is over (410)" };
+  await store.replace(subscriptionKey(id), { ...stored.value, ended }, stored.version);
+}
+
+const AT = Date.now() + 60_000;
+const run = (at = AT, over: Partial<PushRunOptions> = {}) =>
+  runPushes({ store, site: built, sealKey, printKeys: sirius.policy, at: new Date(at), ...over });
+const posts = () => sirius.requests.filter((r) => r.startsWith("POST "));
+const pushed = async (id: string, edition: string) => (await store.get<PushRecord>(pushedKey(id, edition)))?.value;
+
+describe("the build", () => {
+  it("records the push editions, front matter and data row, in each publication's index with its time", () => {
+    const index = (slug: string) =>
+      JSON.parse(readFileSync(path.join(siteDataDir(built), slug, "index.json"), "utf8")) as PublicationIndex;
+    expect(index("news").push?.editions).toEqual(["1"]);
+    expect(index("bulletins").push?.editions).toEqual(["2026-11-21"]);
+    const time = Date.parse(index("news").push!.built);
+    expect(time).toBeGreaterThanOrEqual(builtAt - 1000);
+    expect(time).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("marks them on the desk's publication page", () => {
+    const page = (slug: string) => readFileSync(path.join(built, slug, "index.html"), "utf8");
+    expect(page("news")).toMatch(/<span class="tag tag-push">push<\/span> no\. 1:/);
+    expect(page("bulletins")).toMatch(/<span class="tag tag-push">push<\/span> Sat 21 Nov 2026:/);
+  });
+
+  it("refuses push in a data template's front matter, and a push that is neither true nor false", () => {
+    const problems = problemsOf(
+      folders.content({
+        "a/publication.json": pub("local_date"),
+        "a/edition.md": md("push: true", "# {{ title }}"),
+        "a/editions.csv": "date,title\n2026-11-20,One\n",
+        "b/publication.json": pub("delivery_count"),
+        "b/editions/0.md": md("number: 0\npush: soon"),
+      }),
+    );
+    expect(problems.map((p) => [p.file.split("/").slice(-2).join("/"), p.field, p.problem])).toEqual([
+      ["a/edition.md", "push", "push would mark every edition"],
+      ["editions/0.md", "push", 'push is "soon", which is neither true nor false'],
+    ]);
+  });
+});
+
+describe("a push", () => {
+  it("prints once to each live subscriber with their own settings, and not to ended ones", async () => {
+    freshStore();
+    const en = await subscribe("news", [
+      ["lang", "en"],
+      ["name", "Ada"],
+    ]);
+    const fr = await subscribe("news", [
+      ["lang", "fr"],
+      ["name", "Zoé"],
+    ]);
+    const ended = await subscribe("news", [
+      ["lang", "en"],
+      ["name", "Gone"],
+    ]);
+    await end(ended.id);
+    const storm = await subscribe("bulletins");
+    const report = await run();
+    expect(report.lines.map((l) => [l.slug, l.edition, l.subscription, l.outcome]).sort()).toEqual(
+      [
+        ["bulletins", "2026-11-21", storm.id, "printed"],
+        ["news", "1", en.id, "printed"],
+        ["news", "1", fr.id, "printed"],
+      ].sort(),
+    );
+    const byKey = new Map(sirius.prints.map((p) => [p.key, p]));
+    expect(sirius.prints).toHaveLength(3);
+    expect(byKey.get(en.key)!.body).toContain("Breaking news for Ada.");
+    expect(byKey.get(fr.key)!.body).toContain("Flash news for Zoé.");
+    expect(byKey.get(en.key)!.from).toBe("News");
+    expect(byKey.get(storm.key)!.body).toContain("Storm warning");
+    expect(byKey.get(storm.key)!.from).toBe("Bulletins");
+    expect(byKey.has(ended.key)).toBe(false);
+    expect(sirius.prints.some((p) => p.body.includes("Quiet day") || p.body.includes("Calm again"))).toBe(false);
+    expect(await pushed(en.id, "1")).toMatchObject({ state: "printed", attempts: 1 });
+    expect(await pushed(ended.id, "1")).toBeUndefined();
+    // Nothing of the subscription's daily deliveries moved.
+    expect((await store.get<Subscription>(subscriptionKey(en.id)))!.value).toMatchObject({
+      deliveryCount: 0,
+      lastEtag: null,
+    });
+  });
+
+  it("prints nothing more when run again, and marks the push done", async () => {
+    freshStore();
+    await subscribe("news");
+    await subscribe("bulletins");
+    await run();
+    expect(sirius.prints).toHaveLength(2);
+    const again = await run(AT + 20 * 60_000);
+    expect(again.lines).toEqual([]);
+    expect(again.pushes.map((p) => p.done)).toEqual([true, true]);
+    await run(AT + 24 * 3600_000);
+    expect(sirius.prints).toHaveLength(2);
+    expect(posts()).toHaveLength(2);
+    expect((await store.get<PushEntry>(pushKey("news", "1")))?.value.done).toBeDefined();
+  });
+
+  it("does not print to a subscription made after the push was published", async () => {
+    freshStore();
+    const early = await subscribe("news");
+    const late = await subscribe("news", [], new Date(Date.now() + 30_000));
+    await run();
+    expect(sirius.prints.map((p) => p.key)).toEqual([early.key]);
+    expect(await pushed(late.id, "1")).toBeUndefined();
+  });
+
+  it("keeps the time of the first build it was seen in: a rebuild does not move it", async () => {
+    freshStore();
+    await store.create(pushKey("news", "1"), { slug: "news", edition: "1", published: BEFORE.toISOString() });
+    const older = await subscribe("news", [], new Date(BEFORE.getTime() - 1000));
+    await subscribe("news", [], new Date(BEFORE.getTime() + 1000));
+    const report = await run();
+    expect(report.pushes.find((p) => p.slug === "news")?.published).toBe(BEFORE.toISOString());
+    expect(sirius.prints.map((p) => p.key)).toEqual([older.key]);
+  });
+
+  it("retries an offline printer on a later run, and prints it once", async () => {
+    freshStore();
+    const { key, id } = await subscribe("news");
+    sirius.printers.get(key)!.online = false;
+    expect((await run()).lines.map((l) => l.outcome)).toEqual(["offline"]);
+    expect((await run(AT + 60_000)).lines).toEqual([]); // its wait is not over
+    sirius.printers.get(key)!.online = true;
+    expect((await run(AT + 16 * 60_000)).lines.map((l) => l.outcome)).toEqual(["printed"]);
+    expect((await run(AT + 60 * 60_000)).lines).toEqual([]);
+    expect(sirius.prints).toHaveLength(1);
+    expect(await pushed(id, "1")).toMatchObject({ state: "printed", attempts: 2 });
+  });
+
+  it("prints once per subscriber when two runs overlap", async () => {
+    freshStore();
+    const subs = [];
+    for (let i = 0; i < 12; i++) subs.push(await subscribe("news", [["name", `N${i}`]]));
+    const [a, b] = await Promise.all([run(), run(AT + 1000)]);
+    expect([...a.lines, ...b.lines].filter((l) => l.outcome === "printed")).toHaveLength(12);
+    expect(sirius.prints).toHaveLength(12);
+    expect(new Set(sirius.prints.map((p) => p.key))).toEqual(new Set(subs.map((s) => s.key)));
+    await Promise.all([run(AT + 20 * 60_000), run(AT + 20 * 60_000)]);
+    expect(sirius.prints).toHaveLength(12);
+  });
+
+  it("resumes a run killed between subscribers once its claims are stale, printing the rest exactly once", async () => {
+    freshStore();
+    const subs = [];
+    for (let i = 0; i < 4; i++) subs.push(await subscribe("news", [["name", `N${i}`]]));
+    // One printer takes the POST and never answers: the child run waits there, one copy at a time, and is killed.
+    const stuck = subs[2]!;
+    sirius.printers.get(stuck.key)!.hold = true;
+    const child = spawn(process.execPath, [
+      "--import",
+      "tsx",
+      "test/helpers/push-child.ts",
+      folder,
+      built,
+      sealKey.toString("base64"),
+      new Date(AT).toISOString(),
+      sirius.url,
+    ]);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!sirius.requests.includes(`POST /printkey/${stuck.key}`) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(sirius.requests).toContain(`POST /printkey/${stuck.key}`);
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const before = sirius.prints.map((p) => p.key);
+    expect(before).not.toContain(stuck.key);
+    expect(before.length).toBeLessThan(4);
+    expect(await pushed(stuck.id, "1")).toMatchObject({ state: "sending", attempts: 1 });
+    sirius.printers.get(stuck.key)!.hold = false;
+    // A minute later its claim still holds: a run prints the ones not reached, and leaves it.
+    await run(AT + 60_000);
+    expect(sirius.prints.map((p) => p.key).sort()).toEqual(
+      subs
+        .filter((s) => s !== stuck)
+        .map((s) => s.key)
+        .sort(),
+    );
+    // Once stale, the next run takes it over and prints it.
+    const resumed = await run(AT + 15 * 60_000);
+    expect(resumed.lines.map((l) => [l.subscription, l.outcome])).toEqual([[stuck.id, "printed"]]);
+    expect(sirius.prints.map((p) => p.key).sort()).toEqual(subs.map((s) => s.key).sort());
+    expect(await pushed(stuck.id, "1")).toMatchObject({ state: "printed", attempts: 2 });
+    await run(AT + 30 * 60_000);
+    expect(sirius.prints).toHaveLength(4);
+  });
+});
+
+describe("npm run push", () => {
+  const local = tempLocalState("push-cli");
+  let state: StateSetup;
+  beforeAll(() => {
+    state = stateSetup(local) as StateSetup;
+  });
+  afterAll(() => local.remove());
+  const cli = async (...args: string[]) => {
+    let stdout = "";
+    let stderr = "";
+    const out = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
+    const code = await pushCli(
+      [...args, "--state", local.folder, "--key-file", local.keyFile, "--site", built],
+      out,
+      {},
+    );
+    return { code, stdout, stderr };
+  };
+
+  it("answers an unknown slug or edition in one clear line, exit 2", async () => {
+    folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-")); // removed after the test
+    for (const [args, said] of [
+      [["nope", "1"], 'push: "nope" has no push edition "1": the push editions are bulletins 2026-11-21, news 1\n'],
+      [["news", "0"], 'push: "news" has no push edition "0": its push editions are 1\n'],
+      [["news"], "push: give a publication's slug and a push edition, like npm run push -- good-morning 2026-11-25\n"],
+    ] as const) {
+      const answer = await cli(...args);
+      expect(answer).toEqual({ code: 2, stdout: "", stderr: said });
+    }
+    expect(posts()).toEqual([]);
+  });
+
+  it("prints the data row's push to the local subscribers, once", async () => {
+    folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-"));
+    const { key, id } = await subscribe("bulletins", [], BEFORE, state.store, state.sealKey);
+    const first = await cli("bulletins", "2026-11-21");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      `  bulletins 2026-11-21  ${id} (Printer ${key.slice(0, 4)}): printed (sent to the printer)\n`,
+    );
+    expect(sirius.prints.map((p) => [p.key, p.from])).toEqual([[key, "Bulletins"]]);
+    expect(sirius.prints[0]!.body).toContain("Storm warning");
+    const again = await cli("bulletins", "2026-11-21");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^push: bulletins 2026-11-21 \(published [^)]+\): 0 copies worked on/);
+    expect(sirius.prints).toHaveLength(1);
+  });
+});
