@@ -4,7 +4,7 @@
 // or methods have moved on from yours (copy its `config` into your file).
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 interface FunctionModule {
@@ -17,8 +17,14 @@ const names = readdirSync("functions")
   .filter((f) => f.endsWith(".mts"))
   .map((f) => f.slice(0, -".mts".length));
 
-it("has the functions a publication needs", () => {
-  expect(names).toEqual(expect.arrayContaining(["edition", "sample", "validate_config", "subscribe", "deliver"]));
+/** The package's own functions (compiled into its dist/functions/): a site needs one entry for each. */
+const packaged = readdirSync(fileURLToPath(new URL("./", import.meta.resolve("littlepress/functions/edition"))))
+  .filter((f) => f.endsWith(".mjs"))
+  .map((f) => f.slice(0, -".mjs".length));
+
+it("has an entry for every function of the package (a new version may bring one: copy it)", () => {
+  expect(packaged).toEqual(expect.arrayContaining(["edition", "sample", "validate_config", "subscribe", "deliver"]));
+  expect(names.sort()).toEqual(packaged.sort());
 });
 
 describe.each(names)("functions/%s.mts", (name) => {
