@@ -16,13 +16,14 @@ const COMMANDS = {
   preview: "print previews: each edition as the printer prints it",
   deliver: "run the deliveries that are due, as the scheduled function does",
   sirius: "a local stand-in for the sirius print-key service",
+  print: "print a publication's edition now on an ESC/POS receipt printer",
 } as const;
 
 const USAGE = `Usage: littlepress <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, what]) => `  ${name.padEnd(9)}${what}`)
+  .map(([name, what]) => `  ${name.padEnd(14)}${what}`)
   .join("\n")}
 
 littlepress <command> --help shows a command's options.`;
