@@ -17,6 +17,7 @@ const COMMANDS = {
   deliver: "run the deliveries that are due, as the scheduled function does",
   sirius: "a local stand-in for the sirius print-key service",
   print: "print a publication's edition now on an ESC/POS receipt printer",
+  "print-server": "print publications on schedule on home ESC/POS printers",
 } as const;
 
 const USAGE = `Usage: littlepress <command> [options]
