@@ -161,8 +161,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   try {
     const header = { at: new Date(time.ms), from: meta.name, timeZone: zone };
     const printed = await printPage(renderers, printer, edition.html!, header, (line) => say(`print: ${line}`));
-    const { dots, job, report } = printed;
-    say(`print: rendered ${dots.width} x ${dots.height} dots in ${(printed.renderMs / 1000).toFixed(1)} s`);
+    const { job, report } = printed;
     if (!report.ok) {
       if (report.off) return fail(`${to.text}: ${report.error}; nothing printed (${report.tries} tries)`);
       return fail(

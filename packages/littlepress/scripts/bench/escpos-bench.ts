@@ -22,15 +22,22 @@ const USAGE = `Usage: npm run bench:escpos [-- --editions N]
 Prints N editions of the example publication "lighthouse" (by delivery_count,
 7 parts, cycled) to a fake ESC/POS printer on 127.0.0.1, at 384 and at 576 dots,
 the whole way as littlepress print does; then sends the same jobs, precomputed,
-with no rendering. Default N: 30.`;
+with no rendering.
+
+Options:
+  --editions N    editions a width (default 30)
+  -h, --help      show this text
+
+Example:
+  npm run bench:escpos -- --editions 20`;
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseToolArgs(argv, { editions: { type: "string" }, help: { type: "boolean", short: "h" } }, false);
-  const answered = answerUsage("bench:escpos", parsed, USAGE, processOutput);
+  const answered = answerUsage("bench", parsed, USAGE, processOutput);
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
   const n = Number(parsed.values.editions ?? 30);
   if (!Number.isInteger(n) || n < 1 || n > 10_000)
-    return answerUsage("bench:escpos", { error: "--editions is 1 to 10000" }, USAGE, processOutput)!;
+    return answerUsage("bench", { error: "--editions is 1 to 10000" }, USAGE, processOutput)!;
   const work = mkdtempSync(path.join(os.tmpdir(), "littlepress-escpos-bench-"));
   const printer = await startEscPosPrinter();
   const browser = await launchChromium();
@@ -114,4 +121,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runTool("bench:escpos", import.meta.url, main);
+runTool("bench", import.meta.url, main);

@@ -76,6 +76,7 @@ export async function printPage(
   const t0 = performance.now();
   const dots = await renderDots(renderers, printer.width, html, header);
   const t1 = performance.now();
+  log?.(`rendered ${dots.width} x ${dots.height} dots in ${((t1 - t0) / 1000).toFixed(1)} s`);
   const job = encodeJob(dots, { cut: printer.cut, ...(printer.bandRows ? { bandRows: printer.bandRows } : {}) });
   const report = await sendJob(printer.to, job, {
     ...(printer.retries !== undefined ? { retries: printer.retries } : {}),
