@@ -17,13 +17,15 @@ const COMMANDS = {
   deliver: "run the deliveries that are due, as the scheduled function does",
   push: "print a push edition now to every subscriber, once",
   sirius: "a local stand-in for the sirius print-key service",
+  print: "print a publication's edition now on an ESC/POS receipt printer",
+  "print-server": "print publications on schedule on home ESC/POS printers",
 } as const;
 
 const USAGE = `Usage: littlepress <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, what]) => `  ${name.padEnd(9)}${what}`)
+  .map(([name, what]) => `  ${name.padEnd(14)}${what}`)
   .join("\n")}
 
 littlepress <command> --help shows a command's options.`;

@@ -36,9 +36,9 @@ export interface Dots {
  * sirius's crop: the box (0, 0, 384, min(height, 10000)). As in PIL, the part
  * of the box outside the image is filled with zeros, so a screenshot narrower
  * than the paper gets black on its right (a browser 384 px wide never makes one).
+ * `width` is another paper's (576 dots for an 80 mm ESC/POS printer).
  */
-export function cropToPaper(image: Pixels): Pixels {
-  const width = PAPER_WIDTH_PX;
+export function cropToPaper(image: Pixels, width = PAPER_WIDTH_PX): Pixels {
   const height = Math.min(image.height, MAX_PRINT_HEIGHT_PX);
   if (image.width === width && image.height === height) return image;
   const stride = image.channels;

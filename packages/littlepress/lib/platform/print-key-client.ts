@@ -28,6 +28,8 @@ export const PRINT_KEY_MAX_BYTES = 64 * 1024;
 export interface PrintKeyReply {
   status: number;
   contentType: string;
+  /** The reply's ETag header, if any (a publication's edition/ has one). */
+  etag?: string | null;
   body: Buffer;
 }
 
@@ -118,7 +120,12 @@ function exchange(
         chunks.push(chunk);
       });
       res.once("end", () =>
-        finish({ status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks) }),
+        finish({
+          status,
+          contentType: String(res.headers["content-type"] ?? ""),
+          etag: res.headers.etag ?? null,
+          body: Buffer.concat(chunks),
+        }),
       );
       res.once("error", (error) => finish({ failed: why(error) }));
     });

@@ -3,6 +3,7 @@
 // (lib/model/bilevel.ts holds the rules), then write a 1-bit PNG.
 import sharp from "sharp";
 import { convertToDots, cropToPaper, type Dots, type Pixels } from "../../lib/model/bilevel.ts";
+import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 
 /**
  * A PNG's pixels as PIL would load them: 8 bits a channel, alpha kept apart
@@ -28,6 +29,19 @@ export function dotsToPng(dots: Dots): Promise<Buffer> {
 }
 
 /** The screenshot as sirius prints it: cropped to 384 x min(height, 10000), then PIL's convert('1'). */
-export async function printImage(screenshot: Buffer): Promise<Buffer> {
-  return dotsToPng(convertToDots(cropToPaper(await decodePng(screenshot))));
+export async function printImage(screenshot: Buffer, width = PAPER_WIDTH_PX): Promise<Buffer> {
+  return dotsToPng(await printDots(screenshot, width));
+}
+
+/** The dots printImage writes, before they become a PNG (`width`: the paper's, 384 or 576 dots). */
+export async function printDots(screenshot: Buffer, width = PAPER_WIDTH_PX): Promise<Dots> {
+  return convertToDots(cropToPaper(await decodePng(screenshot), width));
+}
+
+/** A PNG's pixels as dots: 0 where it is dark (below 128), 255 elsewhere (a 1-bit PNG gives its dots back). */
+export async function pngDots(png: Buffer): Promise<Dots> {
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const dots = new Uint8Array(info.width * info.height);
+  for (let i = 0; i < dots.length; i++) dots[i] = data[i * info.channels]! < 128 ? 0 : 255;
+  return { data: dots, width: info.width, height: info.height };
 }

@@ -25,7 +25,7 @@ export const MAX_HEIGHT = MAX_PRINT_HEIGHT_PX;
 export const PAGE_TIMEOUT_MS = 20_000;
 
 export interface Render {
-  /** Full-page screenshot of the sirius page, PAPER_WIDTH_PX wide, at most MAX_HEIGHT long. */
+  /** Full-page screenshot of the sirius page, the paper's width (PAPER_WIDTH_PX unless told), at most MAX_HEIGHT long. */
   png: Buffer;
   /** The page's length in pixels, sirius's header and margins included (the screenshot stops at MAX_HEIGHT). */
   heightPx: number;
@@ -64,17 +64,20 @@ export class PaperRenderer {
     private readonly timeoutMs: number,
     /** A folder of our own, where the page to print is written, as sirius writes it to a temporary file. */
     private readonly folder: string,
+    /** The paper's width in dots: 384 (sirius, 58 mm ESC/POS printers) or 576 (80 mm). */
+    readonly width: number,
   ) {}
 
   static async open(
     browser: Browser,
     site: { dir: string; url: string } | undefined,
     timeoutMs = PAGE_TIMEOUT_MS,
+    width = PAPER_WIDTH_PX,
   ): Promise<PaperRenderer> {
     // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
-    const context = await browser.newContext({ viewport: { width: PAPER_WIDTH_PX, height: 1 }, deviceScaleFactor: 1 });
+    const context = await browser.newContext({ viewport: { width, height: 1 }, deviceScaleFactor: 1 });
     const folder = await mkdtemp(path.join(tmpdir(), "littlepress-print-"));
-    return new PaperRenderer(context, site, timeoutMs, folder);
+    return new PaperRenderer(context, site, timeoutMs, folder, width);
   }
 
   /**
@@ -109,12 +112,12 @@ export class PaperRenderer {
       const file = path.join(this.folder, "print.html");
       await writeFile(file, printed);
       await bounded(
-        load(page, pathToFileURL(file).href, this.timeoutMs),
+        load(page, pathToFileURL(file).href, this.timeoutMs, this.width),
         this.timeoutMs + 1000,
         `did not load in ${seconds(this.timeoutMs)}`,
       );
       const render = await bounded(
-        capture(page, this.timeoutMs),
+        capture(page, this.timeoutMs, this.width),
         this.timeoutMs,
         `could not be captured in ${seconds(this.timeoutMs)}`,
       );
@@ -202,8 +205,8 @@ async function fetchEdition(url: string, timeoutMs: number): Promise<string> {
   return decodeHtml(new Uint8Array(body), charset, iconv);
 }
 
-async function load(page: Page, url: string, timeoutMs: number): Promise<void> {
-  await page.setViewportSize({ width: PAPER_WIDTH_PX, height: 1 });
+async function load(page: Page, url: string, timeoutMs: number, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 1 });
   try {
     await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
   } catch (error) {
@@ -219,12 +222,12 @@ function relativePart(url: string, folder: string): string {
   return url.startsWith(base) ? url.slice(base.length) : url;
 }
 
-async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blocked" | "relative">> {
+async function capture(page: Page, timeoutMs: number, width: number): Promise<Omit<Render, "blocked" | "relative">> {
   // Make the viewport as tall as the page, so that what is measured is what is
   // captured; wait for images it now shows; measure again until the length settles.
   let m = await measure(page);
   for (let round = 0; round < 3; round++) {
-    await page.setViewportSize({ width: PAPER_WIDTH_PX, height: clampHeight(m.height) });
+    await page.setViewportSize({ width, height: clampHeight(m.height) });
     await page.evaluate(() =>
       Promise.all(
         [...document.images]
@@ -245,12 +248,12 @@ async function capture(page: Page, timeoutMs: number): Promise<Omit<Render, "blo
   }
   const png = await page.screenshot({
     fullPage: true,
-    clip: { x: 0, y: 0, width: PAPER_WIDTH_PX, height: clampHeight(m.height) },
+    clip: { x: 0, y: 0, width, height: clampHeight(m.height) },
     timeout: timeoutMs,
     animations: "disabled",
     caret: "hide",
   });
-  return { png, heightPx: m.height, wider: m.width > PAPER_WIDTH_PX };
+  return { png, heightPx: m.height, wider: m.width > width };
 }
 
 const clampHeight = (height: number) => Math.max(1, Math.min(height, MAX_HEIGHT));

@@ -1,0 +1,216 @@
+// Sending an ESC/POS job to a receipt printer: over TCP to its raw port
+// (9100), written to a device file (/dev/usb/lp0), or handed to CUPS as a raw
+// job (`lp -d <queue> -o raw`, spawned with no shell). A job that fails is sent
+// again whole, at most `retries` more times; when the first try had reached the
+// printer, the retry starts with a band's worth of NUL bytes (escpos-raster.ts's
+// resendPrefix), so a printer left waiting inside a band finishes it blank
+// instead of reading the new job as dots.
+import { spawn } from "node:child_process";
+import { open } from "node:fs/promises";
+import { connect } from "node:net";
+import { bandsWithin, resendPrefix, type EscPosJob } from "../model/escpos-raster.ts";
+
+export type Destination =
+  | { kind: "tcp"; host: string; port: number; text: string }
+  | { kind: "device"; path: string; text: string }
+  | { kind: "cups"; queue: string; text: string };
+
+/** `tcp://host:9100`, `cups:<queue>`, or a device file's path; or what is wrong with the text. */
+export function parseDestination(text: string): Destination | { problem: string } {
+  if (text.startsWith("tcp:")) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return { problem: `"${text}" is not a tcp://host:port address` };
+    }
+    const port = url.port === "" ? 9100 : Number(url.port);
+    if (!url.hostname || url.pathname.replace(/^\/$/, "") !== "" || url.search || url.username)
+      return { problem: `"${text}" is not a tcp://host:port address` };
+    return { kind: "tcp", host: url.hostname.replace(/^\[|\]$/g, ""), port, text };
+  }
+  if (text.startsWith("cups:")) {
+    const queue = text.slice("cups:".length);
+    // CUPS queue names: printable characters other than space, "/", "\\", "#", quotes and ",".
+    if (!/^[A-Za-z0-9_.@+-]+$/.test(queue)) return { problem: `"${queue}" is not a CUPS queue name` };
+    return { kind: "cups", queue, text };
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text))
+    return { problem: `"${text}" is not a destination: use tcp://host:9100, cups:<queue> or a device file's path` };
+  if (!text) return { problem: "the destination is empty" };
+  return { kind: "device", path: text, text };
+}
+
+/** One try's outcome. `reached`: some bytes went out to the printer before the failure (it may have printed some). */
+export type SendOutcome = { sent: true } | { error: string; reached: boolean; bytesOut: number };
+
+export interface SendOptions {
+  /** Connect, write and the printer's close, in all (default SEND_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+export const SEND_TIMEOUT_MS = 30_000;
+/** After the job is written, how long the printer has to close its side or reset: a reset in it is a dropped job. */
+const SETTLE_MS = 500;
+
+/** Sends `bytes` once to `dest`; never throws. */
+export function sendOnce(dest: Destination, bytes: Uint8Array, options: SendOptions = {}): Promise<SendOutcome> {
+  const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+  if (dest.kind === "tcp") return sendTcp(dest, bytes, timeoutMs);
+  if (dest.kind === "device") return writeDevice(dest.path, bytes);
+  return sendCups(dest.queue, bytes, timeoutMs);
+}
+
+function sendTcp(dest: { host: string; port: number }, bytes: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
+  return new Promise((resolve) => {
+    let connected = false;
+    let finished = false;
+    let done = false;
+    const socket = connect({ host: dest.host, port: dest.port });
+    const settle = (outcome: SendOutcome) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      socket.destroy();
+      resolve(outcome);
+    };
+    const fail = (error: string) => settle({ error, reached: connected, bytesOut: socket.bytesWritten });
+    let grace: NodeJS.Timeout | undefined;
+    const timer = setTimeout(
+      () => fail(connected ? `no end to the job in ${timeoutMs / 1000} s` : `no answer in ${timeoutMs / 1000} s`),
+      timeoutMs,
+    );
+    socket.once("connect", () => {
+      connected = true;
+      socket.end(bytes, () => {
+        finished = true;
+        // All is written; a reset now is a printer that dropped the job, a close or silence one that took it.
+        grace = setTimeout(() => settle({ sent: true }), SETTLE_MS);
+      });
+    });
+    socket.once("end", () => {
+      if (!finished) fail("the printer closed the connection before the job was sent");
+    });
+    socket.once("close", (hadError) => {
+      if (!hadError && finished) settle({ sent: true });
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? "";
+      if (!connected && code === "ECONNREFUSED") return fail("nothing is listening there (is the printer on?)");
+      if (!connected) return fail(`could not connect (${code || error.message})`);
+      fail(`the connection dropped mid-job (${code || error.message})`);
+    });
+  });
+}
+
+async function writeDevice(path: string, bytes: Uint8Array): Promise<SendOutcome> {
+  let written = 0;
+  try {
+    const file = await open(path, "w");
+    try {
+      while (written < bytes.length) written += (await file.write(bytes, written)).bytesWritten;
+    } finally {
+      await file.close();
+    }
+    return { sent: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    const why =
+      code === "ENOENT"
+        ? "no such device or folder"
+        : code === "EACCES"
+          ? "permission denied (the printer's device file needs its group, often lp)"
+          : code || String(error);
+    return { error: `could not write to ${path}: ${why}`, reached: written > 0, bytesOut: written };
+  }
+}
+
+function sendCups(queue: string, bytes: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn("lp", ["-d", queue, "-o", "raw"], { stdio: ["pipe", "ignore", "pipe"], timeout: timeoutMs });
+    let stderr = "";
+    let settled = false;
+    const settle = (outcome: SendOutcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(outcome);
+    };
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(0, 2000);
+    });
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      settle({
+        error:
+          error.code === "ENOENT"
+            ? "lp is not installed (CUPS's client: apt-get install cups-client)"
+            : `lp did not run (${error.code ?? error.message})`,
+        reached: false,
+        bytesOut: 0,
+      }),
+    );
+    child.stdin.once("error", () => undefined); // lp gone early: its exit says why
+    child.once("close", (code, signal) => {
+      if (code === 0) return settle({ sent: true });
+      const line = stderr.trim().split("\n")[0] ?? "";
+      const why = signal ? `was stopped (${signal})` : `failed (exit ${code})`;
+      settle({ error: `lp -d ${queue} ${why}${line ? `: ${line}` : ""}`, reached: false, bytesOut: 0 });
+    });
+    child.stdin.end(bytes);
+  });
+}
+
+export interface SendJobOptions extends SendOptions {
+  /** Tries after the first (default 2). */
+  retries?: number;
+  /** The wait before each retry (default 2 s). */
+  retryWaitMs?: number;
+  /** One line per failed try, said as it happens. */
+  log?: (line: string) => void;
+}
+
+export interface JobReport {
+  ok: boolean;
+  /** Tries made. */
+  tries: number;
+  /** The last try's error, when none succeeded. */
+  error?: string;
+  /** Tries that reached the printer and failed: it may have printed part of them (what is said of each). */
+  partial: string[];
+  /** Nothing ever connected: the printer is off, or not there. */
+  off: boolean;
+}
+
+/** Sends `job` to `dest`, again whole after a failure, at most `retries` more times; never throws. */
+export async function sendJob(dest: Destination, job: EscPosJob, options: SendJobOptions = {}): Promise<JobReport> {
+  const retries = options.retries ?? 2;
+  const partial: string[] = [];
+  let reachedBefore = false;
+  let lastError = "";
+  for (let tries = 1; tries <= retries + 1; tries++) {
+    const bytes = reachedBefore ? concat(resendPrefix(job), job.bytes) : job.bytes;
+    const prefix = bytes.length - job.bytes.length;
+    const last = await sendOnce(dest, bytes, options);
+    if ("sent" in last) return { ok: true, tries, partial, off: false };
+    lastError = last.error;
+    if (last.reached) {
+      reachedBefore = true;
+      const ofJob = Math.max(0, Math.min(last.bytesOut - prefix, job.bytes.length));
+      const bands = bandsWithin(job, ofJob);
+      const note =
+        `try ${tries}: ${last.error} after at most ${ofJob} of ${job.bytes.length} bytes: ` +
+        `the printer may have printed up to ${bands} of ${job.bandEnds.length} bands of it`;
+      partial.push(note);
+      options.log?.(note);
+    } else options.log?.(`try ${tries}: ${last.error}`);
+    if (tries <= retries) await new Promise((r) => setTimeout(r, options.retryWaitMs ?? 2000));
+  }
+  return { ok: false, tries: retries + 1, error: lastError, partial, off: partial.length === 0 };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}

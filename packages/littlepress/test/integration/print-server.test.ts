@@ -1,0 +1,178 @@
+// The home print server's runs over a simulated clock, against the fake
+// ESC/POS printer and publications served by the kit's server: a due delivery
+// prints once, 204 prints nothing, a printer that is off is tried again by a
+// later run, 410 ends the subscription with the end slip printed, and the
+// same ETag prints once.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Subscription } from "../../lib/model/subscription.ts";
+import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import { launchChromium } from "../../scripts/browser.ts";
+import { Renderers } from "../../scripts/print/escpos-print.ts";
+import { readPrintersConfig, runHomePrinters, type HomePrinter } from "../../scripts/print/home-printers.ts";
+import { main } from "../../scripts/print-server.ts";
+import { jobDots, startEscPosPrinter, type FakeEscPosPrinter } from "../helpers/escpos-printer.ts";
+import { withServer } from "../helpers/server.ts";
+
+const basic = withServer("basic");
+let browser: Browser;
+let renderers: Renderers;
+let printer: FakeEscPosPrinter;
+let dir: string;
+let store: StateStore;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  renderers = new Renderers(browser);
+});
+afterAll(async () => {
+  await renderers?.close();
+  await browser?.close();
+});
+beforeEach(async () => {
+  printer = await startEscPosPrinter();
+  dir = await mkdtemp(path.join(tmpdir(), "littlepress-print-server-"));
+  store = fileStore(path.join(dir, "state"));
+});
+afterEach(async () => {
+  await printer.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function home(publication: string): HomePrinter[] {
+  const config = readPrintersConfig({
+    printers: [{ id: "kitchen", name: "Kitchen", to: printer.url, publication, hour: 6, zone: "UTC" }],
+  });
+  if ("problems" in config) throw new Error(config.problems.join("; "));
+  return config.printers;
+}
+
+const run = async (printers: HomePrinter[], at: string) => {
+  const [status] = await runHomePrinters(printers, { store, renderers, at: new Date(at), retries: 0, retryWaitMs: 0 });
+  return status!;
+};
+
+describe("print-server runs", () => {
+  it("prints each due delivery once, nothing on 204, retries a printer that was off, and ends on 410 with the slip", async () => {
+    const printers = home(`${basic.url}/serial/`); // parts 0, 1, 2, 4; 3 is a gap (204); then 410
+    expect((await run(printers, "2026-11-23T05:00:00Z")).outcome).toBe("waiting"); // subscribed before 06:00
+    expect(printer.stream.jobs).toHaveLength(0);
+
+    const first = await run(printers, "2026-11-23T06:05:00Z");
+    expect(first.outcome).toBe("printed");
+    expect(first.line).toMatch(
+      /^Kitchen: 2026-11-23 delivery_count 0: sent to the printer, ETag "0-\w+", 384x\d+ dots$/,
+    );
+    expect(printer.stream.jobs).toHaveLength(1);
+    expect(printer.stream.jobs[0]!.cut).toBe(true);
+    expect(jobDots(printer.stream.jobs[0]!).height).toBeGreaterThan(100);
+
+    expect((await run(printers, "2026-11-23T07:05:00Z")).outcome).toBe("done"); // later that day: not again
+    expect(printer.stream.jobs).toHaveLength(1);
+
+    expect((await run(printers, "2026-11-24T06:00:00Z")).outcome).toBe("printed");
+    expect((await run(printers, "2026-11-25T06:00:00Z")).outcome).toBe("printed");
+    const gap = await run(printers, "2026-11-26T06:00:00Z");
+    expect(gap.line).toMatch(/delivery_count 3: 204: nothing today$/);
+    expect(printer.stream.jobs).toHaveLength(3);
+
+    await printer.switchOff();
+    const off = await run(printers, "2026-11-27T06:00:00Z");
+    expect(off.outcome).toBe("offline");
+    expect(off.line).toContain("printer off or unreachable; tried again by a later run");
+    await printer.switchOn();
+    expect((await run(printers, "2026-11-27T06:05:00Z")).outcome).toBe("done"); // its retry waits 15 minutes
+    const retried = await run(printers, "2026-11-27T06:15:00Z");
+    expect(retried.outcome).toBe("printed");
+    expect(retried.line).toMatch(/delivery_count 4: sent to the printer, ETag "4-/); // the same delivery, count kept
+    expect(printer.stream.jobs).toHaveLength(4);
+
+    const end = await run(printers, "2026-11-28T06:00:00Z");
+    expect(end.outcome).toBe("ended");
+    expect(end.line).toMatch(
+      /delivery_count 5: 410: the series is over; ended .*the end slip was sent to the printer$/,
+    );
+    expect(printer.stream.jobs).toHaveLength(5); // the slip
+    expect((await run(printers, "2026-11-29T06:00:00Z")).outcome).toBe("done");
+    expect(printer.stream.jobs).toHaveLength(5);
+
+    const sub = (await store.get<Subscription>("printers/kitchen"))!.value;
+    expect(sub.deliveryCount).toBe(6);
+    expect(sub.ended?.reason).toBe("the series is over (410)");
+    expect(sub.endNotice?.state).toBe("printed");
+  });
+
+  it("prints an ETag once, whatever the day", async () => {
+    const pub = await sameEtagPublication();
+    try {
+      const printers = home(pub.url);
+      await run(printers, "2026-11-23T05:00:00Z");
+      expect((await run(printers, "2026-11-23T06:00:00Z")).outcome).toBe("printed");
+      const again = await run(printers, "2026-11-24T06:00:00Z");
+      expect(again.outcome).toBe("not-printed");
+      expect(again.line).toContain("same ETag as last time");
+      expect(printer.stream.jobs).toHaveLength(1);
+      expect(pub.asked).toEqual(["/edition/?delivery_count=0", "/edition/?delivery_count=1"]);
+    } finally {
+      await pub.close();
+    }
+  });
+
+  it("the command reads printers.json, runs once and prints a status line a printer", async () => {
+    const config = path.join(dir, "printers.json");
+    await writeFile(
+      config,
+      JSON.stringify({
+        printers: [{ id: "desk", to: printer.url, publication: `${basic.url}/serial/`, hour: 6, zone: "UTC" }],
+      }),
+    );
+    const out = { stdout: "", stderr: "" };
+    const o = { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) };
+    expect(await main(["--config", config, "--once", "--at", "2026-11-23T05:00:00Z"], o)).toBe(0);
+    expect(await main(["--config", config, "--once", "--at", "2026-11-23T06:00:00Z"], o)).toBe(0);
+    expect(out.stdout.split("\n")[1]).toMatch(/^2026-11-23T06:00:00.000Z desk: 2026-11-23 delivery_count 0: sent/);
+    expect(printer.stream.jobs).toHaveLength(1);
+    await writeFile(
+      config,
+      JSON.stringify({ printers: [{ id: "desk", to: "http://x", publication: "x", width: 500 }] }),
+    );
+    out.stderr = "";
+    expect(await main(["--config", config, "--once"], o)).toBe(1);
+    expect(out.stderr).toBe(
+      `print-server: ${config}: printers[0]: "http://x" is not a destination: use tcp://host:9100, cups:<queue> or a device file's path\n`,
+    );
+  });
+});
+
+/** A publication whose every edition has the same ETag (a spec-following one may: the same page). */
+async function sameEtagPublication(): Promise<{ url: string; asked: string[]; close(): Promise<void> }> {
+  const asked: string[] = [];
+  const server: Server = createServer((req, res) => {
+    if (req.url === "/pub/meta.json") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      return res.end(JSON.stringify({ name: "Same", send_delivery_count: true }));
+    }
+    if (req.url?.startsWith("/pub/edition/")) {
+      asked.push(req.url.slice("/pub".length));
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ETag: '"same"' });
+      return res.end("<p>The same page</p>");
+    }
+    res.writeHead(404).end();
+  });
+  server.keepAliveTimeout = 100;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/pub/`,
+    asked,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
