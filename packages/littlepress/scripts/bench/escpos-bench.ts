@@ -99,11 +99,11 @@ async function main(argv: string[]): Promise<number> {
             `${((encodeOnly / n) * 1000).toFixed(2)} ms | ${Math.round(bytes / n / 1024)} KiB |`,
         );
       }
+      const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})`;
+      console.log(`bench:escpos: ${n} editions of lighthouse a width, one Chromium, on ${machine}\n`);
       console.log(
-        `bench:escpos: ${n} editions of lighthouse a width, one Chromium, on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})\n`,
-      );
-      console.log(
-        "| dots wide | editions | whole print, editions/s | precomputed jobs sent, editions/s | GS v 0 encoding alone (a blank picture as tall), per job | job size (mean) |",
+        "| dots wide | editions | whole print, editions/s | precomputed jobs sent, editions/s | " +
+          "GS v 0 encoding alone (a blank picture as tall), per job | job size (mean) |",
       );
       console.log("|---|---|---|---|---|---|");
       for (const line of lines) console.log(line);
