@@ -25,7 +25,10 @@ export const MAX_HEIGHT = MAX_PRINT_HEIGHT_PX;
 export const PAGE_TIMEOUT_MS = 20_000;
 
 export interface Render {
-  /** Full-page screenshot of the sirius page, the paper's width (PAPER_WIDTH_PX unless told), at most MAX_HEIGHT long. */
+  /**
+   * Full-page screenshot of the sirius page, the paper's width (PAPER_WIDTH_PX unless told),
+   * at most MAX_HEIGHT long.
+   */
   png: Buffer;
   /** The page's length in pixels, sirius's header and margins included (the screenshot stops at MAX_HEIGHT). */
   heightPx: number;

@@ -89,5 +89,6 @@ export async function printPage(
 /** "61,234 bytes in 10 bands of 128 rows, cut" */
 export function jobSummary(job: EscPosJob, printer: PrinterSettings): string {
   const rows = printer.bandRows ?? 128;
-  return `${job.bytes.length.toLocaleString("en")} bytes in ${job.bandEnds.length} bands of up to ${rows} rows, ${printer.cut ? "cut" : "no cut"}`;
+  const bands = `${job.bandEnds.length} bands of up to ${rows} rows`;
+  return `${job.bytes.length.toLocaleString("en")} bytes in ${bands}, ${printer.cut ? "cut" : "no cut"}`;
 }

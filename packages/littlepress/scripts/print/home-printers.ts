@@ -205,7 +205,8 @@ async function runPrinter(printer: HomePrinter, o: HomeRunOptions): Promise<Prin
   await o.store.put(recKey(printer.id, due.date), record);
   sub = afterDelivery(sub, record, { ...settled.change, ...(notice ? { endNotice: notice } : {}) });
   await o.store.put(subKey(printer.id), sub);
-  const what = `${due.date} delivery_count ${record.deliveryCount}: ${record.detail}${record.etag ? `, ETag ${record.etag}` : ""}${dots}`;
+  const etag = record.etag ? `, ETag ${record.etag}` : "";
+  const what = `${due.date} delivery_count ${record.deliveryCount}: ${record.detail}${etag}${dots}`;
   if (record.state === "ended") {
     const slip = await endSlip(printer, sub, o, status);
     return status("ended", `${what}; ${slip.line.slice(printer.name.length + 2)}`);

@@ -83,7 +83,7 @@ describe("littlepress print to a network printer", () => {
     expect(printer.stream.jobs[0]!.feeds).toEqual([4]);
   });
 
-  it("sends a job dropped mid-way again whole, says the first may be partly printed, and it prints once in full", async () => {
+  it("sends a dropped job again whole, says the first may be partly printed, and it prints once in full", async () => {
     printer.dropAfter.push(9000); // the first connection is reset after 9,000 bytes
     const pub = `${examples.url}/lighthouse/`;
     const r = await print([pub, "--to", printer.url]);
