@@ -58,7 +58,7 @@ const run = async (printers: HomePrinter[], at: string) => {
 };
 
 describe("print-server runs", () => {
-  it("prints each due delivery once, nothing on 204, retries a printer that was off, ends on 410 with a slip", async () => {
+  it("prints a due delivery once, nothing on 204, retries a printer that was off, ends on 410, a slip", async () => {
     const printers = home(`${basic.url}/serial/`); // parts 0, 1, 2, 4; 3 is a gap (204); then 410
     expect((await run(printers, "2026-11-23T05:00:00Z")).outcome).toBe("waiting"); // subscribed before 06:00
     expect(printer.stream.jobs).toHaveLength(0);
