@@ -4,7 +4,7 @@
 import { printerName } from "../model/printer-name.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
-import { deliveriesOf, liveKey, liveOf, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
+import { deliveriesOf, liveKey, liveOf, slotKey, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
 
 /**
  * How many live subscriptions the publication `slug` has, from its index: its
@@ -43,10 +43,11 @@ export async function pruneDeliveries(
  */
 export async function removeSubscription(
   store: StateStore,
-  sub: Pick<Subscription, "id" | "slug">,
+  sub: Pick<Subscription, "id" | "slug" | "zone" | "hour">,
   budget: PruneBudget = { deletes: Infinity },
 ): Promise<boolean> {
   await store.delete(liveKey(sub.slug, sub.id));
+  await store.delete(slotKey(sub));
   if (!(await pruneDeliveries(store, sub.id, () => true, budget)) || !takeDelete(budget)) return false;
   await store.delete(subscriptionKey(sub.id));
   return true;
