@@ -18,7 +18,9 @@ const names = readdirSync("functions")
   .map((f) => f.slice(0, -".mts".length));
 
 it("has the functions a publication needs", () => {
-  expect(names).toEqual(expect.arrayContaining(["edition", "sample", "validate_config", "subscribe", "deliver"]));
+  expect(names).toEqual(
+    expect.arrayContaining(["edition", "sample", "validate_config", "subscribe", "deliver", "deliver-background"]),
+  );
 });
 
 describe.each(names)("functions/%s.mts", (name) => {

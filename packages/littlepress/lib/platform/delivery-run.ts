@@ -189,6 +189,8 @@ export interface Run {
   indexes: RunIndexes;
   /** The live-index and schedule keys of the subscriptions read. */
   seen: Set<string>;
+  /** Subscriptions whose delivery another run held (claimed, not yet stale, not settled). */
+  held: Set<string>;
   lines: DeliveryLine[];
   paused: DeliveryLine[];
   due: number;
@@ -277,6 +279,7 @@ export function openRun(options: DeliveryRunOptions, indexes: RunIndexes = {}): 
     },
     notices: [],
     seen: new Set(),
+    held: new Set(),
     lines: [],
     paused: [],
     due: 0,
@@ -295,31 +298,43 @@ export function openRun(options: DeliveryRunOptions, indexes: RunIndexes = {}): 
  * POSTs do, so that the POSTs, at `concurrency` in flight, are what a batch waits on.
  */
 export async function deliverBatch(run: Run, keys: readonly string[]): Promise<void> {
+  // A store that fails outside a delivery (a subscription's read) fails the batch, once what is in flight is done.
+  let failed: { error: unknown } | undefined;
+  await eachAtMost(run.concurrency * PREPARED_PER_POST, keys, async (key) => {
+    try {
+      await deliverKey(run, key);
+    } catch (error) {
+      failed ??= { error };
+    }
+  });
+  if (failed) throw failed.error;
+}
+
+/** One subscription of a batch: read, kept, and delivered to if due. */
+async function deliverKey(run: Run, key: string): Promise<void> {
   const { o, times, now } = run;
   const { store, at } = o;
-  await eachAtMost(run.concurrency * PREPARED_PER_POST, keys, async (key) => {
-    if (now() >= times.readBy) return void run.unchecked++;
-    const stored = await store.get<Subscription>(key);
-    if (!stored) return;
-    const sub = stored.value;
-    run.seen.add(liveKey(sub.slug, sub.id));
-    run.seen.add(slotKey(sub));
-    if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
-    // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
-    if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy)
-      return void (await endNotice(run, sub));
-    const when = deliveryDueAt(sub, at);
-    if (!when) return;
-    if (pausedOn(sub, when.date)) return void run.paused.push(pausedLine(sub, when));
-    run.due++;
-    if (now() >= times.startBy) {
-      // Out of time: whether it is still to do is all that is looked at (one read), for the report.
-      if (await peek(o, sub, when).catch(() => true)) run.left++;
-      return;
-    }
-    const line = await deliverOne(run, stored, when);
-    if (line) run.lines.push(line);
-  });
+  if (now() >= times.readBy) return void run.unchecked++;
+  const stored = await store.get<Subscription>(key);
+  if (!stored) return;
+  const sub = stored.value;
+  run.seen.add(liveKey(sub.slug, sub.id));
+  run.seen.add(slotKey(sub));
+  if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
+  // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
+  if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy)
+    return void (await endNotice(run, sub));
+  const when = deliveryDueAt(sub, at);
+  if (!when) return;
+  if (pausedOn(sub, when.date)) return void run.paused.push(pausedLine(sub, when));
+  run.due++;
+  if (now() >= times.startBy) {
+    // Out of time: whether it is still to do is all that is looked at (one read), for the report.
+    if (await peek(o, sub, when).catch(() => true)) run.left++;
+    return;
+  }
+  const line = await deliverOne(run, stored, when);
+  if (line) run.lines.push(line);
 }
 
 /** The report of a run that read `subscriptions` subscriptions. */
@@ -453,7 +468,7 @@ async function deliverOne(
   try {
     const claimed = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
     if (claimed && "done" in claimed) return void (await finishEnd(run, stored, claimed.done));
-    if (!claimed) return undefined;
+    if (!claimed) return void run.held.add(sub.id);
     const { version: claimVersion, previous, ...rec } = claimed as Claimed;
     const claimedAt = run.now();
     const meta = await cache.metaOf(sub.slug);

@@ -123,6 +123,7 @@ const ICONV: Record<string, "never" | "import()"> = {
   sample: "import()",
   validate_config: "import()",
   deliver: "never",
+  "deliver-background": "never",
   deliveries: "never",
   subscribe: "never",
 };
