@@ -127,8 +127,9 @@ export async function benchDeliveries(o: DeliveryBenchOptions): Promise<string> 
         sirius.requests.length = 0;
         const plain = await plainPosts(sirius.keyUrl(firstKey(sirius)), bodies, o.subscribers);
         const calls = "calls" in store ? ((store.calls as number) / o.subscribers).toFixed(1) : "";
+        const rate = (o.subscribers / seconds).toFixed(0);
         rows.push(
-          `| ${name} | ${o.subscribers} | ${printed} | ${seconds.toFixed(2)} | ${(o.subscribers / seconds).toFixed(0)} | ` +
+          `| ${name} | ${o.subscribers} | ${printed} | ${seconds.toFixed(2)} | ${rate} | ` +
             `${plain.toFixed(2)} | ${(plain / seconds).toFixed(2)} | ${calls} | ${peakMiB.toFixed(0)} |`,
         );
       }

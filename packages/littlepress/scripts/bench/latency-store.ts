@@ -4,7 +4,7 @@
 // milliseconds, as each Netlify Blobs call is (a list: one round trip per page
 // of 1,000 keys, as Blobs pages its listings). Counts the calls.
 import { createHash } from "node:crypto";
-import { checkKey, type StateStore, type Stored } from "../../lib/platform/state-store.ts";
+import { checkKey, type StateStore } from "../../lib/platform/state-store.ts";
 
 /** A store in memory: values kept as JSON text, versions hashed from it. */
 export function memoryStore(): StateStore {
@@ -19,9 +19,7 @@ export function memoryStore(): StateStore {
   return {
     get<T>(key: string) {
       const text = data.get(checkKey(key));
-      return Promise.resolve(
-        text === undefined ? undefined : ({ value: JSON.parse(text) as T, version: version(text) } as Stored<T>),
-      );
+      return Promise.resolve(text === undefined ? undefined : { value: JSON.parse(text) as T, version: version(text) });
     },
     createVersioned,
     async create(key, value) {
