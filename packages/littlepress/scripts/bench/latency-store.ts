@@ -6,15 +6,47 @@
 import { createHash } from "node:crypto";
 import { checkKey, type StateStore } from "../../lib/platform/state-store.ts";
 
-/** A store in memory: values kept as JSON text, versions hashed from it. */
+/** A folder of the memory store: its keys, and the folders under it. */
+interface Folder {
+  keys: Set<string>;
+  children: Map<string, Folder>;
+}
+
+/**
+ * A store in memory: values kept as JSON text, versions hashed from it; keys
+ * kept in a tree of folders, so that a listing reads only the folder it names
+ * (as the file store's does), not every key.
+ */
 export function memoryStore(): StateStore {
   const data = new Map<string, string>();
+  const root: Folder = { keys: new Set(), children: new Map() };
+  const folderOf = (parts: string[], make: boolean): Folder | undefined => {
+    let at = root;
+    for (const part of parts) {
+      let next = at.children.get(part);
+      if (!next) {
+        if (!make) return undefined;
+        at.children.set(part, (next = { keys: new Set(), children: new Map() }));
+      }
+      at = next;
+    }
+    return at;
+  };
+  const parentParts = (key: string) => key.split("/").slice(0, -1);
+  const add = (key: string, text: string) => {
+    data.set(key, text);
+    folderOf(parentParts(key), true)!.keys.add(key);
+  };
   const version = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 20);
   const createVersioned = (key: string, value: unknown) => {
     if (data.has(checkKey(key))) return Promise.resolve(undefined);
     const text = JSON.stringify(value);
-    data.set(key, text);
+    add(key, text);
     return Promise.resolve(version(text));
+  };
+  const collect = (folder: Folder, into: string[]) => {
+    into.push(...folder.keys);
+    for (const child of folder.children.values()) collect(child, into);
   };
   return {
     get<T>(key: string) {
@@ -32,24 +64,25 @@ export function memoryStore(): StateStore {
       return Promise.resolve(true);
     },
     put(key, value) {
-      data.set(checkKey(key), JSON.stringify(value));
+      add(checkKey(key), JSON.stringify(value));
       return Promise.resolve();
     },
     delete(key) {
       data.delete(checkKey(key));
+      folderOf(parentParts(key), false)?.keys.delete(key);
       return Promise.resolve();
     },
     list(prefix) {
-      return Promise.resolve([...data.keys()].filter((k) => k.startsWith(prefix)));
+      const folder = folderOf(parentParts(prefix), false);
+      const keys: string[] = [];
+      if (folder) collect(folder, keys);
+      return Promise.resolve(keys.filter((k) => k.startsWith(prefix)));
     },
     folders(prefix) {
-      const names = new Set<string>();
-      for (const k of data.keys())
-        if (k.startsWith(prefix)) {
-          const rest = k.slice(prefix.length);
-          if (rest.includes("/")) names.add(rest.slice(0, rest.indexOf("/")));
-        }
-      return Promise.resolve([...names]);
+      const folder = folderOf(prefix.replace(/\/$/, "").split("/").filter(Boolean), false);
+      const names = [...(folder?.children ?? new Map<string, Folder>()).entries()];
+      const nonEmpty = (f: Folder): boolean => f.keys.size > 0 || [...f.children.values()].some(nonEmpty);
+      return Promise.resolve(names.filter(([, f]) => nonEmpty(f)).map(([name]) => name));
     },
   };
 }
