@@ -51,8 +51,7 @@ Options:
                           (default 50)
   -h, --help              show this text
 
-Examples:
-  npm run bench:deliveries -- --subscribers 10000 --latency-ms 30
+Example:
   npm run bench:deliveries -- --subscribers 100000 --latency-ms 30 --simulate-fanout`;
 
 const ZONES = ["Europe/London", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati", "Etc/GMT+12", "Europe/Paris"];
