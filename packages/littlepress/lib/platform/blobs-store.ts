@@ -34,6 +34,12 @@ export function blobsStore(options?: BlobsSite): StateStore {
     async create(key, value) {
       return (await store.setJSON(checkKey(key), value, { onlyIfNew: true })).modified;
     },
+    async createVersioned(key, value) {
+      const written = await store.setJSON(checkKey(key), value, { onlyIfNew: true });
+      if (!written.modified) return undefined;
+      // The service answers the new ETag; without one (the local emulator), a read gives it.
+      return written.etag ?? (await store.getWithMetadata(key, { type: "json" }))?.etag ?? "";
+    },
     async replace(key, value, version) {
       // An empty condition would write unconditionally: refuse instead (Netlify's
       // local emulator answers reads without ETags; the service always sends one).

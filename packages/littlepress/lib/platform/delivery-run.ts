@@ -36,6 +36,7 @@ import {
   reclaim,
   recordedEnd,
   settle,
+  STALE_CLAIM_MS,
   subscriptionExpired,
   type DeliveryRecord,
   type DueDelivery,
@@ -48,7 +49,16 @@ import { sendEndNotice, type NoticeWork } from "./end-notices.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { pruneRateLimits } from "./rate-limit-pruning.ts";
 import { takeDelete, type PruneBudget, type StateStore, type Stored } from "./state-store.ts";
-import { deliveryKey, LIVE, liveKey, SUBSCRIPTIONS, subscriptionKey, type LiveEntry } from "./store-keys.ts";
+import {
+  deliveryKey,
+  LIVE,
+  liveKey,
+  SLOTS,
+  slotKey,
+  SUBSCRIPTIONS,
+  subscriptionKey,
+  type LiveEntry,
+} from "./store-keys.ts";
 import { pruneDeliveries, removeSubscription } from "./subscriptions.ts";
 
 export interface DeliveryRunOptions {
@@ -86,6 +96,12 @@ export interface DeliveryRunOptions {
    * reads a built site's). Default: every publication does.
    */
   endNotice?: (slug: string) => boolean;
+  /**
+   * A first claim younger than this (ms on the run's clock) is settled from
+   * the version its create answered, without reading it back before the POST
+   * (default CLAIM_RECHECK_MS): no other run can take over a claim before it is stale.
+   */
+  claimRecheckMs?: number;
   /** The site's address for people, which the end slip's subscribe link names (default: `origin`). */
   publicOrigin?: string;
   fetch?: typeof fetch;
@@ -133,6 +149,8 @@ export const DELIVERY_CONCURRENCY = 48;
 export const DELIVERY_TIMEOUT_MS = 5_000;
 /** A Netlify scheduled function is stopped after 30 s: the run keeps 5 s to spare. */
 export const RUN_BUDGET_MS = 25_000;
+/** Half the time a claim holds (STALE_CLAIM_MS): a claim younger than this cannot have been taken over. */
+export const CLAIM_RECHECK_MS = STALE_CLAIM_MS / 2;
 /** How long delivery records are kept, in days (the desk's history shows them). */
 export const KEEP_DELIVERIES_DAYS = 90;
 /** Deletions a run makes at most to prune, and only before its last start time: the rest goes on the next run. */
@@ -162,8 +180,22 @@ interface RunCache {
 }
 
 /** What the workers of one run share. */
-interface Run {
+export interface Run {
   o: DeliveryRunOptions & { timeoutMs: number };
+  /** Deliveries in flight at once: POSTs to print keys at once. */
+  concurrency: number;
+  /** Holds the POSTs to print keys to `concurrency` at once. */
+  posts: <R>(work: () => Promise<R>) => Promise<R>;
+  indexes: RunIndexes;
+  /** The live-index and schedule keys of the subscriptions read. */
+  seen: Set<string>;
+  /** Subscriptions whose delivery another run held (claimed, not yet stale, not settled). */
+  held: Set<string>;
+  lines: DeliveryLine[];
+  paused: DeliveryLine[];
+  due: number;
+  left: number;
+  unchecked: number;
   cache: RunCache;
   times: RunTimes;
   /** The run's wall clock, on which `times` are. */
@@ -171,26 +203,68 @@ interface Run {
   keepDays: number;
   /** Deletions still allowed this run (counted down by every pruning), and only before startBy. */
   prunes: PruneBudget;
-  /** The live index's keys when the run started (none for a dry run, which keeps no index). */
-  indexed: ReadonlySet<string>;
   /** The end slips worked on so far. */
   notices: DeliveryLine[];
 }
 
 export async function runDeliveries(options: DeliveryRunOptions): Promise<DeliveryReport> {
-  const { store, at, concurrency = DELIVERY_CONCURRENCY } = options;
+  const { store } = options;
+  // The index is listed before the subscriptions: a key that a subscribe writes in between is young, and kept.
+  const indexed = new Set(options.dryRun ? [] : await store.list(LIVE));
+  const slotted = new Set(options.dryRun ? [] : await store.list(SLOTS));
+  const run = openRun(options, { indexed, slotted });
+  const keys = await store.list(SUBSCRIPTIONS);
+  // The same batches a scheduled run hands to background functions (delivery-batches.ts), one after the other.
+  for (let i = 0; i < keys.length; i += SELF_HOSTED_BATCH)
+    await deliverBatch(run, keys.slice(i, i + SELF_HOSTED_BATCH));
+  if (!run.o.dryRun && run.now() < run.times.startBy) {
+    // Upkeep that fails (the store) is left to the next run, which does it again: the report is not lost for it.
+    try {
+      // Only once every subscription was read can an index key be known to have none.
+      if (!run.unchecked) {
+        await dropStrayIndexKeys(
+          run,
+          [...indexed, ...slotted].filter((key) => !run.seen.has(key)),
+        );
+      }
+      await pruneRateLimits(store, run.o.at, run.prunes, Math.min(8, run.concurrency));
+    } catch {
+      // see above
+    }
+  }
+  return runReport(run, keys.length);
+}
+
+/** Subscriptions a self-hosted run (npm run deliver) works on per batch, one batch after the other. */
+export const SELF_HOSTED_BATCH = 1_000;
+
+/**
+ * What a run knows of the indexes before it starts: the live index's keys and
+ * the schedule's (listed by a self-hosted run, which reads every
+ * subscription), or nothing (a batch, which adds what may be missing with
+ * conditional creates when `repair`, and otherwise takes them to be there).
+ */
+export interface RunIndexes {
+  indexed?: ReadonlySet<string>;
+  slotted?: ReadonlySet<string>;
+  /** A batch of the daily sweep: make sure each live subscription has its index and schedule keys. */
+  repair?: boolean;
+}
+
+/** A run's state, for one or more batches of subscriptions (deliverBatch), then its report (runReport). */
+export function openRun(options: DeliveryRunOptions, indexes: RunIndexes = {}): Run {
   const now = () => performance.now();
   const o = { ...options, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS };
   const times = runTimes(now(), options.budgetMs ?? RUN_BUDGET_MS, o.timeoutMs);
   if ("error" in times) throw new RangeError(`runDeliveries: ${times.error}`);
-  // The index is listed before the subscriptions: a key that a subscribe writes in between is young, and kept.
-  const indexed = new Set(o.dryRun ? [] : await store.list(LIVE));
-  const keys = await store.list(SUBSCRIPTIONS);
-  const run: Run = {
+  const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
+  return {
     o,
     times,
     now,
-    indexed,
+    concurrency,
+    posts: gate(concurrency),
+    indexes,
     keepDays: options.keepDeliveriesDays ?? KEEP_DELIVERIES_DAYS,
     prunes: { deletes: options.prunesPerRun ?? PRUNES_PER_RUN, inTime: () => now() < times.startBy },
     cache: {
@@ -204,61 +278,99 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
       ),
     },
     notices: [],
+    seen: new Set(),
+    held: new Set(),
+    lines: [],
+    paused: [],
+    due: 0,
+    left: 0,
+    unchecked: 0,
   };
-  const seen = new Set<string>();
-  const lines: DeliveryLine[] = [];
-  const paused: DeliveryLine[] = [];
-  let due = 0;
-  let left = 0;
-  let unchecked = 0;
-  await eachAtMost(concurrency, keys, async (key) => {
-    if (now() >= times.readBy) return void unchecked++;
-    const stored = await store.get<Subscription>(key);
-    if (!stored) return;
-    const sub = stored.value;
-    seen.add(liveKey(sub.slug, sub.id));
-    if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
-    // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
-    if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy)
-      return void (await endNotice(run, sub));
-    const when = deliveryDueAt(sub, at);
-    if (!when) return;
-    if (pausedOn(sub, when.date)) return void paused.push(pausedLine(sub, when));
-    due++;
-    if (now() >= times.startBy) {
-      // Out of time: whether it is still to do is all that is looked at (one read), for the report.
-      if (await peek(o, sub, when).catch(() => true)) left++;
-      return;
-    }
-    const line = await deliverOne(run, stored, when);
-    if (line) lines.push(line);
-  });
-  if (!o.dryRun && now() < times.startBy) {
-    // Upkeep that fails (the store) is left to the next run, which does it again: the report is not lost for it.
+}
+
+/**
+ * One batch of a run: every subscription of `keys` (store keys,
+ * "subscriptions/<id>") read, kept, and delivered to if due. The one code
+ * that delivers, whether the batch runs in a background function (Netlify)
+ * or in-process (npm run deliver). Idempotent: every delivery is claimed
+ * first, so the same batch run twice, or two batches at once, print once.
+ * Store reads and writes run `PREPARED_PER_POST` times as many at once as
+ * POSTs do, so that the POSTs, at `concurrency` in flight, are what a batch waits on.
+ */
+export async function deliverBatch(run: Run, keys: readonly string[]): Promise<void> {
+  // A store that fails outside a delivery (a subscription's read) fails the batch, once what is in flight is done.
+  let failed: { error: unknown } | undefined;
+  await eachAtMost(run.concurrency * PREPARED_PER_POST, keys, async (key) => {
     try {
-      // Only once every subscription was read can an index key be known to have none.
-      if (!unchecked)
-        await dropStrayIndexKeys(
-          run,
-          [...indexed].filter((key) => !seen.has(key)),
-        );
-      await pruneRateLimits(store, at, run.prunes, Math.min(8, concurrency));
-    } catch {
-      // see above
+      await deliverKey(run, key);
+    } catch (error) {
+      failed ??= { error };
     }
+  });
+  if (failed) throw failed.error;
+}
+
+/** One subscription of a batch: read, kept, and delivered to if due. */
+async function deliverKey(run: Run, key: string): Promise<void> {
+  const { o, times, now } = run;
+  const { store, at } = o;
+  if (now() >= times.readBy) return void run.unchecked++;
+  const stored = await store.get<Subscription>(key);
+  if (!stored) return;
+  const sub = stored.value;
+  run.seen.add(liveKey(sub.slug, sub.id));
+  run.seen.add(slotKey(sub));
+  if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
+  // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
+  if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy)
+    return void (await endNotice(run, sub));
+  const when = deliveryDueAt(sub, at);
+  if (!when) return;
+  if (pausedOn(sub, when.date)) return void run.paused.push(pausedLine(sub, when));
+  run.due++;
+  if (now() >= times.startBy) {
+    // Out of time: whether it is still to do is all that is looked at (one read), for the report.
+    if (await peek(o, sub, when).catch(() => true)) run.left++;
+    return;
   }
+  const line = await deliverOne(run, stored, when);
+  if (line) run.lines.push(line);
+}
+
+/** The report of a run that read `subscriptions` subscriptions. */
+export function runReport(run: Run, subscriptions: number): DeliveryReport {
   const byName = (a: DeliveryLine, b: DeliveryLine) =>
     a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription);
   return {
-    at: at.toISOString(),
-    subscriptions: keys.length,
-    due,
-    lines: lines.sort(byName),
-    paused: paused.sort(byName),
-    left,
-    unchecked,
+    at: run.o.at.toISOString(),
+    subscriptions,
+    due: run.due,
+    lines: run.lines.sort(byName),
+    paused: run.paused.sort(byName),
+    left: run.left,
+    unchecked: run.unchecked,
     pruned: run.prunes.taken ?? 0,
     notices: run.notices.sort(byName),
+  };
+}
+
+/** Store work in flight per POST in flight (see deliverBatch). */
+export const PREPARED_PER_POST = 4;
+
+/** At most `limit` holders at once: `run(work)` waits for a place. */
+function gate(limit: number): <R>(work: () => Promise<R>) => Promise<R> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (active >= limit) await new Promise<void>((go) => waiting.push(go));
+    else active++;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
   };
 }
 
@@ -275,14 +387,27 @@ async function upkeep(run: Run, sub: Subscription): Promise<boolean> {
       await removeSubscription(store, sub, run.prunes);
       return false;
     }
-    const key = liveKey(sub.slug, sub.id);
     const entry: LiveEntry = { at: sub.created };
-    if (!sub.ended && !run.indexed.has(key)) await store.create(key, entry);
-    if (sub.ended && run.indexed.has(key)) await store.delete(key);
+    const { indexed, slotted, repair = false } = run.indexes;
+    // A run that listed an index knows what to add or drop; a batch that did not adds and drops on a sweep only.
+    for (const [key, listed] of [
+      [liveKey(sub.slug, sub.id), indexed],
+      [slotKey(sub), slotted],
+    ] as const) {
+      const there = listed ? listed.has(key) : undefined;
+      if (!sub.ended && (there === undefined ? repair : !there)) await store.create(key, entry);
+      if (sub.ended && (there ?? repair)) await store.delete(key);
+    }
   } catch {
     // The store failed: the next run does it again; the delivery goes on (if the store lets it).
   }
   return true;
+}
+
+/** An ended subscription leaves the live index and the schedule (what fails, a later run's upkeep does). */
+async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
+  await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
+  await store.delete(slotKey(sub)).catch(() => undefined);
 }
 
 /**
@@ -341,9 +466,11 @@ async function deliverOne(
     etag,
   });
   try {
-    const rec = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
-    if (rec && "done" in rec) return void (await finishEnd(run, stored, rec.done));
-    if (!rec) return undefined;
+    const claimed = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
+    if (claimed && "done" in claimed) return void (await finishEnd(run, stored, claimed.done));
+    if (!claimed) return void run.held.add(sub.id);
+    const { version: claimVersion, previous, ...rec } = claimed as Claimed;
+    const claimedAt = run.now();
     const meta = await cache.metaOf(sub.slug);
     const fetched: FetchedEdition =
       "error" in meta
@@ -355,14 +482,32 @@ async function deliverOne(
       const would = action === "print" ? `would print on ${printer}` : `would not print (${action})`;
       return line(rec, action === "print" ? "would print" : "would not print", would, edition.etag);
     }
-    // The claim is checked (and its version kept) before the POST, so that after it one conditional write
-    // settles the record: the window in which a crash prints a page twice is that one write.
-    const held = await claimHeld(o.store, rec);
+    // The claim is this run's until it goes stale (STALE_CLAIM_MS): a first claim younger than
+    // o.claimRecheckMs is settled from the version its create answered, without reading it back; an older one
+    // (a slow edition/), or a reclaim, is read back before the POST. Either way one conditional write settles
+    // the record after the POST: the window in which a crash prints a page twice is that one write.
+    const fresh = claimVersion && run.now() - claimedAt < (o.claimRecheckMs ?? CLAIM_RECHECK_MS);
+    const held = fresh ? claimVersion : await claimHeld(o.store, rec);
     const takenOver = () =>
       line(rec, "taken over", "another run took this delivery over (this one was too slow)", edition.etag);
     if (!held) return takenOver();
     let print: PrintResult | undefined;
-    if (action === "print" && page && !("error" in meta)) print = await postToPrinter(o, sub, page, meta.name);
+    if (action === "print" && page && !("error" in meta)) {
+      const { name } = meta;
+      const posted = await run.posts(async () =>
+        // Waiting for a place among the POSTs in flight may have taken the run past its time.
+        run.now() < run.times.readBy - o.timeoutMs ? postToPrinter(o, sub, page, name) : "late",
+      );
+      if (posted === "late") {
+        // Nothing was sent: the claim is undone (it is this run's, and fresh), and the next run takes the delivery.
+        const key = deliveryKey(sub.id, rec.date);
+        if (previous) await o.store.replace(key, previous, held);
+        else await o.store.delete(key);
+        run.left++;
+        return undefined;
+      }
+      print = posted;
+    }
     const settled = settle(sub, rec, edition, print, new Date(o.at.getTime()));
     const { record } = settled;
     // An end carries its notice in the same write: owed after a 410, impossible after an unknown key.
@@ -372,7 +517,7 @@ async function deliverOne(
     const after = await updateSubscription(o.store, stored, record, change);
     // Upkeep after the delivery; what fails of it (the store) the next runs do again (see upkeep).
     if (after?.ended && !sub.ended) {
-      await o.store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
+      await dropKeys(o.store, sub);
       await endNotice(run, after);
     }
     // The day's first delivery prunes the subscription's old records (once a day, bounded, in time only).
@@ -410,23 +555,29 @@ function pauseNews(before: Subscription, after: Subscription | undefined, record
 }
 
 /**
- * The day's delivery claimed by this run, or undefined when another run holds
- * it; `done` with its record when it is settled already.
+ * The day's delivery claimed by this run, with the version its claim was
+ * written at when it was a first claim (a reclaim is read back before its
+ * POST), or undefined when another run holds it; `done` with its record when
+ * it is settled already.
  */
 async function claim(
   o: DeliveryRunOptions,
   sub: Subscription,
   when: DueDelivery,
-): Promise<DeliveryRecord | { done: DeliveryRecord } | undefined> {
+): Promise<Claimed | { done: DeliveryRecord } | undefined> {
   const key = deliveryKey(sub.id, when.date);
   const fresh = firstClaim(sub, when, o.at);
-  if (await o.store.create(key, fresh)) return fresh;
+  const version = await o.store.createVersioned(key, fresh);
+  if (version) return { ...fresh, version };
   const held = await o.store.get<DeliveryRecord>(key);
   if (held && held.value.state !== "sending" && !claimable(held.value, o.at)) return { done: held.value };
   if (!held || !claimable(held.value, o.at)) return undefined;
   const again = reclaim(held.value, o.at);
-  return (await o.store.replace(key, again, held.version)) ? again : undefined;
+  return (await o.store.replace(key, again, held.version)) ? { ...again, previous: held.value } : undefined;
 }
+
+/** A claim: its record, the version a first claim was written at, the record a reclaim replaced. */
+type Claimed = DeliveryRecord & { version?: string; previous?: DeliveryRecord };
 
 /**
  * The version of this run's claim while it is still this run's, to settle it
@@ -451,7 +602,7 @@ async function finishEnd(run: Run, stored: Stored<Subscription>, done: DeliveryR
   if (!end || stored.value.ended) return;
   const after = await updateSubscription(o.store, stored, done, { ...end, endNotice: noticeAfter(done, o.at) });
   if (!after?.ended) return;
-  await o.store.delete(liveKey(after.slug, after.id)).catch(() => undefined);
+  await dropKeys(o.store, after);
   await endNotice(run, after);
 }
 
@@ -471,7 +622,7 @@ async function endNotice(run: Run, sub: Subscription): Promise<void> {
     etag: null,
   });
   try {
-    const done = await sendEndNotice(noticeWork(run.o, run.cache), sub.id);
+    const done = await sendEndNotice(noticeWork(run), sub.id);
     if (done) run.notices.push(line(done.sub, done.outcome, done.detail));
   } catch (error) {
     run.notices.push(line(sub, "error", `the store failed: ${(error as Error).message}`));
@@ -479,7 +630,8 @@ async function endNotice(run: Run, sub: Subscription): Promise<void> {
 }
 
 /** What sending end notices needs of a run: its store and clock, meta.json's name, its print-key POST. */
-function noticeWork(o: DeliveryRunOptions & { timeoutMs: number }, cache: RunCache): NoticeWork {
+function noticeWork(run: Run): NoticeWork {
+  const { o, cache, posts } = run;
   return {
     store: o.store,
     at: o.at,
@@ -490,7 +642,7 @@ function noticeWork(o: DeliveryRunOptions & { timeoutMs: number }, cache: RunCac
       const meta = await cache.metaOf(slug);
       return "error" in meta ? { error: meta.error } : meta.name;
     },
-    post: (sub, page, from) => postToPrinter(o, sub, page, from),
+    post: (sub, page, from) => posts(() => postToPrinter(o, sub, page, from)),
   };
 }
 

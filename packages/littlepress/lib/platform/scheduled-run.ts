@@ -1,19 +1,23 @@
-// The scheduled delivery run (every 15 minutes): every subscription due now
-// gets its day's edition, asked from this site's /edition/ as the platform
-// asked, and what is to print goes to its print key. Deliveries happen on the
-// hour, so a run at :00 delivers; the runs between retry offline printers.
-// A run keeps within 25 seconds (a scheduled function gets 30): what it has
-// no time to start is left to the next one, and the log says how many.
-// After the deliveries it prints the deploy's push editions (push-run.ts).
-// Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under) and URL
-// (the site's address, set by Netlify).
+// The scheduled delivery run (every 15 minutes). On Netlify it delivers
+// nothing itself: it finds who is due (the schedule index, and the batches
+// kept from earlier runs) and hands them, in signed batches, to the
+// background function deliver-background (delivery-batches.ts), which has 15
+// minutes a batch where this function has 30 seconds. Hand-overs are POSTs
+// that Netlify answers 202 at once.
+// After the plan it prints the deploy's push editions (push-run.ts), in the
+// time the run has left.
+// Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under, and batches
+// signed with) and URL (the site's address, set by Netlify).
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
+import { batchFunctionUrl, planRun, SIGNATURE_HEADER, signBatchCall, type BatchCall } from "./delivery-plan.ts";
+import { stateForFunction } from "./state-setup.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
-import { DELIVERY_TIMEOUT_MS, runDeliveries, RUN_BUDGET_MS } from "./delivery-run.ts";
+import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "./delivery-run.ts";
 import { scheduledPushes } from "./push-run.ts";
-import { endNoticesOf } from "./end-notices.ts";
-import { stateForFunction } from "./state-setup.ts";
+
+/** A hand-over that Netlify has not answered in this long failed: the batch is kept for a later run. */
+const HAND_TIMEOUT_MS = 10_000;
 
 export const deliver: FunctionHandler = async (req, context) => {
   const started = performance.now();
@@ -24,35 +28,32 @@ export const deliver: FunctionHandler = async (req, context) => {
       return jsonResponse({ error: state.error }, 503);
     }
     const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
+    const hand = async (call: BatchCall) => {
+      const { body, signature } = signBatchCall(call, state.sealKey);
+      const res = await fetch(batchFunctionUrl(origin), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", [SIGNATURE_HEADER]: signature },
+        body,
+        signal: AbortSignal.timeout(HAND_TIMEOUT_MS),
+      });
+      await res.body?.cancel();
+      if (res.status !== 202) throw new Error(`deliver-background answered ${res.status}`);
+    };
+    const at = new Date();
+    const plan = await planRun({ store: state.store, at, hand });
+    console.log(
+      `deliver: at ${plan.at}: ${plan.dueSlots} of ${plan.slots} delivery slots due; ` +
+        `${plan.subscriptions} subscriptions handed over in ${plan.batches} batches` +
+        (plan.sweep ? " (the daily sweep: every subscription)" : "") +
+        (plan.again ? `; ${plan.again} kept batches handed over again` : "") +
+        (plan.dropped ? `; ${plan.dropped} batches dropped as over a day old` : "") +
+        (plan.failed ? `; ${plan.failed} hand-overs failed (kept for the next run)` : ""),
+    );
+    // Then the push editions of this deploy, in what is left of the run's time.
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
-    const endNotice = endNoticesOf(siteFor(context));
-    const report = await runDeliveries({ ...state, origin, printKeys, endNotice, at: new Date() });
-    // Then the push editions of this deploy (push-run.ts), in what is left of the run's time.
     const pushBy = started + RUN_BUDGET_MS - DELIVERY_TIMEOUT_MS;
     await scheduledPushes({ ...state, site: siteFor(context), printKeys, at: new Date() }, pushBy);
-    for (const l of report.lines)
-      console.log(
-        `deliver: ${l.slug || "/"} ${l.subscription} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`,
-      );
-    for (const l of report.notices)
-      console.log(`deliver: ${l.slug || "/"} ${l.subscription} end slip: ${l.outcome} (${l.detail})`);
-    const { left, unchecked, pruned } = report;
-    console.log(
-      `deliver: ${report.lines.length} of ${report.subscriptions} subscriptions delivered at ${report.at}` +
-        (left ? `; ${left} due left for the next run (the time was up)` : "") +
-        (unchecked ? `; ${unchecked} subscriptions not read (the time was up)` : "") +
-        (report.paused.length ? `; ${report.paused.length} paused (their print keys kept failing)` : "") +
-        (pruned ? `; ${pruned} old entries pruned` : ""),
-    );
-    return jsonResponse({
-      at: report.at,
-      subscriptions: report.subscriptions,
-      delivered: report.lines.length,
-      left,
-      unchecked,
-      paused: report.paused.length,
-      pruned,
-    });
+    return jsonResponse(plan);
   } catch (error) {
     console.error(`deliver: internal fault: ${String(error)}`);
     return jsonResponse({ error: "the run failed; the next one resumes it" }, 500);

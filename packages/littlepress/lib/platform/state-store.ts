@@ -17,6 +17,11 @@ export interface StateStore {
   get<T>(key: string): Promise<Stored<T> | undefined>;
   /** Writes `value` only when `key` holds nothing yet; false when it already did (someone else was first). */
   create(key: string, value: unknown): Promise<boolean>;
+  /**
+   * `create`, answering the version written (undefined: `key` held something
+   * already), so that a claim can later be replaced without reading it back.
+   */
+  createVersioned(key: string, value: unknown): Promise<string | undefined>;
   /** Writes `value` only when `key` still holds `version`; false when it changed or went. */
   replace(key: string, value: unknown, version: string): Promise<boolean>;
   put(key: string, value: unknown): Promise<void>;
@@ -140,6 +145,21 @@ export function fileStore(folder: string): StateStore {
       await unlink(lock).catch(() => undefined);
     }
   };
+  const createVersioned = async (key: string, value: unknown): Promise<string | undefined> => {
+    const target = file(key);
+    const bytes = JSON.stringify(value);
+    const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
+    await inFolder(target, () => writeFile(temp, bytes));
+    try {
+      await link(temp, target);
+      return version(bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
+      throw error;
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+  };
   return {
     async get<T>(key: string) {
       const bytes = await read(file(key));
@@ -148,18 +168,9 @@ export function fileStore(folder: string): StateStore {
         : { value: JSON.parse(bytes.toString("utf8")) as T, version: version(bytes) };
     },
     async create(key, value) {
-      const target = file(key);
-      const temp = await aside(target, value);
-      try {
-        await link(temp, target);
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-        throw error;
-      } finally {
-        await unlink(temp).catch(() => undefined);
-      }
+      return (await createVersioned(key, value)) !== undefined;
     },
+    createVersioned,
     async replace(key, value, expected) {
       const target = file(key);
       return locked(target, async () => {

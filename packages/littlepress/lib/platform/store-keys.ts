@@ -5,7 +5,13 @@
 // - live/<publication>/<id>: the index of a publication's live subscriptions,
 //   one small key per subscription, which the subscribe page counts (by
 //   listing the keys, reading none) to keep to the publication's cap;
-// - limits/<action>/<UTC hour>/<client hash>: rate-limit counters (rate-limit.ts).
+// - limits/<action>/<UTC hour>/<client hash>: rate-limit counters (rate-limit.ts);
+// - slots/<hour>.<zone>/<id>: the schedule, one small key per live subscription
+//   under its delivery hour and time zone (the zone in base64url, since zone
+//   names hold "+"), which a scheduled run lists to find who is due without
+//   reading a subscription (delivery-batches.ts);
+// - batches/<not before>.<batch id>: a scheduled run's batches of deliveries
+//   still to finish (delivery-batches.ts).
 //
 // Why an index beside the subscriptions rather than the slug in their keys
 // (subscriptions/<publication>/<id>): the subscriptions stored before the cap
@@ -55,3 +61,19 @@ export const PUSHES = "pushes/";
 export const pushKey = (slug: string, edition: string) => `${PUSHES}${publicationKey(slug)}/${edition}`;
 export const pushedOf = (id: string) => `pushed/${id}/`;
 export const pushedKey = (id: string, edition: string) => `${pushedOf(id)}${edition}`;
+
+/** The schedule (see above): who is due at which hour on which clock. */
+export const SLOTS = "slots/";
+/** A slot's folder name: the delivery hour, two digits, and the time zone in base64url. */
+export const slotName = (zone: string, hour: number) =>
+  `${String(hour).padStart(2, "0")}.${Buffer.from(zone, "utf8").toString("base64url")}`;
+export const slotOf = (zone: string, hour: number) => `${SLOTS}${slotName(zone, hour)}/`;
+export const slotKey = (sub: { zone: string; hour: number; id: string }) => `${slotOf(sub.zone, sub.hour)}${sub.id}`;
+/** A slot's hour and zone from its folder name, or undefined for a name that is not one. */
+export function slotFrom(name: string): { hour: number; zone: string } | undefined {
+  const m = /^(\d{2})\.([A-Za-z0-9_-]+)$/.exec(name);
+  if (!m) return undefined;
+  const hour = Number(m[1]);
+  const zone = Buffer.from(m[2]!, "base64url").toString("utf8");
+  return hour < 24 && slotName(zone, hour) === name ? { hour, zone } : undefined;
+}

@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { sealPrintKey } from "../model/print-key.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { StateStore } from "./state-store.ts";
-import { liveKey, subscriptionKey, type LiveEntry } from "./store-keys.ts";
+import { liveKey, slotKey, subscriptionKey, type LiveEntry } from "./store-keys.ts";
 import { pruneDeliveries } from "./subscriptions.ts";
 
 export interface NewSubscription {
@@ -44,6 +44,8 @@ export async function createSubscription(
   // subscription (counted until a run removes it), never a subscription the cap does not count.
   const entry: LiveEntry = { at: subscription.created };
   await store.create(liveKey(s.slug, subscription.id), entry);
+  // The schedule's key, by which a scheduled run finds it due without reading it (a run adds it when missing).
+  await store.create(slotKey(subscription), entry);
   if (!(await store.create(subscriptionKey(subscription.id), subscription)))
     throw new Error("a subscription id came up twice");
   return { subscription, token };
@@ -58,6 +60,7 @@ export async function unsubscribe(store: StateStore, id: string, token: string):
   if (!timingSafeEqual(given, Buffer.from(sub.unsubscribeHash, "hex"))) return false;
   await store.delete(subscriptionKey(id));
   await store.delete(liveKey(sub.slug, id));
+  await store.delete(slotKey(sub));
   await pruneDeliveries(store, id, () => true, { deletes: Infinity });
   return true;
 }

@@ -4,7 +4,7 @@
 import { printerName } from "../model/printer-name.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
-import { deliveriesOf, liveKey, liveOf, pushedOf, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
+import { deliveriesOf, liveKey, liveOf, pushedOf, slotKey, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
 
 /**
  * How many live subscriptions the publication `slug` has, from its index: its
@@ -36,17 +36,18 @@ export async function pruneDeliveries(
 }
 
 /**
- * Removes a subscription with everything kept for it: its index key, its
+ * Removes a subscription with everything kept for it: its index and schedule keys, its
  * delivery records and push copies, then itself (last, so that one cut short is found again
  * by the next run). Each record and the subscription count one deletion
  * against `budget`; false when it ran out first.
  */
 export async function removeSubscription(
   store: StateStore,
-  sub: Pick<Subscription, "id" | "slug">,
+  sub: Pick<Subscription, "id" | "slug" | "zone" | "hour">,
   budget: PruneBudget = { deletes: Infinity },
 ): Promise<boolean> {
   await store.delete(liveKey(sub.slug, sub.id));
+  await store.delete(slotKey(sub));
   if (!(await pruneDeliveries(store, sub.id, () => true, budget))) return false;
   for (const key of await store.list(pushedOf(sub.id))) {
     if (!takeDelete(budget)) return false;

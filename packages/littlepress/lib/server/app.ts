@@ -49,7 +49,9 @@ export function siteApp(o: SiteAppOptions): Hono<SiteEnv> {
       app.all(path, (c) =>
         methods && !methods.includes(c.req.method)
           ? methodNotAllowed(c, allow!)
-          : fn.handler(c.req.raw, functionContext(c)),
+          : fn.background
+            ? runInBackground(fn, c.req.raw, functionContext(c))
+            : fn.handler(c.req.raw, functionContext(c)),
       );
   }
   for (const rule of o.config.headers) app.use(rule.for, customHeaders(rule.values));
@@ -156,3 +158,20 @@ const liveScript: MiddlewareHandler<SiteEnv> = async (c, next) => {
 };
 
 const FILE_VALIDATORS = ["ETag", "Last-Modified", "Accept-Ranges", "Content-Range"];
+
+/**
+ * A background function as Netlify runs one: the caller gets 202 at once, the
+ * function runs on (its request's body read first, while the request is
+ * live), and what it answers goes nowhere but the log.
+ */
+async function runInBackground(fn: SiteFunction, req: Request, context: ServeContext): Promise<Response> {
+  const copy = new Request(req.url, {
+    method: req.method,
+    headers: req.headers,
+    ...(req.body && { body: await req.arrayBuffer() }),
+  });
+  void fn.handler(copy, context).catch((error: unknown) => {
+    console.error(`${fn.name}: internal fault: ${String(error)}`);
+  });
+  return new Response(null, { status: 202 });
+}

@@ -14,6 +14,11 @@ export interface SiteFunction {
   paths: string[];
   /** The methods it takes, when its module says (`methods`); the app answers others 405. */
   methods?: readonly string[];
+  /**
+   * A background function (its name ends in `-background`): answered 202 at
+   * once, and run after, as Netlify runs one (at /.netlify/functions/<name>).
+   */
+  background?: boolean;
   handler: FunctionHandler;
 }
 
@@ -36,8 +41,13 @@ export async function loadFunctions(dir: string): Promise<SiteFunction[]> {
     files.map(async (file) => {
       const module = (await importTypeScript(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
       if (module.config?.schedule) return [];
+      const name = file.replace(FUNCTION_FILE, "");
+      const background = name.endsWith("-background");
       const paths = module.config?.path === undefined ? [] : [module.config.path].flat();
-      return [{ name: file.replace(FUNCTION_FILE, ""), paths, methods: module.methods, handler: module.default }];
+      // Netlify gives a function without a path its /.netlify/functions/ address; of those, only a
+      // background function is one a site calls (the scheduled run hands it batches), so only it is routed.
+      if (background && !paths.length) paths.push(`/.netlify/functions/${name}`);
+      return [{ name, paths, methods: module.methods, handler: module.default, ...(background && { background }) }];
     }),
   );
   return loaded.flat();

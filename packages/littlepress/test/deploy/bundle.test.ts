@@ -26,6 +26,7 @@ it(
       .sort();
     expect(Object.keys(bundles).sort()).toEqual([
       "deliver",
+      "deliver-background",
       "deliveries",
       "edition",
       "sample",
@@ -37,7 +38,8 @@ it(
     const siteIndex = all.filter((f) => f === path.join(data, "site.json"));
     expect(siteIndex).toHaveLength(1);
     expect([...bundles.deliveries!.siteFiles]).toEqual([]);
-    for (const name of ["deliver", "subscribe"]) expect([...bundles[name]!.siteFiles], name).toEqual(siteIndex);
+    for (const name of ["deliver", "deliver-background", "subscribe"])
+      expect([...bundles[name]!.siteFiles], name).toEqual(siteIndex);
     expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
     expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
     expect([...bundles.validate_config!.siteFiles].sort()).toEqual(

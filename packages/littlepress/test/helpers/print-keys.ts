@@ -40,6 +40,8 @@ export interface FakePrintKeys {
   prints: Print[];
   /** Requests seen, by method and path (the tests check what was asked). */
   requests: string[];
+  /** A wait before answering each POST, as a print-key service across the internet takes (default 0; the benches). */
+  latencyMs: number;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
       return json(200, { name: printer.name, owner: printer.owner, status: printer.online ? "online" : "offline" });
     }
     if (req.method !== "POST") return json(405, { error: "Method not allowed" });
+    if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
     const type = (req.headers["content-type"] ?? "").toLowerCase();
     if (!/^(text\/|image\/|application\/json)/.test(type)) return json(415, { error: "Unsupported Media Type" });
     if (!printer.online) return json(504, { status: "failed-offline" });
@@ -79,8 +82,9 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const fake: FakePrintKeys = {
     url,
+    latencyMs: 0,
     keyUrl: (key) => `${url}/printkey/${key}`,
     allowed: [{ origin: url, private: true }],
     policy: { allowed: [{ origin: url, private: true }] },
@@ -93,6 +97,7 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
         server.close(() => resolve());
       }),
   };
+  return fake;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

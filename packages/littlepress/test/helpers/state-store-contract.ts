@@ -28,6 +28,18 @@ export function stateStoreContract(store: () => StateStore): void {
     expect((await s.get("subscriptions/x"))?.value).toEqual({ count: 1 });
   });
 
+  // A claim is taken with createVersioned, and settled from the version it answers without reading it back.
+  it("answers a create's version, which a replace can go on from; none when the key was there", async () => {
+    const s = store();
+    const version = await s.createVersioned("claims/a", { by: 1 });
+    expect(version).toBeTruthy();
+    expect(version).toBe((await s.get("claims/a"))!.version);
+    expect(await s.createVersioned("claims/a", { by: 2 })).toBeUndefined();
+    expect(await s.replace("claims/a", { by: 1, done: true }, version!)).toBe(true);
+    expect(await s.replace("claims/a", { by: 3 }, version!)).toBe(false);
+    expect((await s.get("claims/a"))?.value).toEqual({ by: 1, done: true });
+  });
+
   it("gives every write a new version, even writes within the same millisecond", async () => {
     const s = store();
     await s.put("versions/a", { n: 0 });

@@ -285,7 +285,9 @@ describe("overlapping runs and a crash", () => {
     freshStore();
     const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
     const at = past("2026-03-27", 6, "UTC");
-    // The first read of the delivery's record after the claim is where the run checks it still holds it.
+    // The first read of the delivery's record after the claim is where the run checks it still holds it. A claim
+    // younger than claimRecheckMs cannot have been taken over (claims go stale after minutes) and is not read
+    // back: 0 makes every claim as old as one whose edition/ was slow, which is read back.
     let taken = false;
     const takeover: StateStore = {
       ...store,
@@ -298,12 +300,41 @@ describe("overlapping runs and a crash", () => {
         return store.get<T>(key);
       },
     };
-    const report = await run(at, { store: takeover });
+    const report = await run(at, { store: takeover, claimRecheckMs: 0 });
     expect(report.lines.map((l) => l.outcome)).toEqual(["taken over"]);
     expect(sirius.prints).toHaveLength(0);
     expect((await record(id, "2026-03-27"))?.detail).toBe("taken over");
   });
+
+  it("delivers with four store calls before its POST and after, and lists its old records to prune", async () => {
+    freshStore();
+    const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    const calls: string[] = [];
+    const counted = countingStore(store, calls);
+    // A run that listed the indexes (a self-hosted run) and finds this one indexed: no upkeep writes.
+    const report = await run(past("2026-03-27", 6, "UTC"), { store: counted });
+    expect(report.lines.map((l) => l.outcome)).toEqual(["printed"]);
+    expect(calls.filter((c) => c.includes(id))).toEqual([
+      `get subscriptions/${id}`,
+      `createVersioned deliveries/${id}/2026-03-27`,
+      `replace deliveries/${id}/2026-03-27`,
+      `replace subscriptions/${id}`,
+      // the day's first delivery prunes its subscription's records older than the days kept
+      `list deliveries/${id}/`,
+    ]);
+  });
 });
+
+/** `store`, noting each call as "<method> <key>" in `calls`. */
+function countingStore(store: StateStore, calls: string[]): StateStore {
+  const noted = {} as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(store) as [string, (...args: unknown[]) => unknown][])
+    noted[name] = (...args: unknown[]) => {
+      calls.push(`${name} ${String(args[0])}`);
+      return fn(...args);
+    };
+  return noted as unknown as StateStore;
+}
 
 describe("the dry run", () => {
   it("says what would print and to whom, and changes nothing", async () => {

@@ -807,6 +807,11 @@ describe("the delivery run has no URL", () => {
       const context = { littlepressState: site.folder, littlepressOrigin: site.url, littlepressPrintKeys: allowed };
       const res = await deliver(new Request(`${site.url}/`), context);
       expect(res.status).toBe(200);
+      // It hands the subscription over to the background function (signed), which delivers after answering 202.
+      for (let i = 0; i < 100 && !(await site.state.store.list("deliveries/")).length; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && (await site.state.store.list("batches/")).length; i++)
+        await new Promise((r) => setTimeout(r, 50));
       expect(logged.mock.calls.flat().join("\n")).not.toContain(KEY);
     } finally {
       logged.mockRestore();

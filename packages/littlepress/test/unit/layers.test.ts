@@ -124,6 +124,7 @@ const ICONV: Record<string, "never" | "import()"> = {
   validate_config: "import()",
   // deliver opens publications to print push editions (lib/platform/push-run.ts).
   deliver: "import()",
+  "deliver-background": "never",
   deliveries: "never",
   subscribe: "never",
 };

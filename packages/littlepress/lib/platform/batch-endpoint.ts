@@ -1,0 +1,73 @@
+// POST /.netlify/functions/deliver-background: one batch of a delivery run
+// (delivery-batches.ts), handed over by the scheduled run. A Netlify Background
+// Function: Netlify answers the caller 202 at once and runs this for up to 15
+// minutes; when it throws, Netlify invokes it again (a minute on, then two).
+// Only a body signed with the site's key is run (an HMAC under a key derived
+// from LITTLEPRESS_SEAL_KEY); the body names a kept batch and an instant, no
+// URL. Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
+import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
+import { siteFor } from "../edge/site-folder.ts";
+import { runBatch } from "./delivery-batches.ts";
+import { openBatchCall, SIGNATURE_HEADER } from "./delivery-plan.ts";
+import { endNoticesOf } from "./end-notices.ts";
+import { printKeyOriginsOf } from "./print-key-origins.ts";
+import { stateForFunction } from "./state-setup.ts";
+
+/** A batch call's body is a few dozen bytes: anything much larger is not one. */
+const MAX_BODY_BYTES = 1024;
+
+export const deliverBackground: FunctionHandler = async (req, context) => {
+  if (req.method !== "POST") return jsonResponse({ error: "POST a signed batch" }, 405, { Allow: "POST" });
+  const state = stateForFunction(context);
+  if ("error" in state) {
+    console.error(`deliver-background: ${state.error}`);
+    return jsonResponse({ error: state.error }, 503);
+  }
+  const body = await boundedText(req, MAX_BODY_BYTES);
+  const call =
+    body === undefined
+      ? { refused: "too large" }
+      : openBatchCall(body, req.headers.get(SIGNATURE_HEADER), state.sealKey, new Date());
+  if ("refused" in call) {
+    // Said in the log only: a background function's answer reaches no one.
+    console.error(`deliver-background: refused a call (${call.refused})`);
+    return jsonResponse({ error: "refused" }, 403);
+  }
+  const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
+  const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
+  const endNotice = endNoticesOf(siteFor(context));
+  // A batch has a background function's 15 minutes, less a minute to keep what is left for a later run.
+  const outcome = await runBatch(
+    { ...state, origin, printKeys, endNotice, at: new Date(call.at), budgetMs: 14 * 60_000 },
+    call.batch,
+  );
+  const { report } = outcome;
+  const name = (l: { slug: string; subscription: string }) => `deliver-background: ${l.slug || "/"} ${l.subscription}`;
+  for (const l of report.lines) console.log(`${name(l)} ${l.date} #${l.deliveryCount}: ${l.outcome} (${l.detail})`);
+  for (const l of report.notices) console.log(`${name(l)} end slip: ${l.outcome} (${l.detail})`);
+  const done = outcome.gone ? "done already" : `${report.lines.length} of ${report.subscriptions} delivered`;
+  console.log(
+    `deliver-background: ${call.batch}: ${done}` + (outcome.again ? `; ${outcome.again} kept to try again` : ""),
+  );
+  return jsonResponse({ batch: call.batch, delivered: report.lines.length, again: outcome.again });
+};
+
+/** The request's body as text, or undefined when it is longer than `max` bytes. */
+async function boundedText(req: Request, max: number): Promise<string | undefined> {
+  if (Number(req.headers.get("Content-Length") ?? 0) > max) return undefined;
+  const reader = req.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
