@@ -2,6 +2,7 @@
 // driven by playwright-core (browser downloads fail on these machines). Playwright
 // gives each launch a fresh profile; the flags keep Chromium from calling home
 // on a closed network.
+import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -20,4 +21,18 @@ export function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** Chromium started for a tool, or the one line that says why it could not be (not there, or would not start). */
+export async function startChromium(): Promise<{ browser: Browser } | { problem: string }> {
+  if (!existsSync(CHROMIUM))
+    return {
+      problem: `there is no Chromium at ${CHROMIUM}; install it with apt-get install chromium (or set CHROMIUM_PATH)`,
+    };
+  try {
+    return { browser: await launchChromium() };
+  } catch (error) {
+    const line = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    return { problem: `Chromium at ${CHROMIUM} did not start (${line})` };
+  }
 }

@@ -5,12 +5,10 @@
 // printer that is off is tried again by a later run, backing off), with one
 // Chromium for every printer and the state in a folder (delivery_count, the
 // last ETag, the end). One status line per printer per run.
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Browser } from "playwright-core";
 import { fileStore } from "../lib/platform/state-store.ts";
-import { CHROMIUM, launchChromium } from "./browser.ts";
+import { startChromium } from "./browser.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
 import { Renderers } from "./print/escpos-print.ts";
 import { readPrintersConfig, runHomePrinters } from "./print/home-printers.ts";
@@ -81,14 +79,9 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     for (const problem of config.problems) out.stderr(`print-server: ${values.config}: ${problem}\n`);
     return 1;
   }
-  if (!existsSync(CHROMIUM))
-    return fail(`there is no Chromium at ${CHROMIUM}; install it with apt-get install chromium (or set CHROMIUM_PATH)`);
-  let browser: Browser;
-  try {
-    browser = await launchChromium();
-  } catch (error) {
-    return fail(`Chromium at ${CHROMIUM} did not start (${firstLine(error)})`);
-  }
+  const chromium = await startChromium();
+  if ("problem" in chromium) return fail(chromium.problem);
+  const { browser } = chromium;
   const renderers = new Renderers(browser);
   const store = fileStore(path.resolve(path.dirname(values.config), config.state ?? "print-state"));
   const run = async (now: Date) => {

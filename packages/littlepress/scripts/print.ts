@@ -4,8 +4,6 @@
 // an ESC/POS printer: over TCP (tcp://host:9100), to a device file
 // (/dev/usb/lp0) or through CUPS (cups:<queue>). 204 and 410 print nothing,
 // with a line each. Every expected failure is one line and exit code 1.
-import { existsSync } from "node:fs";
-import type { Browser } from "playwright-core";
 import { localDeliveryTime } from "../lib/model/delivery-time.ts";
 import { bandRowsProblem, PRINTER_WIDTHS } from "../lib/model/escpos-raster.ts";
 import { isTimeZone, todayIn, wallClock } from "../lib/model/time-zones.ts";
@@ -16,10 +14,9 @@ import {
   publicationPolicy,
   readPublication,
 } from "../lib/platform/escpos-publication.ts";
-import { CHROMIUM, launchChromium } from "./browser.ts";
+import { startChromium } from "./browser.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
 import { jobSummary, printPage, Renderers, type PrinterSettings } from "./print/escpos-print.ts";
-import { firstLine } from "./preview/errors.ts";
 import { RenderError } from "./preview/render.ts";
 
 export const USAGE = `Usage: littlepress print <publication url> --to <printer> [options]
@@ -149,14 +146,9 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     return fail(`${meta.name}: ${asked} answered ${edition.status}; the spec allows only 200, 204 and 410`);
   say(`print: ${meta.name}: ${asked} answered 200, ETag ${edition.etag ?? "(none)"}, ${edition.bytes} bytes`);
 
-  if (!existsSync(CHROMIUM))
-    return fail(`there is no Chromium at ${CHROMIUM}; install it with apt-get install chromium (or set CHROMIUM_PATH)`);
-  let browser: Browser;
-  try {
-    browser = await launchChromium();
-  } catch (error) {
-    return fail(`Chromium at ${CHROMIUM} did not start (${firstLine(error)})`);
-  }
+  const chromium = await startChromium();
+  if ("problem" in chromium) return fail(chromium.problem);
+  const { browser } = chromium;
   const renderers = new Renderers(browser, values.timeout ? Number(values.timeout) * 1000 : undefined);
   try {
     const header = { at: new Date(time.ms), from: meta.name, timeZone: zone };

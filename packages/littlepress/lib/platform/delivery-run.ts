@@ -720,11 +720,14 @@ async function askEdition(o: DeliveryRunOptions, url: URL): Promise<FetchedEditi
   }
 }
 
-/** POSTs a page (an edition, an end slip) to the print key, as sirius takes it, from the publication `from`. */
-async function postToPrinter(
-  o: DeliveryRunOptions,
-  sub: Subscription,
-  page: NonNullable<FetchedEdition["page"]>,
+/**
+ * POSTs a page (an edition, an end slip, a push edition) to the print key, as
+ * sirius takes it, from the publication `from`, through the print-key client.
+ */
+export async function postToPrinter(
+  o: Pick<DeliveryRunOptions, "sealKey" | "printKeys" | "timeoutMs">,
+  sub: Pick<Subscription, "printKey">,
+  page: { bytes: ArrayBuffer | Uint8Array; type: string },
   from: string,
 ): Promise<PrintResult> {
   let key: URL;

@@ -22,7 +22,6 @@ import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { eachAtMost } from "../model/each-at-most.ts";
 import type { EditionKey } from "../model/edition-key.ts";
-import { openPrintKey, printUrl } from "../model/print-key.ts";
 import { printerName } from "../model/printer-name.ts";
 import {
   firstPushClaim,
@@ -41,7 +40,8 @@ import { editionAnswer } from "../edge/edition-answer.ts";
 import { serveCopy } from "../edge/edition-copy.ts";
 import { openPublication, type PublishedPublication } from "../edge/publication-store.ts";
 import { siteIndexOf } from "../edge/site-index.ts";
-import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
+import type { PrintKeyPolicy } from "./print-key-client.ts";
+import { postToPrinter } from "./delivery-run.ts";
 import type { StateStore } from "./state-store.ts";
 import { pushedKey, pushKey, SUBSCRIPTIONS } from "./store-keys.ts";
 
@@ -218,8 +218,7 @@ async function pushOne(
   const mine = await o.store.get<PushRecord>(key);
   const ours = mine && mine.value.state === "sending" && mine.value.at === claimed.at;
   if (!ours) return line("taken over", "another run took this copy over", true);
-  const print: PrintResult | { nothing: string } =
-    "nothing" in page ? page : await postPage(o, sub, page.bytes, page.type, name);
+  const print: PrintResult | { nothing: string } = "nothing" in page ? page : await postToPrinter(o, sub, page, name);
   const settled = settlePush(claimed, print, "etag" in page ? page.etag : null, new Date(o.at.getTime()));
   if (!(await o.store.replace(key, settled, mine.version)))
     return line("taken over", `${settled.detail}; another run took this copy over`, true);
@@ -252,34 +251,6 @@ async function publicationName(site: string, slug: string): Promise<string> {
   } catch {
     return slug;
   }
-}
-
-/** POSTs a page to the subscription's print key through the print-key client, as a delivery does. */
-async function postPage(
-  o: PushRunOptions,
-  sub: Subscription,
-  bytes: Uint8Array,
-  type: string,
-  from: string,
-): Promise<PrintResult> {
-  let key: URL;
-  try {
-    key = openPrintKey(sub.printKey, o.sealKey);
-  } catch {
-    return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
-  }
-  const reply = await askPrintKey(
-    printUrl(key, from),
-    { method: "POST", headers: { "Content-Type": type }, body: bytes },
-    { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? 5_000) },
-  );
-  // The reasons name no URL: a print key is a secret.
-  if ("refused" in reply) return { error: `the print key was not sent to: ${reply.refused}` };
-  if ("failed" in reply) return { error: `the print key ${reply.failed}` };
-  if (reply.status === 200) return "sent";
-  if (reply.status === 504) return "offline";
-  if (reply.status === 404) return "unknown-key";
-  return { error: `the print key answered ${reply.status}` };
 }
 
 /**
