@@ -18,7 +18,8 @@
 // print key took the page and before the one write that settles its claim
 // leaves a claim that a later run takes over, and that page prints twice.
 import type { EditionKey } from "./edition-key.ts";
-import { MAX_ATTEMPTS, retryDelayMs, RETRY_EARLY_MS, STALE_CLAIM_MS, type PrintResult } from "./subscription.ts";
+import { MAX_ATTEMPTS, retryDelayMs, RETRY_EARLY_MS, STALE_CLAIM_MS } from "./retries.ts";
+import type { PrintResult } from "./subscription.ts";
 
 /**
  * Where one subscription's copy of a push edition stands:

@@ -6,6 +6,11 @@
 // per-request timeout; so a delivery started before the budget less three
 // timeouts ends within the budget. What is not started is left to the next run.
 
+/** Per request, body included: with three requests a delivery, a delivery takes 15 s at most. */
+export const DELIVERY_TIMEOUT_MS = 5_000;
+/** A Netlify scheduled function is stopped after 30 s: the run keeps 5 s to spare. */
+export const RUN_BUDGET_MS = 25_000;
+
 /** Requests one delivery makes one after the other at most: meta.json, /edition/, the print key's POST. */
 export const REQUESTS_PER_DELIVERY = 3;
 

@@ -21,9 +21,8 @@ import { addDays, utcDateOf } from "../model/dates.ts";
 import { eachAtMost } from "../model/each-at-most.ts";
 import { noticeAfter, noticeNext } from "../model/end-notice.ts";
 import { editionAction, editionParams, type EditionAsks } from "../model/delivery-rules.ts";
-import { openPrintKey, printUrl } from "../model/print-key.ts";
 import { printerName } from "../model/printer-name.ts";
-import { runTimes, type RunTimes } from "../model/run-budget.ts";
+import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS, runTimes, type RunTimes } from "../model/run-budget.ts";
 import {
   afterDelivery,
   claimable,
@@ -46,7 +45,8 @@ import {
   type SubscriptionChange,
 } from "../model/subscription.ts";
 import { sendEndNotice, type NoticeWork } from "./end-notices.ts";
-import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
+import type { PrintKeyPolicy } from "./print-key-client.ts";
+import { postToPrinter } from "./print-key-post.ts";
 import { pruneRateLimits } from "./rate-limit-pruning.ts";
 import { takeDelete, type PruneBudget, type StateStore, type Stored } from "./state-store.ts";
 import {
@@ -145,10 +145,7 @@ export interface DeliveryReport {
  * subscribers some 25% faster than 16 did (BENCHMARKS.md, "Delivery run").
  */
 export const DELIVERY_CONCURRENCY = 48;
-/** Per request, body included: with three requests a delivery, a delivery takes 15 s at most. */
-export const DELIVERY_TIMEOUT_MS = 5_000;
-/** A Netlify scheduled function is stopped after 30 s: the run keeps 5 s to spare. */
-export const RUN_BUDGET_MS = 25_000;
+export { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS };
 /** Half the time a claim holds (STALE_CLAIM_MS): a claim younger than this cannot have been taken over. */
 export const CLAIM_RECHECK_MS = STALE_CLAIM_MS / 2;
 /** How long delivery records are kept, in days (the desk's history shows them). */
@@ -718,37 +715,6 @@ async function askEdition(o: DeliveryRunOptions, url: URL): Promise<FetchedEditi
   } catch (error) {
     return { status: null, etag: null, error: `edition/ could not be reached: ${reason(error)}` };
   }
-}
-
-/**
- * POSTs a page (an edition, an end slip, a push edition) to the print key, as
- * sirius takes it, from the publication `from`, through the print-key client.
- */
-export async function postToPrinter(
-  o: Pick<DeliveryRunOptions, "sealKey" | "printKeys" | "timeoutMs">,
-  sub: Pick<Subscription, "printKey">,
-  page: { bytes: ArrayBuffer | Uint8Array; type: string },
-  from: string,
-): Promise<PrintResult> {
-  let key: URL;
-  try {
-    key = openPrintKey(sub.printKey, o.sealKey);
-  } catch {
-    return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
-  }
-  const reply = await askPrintKey(
-    printUrl(key, from),
-    { method: "POST", headers: { "Content-Type": page.type }, body: new Uint8Array(page.bytes) },
-    // Within the run's own per-request bound, which its time budget counts on.
-    { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? DELIVERY_TIMEOUT_MS) },
-  );
-  // The reasons name no URL: a print key is a secret.
-  if ("refused" in reply) return { error: `the print key was not sent to: ${reply.refused}` };
-  if ("failed" in reply) return { error: `the print key ${reply.failed}` };
-  if (reply.status === 200) return "sent";
-  if (reply.status === 504) return "offline";
-  if (reply.status === 404) return "unknown-key";
-  return { error: `the print key answered ${reply.status}` };
 }
 
 /** A request whose whole answer, body included (it is read under the same signal), takes at most the timeout. */

@@ -41,7 +41,7 @@ import { serveCopy } from "../edge/edition-copy.ts";
 import { openPublication, type PublishedPublication } from "../edge/publication-store.ts";
 import { siteIndexOf } from "../edge/site-index.ts";
 import type { PrintKeyPolicy } from "./print-key-client.ts";
-import { postToPrinter } from "./delivery-run.ts";
+import { postToPrinter } from "./print-key-post.ts";
 import type { StateStore } from "./state-store.ts";
 import { pushedKey, pushKey, SUBSCRIPTIONS } from "./store-keys.ts";
 

@@ -13,7 +13,7 @@ import { batchFunctionUrl, planRun, SIGNATURE_HEADER, signBatchCall, type BatchC
 import { stateForFunction } from "./state-setup.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { siteFor } from "../edge/site-folder.ts";
-import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "./delivery-run.ts";
+import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "../model/run-budget.ts";
 import { scheduledPushes } from "./push-run.ts";
 
 /** A hand-over that Netlify has not answered in this long failed: the batch is kept for a later run. */

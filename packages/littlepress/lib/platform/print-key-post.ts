@@ -1,0 +1,39 @@
+// The one way a page reaches a subscriber's printer: POSTed to its print key,
+// opened with the deploy's sealing key, through the print-key client (its
+// allow-list and limits), and the print key's answer read as sirius gives it.
+// Deliveries, end slips and push editions all print through here.
+import { DELIVERY_TIMEOUT_MS } from "../model/run-budget.ts";
+import { openPrintKey, printUrl } from "../model/print-key.ts";
+import type { PrintResult, Subscription } from "../model/subscription.ts";
+import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
+
+/**
+ * POSTs a page (an edition, an end slip, a push edition) to the print key, as
+ * sirius takes it, from the publication `from`, through the print-key client.
+ */
+export async function postToPrinter(
+  o: { sealKey: Buffer; printKeys: PrintKeyPolicy; timeoutMs?: number },
+  sub: Pick<Subscription, "printKey">,
+  page: { bytes: ArrayBuffer | Uint8Array; type: string },
+  from: string,
+): Promise<PrintResult> {
+  let key: URL;
+  try {
+    key = openPrintKey(sub.printKey, o.sealKey);
+  } catch {
+    return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
+  }
+  const reply = await askPrintKey(
+    printUrl(key, from),
+    { method: "POST", headers: { "Content-Type": page.type }, body: new Uint8Array(page.bytes) },
+    // Within the run's own per-request bound, which its time budget counts on.
+    { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? DELIVERY_TIMEOUT_MS) },
+  );
+  // The reasons name no URL: a print key is a secret.
+  if ("refused" in reply) return { error: `the print key was not sent to: ${reply.refused}` };
+  if ("failed" in reply) return { error: `the print key ${reply.failed}` };
+  if (reply.status === 200) return "sent";
+  if (reply.status === 504) return "offline";
+  if (reply.status === 404) return "unknown-key";
+  return { error: `the print key answered ${reply.status}` };
+}
