@@ -210,6 +210,7 @@ describe("the command line", () => {
       "m",
     );
     for (const r of [plain, strict]) {
+      expect(r.stderr).toMatch(warning); // on a failure, what it said instead
       const [, px, mm] = warning.exec(r.stderr) ?? [];
       expect(Number(px)).toBeGreaterThan(10_000);
       expect(Number(mm)).toBeCloseTo(Number(px) / 8, 1);
