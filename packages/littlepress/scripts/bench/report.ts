@@ -434,7 +434,9 @@ export function tables(r: BenchReport): string {
           zip(bc?.after, name),
           ms(cold?.before),
           ms(cold?.after),
-          cold ? `import, ${cold.call === "import only" ? "no request (scheduled)" : cold.call}` : "-",
+          cold
+            ? `import, ${cold.call === "import only" ? "no request (scheduled, or a signed batch)" : cold.call}`
+            : "-",
         ];
       }),
     );
