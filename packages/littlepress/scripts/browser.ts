@@ -11,6 +11,10 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // The tools stop on Ctrl+C themselves (cli.ts's stopOnSignals closes the browser with the rest);
+    // Playwright's own handler would exit 130 before they had.
+    handleSIGINT: false,
+    handleSIGTERM: false,
     args: [
       "--no-sandbox",
       "--disable-gpu",

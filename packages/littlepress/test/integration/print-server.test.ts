@@ -3,11 +3,13 @@
 // prints once, 204 prints nothing, a printer that is off is tried again by a
 // later run, 410 ends the subscription with the end slip printed, and the
 // same ETag prints once.
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Subscription } from "../../lib/model/subscription.ts";
@@ -177,3 +179,38 @@ async function sameEtagPublication(): Promise<{ url: string; asked: string[]; cl
       }),
   };
 }
+
+// The server itself, as its command runs it on a Raspberry Pi: a run, then one every --interval
+// seconds, each with its status line, until Ctrl+C stops it cleanly.
+describe("littlepress print-server, running", () => {
+  it("runs every --interval seconds with a status line per printer, and stops on Ctrl+C", async () => {
+    const config = path.join(dir, "printers.json");
+    const printers = [{ id: "desk", name: "Desk", to: printer.url, publication: `${basic.url}/serial/`, hour: 6 }];
+    await writeFile(config, JSON.stringify({ state: "state", printers }));
+    const child = spawn(process.execPath, [
+      "--import",
+      "tsx",
+      "scripts/print-server.ts",
+      "--config",
+      config,
+      "--interval",
+      "1",
+    ]);
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (Date.now() < deadline && (out.match(/ Desk: /g) ?? []).length < 2) await sleep(200);
+      expect(out).toMatch(/^print-server: 1 printers, a run every 1 s; Ctrl\+C stops$/m);
+      const runs = [...out.matchAll(/^(\S+Z) Desk: (.+)$/gm)];
+      expect(runs.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(runs.map((m) => m[1])).size).toBe(runs.length); // one line a run, each at its own time
+    } finally {
+      child.kill("SIGINT");
+    }
+    expect(await exited).toBe(0);
+    expect(out).not.toMatch(/^\s+at /m);
+  }, 60_000);
+});
