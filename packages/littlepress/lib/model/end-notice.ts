@@ -11,14 +11,8 @@
 // is claimed, settled and retried like a delivery (subscription.ts), with the
 // subscription's own conditional replace as the claim.
 import { escapeHtml } from "./html-escape.ts";
-import {
-  MAX_ATTEMPTS,
-  retryDelayMs,
-  RETRY_EARLY_MS,
-  STALE_CLAIM_MS,
-  type DeliveryRecord,
-  type PrintResult,
-} from "./subscription.ts";
+import { MAX_ATTEMPTS, retryDue } from "./retries.ts";
+import type { DeliveryRecord, PrintResult } from "./subscription.ts";
 
 /**
  * Where a subscription's end notice stands:
@@ -76,13 +70,7 @@ export function noticeAfter(record: Pick<DeliveryRecord, "state">, at: Date): En
  */
 export function noticeNext(notice: EndNotice | null | undefined, at: Date): "claim" | "give-up" | "leave" {
   if (!notice) return "leave"; // ended before notices were kept, or not by the run
-  const since = at.getTime() - Date.parse(notice.at);
-  const retry =
-    notice.state === "due" ||
-    ((notice.state === "offline" || notice.state === "failed") &&
-      since >= retryDelayMs(notice.attempts) - RETRY_EARLY_MS) ||
-    (notice.state === "sending" && since >= STALE_CLAIM_MS);
-  if (!retry) return "leave";
+  if (notice.state !== "due" && !retryDue(notice, at)) return "leave";
   return notice.attempts >= MAX_ATTEMPTS ? "give-up" : "claim";
 }
 

@@ -18,7 +18,7 @@
 // print key took the page and before the one write that settles its claim
 // leaves a claim that a later run takes over, and that page prints twice.
 import type { EditionKey } from "./edition-key.ts";
-import { MAX_ATTEMPTS, retryDelayMs, RETRY_EARLY_MS, STALE_CLAIM_MS } from "./retries.ts";
+import { MAX_ATTEMPTS } from "./retries.ts";
 import type { PrintResult } from "./subscription.ts";
 
 /**
@@ -87,14 +87,6 @@ export function firstPushClaim(subscription: string, slug: string, edition: Edit
     etag: null,
     detail: "claimed",
   };
-}
-
-/** Whether a run may (re)claim a push copy: a stale "sending" one, or an offline or failed one after its wait. */
-export function pushClaimable(rec: PushRecord, at: Date): boolean {
-  if (rec.attempts >= MAX_ATTEMPTS) return false;
-  const since = at.getTime() - Date.parse(rec.at);
-  if (rec.state === "offline" || rec.state === "failed") return since >= retryDelayMs(rec.attempts) - RETRY_EARLY_MS;
-  return rec.state === "sending" && since >= STALE_CLAIM_MS;
 }
 
 /** Whether a push copy may still print, now or on a later run (false: settled for good). */

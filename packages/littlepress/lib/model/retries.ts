@@ -17,3 +17,26 @@ export const RETRY_EARLY_MS = 60_000;
 export function retryDelayMs(attempts: number): number {
   return Math.min(RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS);
 }
+
+/** A print's state as its record keeps it: a delivery's, an end slip's, a push copy's. */
+export interface PrintAttempts {
+  state: string;
+  /** When it last changed (ISO 8601); for "sending", when it was claimed. */
+  at: string;
+  attempts: number;
+}
+
+/**
+ * Whether a print is due to be tried again at `at`, its tries not counted: an
+ * offline or failed one once its retry delay is over (backing off, so that a
+ * print key that keeps failing is not asked every run), a "sending" one once
+ * its claim is stale.
+ */
+export function retryDue(rec: PrintAttempts, at: Date): boolean {
+  const since = at.getTime() - Date.parse(rec.at);
+  if (rec.state === "offline" || rec.state === "failed") return since >= retryDelayMs(rec.attempts) - RETRY_EARLY_MS;
+  return rec.state === "sending" && since >= STALE_CLAIM_MS;
+}
+
+/** Whether a run may (re)claim a print at `at`: due again, with tries left. */
+export const claimable = (rec: PrintAttempts, at: Date): boolean => rec.attempts < MAX_ATTEMPTS && retryDue(rec, at);

@@ -8,7 +8,6 @@ import { localDeliveryTime, type LocalDeliveryTime } from "./delivery-time.ts";
 import type { EndNotice } from "./end-notice.ts";
 import { daysBetween } from "./recurrence.ts";
 import { todayIn } from "./time-zones.ts";
-import { MAX_ATTEMPTS, RETRY_EARLY_MS, retryDelayMs, STALE_CLAIM_MS } from "./retries.ts";
 
 /** A printer's subscription to one publication. */
 export interface Subscription {
@@ -165,20 +164,15 @@ export interface DeliveryRecord {
 }
 
 // The claim and retry timings are retries.ts's (push editions use them without the rest of this file).
-export { MAX_ATTEMPTS, RETRY_EARLY_MS, RETRY_FIRST_MS, RETRY_MAX_MS, retryDelayMs, STALE_CLAIM_MS } from "./retries.ts";
-
-/**
- * Whether a run may (re)claim a delivery whose record is `rec`, at `at`: an
- * offline or failed one once its retry delay is over (backing off, so that a
- * print key that keeps failing is not asked every run), a "sending" one once
- * its claim is stale.
- */
-export function claimable(rec: DeliveryRecord, at: Date): boolean {
-  if (rec.attempts >= MAX_ATTEMPTS) return false;
-  const since = at.getTime() - Date.parse(rec.at);
-  if (rec.state === "offline" || rec.state === "failed") return since >= retryDelayMs(rec.attempts) - RETRY_EARLY_MS;
-  return rec.state === "sending" && since >= STALE_CLAIM_MS;
-}
+export {
+  claimable,
+  MAX_ATTEMPTS,
+  RETRY_EARLY_MS,
+  RETRY_FIRST_MS,
+  RETRY_MAX_MS,
+  retryDelayMs,
+  STALE_CLAIM_MS,
+} from "./retries.ts";
 
 /** A fresh claim of `due` for `sub` (the first attempt). */
 export function firstClaim(sub: Subscription, due: DueDelivery, at: Date): DeliveryRecord {

@@ -25,7 +25,6 @@ import type { EditionKey } from "../model/edition-key.ts";
 import { printerName } from "../model/printer-name.ts";
 import {
   firstPushClaim,
-  pushClaimable,
   pushEligible,
   pushOpen,
   reclaimPush,
@@ -35,6 +34,7 @@ import {
 } from "../model/push.ts";
 import type { EditionShard } from "../model/shard.ts";
 import { siteDataDir } from "../model/site-paths.ts";
+import { claimable } from "../model/retries.ts";
 import type { PrintResult, Subscription } from "../model/subscription.ts";
 import { editionAnswer } from "../edge/edition-answer.ts";
 import { serveCopy } from "../edge/edition-copy.ts";
@@ -197,7 +197,7 @@ async function pushOne(
   const key = pushedKey(sub.id, push.edition);
   const line = (outcome: string, detail: string, open: boolean) => ({ ...lineOf(push, sub, outcome, detail), open });
   const held = await o.store.get<PushRecord>(key);
-  if (held && !pushClaimable(held.value, o.at)) return line("done", held.value.detail, pushOpen(held.value));
+  if (held && !claimable(held.value, o.at)) return line("done", held.value.detail, pushOpen(held.value));
   if (o.inTime && !o.inTime()) return line("left", "the run's time was up", true);
   const page = renderFor(push, sub);
   if (o.dryRun) {
