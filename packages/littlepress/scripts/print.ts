@@ -5,7 +5,7 @@
 // (/dev/usb/lp0) or through CUPS (cups:<queue>). 204 and 410 print nothing,
 // with a line each. Every expected failure is one line and exit code 1.
 import { localDeliveryTime } from "../lib/model/delivery-time.ts";
-import { bandRowsProblem, PRINTER_WIDTHS } from "../lib/model/escpos-raster.ts";
+import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../lib/model/escpos-raster.ts";
 import { isTimeZone, todayIn, wallClock } from "../lib/model/time-zones.ts";
 import { parseDestination } from "../lib/platform/escpos-send.ts";
 import {
@@ -84,7 +84,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const width = Number(values.width ?? 384);
   if (!(PRINTER_WIDTHS as readonly number[]).includes(width))
     return usage(`--width is 384 (58 mm) or 576 (80 mm), not "${values.width}"`);
-  const bandRows = Number(values["band-rows"] ?? 128);
+  const bandRows = Number(values["band-rows"] ?? BAND_ROWS);
   const bandProblem = bandRowsProblem(bandRows);
   if (bandProblem) return usage(`--band-rows: ${bandProblem}`);
   const count = Number(values.count ?? 0);

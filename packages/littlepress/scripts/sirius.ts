@@ -20,6 +20,7 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { PRINTER_NAME_LENGTH, printerName } from "../lib/model/printer-name.ts";
 import { escapeHtml } from "../lib/model/html-escape.ts";
+import { charsetOf, isUtf8 } from "../lib/model/charset.ts";
 import { CHROMIUM, launchChromium } from "./browser.ts";
 import { answerUsage, listenPort, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
 import { firstLine } from "./preview/errors.ts";
@@ -231,8 +232,8 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
     json(res, 200, { status: "sent" });
     if (stopping) return;
     const notes: string[] = [];
-    const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
-    if (page.text && charset && !/^utf-?8$/i.test(charset))
+    const charset = charsetOf(contentType);
+    if (page.text && charset && !isUtf8(charset))
       notes.push(`sirius reads every body as UTF-8: this one says charset=${charset}, and may print wrong`);
     enqueue({ printer, from, html: page.html, at, notes });
   };

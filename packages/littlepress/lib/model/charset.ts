@@ -12,6 +12,10 @@ export interface CharsetCodec {
 
 export const isUtf8 = (charset: string) => /^utf-?8$/i.test(charset);
 
+/** The charset a Content-Type names ("text/html; charset=Shift_JIS"), or undefined. */
+export const charsetOf = (contentType: string): string | undefined =>
+  /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
+
 /**
  * Encodes an HTML page in the publication's charset. A character the charset
  * lacks becomes a numeric character reference, which every browser and the

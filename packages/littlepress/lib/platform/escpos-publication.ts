@@ -8,7 +8,7 @@
 // (an address literal, or localhost): a publication served on the home network.
 import iconv from "iconv-lite";
 import { isAddressLiteral } from "../model/addresses.ts";
-import { decodeHtml } from "../model/charset.ts";
+import { charsetOf, decodeHtml } from "../model/charset.ts";
 import { editionParams, type EditionAsks } from "../model/delivery-rules.ts";
 import { askPrintKey, type PrintKeyPolicy, type PrintKeyReply } from "./print-key-client.ts";
 
@@ -95,8 +95,7 @@ export async function fetchEdition(
   const etag = reply.etag ?? null;
   const answer: EditionReply = { url, status: reply.status, etag, bytes: reply.body.length };
   if (reply.status === 200) {
-    const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(reply.contentType)?.[1];
-    answer.html = decodeHtml(new Uint8Array(reply.body), charset, iconv);
+    answer.html = decodeHtml(new Uint8Array(reply.body), charsetOf(reply.contentType), iconv);
   }
   return answer;
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import iconv from "iconv-lite";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { decodeHtml } from "../../lib/model/charset.ts";
+import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
@@ -204,8 +204,7 @@ async function fetchEdition(url: string, timeoutMs: number): Promise<string> {
     const reason = response.headers.get("x-littlepress-reason");
     throw new RenderError(`answered ${response.status} instead of 200${reason ? ` (${reason})` : ""}`);
   }
-  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(response.headers.get("content-type") ?? "")?.[1];
-  return decodeHtml(new Uint8Array(body), charset, iconv);
+  return decodeHtml(new Uint8Array(body), charsetOf(response.headers.get("content-type") ?? ""), iconv);
 }
 
 async function load(page: Page, url: string, timeoutMs: number, width: number): Promise<void> {

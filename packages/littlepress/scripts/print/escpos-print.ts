@@ -5,7 +5,7 @@
 // `littlepress print` and `littlepress print-server`.
 import type { Browser } from "playwright-core";
 import type { Dots } from "../../lib/model/bilevel.ts";
-import { encodeJob, type EscPosJob } from "../../lib/model/escpos-raster.ts";
+import { BAND_ROWS, encodeJob, type EscPosJob } from "../../lib/model/escpos-raster.ts";
 import { sendJob, type Destination, type JobReport } from "../../lib/platform/escpos-send.ts";
 import { printDots } from "../preview/print-image.ts";
 import { PAGE_TIMEOUT_MS, PaperRenderer } from "../preview/render.ts";
@@ -88,7 +88,7 @@ export async function printPage(
 
 /** "61,234 bytes in 10 bands of 128 rows, cut" */
 export function jobSummary(job: EscPosJob, printer: PrinterSettings): string {
-  const rows = printer.bandRows ?? 128;
+  const rows = printer.bandRows ?? BAND_ROWS;
   const bands = `${job.bandEnds.length} bands of up to ${rows} rows`;
   return `${job.bytes.length.toLocaleString("en")} bytes in ${bands}, ${printer.cut ? "cut" : "no cut"}`;
 }

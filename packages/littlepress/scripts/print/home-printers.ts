@@ -7,7 +7,7 @@
 // state store (the file store), so a restart neither prints twice nor forgets
 // where a series was.
 import { endNoticePage, claimNotice, noticeAfter, noticeNext, settleNotice } from "../../lib/model/end-notice.ts";
-import { bandRowsProblem, PRINTER_WIDTHS } from "../../lib/model/escpos-raster.ts";
+import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../../lib/model/escpos-raster.ts";
 import {
   afterDelivery,
   claimable,
@@ -75,7 +75,7 @@ export function readPrintersConfig(raw: unknown): { printers: HomePrinter[]; sta
       return bad('"hour" is a whole number from 0 to 23');
     const zone = e.zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (typeof zone !== "string" || !isTimeZone(zone)) return bad('"zone" is an IANA time zone');
-    const bandRows = e.band_rows ?? 128;
+    const bandRows = e.band_rows ?? BAND_ROWS;
     if (typeof bandRows !== "number" || bandRowsProblem(bandRows))
       return bad(`"band_rows": ${bandRowsProblem(Number(bandRows))}`);
     if (e.cut !== undefined && typeof e.cut !== "boolean") return bad('"cut" is true or false');
