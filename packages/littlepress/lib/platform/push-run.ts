@@ -1,9 +1,9 @@
 // A push run: prints the push editions of the built site (lib/model/push.ts)
 // to every subscription that was live when each was published, once each.
-// The scheduled function runs one after every delivery run, so a deploy that
-// carries a push edition prints it with the next run (or at once, from
-// functions/deploy-succeeded.mts); `npm run push -- <slug> <edition>` runs one
-// by hand for one edition, and `npm run deliver` after its deliveries.
+// The scheduled function runs one after planning its deliveries, so a deploy
+// that carries a push edition prints it with the next run (no deploy-succeeded
+// function is shipped yet); `npm run push -- <slug> <edition>` runs one by hand
+// for one edition, and `npm run deliver` after its deliveries.
 //
 // Each subscriber's copy is the one /edition/ answers for that edition and
 // their settings (the same prebuilt variant, text settings filled in): it is
@@ -43,7 +43,8 @@ import { siteIndexOf } from "../edge/site-index.ts";
 import type { PrintKeyPolicy } from "./print-key-client.ts";
 import { postToPrinter } from "./print-key-post.ts";
 import type { StateStore } from "./state-store.ts";
-import { pushedKey, pushKey, SUBSCRIPTIONS } from "./store-keys.ts";
+import { pushedKey, pushKey } from "./store-keys.ts";
+import { storedSubscriptions } from "./subscriptions.ts";
 
 export interface PushRunOptions {
   store: StateStore;
@@ -115,11 +116,9 @@ export async function runPushes(o: PushRunOptions): Promise<PushReport> {
   const report: PushReport = { pushes: [], lines: [], left: 0 };
   if (!wanted.length) return report;
   const root = siteIndexOf(o.site).root;
-  const subs: Subscription[] = [];
-  for (const key of await o.store.list(SUBSCRIPTIONS)) {
-    const sub = (await o.store.get<Subscription>(key))?.value;
-    if (sub) subs.push(sub);
-  }
+  // Read once, and only when a push still owes copies: a site whose pushes are all done reads none
+  // (the scheduled run comes here every 15 minutes).
+  let subs: Promise<Subscription[]> | undefined;
   for (const push of wanted) {
     const entry = await pushEntry(o, push);
     const done = entry.value.done !== undefined;
@@ -129,7 +128,8 @@ export async function runPushes(o: PushRunOptions): Promise<PushReport> {
     const name = await publicationName(o.site, push.slug);
     const shard = await push.pub.shardFor(push.edition);
     if (shard && Object.hasOwn(shard.editions, push.edition)) push.shard = shard;
-    const owed = subs.filter(
+    subs ??= storedSubscriptions(o.store);
+    const owed = (await subs).filter(
       (s) => (s.slug === push.slug || (s.slug === "" && root === push.slug)) && pushEligible(s, entry.value.published),
     );
     let open = 0;

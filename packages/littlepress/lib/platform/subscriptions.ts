@@ -67,11 +67,20 @@ export interface SubscriptionHistory {
   deliveries: DeliveryRecord[];
 }
 
-export async function subscriptionHistories(store: StateStore, slug?: string): Promise<SubscriptionHistory[]> {
-  const histories: SubscriptionHistory[] = [];
+/** Every subscription in the store, live or ended (one gone between the listing and its read is left out). */
+export async function storedSubscriptions(store: StateStore): Promise<Subscription[]> {
+  const subs: Subscription[] = [];
   for (const key of await store.list(SUBSCRIPTIONS)) {
     const sub = (await store.get<Subscription>(key))?.value;
-    if (!sub || (slug !== undefined && sub.slug !== slug)) continue;
+    if (sub) subs.push(sub);
+  }
+  return subs;
+}
+
+export async function subscriptionHistories(store: StateStore, slug?: string): Promise<SubscriptionHistory[]> {
+  const histories: SubscriptionHistory[] = [];
+  for (const sub of await storedSubscriptions(store)) {
+    if (slug !== undefined && sub.slug !== slug) continue;
     const { printKey: _key, unsubscribeHash: _hash, ...shown } = sub;
     const deliveries: DeliveryRecord[] = [];
     for (const d of await store.list(deliveriesOf(sub.id))) {
