@@ -38,7 +38,7 @@ import type { StateStore } from "./state-store.ts";
 import { slotFrom, slotOf, SLOTS, SUBSCRIPTIONS } from "./store-keys.ts";
 
 /** Subscriptions a batch takes at most. */
-export const BATCH_SIZE = 500;
+export const BATCH_SIZE = 2_000;
 /** A background function is stopped after 15 minutes. */
 export const BACKGROUND_LIMIT_MS = 15 * 60_000;
 /** A batch handed over and not finished by then died with its function: the next run hands it over again. */

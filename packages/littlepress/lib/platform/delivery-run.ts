@@ -352,7 +352,7 @@ export function runReport(run: Run, subscriptions: number): DeliveryReport {
 }
 
 /** Store work in flight per POST in flight (see deliverBatch). */
-export const PREPARED_PER_POST = 4;
+export const PREPARED_PER_POST = 10;
 
 /** At most `limit` holders at once: `run(work)` waits for a place. */
 function gate(limit: number): <R>(work: () => Promise<R>) => Promise<R> {
@@ -462,12 +462,19 @@ async function deliverOne(
     detail,
     etag,
   });
+  let pruning: Promise<unknown> | undefined;
   try {
     const claimed = o.dryRun ? await peek(o, sub, when) : await claim(o, sub, when);
     if (claimed && "done" in claimed) return void (await finishEnd(run, stored, claimed.done));
     if (!claimed) return void run.held.add(sub.id);
     const { version: claimVersion, previous, ...rec } = claimed as Claimed;
     const claimedAt = run.now();
+    // The day's first delivery prunes the subscription's old records (once a day, bounded, in time only), beside
+    // the delivery rather than after it: the store round trips on a delivery's way are what a batch waits on.
+    if (rec.attempts === 1 && !o.dryRun) {
+      const expired = (date: string) => deliveryExpired(date, o.at, run.keepDays);
+      pruning = pruneDeliveries(o.store, sub.id, expired, run.prunes).catch(() => false);
+    }
     const meta = await cache.metaOf(sub.slug);
     const fetched: FetchedEdition =
       "error" in meta
@@ -517,11 +524,6 @@ async function deliverOne(
       await dropKeys(o.store, sub);
       await endNotice(run, after);
     }
-    // The day's first delivery prunes the subscription's old records (once a day, bounded, in time only).
-    if (rec.attempts === 1) {
-      const expired = (date: string) => deliveryExpired(date, o.at, run.keepDays);
-      await pruneDeliveries(o.store, sub.id, expired, run.prunes).catch(() => false);
-    }
     const [outcome, detail] = pauseNews(sub, after, record);
     return line(record, outcome, detail, record.etag);
   } catch (error) {
@@ -537,6 +539,8 @@ async function deliverOne(
       detail: `the store failed: ${(error as Error).message}`,
       etag: null,
     };
+  } finally {
+    await pruning;
   }
 }
 

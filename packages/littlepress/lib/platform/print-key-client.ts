@@ -5,8 +5,8 @@
 // between a check and a connect has nothing to rebind), never following a
 // redirect, and reading at most so many bytes for at most so long.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isAddressLiteral, isPublicAddress } from "../model/addresses.ts";
 import { allowedPrintKeyOrigin, type PrintKeyOrigin } from "../model/print-key.ts";
 
@@ -60,10 +60,36 @@ export async function askPrintKey(
   const options: RequestOptions = {
     method: req.method,
     headers: { ...req.headers, ...(req.body ? { "Content-Length": String(req.body.byteLength) } : {}) },
-    agent: false,
-    lookup: entry.private ? policy.lookup : checkedLookup(policy.lookup ?? dnsLookup),
+    agent: connectionsTo(url, entry, policy.lookup ?? dnsLookup),
   };
   return exchange(url, options, req.body, policy);
+}
+
+/** How long a connection to a print-key service is kept open unused: well under a server's usual 5 s. */
+const IDLE_CONNECTION_MS = 1_000;
+
+/** The connection pools, by resolver, then by allow-list entry and scheme. */
+const pools = new WeakMap<typeof dnsLookup, Map<string, HttpAgent>>();
+
+/**
+ * The pool of open connections to a service of the allow-list. A run POSTs
+ * thousands of pages to one service: a new connection (and TLS handshake) for
+ * each would cost more round trips than the POST. Every connection in a pool
+ * was made through its entry's own lookup (public addresses only, unless the
+ * entry is private), and stays connected to the address that was checked.
+ */
+function connectionsTo(url: URL, entry: PrintKeyOrigin, resolve: typeof dnsLookup): HttpAgent {
+  let byEntry = pools.get(resolve);
+  if (!byEntry) pools.set(resolve, (byEntry = new Map<string, HttpAgent>()));
+  const name = `${url.protocol}${entry.origin}${entry.private ? " private" : ""}`;
+  let agent = byEntry.get(name);
+  if (!agent) {
+    const lookup = entry.private ? resolve : checkedLookup(resolve);
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, lookup };
+    agent = url.protocol === "https:" ? new HttpsAgent(options) : new HttpAgent(options);
+    byEntry.set(name, agent);
+  }
+  return agent;
 }
 
 /** A lookup that answers only public addresses: the connection is made to one of those or not at all. */
@@ -98,11 +124,12 @@ function exchange(
   const maxBytes = policy.maxBytes ?? PRINT_KEY_MAX_BYTES;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: PrintKeyReply | PrintKeyProblem) => {
+    // A reply read to its end leaves its connection to the pool; any other ending closes it.
+    const finish = (result: PrintKeyReply | PrintKeyProblem, whole = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      request.destroy();
+      if (!whole) request.destroy();
       resolve(result);
     };
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -120,12 +147,15 @@ function exchange(
         chunks.push(chunk);
       });
       res.once("end", () =>
-        finish({
-          status,
-          contentType: String(res.headers["content-type"] ?? ""),
-          etag: res.headers.etag ?? null,
-          body: Buffer.concat(chunks),
-        }),
+        finish(
+          {
+            status,
+            contentType: String(res.headers["content-type"] ?? ""),
+            etag: res.headers.etag ?? null,
+            body: Buffer.concat(chunks),
+          },
+          true,
+        ),
       );
       res.once("error", (error) => finish({ failed: why(error) }));
     });

@@ -79,7 +79,8 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
     prints.push({ key: m[1]!, from: url.searchParams.get("from"), contentType: type, body: body.toString("utf8") });
     return json(200, { status: "sent" });
   };
-  server.keepAliveTimeout = 1000;
+  // As Node and most servers keep a connection: a client may send its next request on it.
+  server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const fake: FakePrintKeys = {

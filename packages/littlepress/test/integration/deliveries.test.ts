@@ -317,10 +317,10 @@ describe("overlapping runs and a crash", () => {
     expect(calls.filter((c) => c.includes(id))).toEqual([
       `get subscriptions/${id}`,
       `createVersioned deliveries/${id}/2026-03-27`,
+      // the day's first delivery prunes its subscription's records older than the days kept, beside its POST
+      `list deliveries/${id}/`,
       `replace deliveries/${id}/2026-03-27`,
       `replace subscriptions/${id}`,
-      // the day's first delivery prunes its subscription's records older than the days kept
-      `list deliveries/${id}/`,
     ]);
   });
 });

@@ -1,0 +1,89 @@
+// The print-key client keeps its connections to a service open between
+// requests (a delivery run POSTs thousands of pages to one service: a new
+// connection and TLS handshake each would cost more round trips than the POST),
+// and closes the ones it cannot trust to be clean: a reply it stopped reading.
+// An idle connection is closed soon after, so a function holds none between runs.
+// Over real HTTP, against a server on 127.0.0.1 that counts connections.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askPrintKey, PRINT_KEY_MAX_BYTES, type PrintKeyPolicy } from "../../lib/platform/print-key-client.ts";
+
+let server: Server;
+let origin = "";
+let connections = 0;
+let closed = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      // /slow: an answer later than the client keeps an idle connection; /big: a reply larger than it reads.
+      setTimeout(() => answer(req.url ?? ""), req.url?.startsWith("/slow") ? 1_500 : 0);
+    });
+    const answer = (url: string) => {
+      const body = url.startsWith("/big") ? "x".repeat(PRINT_KEY_MAX_BYTES + 1024) : '{"status":"sent"}';
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(body);
+    };
+  });
+  server.on("connection", (socket) => {
+    connections++;
+    socket.once("close", () => closed++);
+  });
+  // As Node's own default: a client may send its next request on the connection for 5 s.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const policy = (): PrintKeyPolicy => ({ allowed: [{ origin, private: true }], timeoutMs: 2_000 });
+const post = (path: string) =>
+  askPrintKey(
+    new URL(`${origin}${path}`),
+    { method: "POST", headers: { "Content-Type": "text/html" }, body: new TextEncoder().encode("<p>news</p>") },
+    policy(),
+  );
+
+/** Waits (at most 5 s) until `done()`; says whether it came. */
+async function until(done: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 5_000;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  return done();
+}
+
+describe("connections to a print-key service", () => {
+  it("sends one request after another on one kept connection, and closes it once idle", async () => {
+    await until(() => closed === connections);
+    const [before, closedBefore] = [connections, closed];
+    for (let i = 0; i < 20; i++) expect(await post(`/printkey/k${i}`)).toMatchObject({ status: 200 });
+    expect(connections - before).toBe(1);
+    // Idle for longer than the client keeps it (a second): closed by the client, well before the server's 5 s.
+    expect(await until(() => closed - closedBefore === 1)).toBe(true);
+  });
+
+  it("opens no more connections than requests in flight at once", async () => {
+    await until(() => closed === connections);
+    const before = connections;
+    for (let round = 0; round < 3; round++)
+      await Promise.all(Array.from({ length: 8 }, (_, i) => post(`/printkey/k${i}`)));
+    expect(connections - before).toBe(8);
+  });
+
+  it("closes a connection whose reply it stopped reading, and the next request gets a clean one", async () => {
+    await until(() => closed === connections);
+    const [before, closedBefore] = [connections, closed];
+    expect(await post("/big")).toEqual({ failed: `sent a reply larger than ${PRINT_KEY_MAX_BYTES} bytes` });
+    expect(await until(() => closed - closedBefore === 1)).toBe(true);
+    expect(await post("/printkey/after")).toMatchObject({ status: 200 });
+    expect(connections - before).toBe(2);
+  });
+
+  it("waits for a reply slower than the time it keeps an idle connection", async () => {
+    expect(await post("/slow")).toMatchObject({ status: 200 });
+  });
+});
