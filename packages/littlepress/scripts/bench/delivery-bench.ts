@@ -11,55 +11,61 @@
 // deployed store here: it answers reads without the ETags that a run's
 // conditional writes need.)
 //
-// --simulate-fanout plays a scheduled run on Netlify: the plan (delivery-plan.ts)
-// and every batch (delivery-batches.ts) run for real, with the latency store; the
-// batches run one after the other here, each timed alone, and are then laid on a
-// simulated platform clock where --functions background functions run at once.
+// --simulate-fanout plays a scheduled run on Netlify at each of --subscribers'
+// sizes (10,000 and 100,000 by default), each in a process of its own
+// (delivery-fanout.ts) that holds what the functions hold: the site, the fake
+// print keys and the store are in another (delivery-world.ts). The plan
+// (delivery-plan.ts) and every batch (delivery-batches.ts) run for real, the
+// batches one after the other, each timed and each followed by its limit, a
+// plain loop of the same POSTs; they are then laid on a simulated platform
+// clock where --functions background functions run at once. The targets
+// (BENCHMARKS.md, issue 28) are checked against the figures.
+import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "../../lib/build/build.ts";
-import { wallClock } from "../../lib/model/time-zones.ts";
-import { runBatch } from "../../lib/platform/delivery-batches.ts";
-import { BACKGROUND_LIMIT_MS, BATCH_SIZE, planRun } from "../../lib/platform/delivery-plan.ts";
+import { BACKGROUND_LIMIT_MS, BATCH_SIZE } from "../../lib/platform/delivery-plan.ts";
 import { DELIVERY_CONCURRENCY, PREPARED_PER_POST, runDeliveries } from "../../lib/platform/delivery-run.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
-import { CHOICES, DAILY, generateSite, LANGS, SERIAL } from "./generate.ts";
+import type { FanoutOptions, FanoutResult } from "./delivery-fanout.ts";
+import { benchKey, subscribeMany } from "./delivery-subscribers.ts";
+import { generateSite } from "./generate.ts";
 import { memoryStore, withLatency } from "./latency-store.ts";
 
 export const USAGE = `Usage: npm run bench:deliveries [-- options]
 
-Times delivery runs to many subscribers (default 1,000), all due at once,
-against a fake print-key server, and against each a plain loop POSTing the
-same editions at the same concurrency. Prints the figures.
+Times delivery runs to many subscribers, all due at once, against a fake
+print-key server, and against each a plain loop POSTing the same editions at
+the same concurrency. Prints the figures.
 
 Options:
-  --subscribers <n>       how many (default 1000)
-  --latency-ms <ms>       also run with a store whose every call takes this long
-                          (a Netlify Blobs round trip: 20 to 50 ms)
-  --print-latency-ms <ms> the fake print-key service waits this long before each
-                          answer (default 0: loopback)
-  --simulate-fanout       plan and run the batches as a scheduled run hands them
-                          to background functions (the latency store only), and
-                          lay them on a simulated platform clock
-  --functions <n>         background functions running at once in the simulation
-                          (default 50)
-  -h, --help              show this text
+  --subscribers <n>[,<n>…] how many (default 1000; with --simulate-fanout,
+                           10000,100000: each size in a process of its own)
+  --latency-ms <ms>        also run with a store whose every call takes this long
+                           (a Netlify Blobs round trip: 20 to 50 ms)
+  --print-latency-ms <ms>  the fake print-key service waits this long before each
+                           answer (default 0: loopback)
+  --simulate-fanout        plan and run the batches as a scheduled run hands them
+                           to background functions (the latency store only), lay
+                           them on a simulated platform clock, and check the targets
+  --functions <n>          background functions running at once in the simulation
+                           (default 50)
+  -h, --help               show this text
 
 Example:
-  npm run bench:deliveries -- --subscribers 100000 --latency-ms 30 --simulate-fanout`;
+  npm run bench:deliveries -- --latency-ms 30 --simulate-fanout`;
 
-const ZONES = ["Europe/London", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati", "Etc/GMT+12", "Europe/Paris"];
 const CONCURRENCY = DELIVERY_CONCURRENCY;
 type Sirius = Awaited<ReturnType<typeof startPrintKeys>>;
 
 export interface DeliveryBenchOptions {
-  subscribers: number;
+  subscribers: number[];
   latencyMs: number;
   printLatencyMs: number;
   fanout: boolean;
@@ -67,19 +73,30 @@ export interface DeliveryBenchOptions {
 }
 
 /** The process's resident memory, sampled every 50 ms while `work` runs: its peak, in MiB. */
-async function peakRss<R>(work: () => Promise<R>): Promise<{ result: R; peakMiB: number; startMiB: number }> {
-  const startMiB = process.memoryUsage.rss() / 2 ** 20;
-  let peak = startMiB;
+async function peakRss<R>(work: () => Promise<R>): Promise<{ result: R; peakMiB: number }> {
+  let peak = process.memoryUsage.rss() / 2 ** 20;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss() / 2 ** 20)), 50);
   try {
     const result = await work();
-    return { result, peakMiB: Math.max(peak, process.memoryUsage.rss() / 2 ** 20), startMiB };
+    return { result, peakMiB: Math.max(peak, process.memoryUsage.rss() / 2 ** 20) };
   } finally {
     clearInterval(timer);
   }
 }
 
+const headLine = (o: DeliveryBenchOptions, what: string) =>
+  `${new Date().toISOString()}: ${what}, ${CONCURRENCY} POSTs in flight ` +
+  `(store work ${PREPARED_PER_POST}x that), store latency ${o.latencyMs} ms a call, print-key latency ` +
+  `${o.printLatencyMs} ms, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`;
+
 export async function benchDeliveries(o: DeliveryBenchOptions): Promise<string> {
+  if (o.fanout) {
+    const head = headLine(
+      o,
+      `${o.subscribers.map((n) => n.toLocaleString("en")).join(" and ")} subscribers due at once`,
+    );
+    return [head, "", await fanout(o)].join("\n");
+  }
   const work = mkdtempSync(path.join(os.tmpdir(), "littlepress-bench-deliveries-"));
   const sirius = await startPrintKeys();
   sirius.latencyMs = o.printLatencyMs;
@@ -93,47 +110,17 @@ export async function benchDeliveries(o: DeliveryBenchOptions): Promise<string> 
     });
     try {
       const sealKey = randomBytes(32);
-      const head =
-        `${new Date().toISOString()}: ${o.subscribers} subscribers due at once, ${CONCURRENCY} POSTs in flight ` +
-        `(store work ${PREPARED_PER_POST}x that), store latency ${o.latencyMs} ms a call, print-key latency ` +
-        `${o.printLatencyMs} ms, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`;
-      if (o.fanout) return [head, "", await fanout(o, server.url, sealKey, sirius)].join("\n");
       const rows: string[] = [];
-      const stores: [string, () => StateStore][] = [["file store", () => fileStore(path.join(work, "state"))]];
-      if (o.latencyMs > 0) stores.push([`latency store (${o.latencyMs} ms)`, () => memoryStore()]);
-      for (const [name, make] of stores) {
-        const raw = make();
-        const at = await subscribe(raw, sealKey, sirius, o.subscribers);
-        const store = o.latencyMs > 0 && name.startsWith("latency") ? withLatency(raw, o.latencyMs) : raw;
-        sirius.prints.length = 0;
-        const start = performance.now();
-        // No time budget: the bench times the whole run, however long it takes.
-        const { result: report, peakMiB } = await peakRss(() =>
-          runDeliveries({
-            store,
-            origin: server.url,
-            sealKey,
-            printKeys: sirius.policy,
-            at,
-            concurrency: CONCURRENCY,
-            budgetMs: Number.POSITIVE_INFINITY,
-          }),
-        );
-        const seconds = (performance.now() - start) / 1000;
-        const printed = report.lines.filter((l) => l.outcome === "printed").length;
-        const bodies = sirius.prints.slice(0, 1000).map((p) => p.body);
-        sirius.prints.length = 0;
-        sirius.requests.length = 0;
-        const plain = await plainPosts(sirius.keyUrl(firstKey(sirius)), bodies, o.subscribers);
-        const calls = "calls" in store ? ((store.calls as number) / o.subscribers).toFixed(1) : "";
-        const rate = (o.subscribers / seconds).toFixed(0);
-        rows.push(
-          `| ${name} | ${o.subscribers} | ${printed} | ${seconds.toFixed(2)} | ${rate} | ` +
-            `${plain.toFixed(2)} | ${(plain / seconds).toFixed(2)} | ${calls} | ${peakMiB.toFixed(0)} |`,
-        );
+      for (const subscribers of o.subscribers) {
+        const stores: [string, () => StateStore][] = [
+          ["file store", () => fileStore(path.join(work, `state${subscribers}`))],
+        ];
+        if (o.latencyMs > 0) stores.push([`latency store (${o.latencyMs} ms)`, () => memoryStore()]);
+        for (const [name, make] of stores)
+          rows.push(await selfHosted(o, name, make(), subscribers, server.url, sealKey, sirius));
       }
       return [
-        head,
+        headLine(o, `${o.subscribers.join(", ")} subscribers due at once`),
         "",
         "| store | subscribers | printed | run s | deliveries/s | plain POSTs s | throughput run/plain | " +
           "store calls a delivery | peak RSS MiB |",
@@ -149,116 +136,142 @@ export async function benchDeliveries(o: DeliveryBenchOptions): Promise<string> 
   }
 }
 
-/**
- * A scheduled run on Netlify, played out: subscriptions written straight into
- * a store in memory, then the plan and every batch run for real through the
- * latency store. Each batch runs alone and is timed; the batches are then laid
- * on a simulated clock: the plan first, then `o.functions` background
- * functions at once, each taking the next batch when it is free.
- */
-async function fanout(o: DeliveryBenchOptions, origin: string, sealKey: Buffer, sirius: Sirius): Promise<string> {
-  const raw = memoryStore();
-  const at = await subscribe(raw, sealKey, sirius, o.subscribers);
-  const store = withLatency(raw, o.latencyMs);
-  const batches: string[] = [];
-  const measured = await peakRss(async () => {
-    const planStart = performance.now();
-    const plan = await planRun({
+/** A self-hosted run (npm run deliver: every batch in-process) to `subscribers`, and its plain loop: a table row. */
+async function selfHosted(
+  o: DeliveryBenchOptions,
+  name: string,
+  raw: StateStore,
+  subscribers: number,
+  origin: string,
+  sealKey: Buffer,
+  sirius: Sirius,
+): Promise<string> {
+  const at = await subscribeMany(raw, sealKey, sirius, subscribers);
+  const store = o.latencyMs > 0 && name.startsWith("latency") ? withLatency(raw, o.latencyMs) : raw;
+  sirius.prints.length = 0;
+  const start = performance.now();
+  // No time budget: the bench times the whole run, however long it takes.
+  const { result: report, peakMiB } = await peakRss(() =>
+    runDeliveries({
       store,
+      origin,
+      sealKey,
+      printKeys: sirius.policy,
       at,
-      sweep: false,
-      hand: (call) => Promise.resolve(void batches.push(call.batch)),
+      concurrency: CONCURRENCY,
+      budgetMs: Number.POSITIVE_INFINITY,
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const printed = report.lines.filter((l) => l.outcome === "printed").length;
+  const bodies = sirius.prints.slice(0, 1000).map((p) => p.body);
+  sirius.prints.length = 0;
+  sirius.requests.length = 0;
+  const plain = await plainPosts(sirius.keyUrl(benchKey(0)), bodies, subscribers);
+  const calls = "calls" in store ? ((store.calls as number) / subscribers).toFixed(1) : "";
+  const rate = (subscribers / seconds).toFixed(0);
+  return (
+    `| ${name} | ${subscribers} | ${printed} | ${seconds.toFixed(2)} | ${rate} | ` +
+    `${plain.toFixed(2)} | ${(plain / seconds).toFixed(2)} | ${calls} | ${peakMiB.toFixed(0)} |`
+  );
+}
+
+/** The fan-out's targets (issue 28). */
+const TARGETS = { planMs: 30_000, allMs: BACKGROUND_LIMIT_MS, throughput: 0.8, memoryGrowth: 1.2 };
+
+/** Runs delivery-fanout.ts for one size, in a process of its own; its result. */
+function fanoutChild(options: FanoutOptions): Promise<FanoutResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL("./delivery-fanout.ts", import.meta.url)), [JSON.stringify(options)], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
-    const planMs = performance.now() - planStart;
-    const planCalls = store.calls;
-    const durations: number[] = [];
-    let printed = 0;
-    const bodies: string[] = [];
-    for (const [i, key] of batches.entries()) {
-      if (i % 20 === 0) process.stderr.write(`bench: batch ${i + 1} of ${batches.length}\n`);
-      const start = performance.now();
-      const outcome = await runBatch(
-        { store, origin, sealKey, printKeys: sirius.policy, at, concurrency: CONCURRENCY, budgetMs: 14 * 60_000 },
-        key,
-      );
-      durations.push(performance.now() - start);
-      printed += outcome.report.lines.filter((l) => l.outcome === "printed").length;
-      if (bodies.length < 1000) bodies.push(...sirius.prints.slice(0, 1000 - bodies.length).map((p) => p.body));
-      sirius.prints.length = 0;
-      sirius.requests.length = 0;
-    }
-    return { plan, planMs, planCalls, durations, printed, bodies };
+    let result: FanoutResult | undefined;
+    child.on("message", (m: FanoutResult) => (result = m));
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      result ? resolve(result) : reject(new Error(`the fan-out of ${options.subscribers} exited ${code}`)),
+    );
   });
-  const { plan, planMs, planCalls, durations, printed, bodies } = measured.result;
-  // The simulated platform clock: the plan, then each batch on the first free function.
-  const free = Array.from({ length: Math.min(o.functions, durations.length) }, () => planMs);
-  for (const d of durations) {
-    const slot = free.indexOf(Math.min(...free));
-    free[slot] = free[slot]! + d;
-  }
-  const total = Math.max(planMs, ...free);
-  const runMs = durations.reduce((a, b) => a + b, 0);
-  // The plain loop's rate, on at most 10,000 of the same POSTs (a rate: the ratio compares deliveries a second).
-  const sample = Math.min(o.subscribers, 10_000);
-  const plain = ((await plainPosts(sirius.keyUrl(firstKey(sirius)), bodies, sample)) * o.subscribers) / sample;
-  const deliveryCalls = (store.calls - planCalls) / o.subscribers;
+}
+
+/**
+ * Each size's scheduled run played out (delivery-fanout.ts), then laid on the
+ * simulated platform clock: the plan first, then `o.functions` background
+ * functions at once, each taking the next batch when it is free. A table, a
+ * column a size, and the targets.
+ */
+async function fanout(o: DeliveryBenchOptions): Promise<string> {
+  const results: FanoutResult[] = [];
+  for (const subscribers of o.subscribers)
+    results.push(await fanoutChild({ subscribers, latencyMs: o.latencyMs, printLatencyMs: o.printLatencyMs }));
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const figures = results.map((r) => {
+    const free = Array.from({ length: Math.min(o.functions, r.batchMs.length) }, () => r.planMs);
+    for (const d of r.batchMs) {
+      const slot = free.indexOf(Math.min(...free));
+      free[slot] = free[slot]! + d;
+    }
+    const runMs = sum(r.batchMs);
+    const plainMs = sum(r.plainMs);
+    return { ...r, allMs: Math.max(r.planMs, ...free), runMs, plainMs, ratio: plainMs / runMs };
+  });
+  const row = (name: string, cell: (f: (typeof figures)[number]) => string, limit = "") =>
+    `| ${name} | ${figures.map(cell).join(" | ")} | ${limit} |`;
+  const rate = (n: number, ms: number) => `${Math.round(n / (ms / 1000)).toLocaleString("en")}/s`;
+  const smallest = figures[0]!;
+  const largest = figures[figures.length - 1]!;
+  const growth = largest.peakMiB / smallest.peakMiB;
+  const checks: [string, boolean, string][] = [
+    ...figures.map((f): [string, boolean, string] => [
+      `${f.subscribers.toLocaleString("en")} due: plan within 30 s, all delivered within 15 minutes of platform time`,
+      f.planMs <= TARGETS.planMs && f.allMs <= TARGETS.allMs && f.printed === f.subscribers,
+      `plan ${s(f.planMs)}, all ${s(f.allMs)}, printed ${f.printed} of ${f.subscribers}`,
+    ]),
+    ...figures.map((f): [string, boolean, string] => [
+      `${f.subscribers.toLocaleString("en")} due: throughput at least ${TARGETS.throughput}x the plain loop`,
+      f.ratio >= TARGETS.throughput,
+      `${f.ratio.toFixed(2)}x (${rate(f.subscribers, f.runMs)} against ${rate(f.subscribers, f.plainMs)})`,
+    ]),
+    [
+      `memory flat: the functions' process peak grows at most ${TARGETS.memoryGrowth}x from ` +
+        `${smallest.subscribers.toLocaleString("en")} to ${largest.subscribers.toLocaleString("en")}`,
+      growth <= TARGETS.memoryGrowth,
+      `${growth.toFixed(2)}x (${smallest.peakMiB.toFixed(0)} to ${largest.peakMiB.toFixed(0)} MiB)`,
+    ],
+  ];
   return [
-    `Fan-out simulated: ${plan.dueSlots} slots due, ${plan.subscriptions} subscriptions handed over in ` +
-      `${plan.batches} batches of at most ${BATCH_SIZE}; ${o.functions} background functions at once.`,
+    `Fan-out simulated: batches of at most ${BATCH_SIZE}; ${o.functions} background functions at once.`,
     "",
-    "| figure | value | limit |",
-    "|---|---:|---:|",
-    `| plan (the scheduled function), measured | ${s(planMs)} (${planCalls} store calls) | 30 s |`,
-    `| slowest batch, measured alone | ${s(Math.max(...durations))} | ${s(BACKGROUND_LIMIT_MS)} |`,
-    `| median batch | ${s(durations.sort((a, b) => a - b)[Math.floor(durations.length / 2)]!)} | |`,
-    `| all delivered, simulated platform time | ${s(total)} | 15 min |`,
-    `| printed | ${printed} of ${o.subscribers} | |`,
-    `| store calls a delivery | ${deliveryCalls.toFixed(2)} | |`,
-    `| batches back to back, measured | ${s(runMs)} (${(o.subscribers / (runMs / 1000)).toFixed(0)} deliveries/s) | |`,
-    `| plain POST loop, same POSTs and concurrency${sample < o.subscribers ? ` (rate of ${sample})` : ""} | ` +
-      `${plain.toFixed(1)} s ` +
-      `(${(o.subscribers / plain).toFixed(0)} POSTs/s) | |`,
-    `| throughput run/plain | ${(plain / (runMs / 1000)).toFixed(2)} | >= 0.8 |`,
-    `| peak RSS (before the plan: ${measured.startMiB.toFixed(0)} MiB) | ${measured.peakMiB.toFixed(0)} MiB | |`,
+    `| figure | ${figures.map((f) => `${f.subscribers.toLocaleString("en")} due`).join(" | ")} | limit |`,
+    `|---|${figures.map(() => "---:|").join("")}---:|`,
+    row("slots due, batches", (f) => `${f.dueSlots}, ${f.batches}`),
+    row("plan (the scheduled function), measured", (f) => `${s(f.planMs)} (${f.planCalls} store calls)`, "30 s"),
+    row("slowest batch, measured alone", (f) => s(Math.max(...f.batchMs)), s(BACKGROUND_LIMIT_MS)),
+    row("all delivered, simulated platform time", (f) => s(f.allMs), "15 min"),
+    row("printed", (f) => `${f.printed.toLocaleString("en")}`),
+    row("store calls a delivery", (f) => f.callsPerDelivery.toFixed(2)),
+    row("batches back to back, measured", (f) => `${s(f.runMs)} (${rate(f.subscribers, f.runMs)})`),
+    row("plain POST loop after each batch, same POSTs", (f) => `${s(f.plainMs)} (${rate(f.subscribers, f.plainMs)})`),
+    row("throughput run/plain", (f) => f.ratio.toFixed(2), `>= ${TARGETS.throughput}`),
+    row(
+      "CPU ms a delivery, run: functions' process, world",
+      (f) => `${(f.cpu.run / f.subscribers).toFixed(2)}, ${(f.cpu.runWorld / f.subscribers).toFixed(2)}`,
+    ),
+    row(
+      "CPU ms a POST, plain loop: its process, world",
+      (f) => `${(f.cpu.plain / f.subscribers).toFixed(2)}, ${(f.cpu.plainWorld / f.subscribers).toFixed(2)}`,
+    ),
+    row(
+      "functions' process RSS: before the plan, peak",
+      (f) => `${f.startMiB.toFixed(0)}, ${f.peakMiB.toFixed(0)} MiB`,
+      "flat",
+    ),
+    "",
+    ...checks.map(([goal, ok, figure]) => `- ${ok ? "PASS" : "**FAIL**"}: ${goal}: ${figure}`),
   ].join("\n");
 }
-
-/** `n` subscriptions spread over the three publications and six zones, each due at the returned instant. */
-async function subscribe(store: StateStore, sealKey: Buffer, sirius: Sirius, n: number): Promise<Date> {
-  const created = new Date(Date.now() - 3 * 86_400_000);
-  // Five minutes into this UTC hour: every subscription's hour has just begun on its clock (whole-hour zones).
-  const at = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 5 * 60_000);
-  const slugs = [SERIAL, DAILY, CHOICES];
-  const jobs = Array.from({ length: n }, (_, i) => async () => {
-    const key = `bench${i}`;
-    sirius.printers.set(key, { name: `Printer ${i}`, owner: "bench", online: true });
-    const zone = ZONES[i % ZONES.length]!;
-    // the hour that has just begun in the zone, so every subscription is due now
-    const hour = wallClock(zone, at.getTime()).hour;
-    const slug = slugs[i % slugs.length]!;
-    const settings: [string, string][] =
-      slug === CHOICES
-        ? [
-            ["lang", LANGS[i % LANGS.length]!],
-            ["name", `Reader ${i}`],
-          ]
-        : [];
-    await createSubscription(store, sealKey, {
-      slug,
-      printKey: new URL(sirius.keyUrl(key)),
-      printer: `Printer ${i}`,
-      zone,
-      hour,
-      settings,
-      at: created,
-    });
-  });
-  for (let i = 0; i < jobs.length; i += 200) await Promise.all(jobs.slice(i, i + 200).map((j) => j()));
-  return at;
-}
-
-const firstKey = (sirius: Sirius) => [...sirius.printers.keys()][0]!;
 
 /** The limit: `count` POSTs of the sampled bodies by a plain loop at the same concurrency; seconds. */
 async function plainPosts(url: string, bodies: string[], count: number): Promise<number> {
@@ -301,17 +314,20 @@ runTool("bench", import.meta.url, async (argv) => {
     processOutput.stderr(`bench: --${name} takes a whole number from ${min} to ${max}; see --help\n`);
     return undefined;
   };
-  const subscribers = whole("subscribers", values.subscribers, 1000, 1, 200_000);
+  const fanoutOn = values["simulate-fanout"] === true;
+  const sizes = (values.subscribers ?? (fanoutOn ? "10000,100000" : "1000"))
+    .split(",")
+    .map((n) => whole("subscribers", n.trim(), 0, 1, 200_000));
   const latencyMs = whole("latency-ms", values["latency-ms"], 0, 0, 1000);
   const printLatencyMs = whole("print-latency-ms", values["print-latency-ms"], 0, 0, 5000);
   const functions = whole("functions", values.functions, 50, 1, 1000);
-  if (subscribers === undefined || latencyMs === undefined || printLatencyMs === undefined || functions === undefined)
+  if (sizes.includes(undefined) || latencyMs === undefined || printLatencyMs === undefined || functions === undefined)
     return 2;
-  const fanoutOn = values["simulate-fanout"] === true;
   if (fanoutOn && !latencyMs) {
     processOutput.stderr("bench: --simulate-fanout needs --latency-ms (the store it simulates); see --help\n");
     return 2;
   }
+  const subscribers = (sizes as number[]).sort((a, b) => a - b);
   const options = { subscribers, latencyMs, printLatencyMs, fanout: fanoutOn, functions };
   processOutput.stdout(`${await benchDeliveries(options)}\n`);
   return 0;
