@@ -16,8 +16,9 @@ beforeAll(async () => {
 
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
 it(
-  "bundles the indexes and edition shards with the edition functions, only the indexes with the validator, " +
-    "only the site index with the subscribing and delivering functions, and nothing else of the site",
+  "bundles the indexes and edition shards with the edition functions and the deploy's push run, only the " +
+    "indexes with the validator, only the site index with the subscribing and delivering functions, and " +
+    "nothing else of the site",
   () => {
     const data = siteDataDir(path.resolve(site));
     const all = readdirSync(data, { recursive: true, withFileTypes: true })
@@ -28,6 +29,7 @@ it(
       "deliver",
       "deliver-background",
       "deliveries",
+      "deploy-succeeded-background",
       "edition",
       "sample",
       "subscribe",
@@ -42,6 +44,8 @@ it(
       expect([...bundles[name]!.siteFiles], name).toEqual(siteIndex);
     expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
     expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
+    // The push run prints from the built site: the indexes list the push editions, the shards hold them.
+    expect([...bundles["deploy-succeeded-background"]!.siteFiles].sort()).toEqual(all);
     expect([...bundles.validate_config!.siteFiles].sort()).toEqual(
       all.filter((f) => !f.includes(`${path.sep}shards${path.sep}`)),
     );
