@@ -24,7 +24,15 @@ const packaged = readdirSync(fileURLToPath(new URL("./", import.meta.resolve("li
 
 it("has an entry for every function of the package (a new version may bring one: copy it)", () => {
   expect(packaged).toEqual(
-    expect.arrayContaining(["edition", "sample", "validate_config", "subscribe", "deliver", "deliver-background"]),
+    expect.arrayContaining([
+      "edition",
+      "sample",
+      "validate_config",
+      "subscribe",
+      "deliver",
+      "deliver-background",
+      "deploy-succeeded-background",
+    ]),
   );
   expect(names.sort()).toEqual(packaged.sort());
 });

@@ -87,10 +87,12 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
 function printBundles(site: string) {
   bundleFunctions(process.cwd(), site).then(
     (bundles) => {
+      // One column of names, as wide as the longest (deploy-succeeded-background is 27 characters).
+      const width = Math.max(16, ...bundles.map((b) => b.name.length));
       for (const b of bundles) {
         const [kib, files] = [(b.zipBytes / 1024).toFixed(0).padStart(8), String(b.siteFiles.length).padStart(6)];
         const share = ((100 * b.zipBytes) / NETLIFY_ZIP_LIMIT).toFixed(1);
-        console.log(`${b.name.padEnd(16)} ${kib} KiB zipped, ${files} site files (${share}% of Netlify's 50 MiB)`);
+        console.log(`${b.name.padEnd(width)} ${kib} KiB zipped, ${files} site files (${share}% of Netlify's 50 MiB)`);
       }
     },
     (error: unknown) => {

@@ -12,7 +12,7 @@ import { addDays, isRealDate, type IsoDate } from "../model/dates.ts";
 import type { EditionKey } from "../model/edition-key.ts";
 import { checkPublication, checkSlug } from "../model/publication.ts";
 import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
-import type { EditionSource, PublicationSource } from "./site.ts";
+import { markPush, type EditionSource, type PublicationSource } from "./site.ts";
 import { readText } from "./text-file.ts";
 
 /**
@@ -158,6 +158,8 @@ function postsPublication(
   }
   const pub = checked.publication;
   const list = postEditions(mode, folder as string, problems);
+  // A post's `push: true` marks its edition push, as an edition's front matter does in content/.
+  for (const edition of list) markPush(edition, problems);
   if (problems.length > before) return undefined;
   if (!list.length) {
     const problem = `${folder as string} has no posts (Markdown files)`;

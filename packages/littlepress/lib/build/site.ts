@@ -230,12 +230,22 @@ function readEditions(pub: Publication, dir: string, tree: ContentTree, today: I
   }
   // A Markdown edition or a row for a date of the rule is that date's special edition.
   for (const edition of recurring) if (!byKey.has(edition.key)) byKey.set(edition.key, edition);
-  for (const edition of byKey.values()) {
-    const push = pushMark(edition.data.push);
-    if (push === true) edition.push = true;
-    else if (push !== false) problems.push({ file: edition.origin ?? edition.file, field: "push", ...push });
-  }
+  for (const edition of byKey.values()) markPush(edition, problems);
   return [...byKey.values()].sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+}
+
+/**
+ * Marks an edition push when its front matter (or its data row) says `push: true`: the one rule for
+ * content/'s editions and a blog's posts (blog-posts.ts). An edition of several posts (two on one day)
+ * is push when one of them is. A `push` neither true nor false is a problem naming its file.
+ */
+export function markPush(edition: EditionSource, problems: ContentProblem[]): void {
+  const marks = edition.parts ?? [{ file: edition.origin ?? edition.file, data: edition.data }];
+  for (const { file, data } of marks) {
+    const push = pushMark(data.push);
+    if (push === true) edition.push = true;
+    else if (push !== false) problems.push({ file, field: "push", ...push });
+  }
 }
 
 /** The Markdown files in a publication's editions folder (none when there is no such folder). */

@@ -32,6 +32,11 @@ export interface ServeContext {
   params?: Record<string, string>;
   /** The print-key services allowed, when the local server is told them (tests); else the built site's list. */
   littlepressPrintKeys?: readonly PrintKeyOrigin[];
+  /**
+   * The deploy the function belongs to: Netlify's Context names it `deploy` too (`published`: whether it is
+   * the site's live deploy, not a deploy preview or an older one); the local server passes none.
+   */
+  deploy?: { context?: string; published?: boolean };
 }
 
 /** The publication a request is for: its route's `:slug`, "" at the site root (`/edition/`). */

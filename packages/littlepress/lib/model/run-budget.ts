@@ -10,6 +10,10 @@
 export const DELIVERY_TIMEOUT_MS = 5_000;
 /** A Netlify scheduled function is stopped after 30 s: the run keeps 5 s to spare. */
 export const RUN_BUDGET_MS = 25_000;
+/** A Netlify Background Function is stopped after 15 minutes. */
+export const BACKGROUND_LIMIT_MS = 15 * 60_000;
+/** A run in a background function (a batch of deliveries, the pushes of a deploy) keeps a minute to spare. */
+export const BACKGROUND_BUDGET_MS = BACKGROUND_LIMIT_MS - 60_000;
 
 /** Requests one delivery makes one after the other at most: meta.json, /edition/, the print key's POST. */
 export const REQUESTS_PER_DELIVERY = 3;

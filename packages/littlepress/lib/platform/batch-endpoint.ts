@@ -6,6 +6,7 @@
 // from LITTLEPRESS_SEAL_KEY); the body names a kept batch and an instant, no
 // URL. Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
+import { BACKGROUND_BUDGET_MS } from "../model/run-budget.ts";
 import { siteFor } from "../edge/site-folder.ts";
 import { runBatch } from "./delivery-batches.ts";
 import { openBatchCall, SIGNATURE_HEADER } from "./delivery-plan.ts";
@@ -38,7 +39,7 @@ export const deliverBackground: FunctionHandler = async (req, context) => {
   const endNotice = endNoticesOf(siteFor(context));
   // A batch has a background function's 15 minutes, less a minute to keep what is left for a later run.
   const outcome = await runBatch(
-    { ...state, origin, printKeys, endNotice, at: new Date(call.at), budgetMs: 14 * 60_000 },
+    { ...state, origin, printKeys, endNotice, at: new Date(call.at), budgetMs: BACKGROUND_BUDGET_MS },
     call.batch,
   );
   const { report } = outcome;

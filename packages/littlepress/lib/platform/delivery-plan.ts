@@ -33,14 +33,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { addDays } from "../model/dates.ts";
 import { localDeliveryTime } from "../model/delivery-time.ts";
+import { BACKGROUND_LIMIT_MS } from "../model/run-budget.ts";
 import { todayIn } from "../model/time-zones.ts";
 import type { StateStore } from "./state-store.ts";
 import { slotFrom, slotOf, SLOTS, SUBSCRIPTIONS } from "./store-keys.ts";
 
 /** Subscriptions a batch takes at most. */
 export const BATCH_SIZE = 2_000;
-/** A background function is stopped after 15 minutes. */
-export const BACKGROUND_LIMIT_MS = 15 * 60_000;
 /** A batch handed over and not finished by then died with its function: the next run hands it over again. */
 export const BATCH_RETRY_MS = BACKGROUND_LIMIT_MS + 60_000;
 /** A batch's deliveries still to try (offline printers, …) are handed over again this much later. */

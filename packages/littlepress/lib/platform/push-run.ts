@@ -1,9 +1,11 @@
 // A push run: prints the push editions of the built site (lib/model/push.ts)
 // to every subscription that was live when each was published, once each.
-// The scheduled function runs one after planning its deliveries, so a deploy
-// that carries a push edition prints it with the next run (no deploy-succeeded
-// function is shipped yet); `npm run push -- <slug> <edition>` runs one by hand
-// for one edition, and `npm run deliver` after its deliveries.
+// On Netlify a deploy runs one as soon as it is live (deploy-push.ts, the
+// deploy-succeeded-background function; a build hook starts a deploy), and
+// the scheduled function runs one after planning its deliveries, which
+// catches what is left (offline printers, a run out of time);
+// `npm run push -- <slug> <edition>` runs one by hand for one edition, and
+// `npm run deliver` after its deliveries.
 //
 // Each subscriber's copy is the one /edition/ answers for that edition and
 // their settings (the same prebuilt variant, text settings filled in): it is
@@ -254,18 +256,25 @@ async function publicationName(site: string, slug: string): Promise<string> {
 }
 
 /**
- * The scheduled function's push run, after its deliveries (scheduled-run.ts):
- * within what is left of the run's budget (no print starts later than
- * `startBy` on performance.now()'s clock), logging a line per copy. Never
- * throws: what fails is left to the next run, which does it again.
+ * A push run in a function: the scheduled one's, after its deliveries
+ * (scheduled-run.ts), and the deploy's (deploy-push.ts). Within the
+ * function's budget (no print starts later than `startBy` on
+ * performance.now()'s clock), logging a line per copy. Never throws: what
+ * fails is left to the next run, which does it again; the report, or
+ * undefined when the run failed.
  */
-export async function scheduledPushes(o: Omit<PushRunOptions, "inTime">, startBy: number): Promise<void> {
+export async function scheduledPushes(
+  o: Omit<PushRunOptions, "inTime">,
+  startBy: number,
+): Promise<PushReport | undefined> {
   try {
     const report = await runPushes({ ...o, inTime: () => performance.now() < startBy });
     for (const l of report.lines)
       console.log(`push: ${l.slug || "/"} ${l.edition} ${l.subscription}: ${l.outcome} (${l.detail})`);
     if (report.left) console.log(`push: ${report.left} copies left for the next run (the time was up)`);
+    return report;
   } catch (error) {
     console.error(`push: the run failed (${String(error)}); the next one resumes it`);
+    return undefined;
   }
 }

@@ -32,16 +32,40 @@ interface FunctionModule {
 const FUNCTION_FILE = /(?<!\.d)\.m[jt]s$/;
 
 /**
- * Loads every function of `dir` but the scheduled ones: those run on their
- * schedule only (on Netlify they have no URL), so no route reaches them here.
+ * Netlify's events (its documented trigger names): a function named after one,
+ * `-background` or not, is run by Netlify when the event happens
+ * (deploy-succeeded-background: a deploy's push run).
+ */
+const NETLIFY_EVENTS = new Set([
+  "deploy-building",
+  "deploy-succeeded",
+  "deploy-failed",
+  "deploy-deleted",
+  "deploy-locked",
+  "deploy-unlocked",
+  "split-test-activated",
+  "split-test-deactivated",
+  "split-test-modified",
+  "submission-created",
+  "identity-validate",
+  "identity-signup",
+  "identity-login",
+]);
+
+/**
+ * Loads every function of `dir` but the scheduled and the event-triggered
+ * ones: those run on their schedule or on Netlify's events only, and a local
+ * server has neither, so no route reaches them here (`npm run deliver` and
+ * `npm run push` run their work by hand).
  */
 export async function loadFunctions(dir: string): Promise<SiteFunction[]> {
   const files = (await readdir(dir)).filter((f) => FUNCTION_FILE.test(f)).sort();
   const loaded = await Promise.all(
     files.map(async (file) => {
+      const name = file.replace(FUNCTION_FILE, "");
+      if (NETLIFY_EVENTS.has(name.replace(/-background$/, ""))) return [];
       const module = (await importTypeScript(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
       if (module.config?.schedule) return [];
-      const name = file.replace(FUNCTION_FILE, "");
       const background = name.endsWith("-background");
       const paths = module.config?.path === undefined ? [] : [module.config.path].flat();
       // Netlify gives a function without a path its /.netlify/functions/ address; of those, only a

@@ -16,8 +16,9 @@ beforeAll(async () => {
 
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
 it(
-  "bundles the indexes and edition shards with the edition functions, only the indexes with the validator, " +
-    "only the site index with the subscribing and delivering functions, and nothing else of the site",
+  "bundles the indexes and edition shards with the edition functions and the push runs, only the indexes " +
+    "with the validator, only the site index with subscribing and the delivery batches, and nothing else of " +
+    "the site",
   () => {
     const data = siteDataDir(path.resolve(site));
     const all = readdirSync(data, { recursive: true, withFileTypes: true })
@@ -28,6 +29,7 @@ it(
       "deliver",
       "deliver-background",
       "deliveries",
+      "deploy-succeeded-background",
       "edition",
       "sample",
       "subscribe",
@@ -38,10 +40,14 @@ it(
     const siteIndex = all.filter((f) => f === path.join(data, "site.json"));
     expect(siteIndex).toHaveLength(1);
     expect([...bundles.deliveries!.siteFiles]).toEqual([]);
-    for (const name of ["deliver", "deliver-background", "subscribe"])
+    for (const name of ["deliver-background", "subscribe"])
       expect([...bundles[name]!.siteFiles], name).toEqual(siteIndex);
     expect([...bundles.edition!.siteFiles].sort()).toEqual(all);
     expect([...bundles.sample!.siteFiles].sort()).toEqual(all);
+    // The push runs (a deploy's, and the scheduled run's after its plan) print from the built site: the
+    // indexes list the push editions, the shards hold them.
+    for (const name of ["deploy-succeeded-background", "deliver"])
+      expect([...bundles[name]!.siteFiles].sort(), name).toEqual(all);
     expect([...bundles.validate_config!.siteFiles].sort()).toEqual(
       all.filter((f) => !f.includes(`${path.sep}shards${path.sep}`)),
     );

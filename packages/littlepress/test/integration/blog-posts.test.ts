@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { runCheck } from "../../scripts/check/run-check.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 
@@ -35,9 +36,11 @@ layout: layouts/post.njk
 ---
 The second post, in the morning.
 `,
+  // News: marked push, it is printed at once to every subscriber, besides its morning.
   "posts/third-time.md": `---
 title: Third time
 date: 2026-03-04T18:00
+push: true
 tags: posts
 layout: layouts/post.njk
 ---
@@ -184,6 +187,15 @@ describe("a blog's posts as publications", () => {
     expect((await get("/serial/edition/?delivery_count=3")).status).toBe(204);
   });
 
+  it("a post's push: true marks its edition push, in the index the push run reads", () => {
+    const index = (slug: string) =>
+      JSON.parse(readFileSync(path.join(siteDataDir(path.join(dir, "_site")), slug, "index.json"), "utf8")) as {
+        push?: { editions: string[] };
+      };
+    expect(index("paper").push?.editions).toEqual(["2026-03-05"]); // the day's edition, both posts
+    expect(index("serial").push?.editions).toEqual(["2"]);
+  });
+
   it("passes the conformance checker, by date and as a serial", async () => {
     for (const slug of ["paper", "serial"]) {
       const report = await runCheck({
@@ -219,6 +231,21 @@ describe("a blog's mistakes fail the build by name", () => {
     expect(output).toContain("posts/bad.md: date\n    problem: `date` 2026-02-30 is not a real calendar date");
     expect(output).not.toMatch(/\n\s+at /); // no stack trace
     expect(readFileSync(path.join(dir, "_site/paper/meta.json"), "utf8")).toContain("The Paper");
+  });
+
+  it("a push that is neither true nor false: the post, the field and the fix", async () => {
+    const dir = writeBlog("push", {
+      "eleventy.config.js": CONFIG(PUBLICATIONS),
+      "posts/ok.md": "---\ntitle: Fine\ndate: 2026-03-02\n---\nFine.\n",
+      "posts/soon.md": "---\ntitle: Soon\ndate: 2026-03-03\npush: soon\n---\nSoon.\n",
+    });
+    const { code, output } = await buildBlog(dir);
+    expect(code).toBe(1);
+    expect(output).toContain(
+      'posts/soon.md: push\n    problem: push is "soon", which is neither true nor false\n' +
+        "    fix: write push: true to print this edition at once to every subscriber (or leave it out)",
+    );
+    expect(output).not.toMatch(/\n\s+at /);
   });
 
   it("an unknown `by` and a missing folder name the config file's option", async () => {

@@ -4,9 +4,9 @@
 // private addresses only where the list says so, check the address the
 // connection's own lookup answers, follow no redirect, and read no more than
 // its caps; the subscribe page must tell refused keys apart by nothing; the
-// local server must give the delivery run no URL, count subscribe tries by
-// the socket (or a trusted proxy) and, under npm start, answer only its own
-// Host names.
+// local server must give the delivery run and a deploy's push run no URL,
+// count subscribe tries by the socket (or a trusted proxy) and, under npm
+// start, answer only its own Host names.
 //
 // "Sinks" are small servers on 127.0.0.1 (and ::1) that count every connection
 // and record every request: "refused" means a sink saw no connection at all.
@@ -737,7 +737,7 @@ describe("the caps on a reply", () => {
   });
 });
 
-// ---------------------------------------------------------------- 6. runs only by schedule
+// ---------------------------------------------------------------- 6. runs only by schedule or on a deploy
 
 const DELIVER_TARGETS = [
   "/.netlify/functions/deliver",
@@ -755,12 +755,20 @@ const DELIVER_TARGETS = [
   "/.netlify/functions/deliver.mts",
   "/deliver",
 ];
+/** A deploy's push run (functions/deploy-succeeded-background.mts): Netlify runs it on a deploy, nothing else here. */
+const DEPLOY_PUSH_TARGETS = [
+  "/.netlify/functions/deploy-succeeded-background",
+  "/.netlify/functions/deploy-succeeded-background/",
+  "/.netlify/functions/deploy-succeeded",
+  "/.netlify/functions/%64eploy-succeeded-background",
+  "/deploy-succeeded-background",
+];
 
-describe("the delivery run has no URL", () => {
+describe("the delivery run and a deploy's push run have no URL", () => {
   it.each([
     ["as npm start runs it (history, own Host names only)", { history: true, ownHostsOnly: true }],
     ["as npm run serve runs it", {}],
-  ])("%s: every way of naming deliver is answered as a path that names nothing", async (_name, options) => {
+  ])("%s: every way of naming them is answered as a path that names nothing", async (_name, options) => {
     const printer = await startSink();
     const allowed = [{ origin: printer.url, private: true }];
     const site = await startSite({ ...options, printKeyOrigins: allowed });
@@ -785,7 +793,7 @@ describe("the delivery run has no URL", () => {
     for (const method of ["GET", "HEAD", "POST"]) {
       const nothing = comparable(await ask(method, "/.netlify/functions/no-such-function"));
       expect(nothing.status).toBe(method === "POST" ? 405 : 404);
-      for (const target of DELIVER_TARGETS)
+      for (const target of [...DELIVER_TARGETS, ...DEPLOY_PUSH_TARGETS])
         expect(comparable(await ask(method, target)), `${method} ${target}`).toEqual(nothing);
     }
     for (const method of ["GET", "POST"]) {

@@ -8,13 +8,15 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import deploySucceeded from "../../functions/deploy-succeeded-background.mts";
+import type { ServeContext } from "../../lib/edge/site-folder.ts";
 import type { PushEntry, PushRecord } from "../../lib/model/push.ts";
 import type { PublicationIndex } from "../../lib/model/shard.ts";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { runPushes, type PushRunOptions } from "../../lib/platform/push-run.ts";
-import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
+import { SEAL_KEY_VARIABLE, stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 import { pushedKey, pushKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { createSubscription } from "../../lib/platform/subscribing.ts";
@@ -349,5 +351,120 @@ describe("npm run push", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^push: bulletins 2026-11-21 \(published [^)]+\): 0 copies worked on/);
     expect(sirius.prints).toHaveLength(1);
+  });
+});
+
+describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () => {
+  // As Netlify runs it: the deployed function's handler, a Request and a context, its store a file store here.
+  const context = (over: Partial<ServeContext> = {}): ServeContext => ({
+    littlepressSite: built,
+    littlepressState: folder,
+    littlepressPrintKeys: sirius.allowed,
+    ...over,
+  });
+  const invoke = (init: RequestInit = { method: "POST" }, over: Partial<ServeContext> = {}) =>
+    deploySucceeded(new Request("https://example.netlify.app/.netlify/functions/deploy-succeeded-background", init), {
+      ...context(),
+      ...over,
+    });
+  let logged: MockInstance<typeof console.log>;
+  let errors: MockInstance<typeof console.error>;
+  beforeEach(() => {
+    vi.stubEnv(SEAL_KEY_VARIABLE, sealKey.toString("base64"));
+    logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+  const log = () => logged.mock.calls.map((c) => String(c[0]));
+
+  it("prints each push edition of the built site once to each live subscriber, and logs each copy", async () => {
+    freshStore();
+    const ada = await subscribe("news", [["name", "Ada"]]);
+    const gone = await subscribe("news", [["name", "Gone"]]);
+    await end(gone.id);
+    const storm = await subscribe("bulletins");
+    const res = await invoke();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ pushes: 2, copies: 2, printed: 2, left: 0 });
+    expect(sirius.prints.map((p) => p.key).sort()).toEqual([ada.key, storm.key].sort());
+    expect(sirius.prints.find((p) => p.key === ada.key)!.body).toContain("Breaking news for Ada.");
+    expect(log()).toEqual([
+      `push: bulletins 2026-11-21 ${storm.id}: printed (sent to the printer)`,
+      `push: news 1 ${ada.id}: printed (sent to the printer)`,
+      "deploy-succeeded-background: 2 push editions (2 with every copy settled): 2 copies worked on, 2 printed",
+    ]);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("prints once each when invoked twice at once, and nothing more when invoked again", async () => {
+    freshStore();
+    const subs = [];
+    for (let i = 0; i < 6; i++) subs.push(await subscribe("news", [["name", `N${i}`]]));
+    const both = await Promise.all([invoke(), invoke()]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(sirius.prints.map((p) => p.key).sort()).toEqual(subs.map((s) => s.key).sort());
+    const again = await invoke();
+    expect(await again.json()).toEqual({ pushes: 2, copies: 0, printed: 0, left: 0 });
+    expect(sirius.prints).toHaveLength(6);
+    expect(posts()).toHaveLength(6);
+  });
+
+  it("answers anything but POST 405, and runs nothing", async () => {
+    freshStore();
+    await subscribe("news");
+    for (const method of ["GET", "HEAD", "PUT"]) {
+      const res = await invoke({ method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("Allow")).toBe("POST");
+    }
+    expect(posts()).toEqual([]);
+    expect(await store.get(pushKey("news", "1"))).toBeUndefined();
+  });
+
+  it("answers 503 with what to set when the site has no LITTLEPRESS_SEAL_KEY", async () => {
+    freshStore();
+    await subscribe("news");
+    vi.stubEnv(SEAL_KEY_VARIABLE, undefined);
+    // Deployed: no local state folder, so the key must come from the site's environment.
+    const res = await invoke({ method: "POST" }, { littlepressState: undefined });
+    expect(res.status).toBe(503);
+    const said = "LITTLEPRESS_SEAL_KEY is not set: set it in the site's environment variables";
+    expect(await res.json()).toEqual({ error: said });
+    expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([`deploy-succeeded-background: ${said}`]);
+    expect(posts()).toEqual([]);
+  });
+
+  it("takes nothing from the body: a URL in it is never asked, and an endless body is not read", async () => {
+    freshStore();
+    const elsewhere = await startPrintKeys();
+    try {
+      const { key } = await subscribe("news");
+      // Netlify's deploy payload names the site's addresses: here they point elsewhere.
+      const payload = {
+        payload: { url: elsewhere.url, ssl_url: elsewhere.url, deploy_ssl_url: elsewhere.keyUrl(key) },
+      };
+      const res = await invoke({ method: "POST", body: JSON.stringify(payload) });
+      expect(await res.json()).toMatchObject({ printed: 1 });
+      // A body that never ends: the run does not wait for it.
+      const endless = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => undefined) });
+      const again = await invoke({ method: "POST", body: endless, duplex: "half" } as RequestInit);
+      expect(again.status).toBe(200);
+      expect(elsewhere.requests).toEqual([]);
+      expect(sirius.prints.map((p) => p.key)).toEqual([key]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("prints nothing for a deploy that is not the published one (a deploy preview)", async () => {
+    freshStore();
+    await subscribe("news");
+    const res = await invoke({ method: "POST" }, { deploy: { context: "deploy-preview", published: false } });
+    expect(await res.json()).toEqual({ pushed: false, reason: "not the published deploy" });
+    expect(posts()).toEqual([]);
+    expect(await store.get(pushKey("news", "1"))).toBeUndefined();
   });
 });

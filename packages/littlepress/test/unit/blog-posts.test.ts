@@ -105,6 +105,52 @@ describe("keying posts", () => {
   });
 });
 
+describe("push posts", () => {
+  const options = (folder: string, by: "date" | "serial") => [
+    { slug: "p", folder, by, name: "P", description: "d", owner_email: "a@b.cd" },
+  ];
+  const dir = folders.content({
+    "posts/a.md": "---\ndate: 2026-03-02\n---\nA\n",
+    "posts/b.md": "---\ndate: 2026-03-04T08:00\npush: true\n---\nB\n",
+    "posts/c.md": "---\ndate: 2026-03-04T18:00\npush: false\n---\nC\n",
+    "posts/d.md": "---\ndate: 2026-03-05\n---\nD\n",
+  });
+
+  it("push: true marks the post's edition push, by date (with the day's other posts) and as a serial", () => {
+    for (const [by, marked] of [
+      ["date", ["2026-03-05"]],
+      ["serial", ["1"]],
+    ] as const) {
+      const problems: ContentProblem[] = [];
+      const [pub] = postsPublications(options(`${dir}/posts`, by), "eleventy.config.js", problems);
+      expect(problems).toEqual([]);
+      const list = pub!.publication.editions.list;
+      expect(list.filter((e) => e.push).map((e) => e.key)).toEqual(marked);
+      expect(list.filter((e) => !e.push).every((e) => e.push === undefined)).toBe(true);
+    }
+  });
+
+  it("a push that is neither true nor false fails with the post, the field and the fix", () => {
+    const broken = folders.content({
+      "posts/a.md": "---\ndate: 2026-03-02\npush: soon\n---\nA\n",
+      "posts/b.md": "---\ndate: 2026-03-02T18:00\npush: [true]\n---\nB\n",
+    });
+    for (const by of ["date", "serial"] as const) {
+      const problems: ContentProblem[] = [];
+      expect(postsPublications(options(`${broken}/posts`, by), "eleventy.config.js", problems)).toEqual([]);
+      expect(problems.map((p) => [p.file.split("/").slice(-2).join("/"), p.field, p.problem, p.fix])).toEqual([
+        [
+          "posts/a.md",
+          "push",
+          'push is "soon", which is neither true nor false',
+          "write push: true to print this edition at once to every subscriber (or leave it out)",
+        ],
+        ["posts/b.md", "push", "push is [true], which is neither true nor false", expect.any(String)],
+      ]);
+    }
+  });
+});
+
 describe("mistakes", () => {
   const good = { slug: "paper", folder: "", by: "date", name: "P", description: "d", owner_email: "a@b.cd" };
   const check = (list: unknown) => {

@@ -125,6 +125,8 @@ const ICONV: Record<string, "never" | "import()"> = {
   // deliver opens publications to print push editions (lib/platform/push-run.ts).
   deliver: "import()",
   "deliver-background": "never",
+  // A deploy's push run opens publications too (lib/platform/deploy-push.ts).
+  "deploy-succeeded-background": "import()",
   deliveries: "never",
   subscribe: "never",
 };
