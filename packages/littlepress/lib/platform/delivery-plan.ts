@@ -20,7 +20,8 @@
 // retry), is handed over again by the first run after its "not before". Once
 // a day (the run of 00:00 UTC, and the first run ever), a sweep hands over
 // every subscription, as batches that also repair the indexes, prune, and
-// catch what a missed run left.
+// catch what a missed run left; the plan itself then deletes index keys whose
+// subscription is gone (subscriptions.ts).
 //
 // A batch is handed over by name only, signed: an HMAC-SHA256, under a key
 // derived from the site's sealing key (LITTLEPRESS_SEAL_KEY), over the body
@@ -35,9 +36,16 @@ import { addDays } from "../model/dates.ts";
 import { localDeliveryTime } from "../model/delivery-time.ts";
 import { BACKGROUND_LIMIT_MS } from "../model/run-budget.ts";
 import { todayIn } from "../model/time-zones.ts";
-import type { StateStore } from "./state-store.ts";
-import { slotFrom, slotOf, SLOTS, SUBSCRIPTIONS } from "./store-keys.ts";
+import type { PruneBudget, StateStore } from "./state-store.ts";
+import { dropStrayIndexKeys, indexedId } from "./subscriptions.ts";
+import { LIVE, slotFrom, slotOf, SLOTS, SUBSCRIPTIONS } from "./store-keys.ts";
 
+/**
+ * Stray index keys a sweep deletes at most, and only in its first 20 seconds
+ * (the plan has 30): strays are rare, and the next day's sweep takes the rest.
+ */
+const STRAYS_PER_SWEEP = 200;
+const STRAYS_UNTIL_MS = 20_000;
 /** Subscriptions a batch takes at most. */
 export const BATCH_SIZE = 2_000;
 /** A batch handed over and not finished by then died with its function: the next run hands it over again. */
@@ -160,6 +168,8 @@ export interface PlanReport {
   sweep: boolean;
   /** Hand-overs that failed (the batch stays kept, and a later run hands it over). */
   failed: number;
+  /** Index keys deleted on the sweep, their subscription gone (subscriptions.ts). */
+  strays: number;
 }
 
 /** The start of the quarter hour `at` is in: a run plans the slots whose time is in (start - 15 min, start]. */
@@ -183,6 +193,7 @@ export function slotDue(zone: string, hour: number, at: Date): boolean {
  * the kept batches, writes one key per batch.
  */
 export async function planRun(o: PlanOptions): Promise<PlanReport> {
+  const started = performance.now();
   const { store, at } = o;
   const size = o.batchSize ?? BATCH_SIZE;
   const report: PlanReport = {
@@ -195,6 +206,7 @@ export async function planRun(o: PlanOptions): Promise<PlanReport> {
     dropped: 0,
     sweep: false,
     failed: 0,
+    strays: 0,
   };
   const handing = new Set<Promise<void>>();
   const limit = o.concurrency ?? 8;
@@ -233,6 +245,8 @@ export async function planRun(o: PlanOptions): Promise<PlanReport> {
   const sweep = o.sweep ?? (at.getTime() % 86_400_000 < QUARTER_MS || !(await store.get(SWEPT)));
   report.sweep = sweep;
   if (sweep) {
+    // The indexes are listed before the subscriptions: a key a subscribe writes in between is young, and kept.
+    const indexed = [...(await store.list(LIVE)), ...(await store.list(SLOTS))];
     const keys = await store.list(SUBSCRIPTIONS);
     for (let i = 0; i < keys.length; i += size)
       await newBatch(
@@ -240,6 +254,15 @@ export async function planRun(o: PlanOptions): Promise<PlanReport> {
         true,
       );
     await store.put(SWEPT, { at: at.toISOString() });
+    // Then the index keys whose subscription is gone, within a bound: the rest on the next day's sweep.
+    const ids = new Set(keys.map((k) => k.slice(SUBSCRIPTIONS.length)));
+    const strays = indexed.filter((key) => !ids.has(indexedId(key)));
+    const budget: PruneBudget = {
+      deletes: STRAYS_PER_SWEEP,
+      inTime: () => performance.now() < started + STRAYS_UNTIL_MS,
+    };
+    await dropStrayIndexKeys(store, at, strays, budget).catch(() => undefined);
+    report.strays = budget.taken ?? 0;
   }
   const slots = await store.folders(SLOTS);
   report.slots = slots.length;

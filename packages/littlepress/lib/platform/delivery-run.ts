@@ -48,7 +48,7 @@ import { sendEndNotice, type NoticeWork } from "./end-notices.ts";
 import type { PrintKeyPolicy } from "./print-key-client.ts";
 import { postToPrinter } from "./print-key-post.ts";
 import { pruneRateLimits } from "./rate-limit-pruning.ts";
-import { takeDelete, type PruneBudget, type StateStore, type Stored } from "./state-store.ts";
+import type { PruneBudget, StateStore, Stored } from "./state-store.ts";
 import {
   deliveryKey,
   LIVE,
@@ -59,7 +59,7 @@ import {
   subscriptionKey,
   type LiveEntry,
 } from "./store-keys.ts";
-import { pruneDeliveries, removeSubscription } from "./subscriptions.ts";
+import { dropStrayIndexKeys, pruneDeliveries, removeSubscription } from "./subscriptions.ts";
 
 export interface DeliveryRunOptions {
   store: StateStore;
@@ -152,8 +152,6 @@ export const CLAIM_RECHECK_MS = STALE_CLAIM_MS / 2;
 export const KEEP_DELIVERIES_DAYS = 90;
 /** Deletions a run makes at most to prune, and only before its last start time: the rest goes on the next run. */
 export const PRUNES_PER_RUN = 500;
-/** A live-index key without a subscription is left alone this long: its subscribe may still be writing. */
-const INDEX_GRACE_MS = 60 * 60_000;
 
 /** What meta.json says that a run needs: the sender's name and what to send. */
 interface PublicationMeta extends EditionAsks {
@@ -219,10 +217,8 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
     try {
       // Only once every subscription was read can an index key be known to have none.
       if (!run.unchecked) {
-        await dropStrayIndexKeys(
-          run,
-          [...indexed, ...slotted].filter((key) => !run.seen.has(key)),
-        );
+        const strays = [...indexed, ...slotted].filter((key) => !run.seen.has(key));
+        await dropStrayIndexKeys(store, run.o.at, strays, run.prunes);
       }
       await pruneRateLimits(store, run.o.at, run.prunes, Math.min(8, run.concurrency));
     } catch {
@@ -405,22 +401,6 @@ async function upkeep(run: Run, sub: Subscription): Promise<boolean> {
 async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
   await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
   await store.delete(slotKey(sub)).catch(() => undefined);
-}
-
-/**
- * Deletes index keys whose subscription is gone (a subscribe that died
- * between its two writes, an unsubscribe or a removal cut short), once they
- * are older than INDEX_GRACE_MS: a younger one may belong to a subscribe
- * still writing.
- */
-async function dropStrayIndexKeys(run: Run, strays: string[]): Promise<void> {
-  const { store, at } = run.o;
-  for (const key of strays) {
-    const entry = await store.get<LiveEntry>(key);
-    if (entry && !(Date.parse(entry.value.at) < at.getTime() - INDEX_GRACE_MS)) continue;
-    if (!takeDelete(run.prunes)) return;
-    await store.delete(key);
-  }
 }
 
 /** The report's line for a paused subscription skipping the day. */

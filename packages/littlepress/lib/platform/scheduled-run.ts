@@ -47,7 +47,8 @@ export const deliver: FunctionHandler = async (req, context) => {
         (plan.sweep ? " (the daily sweep: every subscription)" : "") +
         (plan.again ? `; ${plan.again} kept batches handed over again` : "") +
         (plan.dropped ? `; ${plan.dropped} batches dropped as over a day old` : "") +
-        (plan.failed ? `; ${plan.failed} hand-overs failed (kept for the next run)` : ""),
+        (plan.failed ? `; ${plan.failed} hand-overs failed (kept for the next run)` : "") +
+        (plan.strays ? `; ${plan.strays} index keys without a subscription deleted` : ""),
     );
     // Then the push editions of this deploy, in what is left of the run's time.
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };

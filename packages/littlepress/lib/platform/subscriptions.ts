@@ -1,10 +1,20 @@
 // Subscriptions in the state store: counted per publication (the live index,
-// store-keys.ts), pruned and removed by the delivery runs, and read back with
+// store-keys.ts), pruned and removed by the delivery runs, their indexes' stray
+// keys dropped, and read back with
 // their deliveries for the desk. Made and ended by their subscriber: subscribing.ts.
 import { printerName } from "../model/printer-name.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
-import { deliveriesOf, liveKey, liveOf, pushedOf, slotKey, SUBSCRIPTIONS, subscriptionKey } from "./store-keys.ts";
+import {
+  deliveriesOf,
+  liveKey,
+  liveOf,
+  pushedOf,
+  slotKey,
+  SUBSCRIPTIONS,
+  subscriptionKey,
+  type LiveEntry,
+} from "./store-keys.ts";
 
 /**
  * How many live subscriptions the publication `slug` has, from its index: its
@@ -33,6 +43,37 @@ export async function pruneDeliveries(
     await store.delete(key);
   }
   return true;
+}
+
+// Index keys whose subscription is gone: a subscribe that died between its two
+// writes, an unsubscribe or a removal cut short leaves a live-index key (which
+// the subscribe page counts against a publication's cap) or a schedule key
+// (which the plan hands over every day, for nothing). Found by listing an
+// index against the subscriptions: a self-hosted run (delivery-run.ts) does it
+// on every run, the scheduled one on its daily sweep (delivery-plan.ts).
+
+/** An index key without a subscription is left alone this long: its subscribe may still be writing. */
+export const INDEX_GRACE_MS = 60 * 60_000;
+
+/** The subscription id an index key names (its last part: live/<publication>/<id>, slots/<slot>/<id>). */
+export const indexedId = (key: string) => key.slice(key.lastIndexOf("/") + 1);
+
+/**
+ * Deletes the index keys of `strays` (keys whose subscription was not found)
+ * that are older than INDEX_GRACE_MS at `at`, within `budget`.
+ */
+export async function dropStrayIndexKeys(
+  store: StateStore,
+  at: Date,
+  strays: readonly string[],
+  budget: PruneBudget,
+): Promise<void> {
+  for (const key of strays) {
+    const entry = await store.get<LiveEntry>(key);
+    if (entry && !(Date.parse(entry.value.at) < at.getTime() - INDEX_GRACE_MS)) continue;
+    if (!takeDelete(budget)) return;
+    await store.delete(key);
+  }
 }
 
 /**

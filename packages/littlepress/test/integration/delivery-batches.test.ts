@@ -24,7 +24,7 @@ import {
 import { PREPARED_PER_POST, runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivery-run.ts";
 import { stateSetup } from "../../lib/platform/state-setup.ts";
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
-import { SLOTS, slotKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
+import { LIVE, liveKey, SLOTS, slotKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
@@ -153,6 +153,30 @@ describe("planning a run", () => {
     for (const call of calls) await runBatch(options(AT), call.batch);
     expect(await store.list(SLOTS)).toEqual([slotKey(otherSub)]);
     expect((await store.get<Subscription>(subscriptionKey(id)))!.value.ended).not.toBeNull();
+  });
+
+  it("drops on a sweep the index keys whose subscription is gone, once they are an hour old", async () => {
+    freshStore();
+    const kept = await subscribe();
+    const keptSub = (await store.get<Subscription>(subscriptionKey(kept.id)))!.value;
+    // A subscribe that died between its writes two hours ago, and one still writing (its index key a minute old).
+    const old = { at: new Date(AT - 2 * 3_600_000).toISOString() };
+    const young = { at: new Date(AT - 60_000).toISOString() };
+    const strays = [liveKey("open-serial", "gone1"), slotKey({ ...keptSub, id: "gone1" })];
+    for (const key of strays) await store.put(key, old);
+    const writing = [liveKey("open-serial", "new1"), slotKey({ ...keptSub, id: "new1" })];
+    for (const key of writing) await store.put(key, young);
+    const before = [...(await store.list(LIVE)), ...(await store.list(SLOTS))].sort();
+
+    // A plan that is no sweep leaves every index key alone: it lists no subscription.
+    expect((await plan(AT)).report.strays).toBe(0);
+    expect([...(await store.list(LIVE)), ...(await store.list(SLOTS))].sort()).toEqual(before);
+
+    const { report } = await plan(AT, { sweep: true });
+    expect(report.strays).toBe(2);
+    const after = [...(await store.list(LIVE)), ...(await store.list(SLOTS))].sort();
+    expect(after).toEqual(before.filter((key) => !strays.includes(key)));
+    expect(after).toEqual(expect.arrayContaining([...writing, liveKey("open-serial", kept.id), slotKey(keptSub)]));
   });
 });
 
