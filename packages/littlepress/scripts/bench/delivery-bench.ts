@@ -35,7 +35,7 @@ import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
 import type { FanoutOptions, FanoutResult } from "./delivery-fanout.ts";
-import { benchKey, subscribeMany } from "./delivery-subscribers.ts";
+import { benchKey, plainPosts, subscribeMany } from "./delivery-workload.ts";
 import { generateSite } from "./generate.ts";
 import { memoryStore, withLatency } from "./latency-store.ts";
 
@@ -169,7 +169,7 @@ async function selfHosted(
   const bodies = sirius.prints.slice(0, 1000).map((p) => p.body);
   sirius.prints.length = 0;
   sirius.requests.length = 0;
-  const plain = await plainPosts(sirius.keyUrl(benchKey(0)), bodies, subscribers);
+  const plain = (await plainPosts(sirius.keyUrl(benchKey(0)), bodies, subscribers)) / 1000;
   const calls = "calls" in store ? ((store.calls as number) / subscribers).toFixed(1) : "";
   const rate = (subscribers / seconds).toFixed(0);
   return (
@@ -281,25 +281,6 @@ async function fanout(o: DeliveryBenchOptions): Promise<string> {
     "",
     ...checks.map(([goal, ok, figure]) => `- ${ok ? "PASS" : "**FAIL**"}: ${goal}: ${figure}`),
   ].join("\n");
-}
-
-/** The limit: `count` POSTs of the sampled bodies by a plain loop at the same concurrency; seconds. */
-async function plainPosts(url: string, bodies: string[], count: number): Promise<number> {
-  const start = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const body = bodies[next++ % bodies.length]!;
-      const res = await fetch(`${url}?from=bench`, {
-        method: "POST",
-        headers: { "Content-Type": "text/html; charset=utf-8" },
-        body,
-      });
-      await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return (performance.now() - start) / 1000;
 }
 
 runTool("bench", import.meta.url, async (argv) => {

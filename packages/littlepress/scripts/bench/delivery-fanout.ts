@@ -18,6 +18,7 @@ import { runBatch } from "../../lib/platform/delivery-batches.ts";
 import { planRun } from "../../lib/platform/delivery-plan.ts";
 import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivery-run.ts";
 import type { WorldPrints, WorldReady, WorldStart } from "./delivery-world.ts";
+import { plainPosts } from "./delivery-workload.ts";
 import { ipcStore } from "./ipc-store.ts";
 import { withLatency } from "./latency-store.ts";
 
@@ -152,25 +153,6 @@ async function main(o: FanoutOptions): Promise<FanoutResult> {
     // The median: what is in flight at the moment of each measure varies by a few MiB (not a growth).
     retainedMiB: kept.sort((a, b) => a - b)[Math.floor(kept.length / 2)] ?? 0,
   };
-}
-
-/** The limit: `count` POSTs of `bodies` (in turn) by a plain loop, DELIVERY_CONCURRENCY at once; ms. */
-async function plainPosts(url: string, bodies: string[], count: number): Promise<number> {
-  const start = performance.now();
-  let sent = 0;
-  const worker = async () => {
-    while (sent < count) {
-      const body = bodies[sent++ % bodies.length]!;
-      const res = await fetch(`${url}?from=bench`, {
-        method: "POST",
-        headers: { "Content-Type": "text/html; charset=utf-8" },
-        body,
-      });
-      await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: DELIVERY_CONCURRENCY }, worker));
-  return performance.now() - start;
 }
 
 try {

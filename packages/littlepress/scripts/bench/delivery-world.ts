@@ -13,7 +13,7 @@ import path from "node:path";
 import { build } from "../../lib/build/build.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";
-import { benchKey, subscribeMany } from "./delivery-subscribers.ts";
+import { benchKey, subscribeMany } from "./delivery-workload.ts";
 import { generateSite } from "./generate.ts";
 import { serveStore } from "./ipc-store.ts";
 import { memoryStore } from "./latency-store.ts";

@@ -1,10 +1,12 @@
-// The delivery bench's subscribers: n subscriptions to the synthetic site's
-// three publications, in six zones, every one due at the same instant, each
-// with a printer of its own on the fake print-key server.
+// The delivery bench's workload and its limit: n subscriptions to the
+// synthetic site's three publications, in six zones, every one due at the same
+// instant, each with a printer of its own on the fake print-key server; and
+// the plain loop POSTing the same pages that a run is measured against.
 import { wallClock } from "../../lib/model/time-zones.ts";
 import type { StateStore } from "../../lib/platform/state-store.ts";
 import { createSubscription } from "../../lib/platform/subscribing.ts";
 import type { FakePrintKeys } from "../../test/helpers/print-keys.ts";
+import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivery-run.ts";
 import { CHOICES, DAILY, LANGS, SERIAL } from "./generate.ts";
 
 const ZONES = ["Europe/London", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati", "Etc/GMT+12", "Europe/Paris"];
@@ -52,4 +54,23 @@ export async function subscribeMany(
   for (let i = 0; i < n; i += 200)
     await Promise.all(Array.from({ length: Math.min(200, n - i) }, (_, k) => one(i + k)));
   return at;
+}
+
+/** The limit: `count` POSTs of `bodies` (in turn) to `url` by a plain loop, DELIVERY_CONCURRENCY at once; ms. */
+export async function plainPosts(url: string, bodies: string[], count: number): Promise<number> {
+  const start = performance.now();
+  let sent = 0;
+  const worker = async () => {
+    while (sent < count) {
+      const body = bodies[sent++ % bodies.length]!;
+      const res = await fetch(`${url}?from=bench`, {
+        method: "POST",
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+        body,
+      });
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: DELIVERY_CONCURRENCY }, worker));
+  return performance.now() - start;
 }
