@@ -10,7 +10,7 @@
 // it prints only what the next scheduled run would print anyway, once per
 // edition and subscriber. Netlify POSTs the deploy's details: they are not
 // read (nothing is taken from a body anyone can send, least of all a URL).
-// Reads LITTLEPRESS_SEAL_KEY, as the scheduled run does.
+// Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { siteFor } from "../edge/site-folder.ts";
 import { BACKGROUND_BUDGET_MS, DELIVERY_TIMEOUT_MS } from "../model/run-budget.ts";
@@ -44,7 +44,9 @@ export const deployPush: FunctionHandler = async (req, context) => {
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(site) };
     // A copy is one POST: none starts later than one request's timeout before the budget's end.
     const startBy = started + BACKGROUND_BUDGET_MS - DELIVERY_TIMEOUT_MS;
-    const report = await scheduledPushes({ ...state, site, printKeys, at: new Date() }, startBy);
+    // Where shards published as static files are fetched from (a large site), as the scheduled run does.
+    const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
+    const report = await scheduledPushes({ ...state, site, origin, printKeys, at: new Date() }, startBy);
     if (!report) return jsonResponse({ error: "the push run failed; the scheduled run resumes it" }, 500);
     console.log(`${NAME}: ${summary(report)}`);
     return jsonResponse({

@@ -56,6 +56,12 @@ export interface PushRunOptions {
   printKeys: PrintKeyPolicy;
   /** The run's instant. */
   at: Date;
+  /**
+   * The site's address, where a deployed function fetches the shards published
+   * as static files (a site too large for the function bundle: publication-store.ts);
+   * none: a local build, whose shards are all on this disk.
+   */
+  origin?: string;
   /** Only this push edition (npm run push); default: every one the site marks. */
   only?: { slug: string; edition: EditionKey };
   /** Only say what would be sent: no claims, no POSTs, nothing written. */
@@ -100,11 +106,11 @@ interface FoundPush {
 const PUSH_CONCURRENCY = 16;
 
 /** The push editions of a built site, by publication (none when it has no functions' data). */
-export async function pushEditionsOf(site: string): Promise<FoundPush[]> {
+export async function pushEditionsOf(site: string, origin?: string): Promise<FoundPush[]> {
   const found: FoundPush[] = [];
   const dirs = await readdir(siteDataDir(site), { withFileTypes: true }).catch(() => []);
   for (const dir of dirs.filter((d) => d.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
-    const pub = await openPublication(dir.name, site).catch(() => undefined);
+    const pub = await openPublication(dir.name, site, origin).catch(() => undefined);
     const push = pub?.index.push;
     if (!pub || !push) continue;
     for (const edition of push.editions) found.push({ slug: dir.name, edition, built: push.built, pub });
@@ -113,7 +119,7 @@ export async function pushEditionsOf(site: string): Promise<FoundPush[]> {
 }
 
 export async function runPushes(o: PushRunOptions): Promise<PushReport> {
-  const all = await pushEditionsOf(o.site);
+  const all = await pushEditionsOf(o.site, o.origin);
   const wanted = o.only ? all.filter((p) => p.slug === o.only!.slug && p.edition === o.only!.edition) : all;
   const report: PushReport = { pushes: [], lines: [], left: 0 };
   if (!wanted.length) return report;

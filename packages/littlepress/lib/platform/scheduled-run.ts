@@ -53,7 +53,7 @@ export const deliver: FunctionHandler = async (req, context) => {
     // Then the push editions of this deploy, in what is left of the run's time.
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
     const pushBy = started + RUN_BUDGET_MS - DELIVERY_TIMEOUT_MS;
-    await scheduledPushes({ ...state, site: siteFor(context), printKeys, at: new Date() }, pushBy);
+    await scheduledPushes({ ...state, site: siteFor(context), origin, printKeys, at: new Date() }, pushBy);
     return jsonResponse(plan);
   } catch (error) {
     console.error(`deliver: internal fault: ${String(error)}`);

@@ -5,7 +5,7 @@
 // prints, the state in a file store in a temporary folder.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
@@ -20,6 +20,7 @@ import { SEAL_KEY_VARIABLE, stateSetup, type StateSetup } from "../../lib/platfo
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 import { pushedKey, pushKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { createSubscription } from "../../lib/platform/subscribing.ts";
+import { startServer } from "../../lib/server/server.ts";
 import { main as pushCli } from "../../scripts/push.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
@@ -33,6 +34,7 @@ let sirius: FakePrintKeys;
 let folder: string;
 let store: StateStore;
 let builtAt: number;
+let content: string;
 
 const NEWS = {
   ...pub("delivery_count"),
@@ -57,7 +59,7 @@ const PUSHED = '{% if config.lang == "fr" %}Flash{% else %}Breaking{% endif %} n
 
 beforeAll(async () => {
   sirius = await startPrintKeys();
-  const content = folders.content({
+  content = folders.content({
     "news/publication.json": NEWS,
     "news/editions/0.md": md("number: 0", "Plain news."),
     "news/editions/1.md": md("number: 1\npush: true", PUSHED),
@@ -458,6 +460,29 @@ describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () =
       await elsewhere.close();
     }
   });
+
+  it("fetches from the site's address a push edition whose shard is published as a static file", async () => {
+    // A site too large for the function bundle (a budget of a few bytes: every shard published, sealed), and the
+    // function holding only its bundle, as deployed; the site itself served by the local server.
+    const whole = path.join(folders.root, "remote-site");
+    const bundled = path.join(folders.root, "remote-bundled");
+    await buildSite(content, whole, { bundleBudget: 10 });
+    cpSync(siteDataDir(whole), siteDataDir(bundled), { recursive: true });
+    const index = JSON.parse(
+      readFileSync(path.join(siteDataDir(bundled), "news", "index.json"), "utf8"),
+    ) as PublicationIndex;
+    expect(index.shards.every((r) => r.remote)).toBe(true);
+    const server = await startServer({ port: 0, siteDir: whole, functionSite: bundled });
+    try {
+      freshStore();
+      const ada = await subscribe("news", [["name", "Ada"]]);
+      const res = await invoke({ method: "POST" }, { littlepressSite: bundled, littlepressOrigin: server.url });
+      expect(await res.json()).toMatchObject({ printed: 1 });
+      expect(sirius.prints.map((p) => [p.key, p.body.includes("Breaking news for Ada.")])).toEqual([[ada.key, true]]);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it("prints nothing for a deploy that is not the published one (a deploy preview)", async () => {
     freshStore();
