@@ -215,9 +215,24 @@ export async function planRun(o: PlanOptions): Promise<PlanReport> {
     const done = o
       .hand({ batch: key, at: at.toISOString() })
       .then(() => void (again ? report.again++ : report.batches++))
-      .catch(() => void report.failed++)
+      .catch(async () => {
+        report.failed++;
+        await forNextRun(key);
+      })
       .finally(() => handing.delete(done));
     handing.add(done);
+  };
+  // A batch whose hand-over failed is kept for the next run (15 minutes on), not for BATCH_RETRY_MS as one
+  // handed over is (its function may still be running it); when the store fails too, it waits that long.
+  const forNextRun = async (key: string) => {
+    try {
+      const kept = await store.get<StoredBatch>(key);
+      if (!kept) return;
+      await store.put(batchKey(at.getTime(), newId()), kept.value);
+      await store.delete(key);
+    } catch {
+      // kept under its first key
+    }
   };
   // Kept batches first (listed before this run adds its own).
   for (const key of await store.list(BATCHES)) {

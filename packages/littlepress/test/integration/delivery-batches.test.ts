@@ -129,6 +129,21 @@ describe("planning a run", () => {
     expect(next.calls).toEqual([]);
   });
 
+  it("keeps a batch whose hand-over failed for the next run, which hands it over", async () => {
+    freshStore();
+    const ids = [(await subscribe()).id, (await subscribe()).id];
+    const failing = await planRun({
+      store,
+      at: new Date(AT),
+      sweep: false,
+      hand: () => Promise.reject(new Error("deliver-background answered 502")),
+    });
+    expect(failing).toMatchObject({ subscriptions: 2, batches: 0, failed: 1 });
+    const next = await plan(AT + 15 * 60_000);
+    expect(next.report).toMatchObject({ again: 1, failed: 0 });
+    expect((await Promise.all(next.calls.map(idsOf))).flat().sort()).toEqual(ids.sort());
+  });
+
   it("hands every subscription over on the daily sweep, and on the first run of a store", async () => {
     freshStore();
     const ids = [(await subscribe({ hour: 6 })).id, (await subscribe({ hour: 20 })).id];
