@@ -347,7 +347,12 @@ export function runReport(run: Run, subscriptions: number): DeliveryReport {
   };
 }
 
-/** Store work in flight per POST in flight (see deliverBatch). */
+/**
+ * Store work in flight per POST in flight (see deliverBatch): a delivery's four
+ * store round trips (30 ms each on Blobs) take longer than its POST, so many more
+ * deliveries read, claim and record than POST at once (4x left the POSTs waiting;
+ * BENCHMARKS.md, "Delivery fan-out").
+ */
 export const PREPARED_PER_POST = 10;
 
 /** At most `limit` holders at once: `run(work)` waits for a place. */
