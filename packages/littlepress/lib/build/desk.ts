@@ -40,6 +40,8 @@ export interface DeskPublication {
   };
   /** The editions marked push (printed at once to every subscriber), for people: "no. 3", "Sun 22 Nov 2026". */
   push: string[];
+  /** The command that prints the first of them by hand ("npm run push -- news 3"); "" when there is none. */
+  pushCommand: string;
   fields: SpecField[];
 }
 
@@ -103,6 +105,7 @@ function countText(by: EditionsBy, count: number, gaps: number): string {
 
 export function deskPublication(pub: PublicationSource, root: string | undefined): DeskPublication {
   const by = pub.editions.by;
+  const firstPush = pub.editions.list.find((e) => e.push);
   const keys = pub.editions.list.map((e) => e.key);
   const first = keys[0] ?? "";
   const last = keys.at(-1) ?? "";
@@ -132,6 +135,7 @@ export function deskPublication(pub: PublicationSource, root: string | undefined
       lastDate: dateOf(last),
     },
     push: pub.editions.list.filter((e) => e.push).map((e) => keyText(by, e.key)),
+    pushCommand: firstPush ? `npm run push -- ${pub.slug} ${firstPush.key}` : "",
     fields: pub.fields.map(specField),
   };
 }

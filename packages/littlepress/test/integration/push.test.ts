@@ -137,6 +137,9 @@ describe("the build", () => {
     const page = (slug: string) => readFileSync(path.join(built, slug, "index.html"), "utf8");
     expect(page("news")).toMatch(/<span class="tag tag-push">push<\/span> no\. 1:/);
     expect(page("bulletins")).toMatch(/<span class="tag tag-push">push<\/span> Sat 21 Nov 2026:/);
+    // and how to print one by hand
+    expect(page("news")).toContain("<code>npm run push -- news 1</code>");
+    expect(page("bulletins")).toContain("<code>npm run push -- bulletins 2026-11-21</code>");
   });
 
   it("refuses push in a data template's front matter, and a push that is neither true nor false", () => {
