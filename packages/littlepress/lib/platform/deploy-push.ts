@@ -29,9 +29,11 @@ export const deployPush: FunctionHandler = async (req, context) => {
     // The body is Netlify's account of the deploy: nothing here needs it, so none of it is read.
     await req.body?.cancel().catch(() => undefined);
     // Netlify runs this for deploy previews and branch deploys too, each on its own files but with the
-    // site's one store: only the published deploy's pushes are the scheduled run's, so only those print.
-    if (context?.deploy?.published === false) {
-      const which = context.deploy.context ? ` (${context.deploy.context})` : "";
+    // site's one store: only the published deploy's pushes are the scheduled run's, so only those print. A
+    // production deploy prints even if not yet marked published: the event may come before it is.
+    const deploy = context?.deploy;
+    if (deploy?.published === false && deploy.context !== "production") {
+      const which = deploy.context ? ` (${deploy.context})` : "";
       console.log(`${NAME}: this deploy${which} is not the published one: nothing to push`);
       return jsonResponse({ pushed: false, reason: "not the published deploy" });
     }

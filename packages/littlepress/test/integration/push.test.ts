@@ -487,6 +487,14 @@ describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () =
     }
   }, 120_000);
 
+  it("prints for a production deploy that Netlify does not count as published yet", async () => {
+    freshStore();
+    const { key } = await subscribe("news");
+    const res = await invoke({ method: "POST" }, { deploy: { context: "production", published: false } });
+    expect(await res.json()).toMatchObject({ printed: 1 });
+    expect(sirius.prints.map((p) => p.key)).toEqual([key]);
+  });
+
   it("prints nothing for a deploy that is not the published one (a deploy preview)", async () => {
     freshStore();
     await subscribe("news");
