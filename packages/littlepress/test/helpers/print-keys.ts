@@ -46,6 +46,20 @@ export interface FakePrintKeys {
 }
 
 export async function startPrintKeys(printers: Record<string, FakePrinter> = {}): Promise<FakePrintKeys> {
+  const { sirius, listen } = printKeysToStart(printers);
+  await listen();
+  return sirius;
+}
+
+/**
+ * The fake before it listens, for a test file's constant that a beforeAll
+ * starts (test/helpers/delivery-fixture.ts): its url, allowed and policy are
+ * set once `listen` resolves, and are empty before.
+ */
+export function printKeysToStart(printers: Record<string, FakePrinter> = {}): {
+  sirius: FakePrintKeys;
+  listen: () => Promise<void>;
+} {
   const keys = new Map(Object.entries(printers));
   const prints: Print[] = [];
   const requests: string[] = [];
@@ -81,14 +95,12 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
   };
   // As Node and most servers keep a connection: a client may send its next request on it.
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const fake: FakePrintKeys = {
-    url,
+    url: "",
     latencyMs: 0,
-    keyUrl: (key) => `${url}/printkey/${key}`,
-    allowed: [{ origin: url, private: true }],
-    policy: { allowed: [{ origin: url, private: true }] },
+    keyUrl: (key) => `${fake.url}/printkey/${key}`,
+    allowed: [],
+    policy: { allowed: [] },
     printers: keys,
     prints,
     requests,
@@ -98,7 +110,14 @@ export async function startPrintKeys(printers: Record<string, FakePrinter> = {})
         server.close(() => resolve());
       }),
   };
-  return fake;
+  const listen = async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    fake.url = url;
+    fake.allowed = [{ origin: url, private: true }];
+    fake.policy = { allowed: [{ origin: url, private: true }] };
+  };
+  return { sirius: fake, listen };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -2,13 +2,12 @@
 // server serves the fixture publications, a fake sirius takes the prints, and
 // the state lives in a file store in a temporary folder.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { createServer as netServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/model/dates.ts";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { sealPrintKey } from "../../lib/model/print-key.ts";
@@ -16,49 +15,23 @@ import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.
 import { runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivery-run.ts";
 import { subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { allowTry } from "../../lib/platform/rate-limit.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import type { StateStore } from "../../lib/platform/state-store.ts";
 import { SUBSCRIBE_LIMIT } from "../../lib/platform/subscribe.ts";
 import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { reportText } from "../../scripts/deliver.ts";
-import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
+import { deliveryFixture, subscribeOn } from "../helpers/delivery-fixture.ts";
 import { withServer } from "../helpers/server.ts";
 
 const site = withServer("basic");
 const sealKey = randomBytes(32);
-let sirius: FakePrintKeys;
-let folder: string;
+const fixture = deliveryFixture("deliveries");
+const { sirius } = fixture;
 let store: StateStore;
-
-beforeAll(async () => {
-  sirius = await startPrintKeys();
-});
-afterAll(() => sirius.close());
-afterEach(() => {
-  sirius.prints.length = 0;
-  sirius.printers.clear();
-  rmSync(folder, { recursive: true, force: true });
-});
-const freshStore = () => {
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-deliveries-"));
-  store = fileStore(folder);
-  return store;
-};
+const freshStore = () => (store = fixture.freshStore());
 
 /** A printer on the fake sirius, and a subscription to `slug` that prints on it. */
-async function subscribe(slug: string, zone: string, hour: number, created: string, online = true) {
-  const key = randomBytes(8).toString("hex");
-  sirius.printers.set(key, { name: `Printer ${key.slice(0, 4)}`, owner: "Ada", online });
-  const { subscription } = await createSubscription(store, sealKey, {
-    slug,
-    printKey: new URL(sirius.keyUrl(key)),
-    printer: `Printer ${key.slice(0, 4)}`,
-    zone,
-    hour,
-    settings: [],
-    at: new Date(created),
-  });
-  return { key, id: subscription.id };
-}
+const subscribe = (slug: string, zone: string, hour: number, created: string, online = true) =>
+  subscribeOn({ sirius, store, sealKey }, { slug, zone, hour, at: new Date(created), online });
 
 const run = (at: number | Date, over: Partial<DeliveryRunOptions> = {}) =>
   runDeliveries({ store, origin: site.url, sealKey, printKeys: sirius.policy, at: new Date(at), ...over });
@@ -98,7 +71,7 @@ describe("a serial by delivery_count", () => {
     const { key } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
     await run(past("2026-03-27", 6, "UTC"));
     expect(sirius.prints).toHaveLength(1);
-    const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    const files = readdirSync(fixture.folder!, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(files.length).toBeGreaterThan(1);
     for (const f of files) expect(readFileSync(path.join(f.parentPath, f.name), "utf8")).not.toContain(key);
   });
@@ -220,7 +193,7 @@ describe("overlapping runs and a crash", () => {
       "--import",
       "tsx",
       "test/helpers/deliver-child.ts",
-      folder,
+      fixture.folder!,
       stuckUrl,
       sealKey.toString("base64"),
       new Date(at).toISOString(),
@@ -582,7 +555,7 @@ describe("what piles up", () => {
     expect(report.pruned).toBe(2 + 3); // the live one's two old records; the ended one's two, and itself
     expect(report.subscriptions).toBe(2);
     expect(report.lines.map((l) => l.subscription)).toEqual([live.id]);
-    expect(readdirSync(path.join(folder, "deliveries")).sort()).toEqual([live.id]);
+    expect(readdirSync(path.join(fixture.folder!, "deliveries")).sort()).toEqual([live.id]);
   });
 
   it("deletes no more than its share a run, and goes on with the next", async () => {

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
 import { runBatch } from "../../lib/platform/delivery-batches.ts";
@@ -25,52 +25,24 @@ import { PREPARED_PER_POST, runDeliveries, type DeliveryRunOptions } from "../..
 import { stateSetup } from "../../lib/platform/state-setup.ts";
 import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 import { LIVE, liveKey, SLOTS, slotKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
+import { deliveryFixture, subscribeOn } from "../helpers/delivery-fixture.ts";
 import { withServer } from "../helpers/server.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 const site = withServer("basic");
 let sealKey: Buffer = randomBytes(32);
-let sirius: FakePrintKeys;
-let folder: string;
+const fixture = deliveryFixture("batches");
+const { sirius } = fixture;
 let store: StateStore;
-
-beforeAll(async () => {
-  sirius = await startPrintKeys();
-});
-afterAll(() => sirius.close());
-afterEach(() => {
-  sirius.prints.length = 0;
-  sirius.printers.clear();
-  rmSync(folder, { recursive: true, force: true });
-});
-const freshStore = () => {
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-batches-"));
-  store = fileStore(folder);
-  return store;
-};
+const freshStore = () => (store = fixture.freshStore());
 
 /** A printer on the fake sirius, and a subscription to `slug` that prints on it, `count` deliveries in. */
-async function subscribe(o: { slug?: string; zone?: string; hour?: number; count?: number; online?: boolean } = {}) {
-  const key = randomBytes(8).toString("hex");
-  sirius.printers.set(key, { name: `Printer ${key.slice(0, 4)}`, owner: "Ada", online: o.online ?? true });
-  const { subscription } = await createSubscription(store, sealKey, {
-    slug: o.slug ?? "open-serial",
-    printKey: new URL(sirius.keyUrl(key)),
-    printer: `Printer ${key.slice(0, 4)}`,
-    zone: o.zone ?? "UTC",
-    hour: o.hour ?? 6,
-    settings: [],
-    at: new Date("2026-03-20T00:00:00Z"),
-  });
-  if (o.count) {
-    const stored = (await store.get<Subscription>(subscriptionKey(subscription.id)))!;
-    await store.replace(subscriptionKey(subscription.id), { ...stored.value, deliveryCount: o.count }, stored.version);
-  }
-  return { key, id: subscription.id };
-}
+const subscribe = (o: { slug?: string; zone?: string; hour?: number; count?: number; online?: boolean } = {}) =>
+  subscribeOn(
+    { sirius, store, sealKey },
+    { slug: "open-serial", zone: "UTC", hour: 6, at: new Date("2026-03-20T00:00:00Z"), ...o },
+  );
 
 const options = (at: number, over: Partial<DeliveryRunOptions> = {}): DeliveryRunOptions => ({
   store,
@@ -313,7 +285,7 @@ describe("running a batch", () => {
       else for (const call of (await plan(AT)).calls) await runBatch(options(AT), call.batch);
       sides.push({ records: await records(ids), prints: sirius.prints.map((p) => p.body.length).sort() });
       sirius.prints.length = 0;
-      rmSync(folder, { recursive: true, force: true });
+      rmSync(fixture.folder!, { recursive: true, force: true });
     }
     freshStore();
     expect(sides[1]).toEqual(sides[0]);
@@ -352,7 +324,7 @@ describe("the background function over HTTP", () => {
     });
 
   it("runs a signed batch, and refuses an unsigned, forged or replayed one", async () => {
-    folder = mkdtempSync(path.join(tmpdir(), "littlepress-batches-unused-"));
+    fixture.folder = mkdtempSync(path.join(tmpdir(), "littlepress-batches-unused-"));
     store = fileStore(path.join(state, "state"));
     const now = Date.now();
     for (let i = 0; i < 3; i++) await subscribe({ hour: new Date(now).getUTCHours() });

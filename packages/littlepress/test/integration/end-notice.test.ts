@@ -6,19 +6,18 @@
 // taking the prints, the state in a file store in a temporary folder.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/model/dates.ts";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { SITE_INDEX, siteDataDir } from "../../lib/model/site-paths.ts";
 import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
 import { runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivery-run.ts";
 import { endNoticesOf } from "../../lib/platform/end-notices.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import type { StateStore } from "../../lib/platform/state-store.ts";
 import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
 import { subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { subscribeRequest } from "../../lib/platform/subscribe.ts";
@@ -28,30 +27,15 @@ import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { main as deliverCli } from "../../scripts/deliver.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
-import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
+import { deliveryFixture, subscribeOn } from "../helpers/delivery-fixture.ts";
 import { withServer } from "../helpers/server.ts";
 
 const site = withServer("basic");
 const sealKey = randomBytes(32);
-let sirius: FakePrintKeys;
-let folder: string;
+const fixture = deliveryFixture("end-notice");
+const { sirius } = fixture;
 let store: StateStore;
-
-beforeAll(async () => {
-  sirius = await startPrintKeys();
-});
-afterAll(() => sirius.close());
-afterEach(() => {
-  sirius.prints.length = 0;
-  sirius.requests.length = 0;
-  sirius.printers.clear();
-  rmSync(folder, { recursive: true, force: true });
-});
-const freshStore = () => {
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-end-notice-"));
-  store = fileStore(folder);
-  return store;
-};
+const freshStore = () => (store = fixture.freshStore());
 
 const ZONE = "UTC";
 const HOUR = 6;
@@ -59,22 +43,11 @@ const HOUR = 6;
 const LAST_PLUS_ONE = 5;
 
 /** A printer on the fake sirius, and a subscription to `slug` that prints on it, `count` deliveries in. */
-async function subscribe(slug = "serial", count = LAST_PLUS_ONE) {
-  const key = randomBytes(8).toString("hex");
-  sirius.printers.set(key, { name: `Printer ${key.slice(0, 4)}`, owner: "Ada", online: true });
-  const { subscription } = await createSubscription(store, sealKey, {
-    slug,
-    printKey: new URL(sirius.keyUrl(key)),
-    printer: `Printer ${key.slice(0, 4)}`,
-    zone: ZONE,
-    hour: HOUR,
-    settings: [],
-    at: new Date("2026-03-26T00:00:00Z"),
-  });
-  const stored = (await store.get<Subscription>(subscriptionKey(subscription.id)))!;
-  await store.replace(subscriptionKey(subscription.id), { ...stored.value, deliveryCount: count }, stored.version);
-  return { key, id: subscription.id };
-}
+const subscribe = (slug = "serial", count = LAST_PLUS_ONE) =>
+  subscribeOn(
+    { sirius, store, sealKey },
+    { slug, zone: ZONE, hour: HOUR, at: new Date("2026-03-26T00:00:00Z"), count },
+  );
 
 const run = (at: number, over: Partial<DeliveryRunOptions> = {}) =>
   runDeliveries({ store, origin: site.url, sealKey, printKeys: sirius.policy, at: new Date(at), ...over });
@@ -329,7 +302,7 @@ describe("a crash and the end slip", () => {
       "--import",
       "tsx",
       "test/helpers/deliver-child.ts",
-      folder,
+      fixture.folder!,
       site.url,
       sealKey.toString("base64"),
       new Date(at).toISOString(),
@@ -510,7 +483,7 @@ describe("end_notice in publication.json, through a built site and npm run deliv
   });
 
   it("prints the slip for one publication and not the other, linking the site's own address", async () => {
-    folder = local.folder; // removed after the test, as the others' are
+    fixture.folder = local.folder; // removed after the test, as the others' are
     const made: Record<string, string> = {};
     for (const slug of ["loud", "quiet", ""]) {
       const key = `key${slug || "root"}`;

@@ -5,7 +5,7 @@
 // prints, the state in a file store in a temporary folder.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
@@ -17,22 +17,23 @@ import { siteDataDir } from "../../lib/model/site-paths.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { runPushes, type PushRunOptions } from "../../lib/platform/push-run.ts";
 import { SEAL_KEY_VARIABLE, stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import type { StateStore } from "../../lib/platform/state-store.ts";
 import { pushedKey, pushKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { main as pushCli } from "../../scripts/push.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
-import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
+import { deliveryFixture, subscribeOn } from "../helpers/delivery-fixture.ts";
+import { startPrintKeys } from "../helpers/print-keys.ts";
 
 const sealKey = randomBytes(32);
 const folders = contentFolders("push-");
 const built = path.join(folders.root, "site");
-let sirius: FakePrintKeys;
-let folder: string;
+const fixture = deliveryFixture("push");
+const { sirius } = fixture;
 let store: StateStore;
+const freshStore = () => (store = fixture.freshStore());
 let builtAt: number;
 let content: string;
 
@@ -58,7 +59,6 @@ const NEWS = {
 const PUSHED = '{% if config.lang == "fr" %}Flash{% else %}Breaking{% endif %} news for {{ config.name }}.';
 
 beforeAll(async () => {
-  sirius = await startPrintKeys();
   content = folders.content({
     "news/publication.json": NEWS,
     "news/editions/0.md": md("number: 0", "Plain news."),
@@ -72,44 +72,12 @@ beforeAll(async () => {
   builtAt = Date.now();
   await buildSite(content, built);
 }, 120_000);
-afterAll(async () => {
-  await sirius.close();
-  folders.remove();
-});
-afterEach(() => {
-  sirius.prints.length = 0;
-  sirius.requests.length = 0;
-  sirius.printers.clear();
-  if (folder) rmSync(folder, { recursive: true, force: true });
-});
-const freshStore = () => {
-  folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-"));
-  store = fileStore(folder);
-  return store;
-};
+afterAll(() => folders.remove());
 
 const BEFORE = new Date("2026-03-26T00:00:00Z");
 /** A printer on the fake sirius and a subscription to `slug` on it, made at `at`, with `settings`. */
-async function subscribe(
-  slug: string,
-  settings: [string, string][] = [],
-  at = BEFORE,
-  on = store,
-  seal: Buffer = sealKey,
-) {
-  const key = randomBytes(8).toString("hex");
-  sirius.printers.set(key, { name: `Printer ${key.slice(0, 4)}`, owner: "Ada", online: true });
-  const { subscription } = await createSubscription(on, seal, {
-    slug,
-    printKey: new URL(sirius.keyUrl(key)),
-    printer: `Printer ${key.slice(0, 4)}`,
-    zone: "UTC",
-    hour: 6,
-    settings,
-    at,
-  });
-  return { key, id: subscription.id };
-}
+const subscribe = (slug: string, settings: [string, string][] = [], at = BEFORE, on = store, seal: Buffer = sealKey) =>
+  subscribeOn({ sirius, store: on, sealKey: seal }, { slug, zone: "UTC", hour: 6, settings, at });
 async function end(id: string) {
   const stored = (await store.get<Subscription>(subscriptionKey(id)))!;
   const ended = { at: BEFORE.toISOString(), reason: "the series is over (410)" };
@@ -272,7 +240,7 @@ describe("a push", () => {
       "--import",
       "tsx",
       "test/helpers/push-child.ts",
-      folder,
+      fixture.folder!,
       built,
       sealKey.toString("base64"),
       new Date(AT).toISOString(),
@@ -330,7 +298,7 @@ describe("npm run push", () => {
   };
 
   it("answers an unknown slug or edition in one clear line, exit 2", async () => {
-    folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-")); // removed after the test
+    fixture.folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-")); // removed after the test
     for (const [args, said] of [
       [["nope", "1"], 'push: "nope" has no push edition "1": the push editions are bulletins 2026-11-21, news 1\n'],
       [["news", "0"], 'push: "news" has no push edition "0": its push editions are 1\n'],
@@ -343,7 +311,7 @@ describe("npm run push", () => {
   });
 
   it("prints the data row's push to the local subscribers, once", async () => {
-    folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-"));
+    fixture.folder = mkdtempSync(path.join(tmpdir(), "littlepress-push-"));
     const { key, id } = await subscribe("bulletins", [], BEFORE, state.store, state.sealKey);
     const first = await cli("bulletins", "2026-11-21");
     expect(first.code).toBe(0);
@@ -363,7 +331,7 @@ describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () =
   // As Netlify runs it: the deployed function's handler, a Request and a context, its store a file store here.
   const context = (over: Partial<ServeContext> = {}): ServeContext => ({
     littlepressSite: built,
-    littlepressState: folder,
+    littlepressState: fixture.folder,
     littlepressPrintKeys: sirius.allowed,
     ...over,
   });
