@@ -46,8 +46,9 @@ export const deployPush: FunctionHandler = async (req, context) => {
     const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(site) };
     // A copy is one POST: none starts later than one request's timeout before the budget's end.
     const startBy = started + BACKGROUND_BUDGET_MS - DELIVERY_TIMEOUT_MS;
-    // Where shards published as static files are fetched from (a large site), as the scheduled run does.
-    const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
+    // Where shards published as static files are fetched from (a large site): the site's own address, as
+    // Netlify sets it (never the request's: nothing here comes from whoever calls).
+    const origin = context?.littlepressOrigin ?? process.env.URL;
     const report = await scheduledPushes({ ...state, site, origin, printKeys, at: new Date() }, startBy);
     if (!report) return jsonResponse({ error: "the push run failed; the scheduled run resumes it" }, 500);
     console.log(`${NAME}: ${summary(report)}`);
