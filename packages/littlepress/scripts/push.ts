@@ -91,6 +91,10 @@ export function pushReportText(report: PushReport, dryRun: boolean): string {
       `push: ${dryRun ? "dry run, " : ""}${p.slug} ${p.edition} (published ${p.published}): ` +
       `${plural(copiesOf(p), "copy", "copies")} worked on` +
       (p.done ? ", every subscriber's copy settled" : "") +
+      (p.later
+        ? `; ${plural(p.later, "subscription", "subscriptions")} made after it was published ` +
+          `${p.later === 1 ? "does" : "do"} not get it (news is for those subscribed when it came out)`
+        : "") +
       "\n",
   );
   const lines = report.lines.map(

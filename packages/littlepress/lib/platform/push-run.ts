@@ -87,7 +87,14 @@ export interface PushLine {
 
 export interface PushReport {
   /** The push editions looked at (with their publish time), done ones included. */
-  pushes: { slug: string; edition: EditionKey; published: string; done: boolean }[];
+  pushes: {
+    slug: string;
+    edition: EditionKey;
+    published: string;
+    done: boolean;
+    /** Live subscriptions made after it was published, which it is not for (counted when the run read them). */
+    later?: number;
+  }[];
   lines: PushLine[];
   /** Copies still to print that this run did not start, its time being up. */
   left: number;
@@ -137,9 +144,11 @@ export async function runPushes(o: PushRunOptions): Promise<PushReport> {
     const shard = await push.pub.shardFor(push.edition);
     if (shard && Object.hasOwn(shard.editions, push.edition)) push.shard = shard;
     subs ??= storedSubscriptions(o.store);
-    const owed = (await subs).filter(
-      (s) => (s.slug === push.slug || (s.slug === "" && root === push.slug)) && pushEligible(s, entry.value.published),
+    const live = (await subs).filter(
+      (s) => (s.slug === push.slug || (s.slug === "" && root === push.slug)) && !s.ended,
     );
+    const owed = live.filter((s) => pushEligible(s, entry.value.published));
+    report.pushes.at(-1)!.later = live.length - owed.length;
     let open = 0;
     await eachAtMost(o.concurrency ?? PUSH_CONCURRENCY, owed, async (sub) => {
       const line = await pushOne(o, push, sub, name).catch((error: unknown): PushLine & { open: boolean } => ({

@@ -20,7 +20,7 @@ import { SEAL_KEY_VARIABLE, stateSetup, type StateSetup } from "../../lib/platfo
 import type { StateStore } from "../../lib/platform/state-store.ts";
 import { pushedKey, pushKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { startServer } from "../../lib/server/server.ts";
-import { main as pushCli } from "../../scripts/push.ts";
+import { main as pushCli, pushReportText } from "../../scripts/push.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
@@ -189,9 +189,16 @@ describe("a push", () => {
     freshStore();
     const early = await subscribe("news");
     const late = await subscribe("news", [], new Date(Date.now() + 30_000));
-    await run();
+    const report = await run();
     expect(sirius.prints.map((p) => p.key)).toEqual([early.key]);
     expect(await pushed(late.id, "1")).toBeUndefined();
+    // and the report says why it got nothing
+    expect(report.pushes.find((p) => p.slug === "news")).toMatchObject({ later: 1 });
+    const head = pushReportText(report, false)
+      .split("\n")
+      .find((l) => l.startsWith("push: news 1 "));
+    expect(head).toMatch(/: 1 copy worked on, every subscriber's copy settled; 1 subscription made after it was /);
+    expect(head).toContain("published does not get it (news is for those subscribed when it came out)");
   });
 
   it("keeps the time of the first build it was seen in: a rebuild does not move it", async () => {
