@@ -35,7 +35,7 @@ import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
 import type { FanoutOptions, FanoutResult } from "./delivery-fanout.ts";
-import { benchKey, plainPosts, subscribeMany } from "./delivery-workload.ts";
+import { benchKey, peakRss, plainPosts, subscribeMany } from "./delivery-workload.ts";
 import { generateSite } from "./generate.ts";
 import { memoryStore, withLatency } from "./latency-store.ts";
 
@@ -72,18 +72,6 @@ export interface DeliveryBenchOptions {
   printLatencyMs: number;
   fanout: boolean;
   functions: number;
-}
-
-/** The process's resident memory, sampled every 50 ms while `work` runs: its peak, in MiB. */
-async function peakRss<R>(work: () => Promise<R>): Promise<{ result: R; peakMiB: number }> {
-  let peak = process.memoryUsage.rss() / 2 ** 20;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss() / 2 ** 20)), 50);
-  try {
-    const result = await work();
-    return { result, peakMiB: Math.max(peak, process.memoryUsage.rss() / 2 ** 20) };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 const headLine = (o: DeliveryBenchOptions, what: string) =>

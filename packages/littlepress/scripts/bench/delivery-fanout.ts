@@ -14,11 +14,12 @@ import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { BACKGROUND_BUDGET_MS } from "../../lib/model/run-budget.ts";
 import { runBatch } from "../../lib/platform/delivery-batches.ts";
 import { planRun } from "../../lib/platform/delivery-plan.ts";
 import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivery-run.ts";
 import type { WorldPrints, WorldReady, WorldStart } from "./delivery-world.ts";
-import { plainPosts } from "./delivery-workload.ts";
+import { peakRss, plainPosts, rssMiB } from "./delivery-workload.ts";
 import { ipcStore } from "./ipc-store.ts";
 import { withLatency } from "./latency-store.ts";
 
@@ -79,15 +80,22 @@ async function main(o: FanoutOptions): Promise<FanoutResult> {
     sealKey: sealKey.toString("hex"),
     printLatencyMs: o.printLatencyMs,
   } satisfies WorldStart);
-  const { origin, sirius, firstKey, at: atText } = await ready;
-  const at = new Date(atText);
+  const up = await ready;
+  const startMiB = rssMiB();
+  const { result, peakMiB } = await peakRss(() => play(o, up, sealKey));
+  return { ...result, startMiB, peakMiB };
+}
+
+/** The plan, then each batch and its plain loop, against the world that is `up`. */
+async function play(
+  o: FanoutOptions,
+  up: WorldReady,
+  sealKey: Buffer,
+): Promise<Omit<FanoutResult, "startMiB" | "peakMiB">> {
+  const { origin, sirius, firstKey } = up;
+  const at = new Date(up.at);
   const printKeys = { allowed: [{ origin: sirius, private: true }] };
   const store = withLatency(ipcStore(world), o.latencyMs);
-  const rss = () => process.memoryUsage.rss() / 2 ** 20;
-  const startMiB = rss();
-  let peakMiB = startMiB;
-  const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, rss())), 25);
-
   const batches: string[] = [];
   const planStart = performance.now();
   const plan = await planRun({
@@ -120,7 +128,7 @@ async function main(o: FanoutOptions): Promise<FanoutResult> {
     const start = performance.now();
     let used = process.cpuUsage();
     const outcome = await runBatch(
-      { store, origin, sealKey, printKeys, at, concurrency: DELIVERY_CONCURRENCY, budgetMs: 14 * 60_000 },
+      { store, origin, sealKey, printKeys, at, concurrency: DELIVERY_CONCURRENCY, budgetMs: BACKGROUND_BUDGET_MS },
       key,
     );
     batchMs.push(performance.now() - start);
@@ -135,8 +143,6 @@ async function main(o: FanoutOptions): Promise<FanoutResult> {
     // The plain loop's own prints are forgotten before the next batch's are counted.
     cpu.plainWorld += (await worldPrints()).cpuMs;
   }
-  clearInterval(sampler);
-  peakMiB = Math.max(peakMiB, rss());
   return {
     subscribers: o.subscribers,
     dueSlots: plan.dueSlots,
@@ -148,8 +154,6 @@ async function main(o: FanoutOptions): Promise<FanoutResult> {
     cpu,
     printed,
     callsPerDelivery: (store.calls - planCalls) / o.subscribers,
-    startMiB,
-    peakMiB,
     // The median: what is in flight at the moment of each measure varies by a few MiB (not a growth).
     retainedMiB: kept.sort((a, b) => a - b)[Math.floor(kept.length / 2)] ?? 0,
   };

@@ -1,7 +1,8 @@
 // The delivery bench's workload and its limit: n subscriptions to the
 // synthetic site's three publications, in six zones, every one due at the same
 // instant, each with a printer of its own on the fake print-key server; and
-// the plain loop POSTing the same pages that a run is measured against.
+// the plain loop POSTing the same pages that a run is measured against; and
+// the process's memory while it runs.
 import { wallClock } from "../../lib/model/time-zones.ts";
 import type { StateStore } from "../../lib/platform/state-store.ts";
 import { createSubscription } from "../../lib/platform/subscribing.ts";
@@ -73,4 +74,19 @@ export async function plainPosts(url: string, bodies: string[], count: number): 
   };
   await Promise.all(Array.from({ length: DELIVERY_CONCURRENCY }, worker));
   return performance.now() - start;
+}
+
+/** This process's resident memory, MiB. */
+export const rssMiB = () => process.memoryUsage.rss() / 2 ** 20;
+
+/** This process's resident memory, sampled every 25 ms while `work` runs: its peak, MiB. */
+export async function peakRss<R>(work: () => Promise<R>): Promise<{ result: R; peakMiB: number }> {
+  let peak = rssMiB();
+  const timer = setInterval(() => (peak = Math.max(peak, rssMiB())), 25);
+  try {
+    const result = await work();
+    return { result, peakMiB: Math.max(peak, rssMiB()) };
+  } finally {
+    clearInterval(timer);
+  }
 }
