@@ -11,7 +11,7 @@ import { runDeliveries, type DeliveryReport } from "../lib/platform/delivery-run
 import { runPushes } from "../lib/platform/push-run.ts";
 import { pushReportText } from "./push.ts";
 import { startServer } from "../lib/server/server.ts";
-import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
+import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateForTool } from "../lib/platform/state-setup.ts";
 import { printerName } from "../lib/model/printer-name.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
@@ -71,11 +71,7 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
     );
     return 2;
   }
-  const state = stateSetup({
-    folder: values.state ?? LOCAL_STATE,
-    keyFile: values["key-file"],
-    sealKey: env[SEAL_KEY_VARIABLE],
-  });
+  const state = stateForTool(values, env);
   if ("error" in state) {
     out.stderr(`deliver: ${state.error}\n`);
     return 2;

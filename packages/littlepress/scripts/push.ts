@@ -4,7 +4,7 @@
 import path from "node:path";
 import { printKeyOriginsOf } from "../lib/platform/print-key-origins.ts";
 import { pushEditionsOf, runPushes, type PushReport } from "../lib/platform/push-run.ts";
-import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateSetup } from "../lib/platform/state-setup.ts";
+import { LOCAL_STATE, stateForTool } from "../lib/platform/state-setup.ts";
 import { siteIndexOf } from "../lib/edge/site-index.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
@@ -60,11 +60,7 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
     out.stderr(`push: ${JSON.stringify(slugArg)} has no push edition ${JSON.stringify(edition)}: ${known}\n`);
     return 2;
   }
-  const state = stateSetup({
-    folder: values.state ?? LOCAL_STATE,
-    keyFile: values["key-file"],
-    sealKey: env[SEAL_KEY_VARIABLE],
-  });
+  const state = stateForTool(values, env);
   if ("error" in state) {
     out.stderr(`push: ${state.error}\n`);
     return 2;

@@ -55,6 +55,22 @@ export function stateForFunction(context: ServeContext | undefined): StateSetup 
 }
 
 /**
+ * The state a command-line tool runs with (npm run deliver, npm run push): its
+ * --state folder (default LOCAL_STATE) and --key-file, sealed under
+ * LITTLEPRESS_SEAL_KEY when its environment sets it.
+ */
+export function stateForTool(
+  values: { state?: string; "key-file"?: string },
+  env: NodeJS.ProcessEnv,
+): StateSetup | { error: string } {
+  return stateSetup({
+    folder: values.state ?? LOCAL_STATE,
+    keyFile: values["key-file"],
+    sealKey: env[SEAL_KEY_VARIABLE],
+  });
+}
+
+/**
  * The store and the key. Deployed (no folder), the key must be given: without
  * it no print key could be sealed or opened, which is an answer, not a guess.
  * Locally, a key is made on first use and kept in `keyFile`, outside the state
