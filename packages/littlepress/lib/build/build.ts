@@ -12,12 +12,14 @@ import littlepress, {
   type LittlepressOptions,
   type RenderMemory,
   type RunOptions,
+  type RunSettings,
 } from "./eleventy-plugin.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
 
-export interface BuildOptions {
+/** A build's options: the plugin's for one run (strict, memory, url, deploy, bundleBudget, today), and where. */
+export interface BuildOptions extends RunSettings {
   /**
    * The publications' folder. Without it, the project is built by its own
    * Eleventy config file (.eleventy.js, eleventy.config.js …), from the input
@@ -26,24 +28,6 @@ export interface BuildOptions {
   content?: string;
   /** Where the site goes (default _site/). */
   output?: string;
-  /** Print warnings fail the build. */
-  strict?: boolean;
-  /** Pages kept from earlier builds in this process (`npm start`), to render only what changed. */
-  memory?: RenderMemory;
-  /**
-   * The site's address when content/site.json does not give one: Netlify's URL
-   * for its builds, the local server's for `npm start` and `npm run verify`.
-   */
-  url?: string;
-  /**
-   * A build to deploy (`npm run build`): images that would link to this
-   * machine for want of a `url` are warned about.
-   */
-  deploy?: boolean;
-  /** Shard bytes the function bundle may carry (default: lib/build/shard-placement.ts's; tests give a tiny one). */
-  bundleBudget?: number;
-  /** The build date, "YYYY-MM-DD", where open-ended recurring editions start (default: today, UTC; tests give one). */
-  today?: string;
 }
 
 /**
@@ -52,7 +36,7 @@ export interface BuildOptions {
  */
 export async function build(options: BuildOptions = {}): Promise<Site> {
   const { content, output = "_site", strict = false, memory, url, deploy, bundleBudget, today } = options;
-  const run: RunOptions["options"] = {
+  const run: RunSettings = {
     strict,
     ...(memory && { memory }),
     ...(url && { url }),
@@ -92,7 +76,7 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
  * (a blog that adds the plugin for its posts): the run's options reach the
  * plugin the config adds through RUN_OPTIONS.
  */
-async function buildByConfig(output: string, run: RunOptions["options"]): Promise<Site> {
+async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
   const configPath = eleventyConfigFile();
   const fix =
     "add the littlepress plugin to the site's Eleventy config " +

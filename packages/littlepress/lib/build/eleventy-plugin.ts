@@ -128,8 +128,10 @@ export type RenderMemory = Map<string, { inputs: string; html: string }>;
  * runs, and taken over the config's own options by the plugin, which says it ran.
  */
 export const RUN_OPTIONS = Symbol.for("littlepress.run-options");
+/** The plugin's options that one run (a build, npm start's rebuild) sets over the config file's. */
+export type RunSettings = Omit<LittlepressOptions, "content" | "posts">;
 export interface RunOptions {
-  options: Omit<LittlepressOptions, "content" | "posts">;
+  options: RunSettings;
   /** Set by the plugin: the config file did add it. */
   added?: boolean;
   /** Set by the plugin: the publications it read, which build() resolves to. */
