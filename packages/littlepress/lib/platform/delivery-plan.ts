@@ -266,16 +266,12 @@ export async function planRun(o: PlanOptions): Promise<PlanReport> {
   if (sweep) {
     // The indexes are listed before the subscriptions: a key a subscribe writes in between is young, and kept.
     const indexed = [...(await store.list(LIVE)), ...(await store.list(SLOTS))];
-    const keys = await store.list(SUBSCRIPTIONS);
-    for (let i = 0; i < keys.length; i += size)
-      await newBatch(
-        keys.slice(i, i + size).map((k) => k.slice(SUBSCRIPTIONS.length)),
-        true,
-      );
+    const ids = (await store.list(SUBSCRIPTIONS)).map((k) => k.slice(SUBSCRIPTIONS.length));
+    for (let i = 0; i < ids.length; i += size) await newBatch(ids.slice(i, i + size), true);
     await store.put(SWEPT, { at: at.toISOString() });
     // Then the index keys whose subscription is gone, within a bound: the rest on the next day's sweep.
-    const ids = new Set(keys.map((k) => k.slice(SUBSCRIPTIONS.length)));
-    const strays = indexed.filter((key) => !ids.has(indexedId(key)));
+    const stored = new Set(ids);
+    const strays = indexed.filter((key) => !stored.has(indexedId(key)));
     const budget: PruneBudget = {
       deletes: STRAYS_PER_SWEEP,
       inTime: () => performance.now() < started + STRAYS_UNTIL_MS,

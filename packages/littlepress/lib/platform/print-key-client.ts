@@ -68,7 +68,7 @@ export async function askPrintKey(
 /** How long a connection to a print-key service is kept open unused: well under a server's usual 5 s. */
 const IDLE_CONNECTION_MS = 1_000;
 
-/** The connection pools, by resolver, then by allow-list entry and scheme. */
+/** The connection pools, by resolver, then by allow-list entry. */
 const pools = new WeakMap<typeof dnsLookup, Map<string, HttpAgent>>();
 
 /**
@@ -81,7 +81,7 @@ const pools = new WeakMap<typeof dnsLookup, Map<string, HttpAgent>>();
 function connectionsTo(url: URL, entry: PrintKeyOrigin, resolve: typeof dnsLookup): HttpAgent {
   let byEntry = pools.get(resolve);
   if (!byEntry) pools.set(resolve, (byEntry = new Map<string, HttpAgent>()));
-  const name = `${url.protocol}${entry.origin}${entry.private ? " private" : ""}`;
+  const name = `${entry.origin}${entry.private ? " private" : ""}`; // the origin names the scheme too
   let agent = byEntry.get(name);
   if (!agent) {
     const lookup = entry.private ? resolve : checkedLookup(resolve);
