@@ -44,6 +44,15 @@ export function routeSlug(context: ServeContext | undefined): string {
   return context?.params?.slug ?? "";
 }
 
+/**
+ * The site's own address for the platform's runs (the delivery batches, the
+ * pushes): the one the local server gives, else the one Netlify sets (URL);
+ * undefined when neither is known.
+ */
+export function siteAddress(context: ServeContext | undefined): string | undefined {
+  return context?.littlepressOrigin ?? process.env.URL;
+}
+
 /** The built site's folder name in the project (netlify.toml's publish). */
 const PUBLISHED = "_site";
 

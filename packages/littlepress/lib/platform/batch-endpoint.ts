@@ -7,7 +7,7 @@
 // URL. Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { BACKGROUND_BUDGET_MS } from "../model/run-budget.ts";
-import { siteFor } from "../edge/site-folder.ts";
+import { siteAddress, siteFor } from "../edge/site-folder.ts";
 import { runBatch } from "./delivery-batches.ts";
 import { openBatchCall, SIGNATURE_HEADER } from "./delivery-plan.ts";
 import { endNoticesOf } from "./end-notices.ts";
@@ -34,7 +34,7 @@ export const deliverBackground: FunctionHandler = async (req, context) => {
     console.error(`deliver-background: refused a call (${call.refused})`);
     return jsonResponse({ error: "refused" }, 403);
   }
-  const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
+  const origin = siteAddress(context) ?? new URL(req.url).origin;
   const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
   const endNotice = endNoticesOf(siteFor(context));
   // A batch has a background function's 15 minutes, less a minute to keep what is left for a later run.

@@ -12,7 +12,7 @@
 // read (nothing is taken from a body anyone can send, least of all a URL).
 // Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { siteFor } from "../edge/site-folder.ts";
+import { siteAddress, siteFor } from "../edge/site-folder.ts";
 import { BACKGROUND_BUDGET_MS, DELIVERY_TIMEOUT_MS } from "../model/run-budget.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
 import { scheduledPushes, type PushReport } from "./push-run.ts";
@@ -48,7 +48,7 @@ export const deployPush: FunctionHandler = async (req, context) => {
     const startBy = started + BACKGROUND_BUDGET_MS - DELIVERY_TIMEOUT_MS;
     // Where shards published as static files are fetched from (a large site): the site's own address, as
     // Netlify sets it (never the request's: nothing here comes from whoever calls).
-    const origin = context?.littlepressOrigin ?? process.env.URL;
+    const origin = siteAddress(context);
     const report = await scheduledPushes({ ...state, site, origin, printKeys, at: new Date() }, startBy);
     if (!report) return jsonResponse({ error: "the push run failed; the scheduled run resumes it" }, 500);
     console.log(`${NAME}: ${summary(report)}`);

@@ -12,7 +12,7 @@ import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { batchFunctionUrl, planRun, SIGNATURE_HEADER, signBatchCall, type BatchCall } from "./delivery-plan.ts";
 import { stateForFunction } from "./state-setup.ts";
 import { printKeyOriginsOf } from "./print-key-origins.ts";
-import { siteFor } from "../edge/site-folder.ts";
+import { siteAddress, siteFor } from "../edge/site-folder.ts";
 import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "../model/run-budget.ts";
 import { scheduledPushes } from "./push-run.ts";
 
@@ -27,7 +27,7 @@ export const deliver: FunctionHandler = async (req, context) => {
       console.error(`deliver: ${state.error}`);
       return jsonResponse({ error: state.error }, 503);
     }
-    const origin = context?.littlepressOrigin ?? process.env.URL ?? new URL(req.url).origin;
+    const origin = siteAddress(context) ?? new URL(req.url).origin;
     const hand = async (call: BatchCall) => {
       const { body, signature } = signBatchCall(call, state.sealKey);
       const res = await fetch(batchFunctionUrl(origin), {
