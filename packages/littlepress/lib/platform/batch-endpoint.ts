@@ -11,7 +11,7 @@ import { siteAddress, siteFor } from "../edge/site-folder.ts";
 import { runBatch } from "./delivery-batches.ts";
 import { openBatchCall, SIGNATURE_HEADER } from "./delivery-plan.ts";
 import { endNoticesOf } from "./end-notices.ts";
-import { printKeyOriginsOf } from "./print-key-origins.ts";
+import { printKeysFor } from "./print-key-origins.ts";
 import { stateForFunction } from "./state-setup.ts";
 
 /** A batch call's body is a few dozen bytes: anything much larger is not one. */
@@ -35,7 +35,7 @@ export const deliverBackground: FunctionHandler = async (req, context) => {
     return jsonResponse({ error: "refused" }, 403);
   }
   const origin = siteAddress(context) ?? new URL(req.url).origin;
-  const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
+  const printKeys = printKeysFor(context);
   const endNotice = endNoticesOf(siteFor(context));
   // A batch has a background function's 15 minutes, less a minute to keep what is left for a later run.
   const outcome = await runBatch(

@@ -14,7 +14,7 @@
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { siteAddress, siteFor } from "../edge/site-folder.ts";
 import { BACKGROUND_BUDGET_MS, DELIVERY_TIMEOUT_MS } from "../model/run-budget.ts";
-import { printKeyOriginsOf } from "./print-key-origins.ts";
+import { printKeysFor } from "./print-key-origins.ts";
 import { scheduledPushes, type PushReport } from "./push-run.ts";
 import { stateForFunction } from "./state-setup.ts";
 
@@ -43,7 +43,7 @@ export const deployPush: FunctionHandler = async (req, context) => {
       return jsonResponse({ error: state.error }, 503);
     }
     const site = siteFor(context);
-    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(site) };
+    const printKeys = printKeysFor(context);
     // A copy is one POST: none starts later than one request's timeout before the budget's end.
     const startBy = started + BACKGROUND_BUDGET_MS - DELIVERY_TIMEOUT_MS;
     // Where shards published as static files are fetched from (a large site): the site's own address, as

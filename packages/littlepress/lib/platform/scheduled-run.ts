@@ -11,7 +11,7 @@
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { batchFunctionUrl, planRun, SIGNATURE_HEADER, signBatchCall, type BatchCall } from "./delivery-plan.ts";
 import { stateForFunction } from "./state-setup.ts";
-import { printKeyOriginsOf } from "./print-key-origins.ts";
+import { printKeysFor } from "./print-key-origins.ts";
 import { siteAddress, siteFor } from "../edge/site-folder.ts";
 import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "../model/run-budget.ts";
 import { scheduledPushes } from "./push-run.ts";
@@ -51,7 +51,7 @@ export const deliver: FunctionHandler = async (req, context) => {
         (plan.strays ? `; ${plan.strays} index keys without a subscription deleted` : ""),
     );
     // Then the push editions of this deploy, in what is left of the run's time.
-    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(siteFor(context)) };
+    const printKeys = printKeysFor(context);
     const pushBy = started + RUN_BUDGET_MS - DELIVERY_TIMEOUT_MS;
     await scheduledPushes({ ...state, site: siteFor(context), origin, printKeys, at: new Date() }, pushBy);
     return jsonResponse(plan);

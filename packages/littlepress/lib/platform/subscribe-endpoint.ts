@@ -4,7 +4,7 @@
 // are sealed under) and, on Netlify, keeps the subscriptions in Blobs.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { siteIndexOf } from "../edge/site-index.ts";
-import { printKeyOriginsOf } from "./print-key-origins.ts";
+import { printKeysFor } from "./print-key-origins.ts";
 import { routeSlug, siteFor } from "../edge/site-folder.ts";
 import { stateForFunction } from "./state-setup.ts";
 import { subscribeRequest } from "./subscribe.ts";
@@ -25,7 +25,7 @@ export const subscribe: FunctionHandler = async (req, context) => {
     const client = context?.ip ?? "unknown";
     const origin = context?.littlepressOrigin ?? url.origin;
     const site = siteFor(context);
-    const printKeys = { allowed: context?.littlepressPrintKeys ?? printKeyOriginsOf(site) };
+    const printKeys = printKeysFor(context);
     const { maxSubscriptions } = siteIndexOf(site);
     const where = { origin, publicOrigin: url.origin, slug, client };
     return await subscribeRequest(req, { ...state, ...where, printKeys, maxSubscriptions });
