@@ -1,6 +1,6 @@
-import { MAX_CONFIG_KEYS, MAX_JSON_DEPTH, jsonDepth } from "./request-limits.ts";
+import { CUT_SHORT, MAX_CONFIG_KEYS, MAX_JSON_DEPTH, jsonDepth, readLimited } from "./request-limits.ts";
 
-/** The largest /validate_config/ body accepted; a settings form is a few hundred bytes. */
+/** The largest /validate_config/ body accepted (and subscribe form); a settings form is a few hundred bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
 /** A submitted config read from a request, or why it could not be read (a JSON error answer). */
@@ -16,7 +16,7 @@ const NOT_OBJECT = 'The "config" field must hold a JSON object, such as {"lang":
  * multipart form field holding JSON text, or a JSON body {"config": {...}}.
  */
 export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
-  const body = await readLimited(req);
+  const body = await readLimited(req, MAX_BODY_BYTES);
   if (body === undefined)
     return { error: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, status: 413 };
   if (body === CUT_SHORT)
@@ -70,31 +70,3 @@ function parseJson(text: string): unknown {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** A body whose sender hung up before its end: the client's doing, not a fault. */
-export const CUT_SHORT = Symbol("cut short");
-
-/**
- * The body, or undefined once it passes MAX_BODY_BYTES (read no further than
- * that), or CUT_SHORT. Also reads the subscribe form (lib/platform/subscribe.ts).
- */
-export async function readLimited(req: Request): Promise<Uint8Array<ArrayBuffer> | undefined | typeof CUT_SHORT> {
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return undefined;
-  if (!req.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const read = await reader.read().catch(() => undefined);
-    if (!read) return CUT_SHORT;
-    const { done, value } = read;
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}

@@ -46,3 +46,37 @@ export function jsonDepth(text: string): number {
   }
   return deepest;
 }
+
+/** A body whose sender hung up before its end: the client's doing, not a fault. */
+export const CUT_SHORT = Symbol("cut short");
+
+/**
+ * The body, or undefined once it passes `max` bytes (read no further than
+ * that, however it is sent: a Content-Length over it is not read at all, a
+ * chunked body is cut as it comes), or CUT_SHORT. Every body a function or the
+ * local server reads is read through this: /validate_config/ and the subscribe
+ * form (MAX_BODY_BYTES), a delivery batch, a background function's request.
+ */
+export async function readLimited(
+  req: Request,
+  max: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined | typeof CUT_SHORT> {
+  if (Number(req.headers.get("content-length") ?? 0) > max) return undefined;
+  if (!req.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const read = await reader.read().catch(() => undefined);
+    if (!read) return CUT_SHORT;
+    const { done, value } = read;
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}

@@ -6,6 +6,7 @@
 // from LITTLEPRESS_SEAL_KEY); the body names a kept batch and an instant, no
 // URL. Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
+import { CUT_SHORT, readLimited } from "../edge/request-limits.ts";
 import { BACKGROUND_BUDGET_MS } from "../model/run-budget.ts";
 import { siteAddress, siteFor } from "../edge/site-folder.ts";
 import { runBatch } from "./delivery-batches.ts";
@@ -24,11 +25,11 @@ export const deliverBackground: FunctionHandler = async (req, context) => {
     console.error(`deliver-background: ${state.error}`);
     return jsonResponse({ error: state.error }, 503);
   }
-  const body = await boundedText(req, MAX_BODY_BYTES);
+  const body = await readLimited(req, MAX_BODY_BYTES);
   const call =
-    body === undefined
-      ? { refused: "too large" }
-      : openBatchCall(body, req.headers.get(SIGNATURE_HEADER), state.sealKey, new Date());
+    body === undefined || body === CUT_SHORT
+      ? { refused: body === undefined ? "too large" : "cut short" }
+      : openBatchCall(Buffer.from(body).toString("utf8"), req.headers.get(SIGNATURE_HEADER), state.sealKey, new Date());
   if ("refused" in call) {
     // Said in the log only: a background function's answer reaches no one.
     console.error(`deliver-background: refused a call (${call.refused})`);
@@ -52,23 +53,3 @@ export const deliverBackground: FunctionHandler = async (req, context) => {
   );
   return jsonResponse({ batch: call.batch, delivered: report.lines.length, again: outcome.again });
 };
-
-/** The request's body as text, or undefined when it is longer than `max` bytes. */
-async function boundedText(req: Request, max: number): Promise<string | undefined> {
-  if (Number(req.headers.get("Content-Length") ?? 0) > max) return undefined;
-  const reader = req.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}

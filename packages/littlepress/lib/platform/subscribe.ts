@@ -10,7 +10,8 @@ import { pad } from "../model/dates.ts";
 import { parsePrintKeyUrl } from "../model/print-key.ts";
 import { printerName } from "../model/printer-name.ts";
 import { isTimeZone } from "../model/time-zones.ts";
-import { CUT_SHORT, readLimited } from "../edge/config-request.ts";
+import { MAX_BODY_BYTES } from "../edge/config-request.ts";
+import { CUT_SHORT, readLimited } from "../edge/request-limits.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
 import type { StateStore } from "./state-store.ts";
@@ -213,7 +214,7 @@ async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string
 async function readForm(req: Request): Promise<URLSearchParams | undefined> {
   if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded"))
     return undefined;
-  const body = await readLimited(req);
+  const body = await readLimited(req, MAX_BODY_BYTES);
   if (body === undefined || body === CUT_SHORT) return undefined;
   return new URLSearchParams(new TextDecoder().decode(body));
 }

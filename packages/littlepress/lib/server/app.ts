@@ -5,6 +5,7 @@
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import proxyaddr from "proxy-addr";
+import { CUT_SHORT, readLimited } from "../edge/request-limits.ts";
 import type { ServeContext } from "../edge/site-folder.ts";
 import type { SiteFunction } from "./functions.ts";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
@@ -160,16 +161,26 @@ const liveScript: MiddlewareHandler<SiteEnv> = async (c, next) => {
 const FILE_VALIDATORS = ["ETag", "Last-Modified", "Accept-Ranges", "Content-Range"];
 
 /**
+ * Netlify's limit on a background function's request (its documented 256 KB
+ * payload): the local server reads no further either, however the body is sent.
+ */
+export const BACKGROUND_BODY_BYTES = 256 * 1024;
+
+/**
  * A background function as Netlify runs one: the caller gets 202 at once, the
  * function runs on (its request's body read first, while the request is
- * live), and what it answers goes nowhere but the log.
+ * live, and no further than Netlify takes), and what it answers goes nowhere
+ * but the log.
  */
 async function runInBackground(fn: SiteFunction, req: Request, context: ServeContext): Promise<Response> {
-  const copy = new Request(req.url, {
-    method: req.method,
-    headers: req.headers,
-    ...(req.body && { body: await req.arrayBuffer() }),
-  });
+  const sent = req.body !== null;
+  const body = await readLimited(req, BACKGROUND_BODY_BYTES);
+  if (body === undefined) {
+    const text = `${fn.name} takes a body of ${BACKGROUND_BODY_BYTES / 1024} KiB at most, as Netlify does.\n`;
+    return new Response(text, { status: 413, headers: { "Content-Type": TEXT } });
+  }
+  if (body === CUT_SHORT) return new Response(null, { status: 400 }); // the client hung up: nobody reads this
+  const copy = new Request(req.url, { method: req.method, headers: req.headers, ...(sent && { body }) });
   void fn.handler(copy, context).catch((error: unknown) => {
     console.error(`${fn.name}: internal fault: ${String(error)}`);
   });

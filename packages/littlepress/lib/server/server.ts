@@ -4,7 +4,7 @@
 // run behind a reverse proxy (docs: self-hosting). The functions' data is not
 // in the site it serves (lib/model/site-paths.ts), so no URL reaches it.
 import { existsSync } from "node:fs";
-import { ServerResponse, type IncomingMessage, type Server } from "node:http";
+import { ServerResponse, type Server } from "node:http";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import proxyaddr from "proxy-addr";
@@ -16,6 +16,7 @@ import { siteApp } from "./app.ts";
 import { loadFunctions } from "./functions.ts";
 import type { LiveChannel } from "./live-reload.ts";
 import { readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
+import { settleUnreadBodies } from "./unread-bodies.ts";
 import { packageFile, packageFunctions } from "../build/package-files.ts";
 
 export interface LocalServer {
@@ -80,9 +81,6 @@ export interface ServerOptions {
   listenAfter?: Promise<unknown>;
 }
 
-/** A request body nobody reads is drained by @hono/node-server; past this size the connection ends instead. */
-export const DRAIN_BYTES = 1024 * 1024;
-
 /** How long a graceful shutdown waits for the requests in flight. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -132,11 +130,8 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   // `Connection: close` (closeOnAnswer), at no cost per request until then.
   const Answer = class extends ServerResponse {} as typeof ServerResponse;
   const server = createAdaptorServer({ fetch: app.fetch, serverOptions: { ServerResponse: Answer } }) as Server;
-  // A request declaring a body larger than @hono/node-server should read and drop (no route takes
-  // one: an upload refused) ends its connection after the answer, so no next request waits behind it.
-  server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers["content-length"] ?? 0) > DRAIN_BYTES) res.setHeader("Connection", "close");
-  });
+  // A body a route answered without reading to its end: drained, or the connection closed gracefully.
+  settleUnreadBodies(server);
   await options.listenAfter;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

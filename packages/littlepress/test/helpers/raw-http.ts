@@ -40,10 +40,12 @@ export class RawConnection {
     });
   }
 
-  static open(base: string): Promise<RawConnection> {
+  /** `halfOpen`: the client's side stays open after the server's FIN (a client that sends on regardless). */
+  static open(base: string, { halfOpen = false } = {}): Promise<RawConnection> {
     const { hostname, port } = new URL(base);
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: hostname, port: Number(port) }, () => resolve(new RawConnection(socket)));
+      const options = { host: hostname, port: Number(port), allowHalfOpen: halfOpen };
+      const socket = connect(options, () => resolve(new RawConnection(socket)));
       socket.once("error", reject);
     });
   }
@@ -87,7 +89,11 @@ export class RawConnection {
   }
 }
 
-/** A request's bytes: request line, headers (Host first unless given), blank line, body. */
+/**
+ * A request's bytes: request line, headers (Host first unless given), blank
+ * line, body. A body gets its Content-Length unless the headers give one or
+ * say Transfer-Encoding (then the body is sent as framed: see `chunked`).
+ */
 export function rawRequest(
   method: string,
   target: string,
@@ -95,12 +101,24 @@ export function rawRequest(
   body?: string | Buffer,
 ): Buffer {
   const all: Record<string, string> = { Host: "127.0.0.1", ...headers };
-  if (body !== undefined && !Object.keys(all).some((h) => h.toLowerCase() === "content-length"))
-    all["Content-Length"] = String(Buffer.byteLength(body));
+  const framed = Object.keys(all).some((h) => /^(content-length|transfer-encoding)$/i.test(h));
+  if (body !== undefined && !framed) all["Content-Length"] = String(Buffer.byteLength(body));
   const head = `${method} ${target} HTTP/1.1\r\n${Object.entries(all)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join("")}\r\n`;
   return Buffer.concat([Buffer.from(head, "latin1"), body === undefined ? Buffer.alloc(0) : Buffer.from(body)]);
+}
+
+/** `body` as a chunked body (Transfer-Encoding: chunked), in chunks of `size` bytes; `last: false` leaves it open. */
+export function chunked(body: string | Buffer, { size = 16 * 1024, last = true } = {}): Buffer {
+  const bytes = Buffer.from(body);
+  const parts: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) {
+    const part = bytes.subarray(at, at + size);
+    parts.push(Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from("\r\n"));
+  }
+  if (last) parts.push(Buffer.from("0\r\n\r\n"));
+  return Buffer.concat(parts);
 }
 
 /** One request on a fresh connection, then the connection is closed. */
