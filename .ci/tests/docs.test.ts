@@ -1,6 +1,6 @@
 // The repository's own pages and messages, beside the package's (whose tests
 // check its docs/ and its messages): the README's links lead to files of the
-// repository, and the starter's messages (its layouts, functions and workflows)
+// repository, and the starter's messages (its layouts, functions, scripts and workflows)
 // point only at headings the package's docs have.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -36,14 +36,15 @@ describe("README.md", () => {
 });
 
 describe("the starter's pointers into the docs", () => {
-  const found = sourceFiles(["layouts", "functions", ".github/workflows"]).map((file) => ({
+  const found = sourceFiles(["layouts", "functions", "scripts", ".github/workflows"]).map((file) => ({
     file,
     text: readFileSync(file, "utf8"),
   }));
 
-  it("are found (the scheduled rebuild's error)", () => {
+  it("are found (the scheduled rebuild's error, npm test's when littlepress is not installed)", () => {
     const all = found.flatMap(({ text }) => pointers(text)).map((p) => `${p.page}: ${p.heading}`);
     expect(all).toContain("docs/deploying-and-self-hosting.md: Scheduled rebuilds");
+    expect(all).toContain("docs/upgrading.md: A site of your own");
   });
 
   it.each(found)("$file points only at headings of the package's docs, in the one form", ({ text }) => {

@@ -1,0 +1,220 @@
+// littlepress new <folder>: a site of your own, made from the starter this runs
+// in (the littlepress repository's root, or a site made from it). It copies the
+// starter's files, not the package (packages/), the repository's CI (.ci/),
+// git's and npm's folders or what the tools leave, and writes a package.json
+// that takes littlepress from the registry like any dependency: no workspace,
+// and no package-lock.json of the repository's, which links littlepress to
+// packages/littlepress (a copy with it installs nothing there, and npm start
+// answers "littlepress: not found"). npm then resolves the site's own lockfile,
+// so that the README's `npm ci && npm start` works in it as it is.
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { packageFile } from "../lib/build/package-files.ts";
+import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
+
+/**
+ * What the littlepress repository holds besides the starter: the package, the
+ * repository's CI, git's and npm's folders, the workspace's lockfile, and what
+ * the tools leave (a name starting with _site is built output too, and a .log
+ * file a tool's log, as the repository's .gitignore has them: notStarter).
+ */
+export const NOT_STARTER: ReadonlySet<string> = new Set([
+  ".git",
+  ".ci",
+  "packages",
+  "node_modules",
+  "package-lock.json",
+  "_site",
+  "_site_data",
+  ".test-work",
+  ".cache",
+  ".netlify",
+  ".littlepress",
+  "preview",
+]);
+
+/** Whether a top-level entry of the repository stays out of a new site. */
+export const notStarter = (entry: string) =>
+  NOT_STARTER.has(entry) || entry.startsWith("_site") || entry.endsWith(".log");
+
+/**
+ * The repository's devDependencies that only its own CI uses (.ci/tests: a
+ * registry on loopback, the workflows read as YAML). A site's test/, lint and
+ * scripts need the others: vitest, typescript and @types/node (npm test), the
+ * functions' types (@netlify/functions), ESLint and Prettier (npm run lint).
+ */
+export const REPOSITORY_ONLY: readonly string[] = ["verdaccio", "yaml"];
+
+export interface PackageJson {
+  name?: string;
+  version?: string;
+  workspaces?: unknown;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  overrides?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/**
+ * The new site's package.json: the starter's, named `name`, with no
+ * workspaces, littlepress `^<version>` from the registry, without the
+ * repository's own devDependencies, and without the overrides scoped to a
+ * package the site does not depend on (the kit's netlify-cli, verdaccio),
+ * which would change nothing there. Fields keep the starter's order.
+ */
+export function sitePackage(starter: PackageJson, name: string, version: string): PackageJson {
+  const { workspaces: _workspaces, ...site } = structuredClone(starter);
+  site.name = name;
+  site.version = "0.1.0";
+  site.dependencies = { ...starter.dependencies, littlepress: `^${version}` };
+  site.devDependencies = Object.fromEntries(
+    Object.entries(starter.devDependencies ?? {}).filter(([dependency]) => !REPOSITORY_ONLY.includes(dependency)),
+  );
+  const own = new Set([...Object.keys(site.dependencies), ...Object.keys(site.devDependencies)]);
+  const overrides = Object.entries(starter.overrides ?? {}).filter(
+    ([dependency, rule]) => typeof rule !== "object" || own.has(dependency),
+  );
+  if (overrides.length) site.overrides = Object.fromEntries(overrides);
+  else delete site.overrides;
+  return site;
+}
+
+/** An npm package name from a folder's name: lowercase, URL-safe, never empty. */
+export function siteName(folder: string): string {
+  const name = path
+    .basename(path.resolve(folder))
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, "-")
+    .replace(/^[._-]+|[._-]+$/g, "")
+    .slice(0, 214);
+  return name || "littlepress-site";
+}
+
+/** The folder of the nearest package.json at or above `dir`, or undefined. */
+function projectOf(dir: string): string | undefined {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, "package.json"))) return at;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+/** What keeps `dir` from being a starter to copy (its package.json depends on littlepress; content/), or undefined. */
+function starterProblem(dir: string, pkg: PackageJson): string | undefined {
+  if (!pkg.dependencies?.littlepress) return "its package.json does not depend on littlepress";
+  if (!existsSync(path.join(dir, "content"))) return "it has no content/ folder";
+  return undefined;
+}
+
+/** What keeps `target` from taking a new site copied from `source`, or undefined. */
+function targetProblem(source: string, target: string): string | undefined {
+  const inside = path.relative(source, target);
+  if (!inside || (!inside.startsWith("..") && !path.isAbsolute(inside)))
+    return `it is inside ${source}, the starter it would copy: make the site outside it (e.g. ../my-press)`;
+  if (!existsSync(target)) return undefined;
+  if (!statSync(target).isDirectory()) return "it is a file";
+  if (readdirSync(target).length) return "it exists and is not empty: name a new folder, or an empty one";
+  return undefined;
+}
+
+/** A path as the author would type it: relative to where the command runs, when it is under or beside it. */
+function shown(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  if (!relative) return ".";
+  return path.isAbsolute(relative) || relative.startsWith(`..${path.sep}..`) ? file : relative;
+}
+
+/** A path as a shell takes it: quoted when it holds anything but letters, digits and ./_-. */
+const shellWord = (word: string) => (/^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+export const USAGE = `Usage: littlepress new <folder> [options]
+
+Makes a site of your own in <folder> (new, or empty) from the starter this runs
+in: the littlepress repository's root (or a site made from it), its content/,
+layouts/, functions/, test/, scripts/ and settings, but not the package
+(packages/), the repository's CI (.ci/), node_modules/, built output or the
+repository's package-lock.json. Its package.json takes littlepress from the
+registry (^ the version running), with no workspace; npm then resolves the
+site's own package-lock.json (npm install --package-lock-only), so that
+\`npm ci && npm start\` works there.
+
+Options:
+  --no-install   copy only, with no package-lock.json (run npm install there)
+  -h, --help     show this text
+
+Exit code: 0 the site is made; 1 the folder or the starter will not do, or npm
+failed (the copy is left there); 2 a mistake in the arguments.
+
+Example:
+  npx littlepress new ../my-press && cd ../my-press && npm ci && npm start`;
+
+const OPTIONS = {
+  "no-install": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Runs npm in `cwd` with the terminal's output; resolves to its exit code. */
+export function npm(args: string[], cwd: string): Promise<number> {
+  const windows = process.platform === "win32";
+  const child = spawn(windows ? "npm.cmd" : "npm", args, { cwd, stdio: "inherit", shell: windows });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+export async function main(
+  argv: string[],
+  out: Output = processOutput,
+  { cwd = process.cwd(), runNpm = npm }: { cwd?: string; runNpm?: typeof npm } = {},
+): Promise<number> {
+  const parsed = parseToolArgs(argv, OPTIONS);
+  const answered = answerUsage("new", parsed, USAGE, out);
+  if (answered !== undefined || "error" in parsed) return answered ?? 2;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) return answerUsage("new", { error: "name one folder for the site" }, USAGE, out) ?? 2;
+  const fail = (problem: string) => {
+    out.stderr(`new: ${problem}\n`);
+    return 1;
+  };
+
+  const source = projectOf(cwd);
+  if (!source) return fail(`no package.json in ${cwd} or above it: run this at the littlepress repository's root`);
+  const starter = JSON.parse(readFileSync(path.join(source, "package.json"), "utf8")) as PackageJson;
+  const notAStarter = starterProblem(source, starter);
+  if (notAStarter)
+    return fail(
+      `${source} is not a littlepress starter (${notAStarter}): run this at the littlepress repository's root`,
+    );
+  const target = path.resolve(cwd, positionals[0]!);
+  const cannot = targetProblem(source, target);
+  if (cannot) return fail(`cannot make a site in ${shown(cwd, target)}: ${cannot}`);
+
+  mkdirSync(target, { recursive: true });
+  const entries = readdirSync(source).filter((entry) => !notStarter(entry));
+  for (const entry of entries) cpSync(path.join(source, entry), path.join(target, entry), { recursive: true });
+  const { version } = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
+  const site = sitePackage(starter, siteName(target), version);
+  writeFileSync(path.join(target, "package.json"), `${JSON.stringify(site, null, 2)}\n`);
+  const where = shown(cwd, target);
+  out.stdout(
+    `new: copied the starter from ${shown(cwd, source)} into ${where}/, ` +
+      `with littlepress ${site.dependencies!.littlepress} from the registry\n`,
+  );
+
+  let next = "npm ci && npm start";
+  if (values["no-install"]) next = "npm install && npm start";
+  else {
+    out.stdout("new: resolving its dependencies into its own package-lock.json (npm install --package-lock-only)\n");
+    const code = await runNpm(["install", "--package-lock-only", "--no-audit", "--no-fund"], target);
+    if (code !== 0)
+      return fail(
+        `npm install failed (exit ${code}) in ${where}/: the site is copied there; ` +
+          "fix what npm says above, then run npm install there",
+      );
+  }
+  out.stdout(`new: ${where}/ is ready. Next:\n  cd ${shellWord(where)}\n  ${next}\n`);
+  return 0;
+}
+
+runTool("new", import.meta.url, main);

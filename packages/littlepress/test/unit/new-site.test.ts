@@ -1,0 +1,193 @@
+// littlepress new: a site of one's own from the starter, with littlepress from
+// the registry (no workspace, no copy of the repository's package-lock.json),
+// and its own lockfile from npm. The whole way, with a registry and the
+// README's commands, is the repository's .ci/tests/starter.test.ts.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { main, NOT_STARTER, notStarter, REPOSITORY_ONLY, siteName, sitePackage } from "../../scripts/new.ts";
+
+const run = promisify(execFile);
+const VERSION = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
+
+/** A starter's package.json as the repository's root has it: a workspace, and the CI's own tools. */
+const STARTER = {
+  name: "littlepress-starter",
+  version: "0.2.0",
+  private: true,
+  type: "module",
+  workspaces: ["packages/littlepress"],
+  scripts: { start: "littlepress start", test: "node scripts/test.js" },
+  dependencies: { "@11ty/eleventy": "3.1.7", littlepress: "0.2.0", suncalc: "2.0.2" },
+  devDependencies: { eslint: "10.15.0", typescript: "6.0.3", verdaccio: "6.8.0", vitest: "4.1.12", yaml: "2.9.1" },
+  overrides: {
+    "@opentelemetry/api": "1.8.0",
+    "netlify-cli": { "@octokit/core": "7.0.7" },
+    verdaccio: { "node-fetch": "2.7.0" },
+    vitest: { vite: "7.0.0" },
+  },
+};
+
+describe("the new site's package.json", () => {
+  const site = sitePackage(STARTER, "my-press", "1.4.2");
+
+  it("takes littlepress from the registry, at the running version or a compatible later one, with no workspace", () => {
+    expect(site).not.toHaveProperty("workspaces");
+    expect(site.dependencies).toEqual({ "@11ty/eleventy": "3.1.7", littlepress: "^1.4.2", suncalc: "2.0.2" });
+  });
+
+  it("leaves out what only the repository's CI uses, and the overrides of packages it no longer has", () => {
+    expect(REPOSITORY_ONLY).toEqual(["verdaccio", "yaml"]);
+    expect(site.devDependencies).toEqual({ eslint: "10.15.0", typescript: "6.0.3", vitest: "4.1.12" });
+    expect(site.overrides).toEqual({ "@opentelemetry/api": "1.8.0", vitest: { vite: "7.0.0" } });
+    expect(sitePackage({ ...STARTER, overrides: { verdaccio: {} } }, "x", "1.0.0")).not.toHaveProperty("overrides");
+  });
+
+  it("is the site's own, its fields in the starter's order, and leaves the starter's object alone", () => {
+    expect(site).toMatchObject({ name: "my-press", version: "0.1.0", private: true, scripts: STARTER.scripts });
+    expect(Object.keys(site)).toEqual(Object.keys(STARTER).filter((key) => key !== "workspaces"));
+    expect(STARTER.workspaces).toEqual(["packages/littlepress"]);
+    expect(STARTER.dependencies.littlepress).toBe("0.2.0");
+  });
+
+  it("is named after its folder, as npm takes a name", () => {
+    expect(siteName("../My Press")).toBe("my-press");
+    expect(siteName("/tmp/_press.")).toBe("press");
+    expect(siteName("/tmp/Été")).toBe("t");
+    expect(siteName("/")).toBe("littlepress-site");
+  });
+});
+
+describe("littlepress new", () => {
+  let work: string;
+  let starter: string;
+  const capture = () => {
+    const out = { stdout: "", stderr: "" };
+    return { out, output: { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) } };
+  };
+  const write = (file: string, text = "") => {
+    mkdirSync(path.dirname(path.join(starter, file)), { recursive: true });
+    writeFileSync(path.join(starter, file), text);
+  };
+
+  beforeEach(() => {
+    work = mkdtempSync(path.join(tmpdir(), "littlepress-new-"));
+    starter = path.join(work, "starter");
+    write("package.json", JSON.stringify(STARTER));
+    for (const file of ["content/hello/publication.json", "layouts/edition.njk", "functions/edition.mts"]) write(file);
+    for (const file of ["test/site/a.test.ts", "scripts/test.js", ".eleventy.js", ".github/workflows/ci.yml"])
+      write(file);
+    for (const entry of NOT_STARTER) write(path.join(entry, "x"));
+    for (const left of ["_site.blog/index.html", "_site_data.2/index.json", "npm-debug.log"]) write(left);
+  });
+
+  afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+  it("copies the starter, not what NOT_STARTER names or built output, and writes the site's package.json", async () => {
+    const { out, output } = capture();
+    const calls: { args: string[]; cwd: string }[] = [];
+    const runNpm = (args: string[], cwd: string) => (calls.push({ args, cwd }), Promise.resolve(0));
+    const site = path.join(work, "my-press");
+    expect(await main(["../../my-press"], output, { cwd: path.join(starter, "content"), runNpm })).toBe(0);
+
+    expect(readdirSync(site).sort()).toEqual(
+      [".eleventy.js", ".github", "content", "functions", "layouts", "package.json", "scripts", "test"].sort(),
+    );
+    expect(existsSync(path.join(site, "content/hello/publication.json"))).toBe(true);
+    expect(existsSync(path.join(site, ".github/workflows/ci.yml"))).toBe(true);
+    const pkg = JSON.parse(readFileSync(path.join(site, "package.json"), "utf8")) as typeof STARTER;
+    expect(pkg).toEqual(sitePackage(STARTER, "my-press", VERSION));
+    // Its own lockfile, resolved by npm in the new folder; the install itself is the README's npm ci.
+    expect(calls).toEqual([{ args: ["install", "--package-lock-only", "--no-audit", "--no-fund"], cwd: site }]);
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toContain(`with littlepress ^${VERSION} from the registry`);
+    expect(out.stdout).toMatch(/is ready\. Next:\n {2}cd \S+my-press\n {2}npm ci && npm start\n$/);
+  });
+
+  it("with --no-install, copies only, and says to run npm install", async () => {
+    const { out, output } = capture();
+    const runNpm = () => Promise.reject(new Error("npm was run"));
+    expect(await main(["--no-install", path.join(work, "site")], output, { cwd: starter, runNpm })).toBe(0);
+    expect(existsSync(path.join(work, "site/package.json"))).toBe(true);
+    expect(out.stdout).toMatch(/\n {2}npm install && npm start\n$/);
+  });
+
+  it("says when npm fails, and leaves the copy", async () => {
+    const { out, output } = capture();
+    const runNpm = () => Promise.resolve(1);
+    expect(await main(["../site"], output, { cwd: starter, runNpm })).toBe(1);
+    expect(out.stderr).toMatch(/^new: npm install failed \(exit 1\) in \.\.\/site\/: the site is copied there; /);
+    expect(existsSync(path.join(work, "site/content"))).toBe(true);
+  });
+
+  it.each([
+    ["a folder that is not empty", () => (write("../taken/notes.txt"), "../taken"), /it exists and is not empty/],
+    ["a file", () => (write("../file.txt"), "../file.txt"), /it is a file/],
+    ["a folder inside the starter", () => "content/site", /it is inside .*starter, the starter it would copy/],
+    ["the starter itself", () => ".", /it is inside .*starter, the starter it would copy/],
+  ])("refuses %s, copying nothing", async (_what, target, message) => {
+    const { out, output } = capture();
+    const before = readdirSync(starter).length;
+    expect(await main([target()], output, { cwd: starter, runNpm: () => Promise.resolve(0) })).toBe(1);
+    expect(out.stderr).toMatch(new RegExp(`^new: cannot make a site in .*: ${message.source}`));
+    expect(readdirSync(starter)).toHaveLength(before);
+  });
+
+  it("refuses to run where there is no starter (no littlepress dependency, or no content/)", async () => {
+    const { out, output } = capture();
+    write("package.json", JSON.stringify({ ...STARTER, dependencies: {} }));
+    expect(await main(["../site"], output, { cwd: starter })).toBe(1);
+    expect(out.stderr).toMatch(/^new: .*starter is not a littlepress starter \(its package\.json does not depend on/);
+    write("package.json", JSON.stringify(STARTER));
+    rmSync(path.join(starter, "content"), { recursive: true });
+    expect(await main(["../site"], output, { cwd: starter })).toBe(1);
+    expect(out.stderr).toMatch(/\(it has no content\/ folder\)/);
+    expect(existsSync(path.join(work, "site"))).toBe(false);
+  });
+
+  it("takes one folder (exit 2 otherwise)", async () => {
+    const { out, output } = capture();
+    expect(await main([], output, { cwd: starter })).toBe(2);
+    expect(await main(["a", "b"], output, { cwd: starter })).toBe(2);
+    expect(out.stderr).toBe("new: name one folder for the site; see --help\n".repeat(2));
+  });
+
+  it("counts built output and logs of every name as not the starter's", () => {
+    expect(["_site", "_site.blog", "_site_data.2", "node_modules", ".ci", "npm-debug.log"].every(notStarter)).toBe(
+      true,
+    );
+    expect(["content", "layouts", ".github", "scripts", "site.json"].some(notStarter)).toBe(false);
+  });
+});
+
+// Through the package's command, as `npx littlepress new` runs it.
+describe("littlepress new, as a command", () => {
+  const littlepress = (...args: string[]) =>
+    run(process.execPath, ["--import", "tsx", "scripts/littlepress.ts", "new", ...args], { timeout: 60_000 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  it("answers --help with its usage, options and an example (exit 0)", async () => {
+    const { code, stdout } = await littlepress("--help");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: littlepress new <folder> \[options\]\n/);
+    expect(stdout).toMatch(/\n {2}--no-install +copy only/);
+    expect(stdout).toMatch(/\n {2}-h, --help +show this/);
+    expect(stdout).toMatch(
+      /\nExample:\n {2}npx littlepress new \.\.\/my-press && cd \.\.\/my-press && npm ci && npm start\n$/,
+    );
+  }, 70_000);
+
+  it("refuses an unknown option in one line that points at --help (exit 2)", async () => {
+    const { code, stdout, stderr } = await littlepress("--nope");
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "new: unknown option '--nope'; see --help\n",
+    });
+  }, 70_000);
+});
