@@ -2,7 +2,7 @@
 // runs its prepare, the compile), and installed into a folder outside this
 // repository, so that nothing resolves to the workspace or its node_modules.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -49,28 +49,3 @@ export async function inFolder(cwd: string, command: string, args: string[], env
 /** Installs the tarball into `site` as an author would from the registry (npm's cache first, no audit). */
 export const installTarball = (site: string, tarball: string) =>
   inFolder(site, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball]);
-
-/** What the repository holds besides the starter: the package itself, its CI, and what tools leave. */
-const NOT_STARTER = new Set([
-  ".git",
-  ".ci",
-  "packages",
-  "node_modules",
-  "package-lock.json",
-  "_site",
-  "_site_data",
-  ".test-work",
-  ".cache",
-  ".netlify",
-  ".littlepress",
-  "preview",
-]);
-
-/** Copies the starter (this repository without the package and its CI) into `site`. */
-export function copyStarter(site: string): void {
-  for (const entry of readdirSync(".")) {
-    if (NOT_STARTER.has(entry) || entry.startsWith("_site")) continue;
-    cpSync(entry, path.join(site, entry), { recursive: true });
-  }
-  rmSync(path.join(site, ".github/workflows/ci.yml"), { force: true });
-}

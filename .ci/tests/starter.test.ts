@@ -1,40 +1,124 @@
-// Upgrades (issue 27): a fresh copy of the starter, with the engine as a
-// tarball dependency instead of the workspace, builds, serves, verifies and
-// passes its own tests, as an author's site does after `npm update littlepress`.
+// An author's own site (issue 35), made as the README's "Your own site" says:
+// `npx littlepress new <folder>` here, then in that folder the README's
+// commands, with littlepress from a registry (a verdaccio on loopback that
+// serves the packed package and proxies the rest). It installs the package
+// itself, not a link to this repository's workspace; it builds, serves,
+// verifies, lints and passes its own tests, as an author's site does. Once, a
+// copy of the repository kept its package-lock.json: npm ci installed nothing
+// for littlepress and said nothing, and npm start answered "littlepress: not found".
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { copyStarter, inFolder, installTarball, outsideFolder } from "./packed.ts";
+import { NOT_STARTER, REPOSITORY_ONLY } from "../../packages/littlepress/scripts/new.ts";
+import { inFolder, outsideFolder } from "./packed.ts";
+import { startRegistry, type Registry } from "./registry.ts";
 
 const SLOW = 300_000;
+const KIT_VERSION = (JSON.parse(readFileSync("packages/littlepress/package.json", "utf8")) as { version: string })
+  .version;
+
+let registry: Registry | undefined;
 let site: string;
+let made: string;
+/** The figures the report asks for: each command's time, and the install's size. */
+const figures: string[] = [];
 
+/** Runs `command` in `cwd` against the registry, and notes how long it took. */
+async function timed(label: string, cwd: string, command: string, args: string[]) {
+  const started = performance.now();
+  const output = await inFolder(cwd, command, args, registry!.env);
+  figures.push(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return output;
+}
+
+const readJson = <T>(file: string) => JSON.parse(readFileSync(path.join(site, file), "utf8")) as T;
+
+// The README's way, from this repository's root: the compiled command (dist/, which the global setup's
+// npm pack has just compiled), and the README's first command in the new folder.
 beforeAll(async () => {
+  registry = await startRegistry();
+  await registry.publish(inject("littlepressTarball"));
   site = outsideFolder("starter");
-  copyStarter(site);
-  await installTarball(site, inject("littlepressTarball"));
-}, SLOW);
+  made = await timed("littlepress new", ".", "npx", ["littlepress", "new", site]);
+  await timed("npm ci", site, "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"]);
+}, 2 * SLOW);
 
-afterAll(() => rmSync(site, { recursive: true, force: true }));
+afterAll(async () => {
+  if (figures.length) console.log(`the starter, made with littlepress new:\n  ${figures.join("\n  ")}`);
+  await registry?.stop();
+  if (site) rmSync(site, { recursive: true, force: true });
+}, 120_000);
 
-it("depends on the tarball, not on a workspace", () => {
-  const pkg = JSON.parse(readFileSync(path.join(site, "package.json"), "utf8")) as {
-    dependencies: Record<string, string>;
-  };
-  expect(pkg.dependencies.littlepress).toMatch(/^file:.*littlepress-.*\.tgz$/);
-  const installed = JSON.parse(readFileSync(path.join(site, "node_modules/littlepress/package.json"), "utf8")) as {
-    version: string;
-  };
-  expect(installed.version).toBe(
-    (JSON.parse(readFileSync("packages/littlepress/package.json", "utf8")) as { version: string }).version,
-  );
+it("is what the README's \"Your own site\" says to do, not a hand copy that keeps this repository's lockfile", () => {
+  const readme = readFileSync("README.md", "utf8");
+  const section = /^## Your own site\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? "";
+  expect(section).toMatch(/npx littlepress new \S+/);
+  expect(section).toMatch(/npm ci && npm start/);
+  expect(section).not.toMatch(/copy the starter|all but `packages\/`/i);
+  const upgrading = readFileSync("packages/littlepress/docs/upgrading.md", "utf8");
+  expect(upgrading).toMatch(/^## A site of your own$/m);
+  expect(upgrading).not.toMatch(/fresh\s+copy of the starter/);
 });
+
+it("is made by littlepress new: the starter without the package, the CI, the lockfile or built files", () => {
+  expect(made).toContain(`with littlepress ^${KIT_VERSION} from the registry`);
+  expect(made).toMatch(/is ready\. Next:\n {2}cd \S+\n {2}npm ci && npm start\n/);
+  for (const entry of ["content", "layouts", "functions", "test", "scripts", "netlify.toml", ".eleventy.js"])
+    expect(existsSync(path.join(site, entry)), entry).toBe(true);
+  // node_modules/ is npm ci's, and package-lock.json the site's own (below).
+  const left = [...NOT_STARTER].filter((e) => !["node_modules", "package-lock.json"].includes(e));
+  expect(left.filter((entry) => existsSync(path.join(site, entry)))).toEqual([]);
+});
+
+it("depends on littlepress from the registry, not on a workspace, and installs the package itself", () => {
+  const pkg = readJson<{
+    workspaces?: unknown;
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  }>("package.json");
+  expect(pkg.workspaces).toBeUndefined();
+  expect(pkg.dependencies.littlepress).toBe(`^${KIT_VERSION}`);
+  for (const only of REPOSITORY_ONLY) expect(pkg.devDependencies).not.toHaveProperty(only);
+
+  // The package, not a link (the repository's lockfile linked it to packages/littlepress).
+  const folder = path.join(site, "node_modules/littlepress");
+  expect(lstatSync(folder).isSymbolicLink()).toBe(false);
+  expect(lstatSync(folder).isDirectory()).toBe(true);
+  const installed = readJson<{ version: string }>("node_modules/littlepress/package.json");
+  expect(installed.version).toBe(KIT_VERSION);
+  expect(existsSync(path.join(folder, "dist/scripts/littlepress.js"))).toBe(true);
+
+  // Its own lockfile: littlepress from the registry on loopback, nothing from a workspace.
+  const lock = readJson<{ packages: Record<string, { version?: string; resolved?: string; link?: boolean }> }>(
+    "package-lock.json",
+  );
+  const entry = lock.packages["node_modules/littlepress"];
+  expect(entry).toMatchObject({
+    version: KIT_VERSION,
+    resolved: `${registry!.url}littlepress/-/littlepress-${KIT_VERSION}.tgz`,
+  });
+  expect(entry?.link).toBeUndefined();
+  expect(Object.values(lock.packages).filter((p) => p.link)).toEqual([]);
+  expect(Object.keys(lock.packages).filter((p) => p.startsWith("packages/"))).toEqual([]);
+});
+
+it(
+  "counts what the install holds",
+  async () => {
+    const parseable = await inFolder(site, "npm", ["ls", "--all", "--parseable"]);
+    const packages = parseable.split("\n").filter(Boolean).length;
+    const size = (await inFolder(site, "du", ["-sh", "node_modules"])).split(/\s/)[0];
+    figures.push(`installed: ${packages} packages (npm ls --all --parseable), node_modules ${size}`);
+    expect(packages).toBeGreaterThan(1);
+  },
+  SLOW,
+);
 
 it(
   "builds",
   async () => {
-    const output = await inFolder(site, "npm", ["run", "build"]);
+    const output = await timed("first build (npm run build)", site, "npm", ["run", "build"]);
     expect(output).toMatch(/littlepress: built _site\/ in [\d.]+ s/);
   },
   SLOW,
@@ -43,7 +127,7 @@ it(
 it(
   "passes its own tests (the site's: no packages/ folder here)",
   async () => {
-    const output = await inFolder(site, "npm", ["test"]);
+    const output = await timed("npm test", site, "npm", ["test"]);
     expect(output).toMatch(/test\/site\/publications\.test\.ts/);
     expect(output).not.toMatch(/--workspace/);
   },
@@ -53,7 +137,11 @@ it(
 it(
   "serves with npm start, only once built, and answers the platform",
   async () => {
-    const child = spawn("npm", ["start"], { cwd: site, env: { ...process.env, PORT: "0" }, detached: true });
+    const child = spawn("npm", ["start"], {
+      cwd: site,
+      env: { ...process.env, ...registry!.env, PORT: "0" },
+      detached: true,
+    });
     let log = "";
     child.stdout.on("data", (d: Buffer) => (log += d.toString()));
     child.stderr.on("data", (d: Buffer) => (log += d.toString()));
@@ -97,6 +185,42 @@ it(
     const png = readFileSync(path.join(site, "preview/lighthouse/0.png"));
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     expect(png.readUInt32BE(16)).toBe(384);
+  },
+  SLOW,
+);
+
+// ESLint and Prettier run on the devDependencies littlepress new kept (the repository's own are gone).
+it(
+  "lints",
+  async () => {
+    const output = await inFolder(site, "npm", ["run", "lint"]);
+    expect(output).toMatch(/All matched files use Prettier code style/);
+  },
+  SLOW,
+);
+
+// What the hand copy left: node_modules/littlepress linked to the workspace it does not have.
+it(
+  "says how to repair a site whose littlepress is a link to a missing workspace, and fails its tests",
+  async () => {
+    const copy = outsideFolder("hand-copy");
+    try {
+      mkdirSync(path.join(copy, "node_modules"));
+      symlinkSync("../packages/littlepress", path.join(copy, "node_modules/littlepress"));
+      writeFileSync(
+        path.join(copy, "package.json"),
+        JSON.stringify({ type: "module", scripts: { test: "node scripts/test.js" } }),
+      );
+      for (const file of ["scripts/test.js", "scripts/check-install.js"]) {
+        mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+        writeFileSync(path.join(copy, file), readFileSync(path.join(site, file)));
+      }
+      await expect(inFolder(copy, "npm", ["test"])).rejects.toThrow(
+        /node_modules\/littlepress links to \.\.\/packages\/littlepress, which is not there[\s\S]*npx littlepress new/,
+      );
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   },
   SLOW,
 );
