@@ -3,7 +3,9 @@
 // becomes a publication, by date (a post is printed the morning after its day)
 // or as a numbered serial (the posts in date order are editions 0, 1, 2, …).
 // The settings go through publication.json's own checks; a post the kit cannot
-// read fails the build naming the post, the field and the fix.
+// read fails the build naming the post, the field and the fix. A post is read
+// as the site's Eleventy reads it (post-reading.ts): its front matter in any
+// language Eleventy reads, and left out when Eleventy would not publish it.
 import iconv from "iconv-lite";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +13,8 @@ import type { ContentProblem } from "../model/content-error.ts";
 import { addDays, isRealDate, type IsoDate } from "../model/dates.ts";
 import type { EditionKey } from "../model/edition-key.ts";
 import { checkPublication, checkSlug } from "../model/publication.ts";
-import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
+import type { FrontMatterSplit } from "./front-matter.ts";
+import { leftOutBy, readFrontMatter, type PostReading } from "./post-reading.ts";
 import { markPush, type EditionSource, type PublicationSource } from "./site.ts";
 import { readText } from "./text-file.ts";
 
@@ -53,12 +56,19 @@ export interface PostsSettings {
   option: string;
 }
 
-/** The posts publications, checked, with their editions; every problem found goes into `problems`. */
-export function postsPublications(
+/** A posts publication, checked, with its editions. */
+export type PostsPublicationSource = { publication: PublicationSource; settings: PostsSettings; folder: string };
+
+/**
+ * The posts publications, checked, with their editions; every problem found goes into `problems`.
+ * `reading` is how the site's Eleventy reads a post (its front matter engines and preprocessors).
+ */
+export async function postsPublications(
   list: unknown,
   configFile: string,
   problems: ContentProblem[],
-): { publication: PublicationSource; settings: PostsSettings; folder: string }[] {
+  reading: PostReading = {},
+): Promise<PostsPublicationSource[]> {
   if (list === undefined) return [];
   if (!Array.isArray(list)) {
     problems.push({
@@ -69,12 +79,12 @@ export function postsPublications(
     });
     return [];
   }
-  const made: ReturnType<typeof postsPublications> = [];
-  list.forEach((entry: unknown, i) => {
+  const made: PostsPublicationSource[] = [];
+  for (const [i, entry] of (list as unknown[]).entries()) {
     const settings = { file: configFile, option: `posts[${i}]` };
-    const one = postsPublication(entry, settings, problems);
+    const one = await postsPublication(entry, settings, problems, reading);
     if (one) made.push({ ...one, settings });
-  });
+  }
   const slugs = new Map<string, string>();
   for (const { publication, settings } of made) {
     const twin = slugs.get(publication.slug);
@@ -96,11 +106,12 @@ const BY_MODE = { date: "local_date", serial: "delivery_count" } as const;
 const DELIVERED_ON = { date: "The morning after each new post", serial: "One post per delivery, in order" };
 const OWN_FIELDS = new Set(["slug", "folder", "by", "ends", "sample"]);
 
-function postsPublication(
+async function postsPublication(
   entry: unknown,
   settings: PostsSettings,
   problems: ContentProblem[],
-): { publication: PublicationSource; folder: string } | undefined {
+  reading: PostReading,
+): Promise<{ publication: PublicationSource; folder: string } | undefined> {
   const { file, option } = settings;
   const say = (field: string, problem: string, fix: string) =>
     problems.push({ file, field: `littlepress option ${option}${field ? `.${field}` : ""}`, problem, fix });
@@ -157,7 +168,7 @@ function postsPublication(
     return undefined;
   }
   const pub = checked.publication;
-  const list = postEditions(mode, folder as string, problems);
+  const list = await postEditions(mode, folder as string, problems, reading);
   // A post's `push: true` marks its edition push, as an edition's front matter does in content/.
   for (const edition of list) markPush(edition, problems);
   if (problems.length > before) return undefined;
@@ -215,8 +226,13 @@ export interface PostPart extends FrontMatterSplit {
 }
 
 /** A publication's editions from its posts (drafts left out), sorted by key. */
-export function postEditions(mode: "date" | "serial", folder: string, problems: ContentProblem[]): EditionSource[] {
-  const posts = readPosts(folder, problems).sort(
+export async function postEditions(
+  mode: "date" | "serial",
+  folder: string,
+  problems: ContentProblem[],
+  reading: PostReading = {},
+): Promise<EditionSource[]> {
+  const posts = (await readPosts(folder, problems, reading)).sort(
     (a, b) => a.instant - b.instant || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
   );
   return mode === "serial" ? serialEditions(posts) : dateEditions(posts);
@@ -259,8 +275,16 @@ export function dateEditions(posts: Post[]): EditionSource[] {
     });
 }
 
-/** Every post under `folder`: Markdown files, read and dated; drafts (`draft: true`) are left out. */
-export function readPosts(folder: string, problems: ContentProblem[]): Post[] {
+/**
+ * Every post under `folder`: Markdown files, read as the site's Eleventy reads them
+ * (`reading`), and dated. A post Eleventy does not publish is left out: a draft
+ * (`draft: true`, whatever the run), and a post a preprocessor of the site's drops.
+ */
+export async function readPosts(
+  folder: string,
+  problems: ContentProblem[],
+  reading: PostReading = {},
+): Promise<Post[]> {
   const posts: Post[] = [];
   for (const full of markdownFiles(folder)) {
     const file = full.split(path.sep).join("/");
@@ -269,12 +293,13 @@ export function readPosts(folder: string, problems: ContentProblem[]): Post[] {
       problems.push({ ...text.problem, file });
       continue;
     }
-    const front = splitFrontMatter(text.text);
+    const front = await readFrontMatter(text.text, file, reading.frontMatter);
     if ("error" in front) {
       problems.push({ file, field: "front matter", problem: front.error, fix: front.fix });
       continue;
     }
     if (front.data.draft === true) continue;
+    if (await leftOutBy(file, front.data, front.body, reading.preprocessors)) continue;
     const date = postDate(front.data.date, path.basename(full));
     if ("problem" in date) {
       problems.push({ file, field: "date", ...date });
@@ -315,6 +340,13 @@ export function postDate(
     const named = /^(\d{4}-\d{2}-\d{2})(?=[-_.])/.exec(fileName)?.[1];
     if (named) return postDate(named, "");
     return { problem: "the post has no `date` (littlepress prints a post by its date)", fix: DATE_FIX };
+  }
+  // JavaScript front matter may give a Date: its instant, and its day in UTC (as Eleventy shows dates).
+  if (value instanceof Date) {
+    const instant = value.getTime();
+    if (Number.isNaN(instant))
+      return { problem: "`date` is a Date that is not a real date (Invalid Date)", fix: DATE_FIX };
+    return { day: value.toISOString().slice(0, 10), instant };
   }
   const text = typeof value === "string" ? value.trim() : "";
   if (FILE_DATES.test(text))

@@ -17,6 +17,7 @@ import littlepress, {
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
+import { removeAgainAtExit } from "./leftovers.ts";
 
 /** A build's options: the plugin's for one run (strict, memory, url, deploy, bundleBudget, today), and where. */
 export interface BuildOptions extends RunSettings {
@@ -134,6 +135,8 @@ async function write(
   } catch (error) {
     await rm(next, { recursive: true, force: true });
     await rm(nextData, { recursive: true, force: true });
+    // Pages still in Eleventy's transforms are written after it failed, making `next` again.
+    removeAgainAtExit(next, nextData);
     // A data file's failure (a fetch, an import, an error it threw) is the author's problem, said as one.
     throw dataFileFailure(error, input) ?? error;
   }

@@ -12,6 +12,9 @@ import { hasSlots } from "../model/text-slots.ts";
 
 const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
+/** eleventy-img's attribute for an <img> its HTML transform leaves alone (and removes). */
+const IGNORED_BY_ELEVENTY_IMG = "eleventy:ignore";
+
 export interface ImageTarget {
   /** The edition's Markdown file: relative image paths start from its folder. */
   source: string;
@@ -38,6 +41,8 @@ export async function processImages(html: string, target: ImageTarget): Promise<
   // Loaded on the first image only: most editions have none, and it takes a tenth of a second.
   const { default: Image } = await import("@11ty/eleventy-img");
   const root = parse(html, { comment: true });
+  // Marked for the site's image transform to pass over (skipImageTransform), if no such transform removed it.
+  for (const img of root.querySelectorAll("img")) img.removeAttribute(IGNORED_BY_ELEVENTY_IMG);
   for (const img of root.querySelectorAll("img[src]")) {
     const src = img.getAttribute("src")!;
     // A src with a text setting in it is no file: the build refuses it (slotMisuse) and says why.
@@ -71,7 +76,9 @@ export async function processImages(html: string, target: ImageTarget): Promise<
           file: target.source,
           field: `<img src="${src}">`,
           problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`,
-          fix: "put the image file next to the edition (or give a path from the publication's folder starting with /)",
+          fix:
+            "put the image file next to the edition (a post's, next to the post) " +
+            "(or give a path from the publication's folder starting with /)",
         },
       ]);
     }
@@ -102,8 +109,71 @@ export function assumedUrlWarnings(assumedUrl: string | undefined, siteJson: str
   const problem =
     `not set, so this build's images point at ${assumedUrl}, which only this machine can reach: ` +
     "a printer's renderer elsewhere (and npm run serve on another address) finds nothing there";
+  // A blog's publications are set in its Eleventy config (siteJson names it), where each may have its own url.
+  const where =
+    path.basename(siteJson) === "site.json" ? "content/site.json" : `each of the plugin's posts in ${siteJson}`;
   const fix =
-    'add "url": "https://<your site>" (the address printers reach the site at) to content/site.json, ' +
+    `add "url": "https://<your site>" (the address printers reach the site at) to ${where}, ` +
     "or set URL for the build (Netlify's own builds set it); npm start builds for its own address";
   return [{ file: siteJson, field: "url", problem, fix } satisfies ContentProblem];
+}
+
+/** What the plugin needs of Eleventy's HTML transformer (eleventyConfig.htmlTransformer): its posthtml steps. */
+interface HtmlTransformer {
+  plugins: Record<string, { fn: unknown }[] | undefined>;
+  addPosthtmlPlugin(
+    extensions: string,
+    plugin: (context: { page?: { url?: string } }) => (tree: PosthtmlTree) => PosthtmlTree,
+    options: { priority: number; enabled: () => boolean },
+  ): void;
+}
+interface PosthtmlTree {
+  match(expression: { tag: string }, callback: (node: { attrs?: Record<string, string> }) => object): void;
+}
+
+/**
+ * Keeps the site's own HTML image transform (eleventy-img's
+ * eleventyImageTransformPlugin, as eleventy-base-blog adds it) off the edition
+ * pages, whose images littlepress processes itself for the printer
+ * (processImages: fitted to the paper, greyscale, at absolute URLs). That
+ * transform would look for an edition's images beside the editions' own
+ * template rather than the post, and make them <picture>s of AVIF and WebP at
+ * URLs relative to the page. Each <img> of an edition page is marked
+ * `eleventy:ignore` by a step that runs just before eleventy-img's (which
+ * honours the mark and removes it); the step runs only when the site has such
+ * steps of its own, so a site without them never parses its pages for it.
+ */
+export function skipImageTransform(eleventyConfig: object, isEdition: (url: string) => boolean): void {
+  const transformer = (eleventyConfig as { htmlTransformer?: HtmlTransformer }).htmlTransformer;
+  if (!transformer?.addPosthtmlPlugin) return;
+  const mark = (context: { page?: { url?: string } }) => (tree: PosthtmlTree) => {
+    if (!isEdition(context.page?.url ?? "")) return tree;
+    tree.match({ tag: "img" }, (node) => {
+      node.attrs = { ...node.attrs, [IGNORED_BY_ELEVENTY_IMG]: "" };
+      return node;
+    });
+    return tree;
+  };
+  const others = () => (transformer.plugins.html ?? []).some((p) => p.fn !== mark);
+  // eleventy-img's step has priority -1; higher runs first.
+  transformer.addPosthtmlPlugin("html", mark, { priority: 1, enabled: others });
+}
+
+/**
+ * An edition of several posts is one page whose images are looked for from
+ * its first post's folder (ImageTarget.source): a relative image of another
+ * post, in a folder of its own, is rewritten to the same file from there.
+ */
+export function rebaseImages(html: string, from: string, to: string): string {
+  const fromDir = path.dirname(from);
+  const toDir = path.dirname(to);
+  if (fromDir === toDir || !html.includes("<img")) return html;
+  const root = parse(html, { comment: true });
+  for (const img of root.querySelectorAll("img[src]")) {
+    const src = img.getAttribute("src")!;
+    if (REMOTE.test(src) || src.startsWith("/") || hasSlots(src)) continue;
+    const rebased = path.relative(toDir, path.resolve(fromDir, src)).split(path.sep).join("/");
+    img.setAttribute("src", rebased);
+  }
+  return root.toString();
 }

@@ -21,7 +21,14 @@ import { packPublication, type RenderedEdition } from "./pack.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import { lengthWarnings } from "./edition-length.ts";
-import { assumedUrlWarnings, processImages, siteUrl, type ImageTarget } from "./edition-images.ts";
+import {
+  assumedUrlWarnings,
+  processImages,
+  rebaseImages,
+  siteUrl,
+  skipImageTransform,
+  type ImageTarget,
+} from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
 import { dataForEdition } from "./edition-data.ts";
 import { liquidConfig, textSettingProblem } from "./text-settings.ts";
@@ -36,6 +43,7 @@ import { textFields } from "../model/config-fields.ts";
 import { slotToken } from "../model/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
 import { postsPublications, type PostPart, type PostsPublication } from "./blog-posts.ts";
+import { postReading, type PostReading } from "./post-reading.ts";
 import { eleventyConfigFile } from "./eleventy-config-file.ts";
 import { addPrintLayout, PRINT_LAYOUT } from "./print-layout.ts";
 import { escapeHtml } from "../model/html-escape.ts";
@@ -138,11 +146,13 @@ export interface RunOptions {
   site?: Site;
 }
 
-export default function littlepress(eleventyConfig: EleventyConfig, given: LittlepressOptions) {
+// Async, as Eleventy allows a plugin: its engine for a post's JavaScript front matter is.
+export default async function littlepress(eleventyConfig: EleventyConfig, given: LittlepressOptions) {
   const run = (eleventyConfig as unknown as { [RUN_OPTIONS]?: RunOptions })[RUN_OPTIONS];
   if (run) run.added = true;
   const options: LittlepressOptions = { ...given, ...run?.options };
-  const { site, sources } = loadPublications(options, eleventyConfig.directories.input);
+  const reading = postReading(eleventyConfig);
+  const { site, sources } = await loadPublications(options, eleventyConfig.directories.input, reading);
   if (run) run.site = site;
   const pages = editionPages(site.publications);
   const { memory } = options;
@@ -151,7 +161,8 @@ export default function littlepress(eleventyConfig: EleventyConfig, given: Littl
   // A blog's own home page stays its own: the desk's home is for sites of content/ publications.
   addDesk(eleventyConfig, site, options.content !== undefined);
 
-  // Images in editions: fitted to the paper, greyscale, absolute URLs.
+  // Images in editions: fitted to the paper, greyscale, absolute URLs (and not the site's own image transform's).
+  skipImageTransform(eleventyConfig, (url) => pages.has(url));
   let assumedUrl: string | undefined;
   const images: ImageTarget["done"] = new Map();
   eleventyConfig.addTransform("littlepress-images", async function (this: { page: { url: string } }, html: string) {
@@ -190,7 +201,11 @@ interface Sources extends Map<string, { dir: string; settingsFile: string }> {
 }
 
 /** The content folder's publications and the posts' (each checked, every problem said at once). */
-function loadPublications(options: LittlepressOptions, input: string): { site: Site; sources: Sources } {
+async function loadPublications(
+  options: LittlepressOptions,
+  input: string,
+  reading: PostReading,
+): Promise<{ site: Site; sources: Sources }> {
   const { content } = options;
   const configFile = eleventyConfigFile() ?? "eleventy.config.js";
   const sources = Object.assign(new Map(), { configFile }) as Sources;
@@ -231,7 +246,7 @@ function loadPublications(options: LittlepressOptions, input: string): { site: S
         settingsFile: path.join(content, p.slug, "publication.json"),
       });
   }
-  for (const { publication, settings } of postsPublications(options.posts, configFile, problems)) {
+  for (const { publication, settings } of await postsPublications(options.posts, configFile, problems, reading)) {
     if (sources.has(publication.slug)) {
       problems.push({
         file: configFile,
@@ -349,7 +364,10 @@ async function renderParts(
       kitDay: edition.kitDay && !("day" in part.data),
     };
     const heading = part.title ? `<h1>${escapeHtml(part.title)}</h1>\n` : "";
-    html.push(heading + (await renderEdition.call(this, { ...data, edition: own })));
+    // The page's images are looked for from the first post's folder; each post's own are its own.
+    html.push(
+      heading + rebaseImages(await renderEdition.call(this, { ...data, edition: own }), part.file, edition.source),
+    );
   }
   return html.join("\n");
 }

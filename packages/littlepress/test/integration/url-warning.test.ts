@@ -186,4 +186,11 @@ describe("assumedUrlWarnings", () => {
     expect(assumedUrlWarnings(ASSUMED, "c/site.json", false)).toEqual([]);
     expect(assumedUrlWarnings(undefined, "c/site.json", true)).toEqual([]);
   });
+
+  it("tells a blog to set url where its publications are set: the plugin's options in its config", () => {
+    const [warning] = assumedUrlWarnings(ASSUMED, "eleventy.config.js", true);
+    expect(warning).toMatchObject({ file: "eleventy.config.js", field: "url" });
+    expect(warning!.fix).toContain("to each of the plugin's posts in eleventy.config.js");
+    expect(warning!.fix).not.toContain("site.json");
+  });
 });

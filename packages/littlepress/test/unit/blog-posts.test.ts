@@ -1,6 +1,9 @@
 // Posts as editions (lib/build/blog-posts.ts): how a post's date is read, how
-// posts are keyed by date and as a serial, and what a mistake in the options
-// or a post says.
+// posts are keyed by date and as a serial, what a mistake in the options or a
+// post says, and how a post is read as the site's Eleventy reads it
+// (lib/build/post-reading.ts: JavaScript and JSON front matter, preprocessors).
+import path from "node:path";
+import Eleventy, { type EleventyConfig } from "@11ty/eleventy";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   dateEditions,
@@ -11,6 +14,7 @@ import {
   type Post,
 } from "../../lib/build/blog-posts.ts";
 import type { ContentProblem } from "../../lib/model/content-error.ts";
+import { postReading, type PostReading } from "../../lib/build/post-reading.ts";
 import { contentFolders } from "../helpers/content-folder.ts";
 
 const folders = contentFolders("blog-posts-");
@@ -32,6 +36,16 @@ describe("a post's date", () => {
     // A time without an offset is UTC, as Eleventy reads it.
     expect(postDate("2026-03-04T18:00", "a.md")).toMatchObject({ instant: Date.parse("2026-03-04T18:00Z") });
     expect(postDate("2026-03-04T08:30:00+0100", "a.md")).toMatchObject({ instant: Date.parse("2026-03-04T07:30Z") });
+  });
+
+  it("is a Date's day in UTC, and its instant, when JavaScript front matter gives one", () => {
+    expect(postDate(new Date("2026-03-04T23:30:00Z"), "a.md")).toEqual({
+      day: "2026-03-04",
+      instant: Date.parse("2026-03-04T23:30:00Z"),
+    });
+    expect(postDate(new Date("not a date"), "a.md")).toMatchObject({
+      problem: expect.stringContaining("Invalid Date"),
+    });
   });
 
   it("comes from the file name when the front matter has none, as Eleventy's does", () => {
@@ -83,7 +97,7 @@ describe("keying posts", () => {
     ]);
   });
 
-  it("reads a folder in date order, then by file name, and leaves drafts out", () => {
+  it("reads a folder in date order, then by file name, and leaves drafts out", async () => {
     const dir = folders.content({
       "posts/z.md": "---\ndate: 2026-03-01\n---\nZ\n",
       "posts/b.md": "---\ndate: 2026-03-02\n---\nB\n",
@@ -93,7 +107,7 @@ describe("keying posts", () => {
       "posts/notes.txt": "not a post",
     });
     const problems: ContentProblem[] = [];
-    const [pub] = postsPublications(
+    const [pub] = await postsPublications(
       [{ slug: "s", folder: `${dir}/posts`, by: "serial", name: "S", description: "d", owner_email: "a@b.cd" }],
       "eleventy.config.js",
       problems,
@@ -116,13 +130,13 @@ describe("push posts", () => {
     "posts/d.md": "---\ndate: 2026-03-05\n---\nD\n",
   });
 
-  it("push: true marks the post's edition push, by date (with the day's other posts) and as a serial", () => {
+  it("push: true marks the post's edition push, by date (with the day's other posts) and as a serial", async () => {
     for (const [by, marked] of [
       ["date", ["2026-03-05"]],
       ["serial", ["1"]],
     ] as const) {
       const problems: ContentProblem[] = [];
-      const [pub] = postsPublications(options(`${dir}/posts`, by), "eleventy.config.js", problems);
+      const [pub] = await postsPublications(options(`${dir}/posts`, by), "eleventy.config.js", problems);
       expect(problems).toEqual([]);
       const list = pub!.publication.editions.list;
       expect(list.filter((e) => e.push).map((e) => e.key)).toEqual(marked);
@@ -130,14 +144,14 @@ describe("push posts", () => {
     }
   });
 
-  it("a push that is neither true nor false fails with the post, the field and the fix", () => {
+  it("a push that is neither true nor false fails with the post, the field and the fix", async () => {
     const broken = folders.content({
       "posts/a.md": "---\ndate: 2026-03-02\npush: soon\n---\nA\n",
       "posts/b.md": "---\ndate: 2026-03-02T18:00\npush: [true]\n---\nB\n",
     });
     for (const by of ["date", "serial"] as const) {
       const problems: ContentProblem[] = [];
-      expect(postsPublications(options(`${broken}/posts`, by), "eleventy.config.js", problems)).toEqual([]);
+      expect(await postsPublications(options(`${broken}/posts`, by), "eleventy.config.js", problems)).toEqual([]);
       expect(problems.map((p) => [p.file.split("/").slice(-2).join("/"), p.field, p.problem, p.fix])).toEqual([
         [
           "posts/a.md",
@@ -153,16 +167,16 @@ describe("push posts", () => {
 
 describe("mistakes", () => {
   const good = { slug: "paper", folder: "", by: "date", name: "P", description: "d", owner_email: "a@b.cd" };
-  const check = (list: unknown) => {
+  const check = async (list: unknown) => {
     const problems: ContentProblem[] = [];
-    postsPublications(list, "eleventy.config.js", problems);
+    await postsPublications(list, "eleventy.config.js", problems);
     return problems;
   };
   const dir = folders.content({ "posts/a.md": "---\ndate: 2026-03-02\n---\nA\n" });
   const folder = `${dir}/posts`;
 
-  it("an unknown `by`, a missing folder, a slug that is no URL: the option, the field and the fix", () => {
-    expect(check([{ ...good, folder, by: "weekly" }])).toEqual([
+  it("an unknown `by`, a missing folder, a slug that is no URL: the option, the field and the fix", async () => {
+    expect(await check([{ ...good, folder, by: "weekly" }])).toEqual([
       {
         file: "eleventy.config.js",
         field: "littlepress option posts[0].by",
@@ -170,7 +184,7 @@ describe("mistakes", () => {
         fix: expect.stringContaining('by: "date"'),
       },
     ]);
-    expect(check([{ ...good, folder: "no-such-folder" }])).toEqual([
+    expect(await check([{ ...good, folder: "no-such-folder" }])).toEqual([
       {
         file: "eleventy.config.js",
         field: "littlepress option posts[0].folder",
@@ -178,18 +192,20 @@ describe("mistakes", () => {
         fix: expect.stringContaining("relative to the project"),
       },
     ]);
-    expect(check([{ ...good, folder, slug: "The Paper" }])[0]).toMatchObject({
+    expect((await check([{ ...good, folder, slug: "The Paper" }]))[0]).toMatchObject({
       field: "littlepress option posts[0].slug",
       problem: '"The Paper" cannot be used in a URL',
     });
-    expect(check({ slug: "paper" })[0]).toMatchObject({
+    expect((await check({ slug: "paper" }))[0]).toMatchObject({
       field: "littlepress option posts",
       problem: expect.stringContaining("a list"),
     });
   });
 
-  it("publication.json's own checks, named by the option", () => {
-    const problems = check([{ ...good, folder, owner_email: "nobody", name: undefined, ends: "yes", colour: "red" }]);
+  it("publication.json's own checks, named by the option", async () => {
+    const problems = await check([
+      { ...good, folder, owner_email: "nobody", name: undefined, ends: "yes", colour: "red" },
+    ]);
     const fields = problems.map((p) => p.field).sort();
     expect(fields).toEqual([
       "littlepress option posts[0].colour",
@@ -200,23 +216,23 @@ describe("mistakes", () => {
     expect(problems.every((p) => p.file === "eleventy.config.js" && p.fix)).toBe(true);
   });
 
-  it("a post's mistakes name the post", () => {
+  it("a post's mistakes name the post", async () => {
     const broken = folders.content({
       "posts/ok.md": "---\ndate: 2026-03-02\n---\nA\n",
       "posts/bad.md": "---\ntitle: [unclosed\n---\nB\n",
       "posts/undated.md": "---\ntitle: No date\n---\nC\n",
     });
     const problems: ContentProblem[] = [];
-    readPosts(`${broken}/posts`, problems);
+    await readPosts(`${broken}/posts`, problems);
     expect(problems.map((p) => [p.file.split("/").slice(-2).join("/"), p.field])).toEqual([
       ["posts/bad.md", "front matter"],
       ["posts/undated.md", "date"],
     ]);
   });
 
-  it("two publications of one slug, a sample that is not an edition, an icon that is not there", () => {
+  it("two publications of one slug, a sample that is not an edition, an icon that is not there", async () => {
     expect(
-      check([
+      await check([
         { ...good, folder },
         { ...good, folder, by: "serial" },
       ]),
@@ -226,14 +242,129 @@ describe("mistakes", () => {
         problem: '"paper" is also the slug of posts[0]',
       }),
     ]);
-    expect(check([{ ...good, folder, sample: "2026-03-02" }])).toEqual([
+    expect(await check([{ ...good, folder, sample: "2026-03-02" }])).toEqual([
       expect.objectContaining({
         field: "littlepress option posts[0].sample",
         problem: 'there is no edition "2026-03-02"',
       }),
     ]);
-    expect(check([{ ...good, folder, icon: "nowhere.png" }])[0]).toMatchObject({
+    expect((await check([{ ...good, folder, icon: "nowhere.png" }]))[0]).toMatchObject({
       field: "littlepress option posts[0].icon",
     });
+  });
+});
+
+/**
+ * How a real Eleventy config reads posts (its own front matter engines, `---js` among
+ * them, and its preprocessors), after `setup` has configured it as a site would.
+ */
+async function eleventyReading(setup: (eleventyConfig: EleventyConfig) => void = () => {}): Promise<PostReading> {
+  const dir = folders.content({ "eleventy.config.js": "export default function () {}\n" });
+  let config: EleventyConfig | undefined;
+  const eleventy = new Eleventy(dir, path.join(dir, "_site"), {
+    quietMode: true,
+    configPath: path.join(dir, "eleventy.config.js"),
+    config: (eleventyConfig) => {
+      setup(eleventyConfig);
+      config = eleventyConfig;
+    },
+  });
+  await (eleventy as unknown as { init(): Promise<void> }).init();
+  return postReading(config!);
+}
+
+/** eleventyConfig.addPreprocessor, which the kit's types of Eleventy leave out. */
+type Preprocessor = (data: never, content: string) => unknown;
+const addPreprocessor = (config: EleventyConfig, name: string, extensions: string, callback: Preprocessor) =>
+  (config as unknown as { addPreprocessor(n: string, e: string, c: Preprocessor): void }).addPreprocessor(
+    name,
+    extensions,
+    callback,
+  );
+
+describe("posts as the site's Eleventy reads them", () => {
+  const names = (posts: Post[]) => posts.map((p) => p.file.split("/").at(-1));
+
+  it("reads JavaScript and JSON front matter with Eleventy's own engines, YAML with littlepress's", async () => {
+    const dir = folders.content({
+      "posts/a.md": '---js\nconst title = "A";\nconst date = "2026-03-02";\nconst tags = ["posts"];\n---\nA\n',
+      "posts/b.md": '---json\n{ "title": "B", "date": "2026-03-03T10:00" }\n---\nB\n',
+      "posts/c.md": '---javascript\nconst date = new Date("2026-03-04T12:00:00Z");\n---\nC\n',
+      "posts/d.md": '---js\n{ title: "D", date: "2026-03-05" }\n---\nD\n',
+      "posts/e.md": "---yaml\ntitle: E\ndate: 2026-03-06\n---\nE\n",
+    });
+    const problems: ContentProblem[] = [];
+    const posts = await readPosts(`${dir}/posts`, problems, await eleventyReading());
+    expect(problems).toEqual([]);
+    expect(posts.map((p) => [names([p])[0], p.day, p.data.title, p.body, p.bodyLine])).toEqual([
+      ["a.md", "2026-03-02", "A", "A\n", 6],
+      ["b.md", "2026-03-03", "B", "B\n", 4],
+      ["c.md", "2026-03-04", undefined, "C\n", 4],
+      ["d.md", "2026-03-05", "D", "D\n", 4],
+      ["e.md", "2026-03-06", "E", "E\n", 5],
+    ]);
+    expect(posts[0]!.data.tags).toEqual(["posts"]);
+  });
+
+  it("leaves out a draft in JavaScript front matter, and a post one of the site's preprocessors drops", async () => {
+    const dir = folders.content({
+      "posts/kept.md": "---\ndate: 2026-03-02\n---\nKept\n",
+      // eleventy-base-blog's fifth post.
+      "posts/draft.md": '---js\nconst title = "Draft";\nconst date = "2026-03-03";\nconst draft = true;\n---\nD\n',
+      "posts/unlisted.md": "---\ndate: 2026-03-04\nunlisted: true\n---\nU\n",
+      "posts/maybe.md": '---\ndate: 2026-03-05\ndraft: "yes"\n---\nM\n',
+    });
+    const reading = await eleventyReading((config) => {
+      // eleventy-base-blog's drafts preprocessor: a draft is no page of a build.
+      addPreprocessor(config, "drafts", "*", (data: { draft?: unknown }) => {
+        if (data.draft && process.env.ELEVENTY_RUN_MODE === "build") return false;
+      });
+      addPreprocessor(config, "unlisted", "md", (data: { unlisted?: boolean }) => (data.unlisted ? false : undefined));
+      addPreprocessor(config, "templates-only", "njk,liquid", () => false);
+      // One that needs the page's whole data fails on the front matter alone: Eleventy runs it again on the page.
+      addPreprocessor(config, "needs-collections", ".md", (data: { collections: { all: unknown[] } }) =>
+        data.collections.all.length ? undefined : false,
+      );
+    });
+    const problems: ContentProblem[] = [];
+    const posts = await readPosts(`${dir}/posts`, problems, reading);
+    expect(problems).toEqual([]);
+    expect(names(posts)).toEqual(["kept.md"]);
+    // Without the site's preprocessors, `draft: true` alone is left out (in any language).
+    const own = await readPosts(`${dir}/posts`, [], { frontMatter: reading.frontMatter! });
+    expect(names(own).sort()).toEqual(["kept.md", "maybe.md", "unlisted.md"]);
+  });
+
+  it("says what is wrong in front matter of another language, naming the post", async () => {
+    const dir = folders.content({
+      "posts/syntax.md": "---js\nconst date = ;\n---\nS\n",
+      "posts/toml.md": '---toml\ndate = "2026-03-02"\n---\nT\n',
+      "posts/list.md": '---json\n["2026-03-02"]\n---\nL\n',
+      "posts/impossible.md": '---js\nconst date = "2026-02-30";\n---\nI\n',
+    });
+    const problems: ContentProblem[] = [];
+    await readPosts(`${dir}/posts`, problems, await eleventyReading());
+    const said = problems.map((p) => [p.file.split("/").at(-1), p.field, p.problem, p.fix]);
+    expect(said).toEqual([
+      ["impossible.md", "date", "`date` 2026-02-30 is not a real calendar date", "correct the date"],
+      [
+        "list.md",
+        "front matter",
+        "the front matter (json) is not a set of names and values",
+        "correct the JSON between the two --- lines",
+      ],
+      [
+        "syntax.md",
+        "front matter",
+        expect.stringMatching(/^the front matter \(js\) fails: .*Unexpected token/),
+        "correct the JavaScript between the two --- lines",
+      ],
+      [
+        "toml.md",
+        "front matter",
+        "the front matter is in `toml`, which this site's Eleventy does not read",
+        "write it in YAML (`---`), JavaScript (`---js`) or JSON (`---json`)",
+      ],
+    ]);
   });
 });
