@@ -2,20 +2,22 @@
 // and rebuilds on every save to content/ or layouts/ (lib/build/live.ts). Pages
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
-import { existsSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { freePort, listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
 import { LiveSite } from "../lib/build/live.ts";
+import { nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
 import { startServer } from "../lib/server/server.ts";
 import type { LocalServer } from "../lib/server/server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
 
-Builds content/ into _site/, serves the site and its functions on
-http://127.0.0.1:$PORT (default 8080), and rebuilds on every save to content/
-or layouts/: only the editions you changed are rendered again, and pages open
-in a browser reload by themselves. Ctrl+C stops.
+Builds the site into _site/ (the starter's content/, or a blog by its own
+Eleventy config), serves the site and its functions on
+http://127.0.0.1:$PORT (default 8080), and rebuilds on every save (to content/
+or layouts/; in a blog, to any file of the project): only the editions you
+changed are rendered again, and pages open in a browser reload by themselves.
+Ctrl+C stops.
 
 Options:
   --port <n>        listen on this port (default: $PORT, else 8080; 0 picks a free one)
@@ -27,12 +29,17 @@ Example:
   PORT=3000 npm start`;
 
 async function main(values: { port?: string; content?: string; output?: string }): Promise<number | undefined> {
-  // content/ when there is one (the starter), else the project by its own Eleventy config (a blog).
-  const { content = existsSync("content") ? "content" : undefined, output = "_site" } = values;
+  // The starter's content/ (starterContent), else the project by its own Eleventy config (a blog).
+  const { content = starterContent(), output = "_site" } = values;
   const listen = listenPort(values.port);
   if ("problem" in listen) {
     processOutput.stderr(`start: ${listen.problem}; see --help\n`);
     return 2;
+  }
+  const nothing = content === undefined ? nothingToBuild() : undefined;
+  if (nothing) {
+    processOutput.stderr(`start: nothing to serve: ${nothing}\n`);
+    return 1;
   }
   const live = new LiveSite({
     ...(content !== undefined && { content }),

@@ -13,6 +13,7 @@ import path from "node:path";
 import { findContentError } from "../lib/model/content-error.ts";
 import { loadSite } from "../lib/build/site.ts";
 import { build, describeBuildError } from "../lib/build/build.ts";
+import { eleventyConfigFile, nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
 import { startServer } from "../lib/server/server.ts";
 import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
@@ -20,7 +21,7 @@ import { formatVerdict } from "./verify/summary.ts";
 import { plural } from "../lib/model/words.ts";
 
 export interface VerifyOptions {
-  /** The publications (default content/; without one, the project's own Eleventy config, as a blog's posts). */
+  /** The publications (the starter's content/; without one, the project's own Eleventy config, as a blog's posts). */
   content?: string;
   /** At most this many days (or deliveries) of the checker's run per publication. */
   maxDays: number;
@@ -31,8 +32,9 @@ export interface VerifyOptions {
 
 export const USAGE = `Usage: npm run verify [-- options]
 
-Tests your publications before you deploy them: builds content/ with --strict
-(print warnings fail), serves it on a free local port, runs the conformance
+Tests your publications before you deploy them: builds the site with --strict
+(the starter's content/, or a blog by its own Eleventy config; print warnings
+fail), serves it on a free local port, runs the conformance
 checker (npm run check) on every publication over the days of its own editions,
 and renders every edition as the printer prints it (npm run preview), with
 every setting a subscriber can have: each select and radio option, each text
@@ -45,7 +47,7 @@ Options:
   --timeout SECONDS  per-request time limit of the checker (default 10)
   --no-preview       do not render the editions (needs no Chromium)
   -h, --help         show this text
-Exit code: 0 when every publication is ready (or there are none), 1 if any is not, 2 on bad arguments.
+Exit code: 0 when every publication is ready, 1 if any is not or there are none, 2 on bad arguments.
 
 Example:
   npm run verify -- --no-preview`;
@@ -73,8 +75,8 @@ export function parseVerifyArgs(argv: string[]): Parsed {
   }
   const timeoutIssue = timeoutProblem(v.timeout);
   if (timeoutIssue) return { error: timeoutIssue };
-  // "content/" is named as "content/" in messages, not "content//"; without --content, content/ if there is one.
-  const content = v.content?.replace(/(.)\/+$/, "$1") ?? (existsSync("content") ? "content" : undefined);
+  // "content/" is named as "content/" in messages, not "content//"; without --content, the starter's content/.
+  const content = v.content?.replace(/(.)\/+$/, "$1") ?? starterContent();
   const options = { maxDays: days, timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] };
   return { options: { ...options, ...(content !== undefined && { content }) } };
 }
@@ -89,10 +91,16 @@ export async function main(argv: string[], out: Output = processOutput): Promise
 
 export async function verify(options: VerifyOptions, out: Output): Promise<number> {
   const started = performance.now();
+  // Nothing found is said, with what to do, and is no success: nothing was checked.
   if (options.content !== undefined && !hasPublications(options.content)) {
     const what = "each is a folder <slug>/ with publication.json and editions/";
-    out.stdout(`verify: no publications in ${options.content}/ (${what}); nothing to verify\n`);
-    return 0;
+    out.stdout(`verify: nothing to verify: no publications in ${options.content}/ (${what})\n  fix: ${ADD_ONE}\n`);
+    return 1;
+  }
+  const nothing = options.content === undefined ? nothingToBuild() : undefined;
+  if (nothing) {
+    out.stdout(`verify: nothing to verify: ${nothing}\n`);
+    return 1;
   }
   // Everything goes to a folder of its own: _site/ and preview/ stay as the author left them.
   const work = await mkdtemp(path.join(tmpdir(), "littlepress-verify-"));
@@ -102,6 +110,12 @@ export async function verify(options: VerifyOptions, out: Output): Promise<numbe
   try {
     const built = await strictBuild(options.content, site, server.url, out);
     if (!built) return 1;
+    if (!built.publications.length) {
+      const what = options.content === undefined ? `by ${eleventyConfigFile() ?? "its Eleventy config"}` : "";
+      out.stdout(`verify: nothing to verify: the build ${what || `of ${options.content}/`} made no publications\n`);
+      out.stdout(`  fix: ${ADD_ONE}\n`);
+      return 1;
+    }
     const verdicts = await checkPublications(site, server.url, options, (line) => out.stderr(`verify: ${line}\n`));
     if (options.preview) await previewPublications(built, site, path.join(work, "preview"), verdicts, out);
     return report(verdicts, started, out);
@@ -110,6 +124,11 @@ export async function verify(options: VerifyOptions, out: Output): Promise<numbe
     await rm(work, { recursive: true, force: true });
   }
 }
+
+const ADD_ONE =
+  "add a publication, content/<slug>/publication.json and its editions " +
+  '(docs/writing-publications.md: "Writing a publication"), ' +
+  'or a blog\'s posts with the littlepress plugin (docs/eleventy-plugin.md: "Posts as a publication")';
 
 /** Whether there is anything to verify; a folder whose publications have problems has (the build says which). */
 function hasPublications(content: string): boolean {

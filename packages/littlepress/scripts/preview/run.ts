@@ -19,7 +19,16 @@ import type { Site } from "../../lib/build/site.ts";
 import { packageFile } from "../../lib/build/package-files.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
 import { printImage } from "./print-image.ts";
-import { chooseTargets, editionUrl, printHeader, publicationsOf, readPublications, type Target } from "./targets.ts";
+import {
+  builtPublications,
+  chooseTargets,
+  editionUrl,
+  printHeader,
+  publicationsOf,
+  readPublications,
+  type Target,
+} from "./targets.ts";
+import { nothingToBuild, starterContent } from "../../lib/build/eleventy-config-file.ts";
 
 export interface PreviewOptions {
   /** Publications to preview; all when empty. */
@@ -27,8 +36,8 @@ export interface PreviewOptions {
   /** Only this edition key. */
   edition?: string;
   /**
-   * The publications (default content/; without one, the project's own
-   * Eleventy config, as a blog's posts are built): which editions there are.
+   * The publications (default: the starter's content/; without one, the
+   * project's own Eleventy config, as a blog's posts are built): which editions there are.
    */
   content?: string;
   /** The site built from `content`, which is served (default _site). */
@@ -86,9 +95,17 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
   const out = options.out ?? "preview";
   const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
   const progress = options.progress ?? (() => undefined);
-  const content = options.content ?? (existsSync("content") ? "content" : undefined);
-  const built = options.build === false ? options.built : await buildSite(content, site, progress);
-  const publications = built ? publicationsOf(built) : readPublications(content ?? "content");
+  const content = options.content ?? starterContent();
+  const build = options.build !== false;
+  const nothing = build && content === undefined ? nothingToBuild() : undefined;
+  if (nothing) throw new PreviewError(nothing);
+  const built = build ? await buildSite(content, site, progress) : options.built;
+  // Without a build: the content's publications, or (a site built by its own config) the built site's.
+  const publications = built
+    ? publicationsOf(built)
+    : content !== undefined
+      ? readPublications(content)
+      : await builtPublications(site);
   const targets = chooseTargets(publications, options.slugs ?? [], options.edition);
   const readmePublication = publications.get(README_PUBLICATION);
   const readmeKey = readmePublication?.keys[0];

@@ -6,6 +6,10 @@ import type { ConfigField } from "../../lib/model/config-fields.ts";
 import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
 import { findContentError } from "../../lib/model/content-error.ts";
 import { loadSite, type Site } from "../../lib/build/site.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
+import { publicationDataDir, siteDataDir } from "../../lib/model/site-paths.ts";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { PreviewError } from "./errors.ts";
 import type { PrintHeader } from "./sirius-page.ts";
 
@@ -49,6 +53,36 @@ export function readPublications(content: string): Map<string, PublicationEditio
       `there are no publications in ${content}/ (each is a folder <slug>/ with publication.json and editions/)`,
     );
   return publicationsOf(site);
+}
+
+/**
+ * The publications of a site already built (a blog's, built by its own config,
+ * has no content/ to read them from), by slug: from the functions' data beside
+ * it, as the server reads them, and their names from meta.json.
+ */
+export async function builtPublications(site: string): Promise<Map<string, PublicationEditions>> {
+  const data = siteDataDir(site);
+  const slugs = existsSync(data)
+    ? readdirSync(data, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(path.join(publicationDataDir(site, d.name), "index.json")))
+        .map((d) => d.name)
+        .sort()
+    : [];
+  if (slugs.length === 0)
+    throw new PreviewError(
+      `there are no built publications in ${site}/ (looked for ${data}/<slug>/index.json): ` +
+        "build the site first (npx littlepress build), or leave out --no-build",
+    );
+  const publications = new Map<string, PublicationEditions>();
+  for (const slug of slugs) {
+    const pub = await openPublication(slug, path.resolve(site));
+    if (!pub) continue;
+    const keys: EditionKey[] = [];
+    for await (const { key } of eachEdition(pub)) if (keys.at(-1) !== key) keys.push(key);
+    const meta = JSON.parse(readFileSync(path.join(site, slug, "meta.json"), "utf8")) as { name: string };
+    publications.set(slug, { name: meta.name, by: pub.index.by, keys, fields: pub.index.fields });
+  }
+  return publications;
 }
 
 /** A site's publications (as a build read them), by slug, sorted by slug. */

@@ -160,11 +160,14 @@ describe("npm run verify without publications", () => {
     ["an empty folder", empty],
     ["a missing folder", path.join(empty, "nothing")],
   ];
-  it.each(folders)("says so for %s and exits 0", async (_, dir) => {
+  // Nothing checked is no success: a CI step that verifies the wrong folder must not pass.
+  it.each(folders)("says so for %s, with what to do, and exits 1", async (_, dir) => {
     const { code, stdout } = await cli("--content", dir);
     const what = "each is a folder <slug>/ with publication.json and editions/";
-    expect(stdout).toBe(`verify: no publications in ${dir}/ (${what}); nothing to verify\n`);
-    expect(code).toBe(0);
+    expect(stdout).toContain(
+      `verify: nothing to verify: no publications in ${dir}/ (${what})\n  fix: add a publication, `,
+    );
+    expect(code).toBe(1);
   });
 });
 
