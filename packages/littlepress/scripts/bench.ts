@@ -1,11 +1,12 @@
 // npm run bench: generates synthetic publications in a temporary folder and
 // measures the build against plain Eleventy; the server under load, before
-// (the kit at a git ref, --before) and after (this tree), against a plain
-// Node server sending the same bytes and a per-request renderer; the edition
-// function alone, before and after; its cold start and memory; and every
-// function's bundle and cold start, before and after, at several numbers of
-// editions. Every comparison is a ratio of two sides measured side by side in
-// this run. Prints the tables and writes BENCHMARKS.md. The options are in USAGE.
+// (the kit at a git ref or in a folder, --before) and after (this tree),
+// against a plain Node server sending the same bytes and a per-request
+// renderer; the edition function alone, before and after; its cold start and
+// memory; and every function's bundle and cold start, before and after, at
+// several numbers of editions. Every comparison is a ratio of two sides
+// measured side by side in this run. Prints the tables and writes
+// BENCHMARKS.md. The options are in USAGE.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +22,7 @@ import { benchLive, type LiveRow } from "./bench/live-bench.ts";
 import { benchLoad, type LoadOptions, type LoadResult } from "./bench/load-bench.ts";
 import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "./bench/report.ts";
 import { describeMix } from "./bench/requests.ts";
-import { checkoutTree, DEFAULT_BEFORE, treeFacts, type CheckedOutTree } from "./bench/tree.ts";
+import { beforeTree, BeforeTreeError, DEFAULT_BEFORE, treeFacts, type CheckedOutTree } from "./bench/tree.ts";
 import { progress, ROOT, setQuiet } from "./bench/util.ts";
 import { scriptArgs } from "./cli.ts";
 
@@ -43,9 +44,10 @@ tables and writes BENCHMARKS.md.
 Options:
   --sizes N,N,...   numbers of editions, at least two (default 1000,10000,100000;
                     about 8 minutes on 2 cores); 10k and 10_000 are understood
-  --before <ref>    the kit to compare with, checked out from git in a
+  --before <kit>    the kit to compare with: a git ref, checked out in a
                     temporary folder (default ${DEFAULT_BEFORE}, the last commit
-                    before the server became one Hono app)
+                    before the server became one Hono app), or a folder that
+                    holds the kit (an unpacked earlier release; needs no git)
   --only <parts>    run only these parts, a comma list of ${SECTIONS.join(", ")};
                     then one size is enough, and nothing is written
   --quick           a smoke run of a few hundred editions; writes nothing
@@ -70,7 +72,7 @@ export interface BenchOptions {
   quiet?: boolean;
   /** Numbers of editions to measure (default DEFAULT_SIZES, or QUICK_SIZES with `quick`). */
   sizes?: number[];
-  /** The git ref of the kit measured as "before" (default DEFAULT_BEFORE). */
+  /** The kit measured as "before": a git ref, or a folder that holds it (default DEFAULT_BEFORE). */
   before?: string;
   /** Only these parts (default all); the others are left out of the report. */
   only?: Section[];
@@ -144,7 +146,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   progress(`${options.quick ? "quick" : "full"} run in ${path.relative(ROOT, work)}`);
   let tree: CheckedOutTree | undefined;
   try {
-    if (WITH_BEFORE.some(runs)) tree = checkoutTree(options.before ?? DEFAULT_BEFORE);
+    if (WITH_BEFORE.some(runs)) tree = beforeTree(options.before ?? DEFAULT_BEFORE);
     const sites = new Map<number, { site: SyntheticSite; siteDir: string }>();
     for (const size of sizes) {
       progress(`generate ${size.toLocaleString("en-US")} editions`);
@@ -311,8 +313,10 @@ function printBench(options: BenchOptions) {
       progress(`done in ${report.seconds.toFixed(0)} s`);
     },
     (error: unknown) => {
-      console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exitCode = 1;
+      // A --before that cannot be had is the user's to fix: the message says how, a stack would bury it.
+      const text = error instanceof BeforeTreeError ? error.message : error instanceof Error ? error.stack : error;
+      console.error(`bench: ${String(text)}`);
+      process.exitCode = error instanceof BeforeTreeError ? 2 : 1;
     },
   );
 }

@@ -90,6 +90,16 @@ const x2 = (x: number) => `${x.toFixed(2)}x`;
 const rps = (side: LoadSide) => side.requestsPerSecond.toFixed(0);
 const kib = (bytes: number) => `${n(Math.round(bytes / 1024))} KiB`;
 const ms = (side: FunctionColdSide | undefined) => (side ? side.coldStartMs.toFixed(0) : "-");
+
+/** Where the --before kit came from, for the method notes. */
+function beforeSource(before: Tree | undefined): string {
+  if (before?.folder)
+    return `the kit in the folder \`${before.ref}\` (littlepress ${before.commit}), copied by the run`;
+  const at = `the kit at \`${before?.ref ?? DEFAULT_BEFORE}\``;
+  const commit = before ? ` (${before.commit}, "${before.subject}")` : "";
+  return `${at}${commit}, checked out by the run with \`git worktree add --detach\``;
+}
+
 /** "before (cfbdd5e)": how the tables name the --before side. */
 const beforeName = (r: { before?: Tree }) => `before (${r.before?.ref ?? "?"})`;
 /** A build's rate, "< n" when it was stopped before the end. */
@@ -524,9 +534,8 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
       "several lines) and one recurring every day (weekday and month in French, day of the year, ISO week),",
     "  each rendered from one edition.md; plain Eleventy paginates the same rows with the same layout: " +
       "the CSV read by csv-parse as a data extension, the dates and their Intl names made by a JavaScript data file.",
-    `- Before and after: "after" is this tree; "before" is the kit at \`${r.before?.ref ?? DEFAULT_BEFORE}\`` +
-      (r.before ? ` (${r.before.commit}, "${r.before.subject}")` : "") +
-      ", checked out by the run with `git worktree add --detach` in a temporary folder " +
+    `- Before and after: "after" is this tree; "before" is ${beforeSource(r.before)}` +
+      " in a temporary folder " +
       "(inside .test-work/, so that it finds this project's node_modules; removed at the end); " +
       "its server, functions and bundler are run from there, in child processes, imported by absolute path.",
     "  Both serve, bundle and start the functions on the same synthetic sites, built once by this tree.",

@@ -1,15 +1,28 @@
-// The kit as it was at a git ref, measured beside the current tree
-// (`npm run bench -- --before <ref>`): the ref is checked out with `git
-// worktree add --detach` in a folder of this project's .test-work/, where it
+// The kit as it was, measured beside the current tree (`npm run bench --
+// --before <ref or folder>`): a git ref is checked out with `git worktree add
+// --detach`, a folder (an unpacked release, another checkout: no git needed)
+// is copied, either into a folder of this project's .test-work/, where it
 // finds this project's node_modules as any folder inside it does (a link to
 // them would make Netlify's bundler ship the link, not the packages, and the
 // zips look smaller than they are), and its server, its functions and its bundler
 // are run from there, each in a process of its own and imported by absolute
 // path (scripts/bench/serve-child.ts, handler-child.ts, function-cold-child.ts,
 // bundle-child.ts): none of that tree's code is copied into this one. The
-// checkout is removed at the end, also when the run fails or is interrupted.
+// copy is removed at the end, also when the run fails or is interrupted.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import path from "node:path";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { installedPackage, mustSucceed, progress, ROOT, runChild } from "./util.ts";
@@ -17,44 +30,126 @@ import { installedPackage, mustSucceed, progress, ROOT, runChild } from "./util.
 /** The last commit before issue 26 (the server rewritten as one Hono app): the "before" of the report. */
 export const DEFAULT_BEFORE = "cfbdd5e";
 
-/** A checkout of the kit: where it is, and which commit. */
+/** A "before" kit: where it came from. */
 export interface Tree {
-  /** The ref as given (--before). */
+  /** The ref or the folder as given (--before). */
   ref: string;
-  /** The commit it names, abbreviated, and that commit's subject line. */
+  /** A ref: the commit it names, abbreviated. A folder: its kit's version (package.json). */
   commit: string;
+  /** A ref: that commit's subject line. A folder: the kit's path. */
   subject: string;
+  /** Given as a folder, and copied (no git). */
+  folder?: boolean;
 }
 
 export interface CheckedOutTree extends Tree {
-  /** The kit's folder in the checkout (absolute): its root, or packages/littlepress once the kit became a package. */
+  /** The kit's folder in the copy (absolute): its root, or packages/littlepress once the kit became a package. */
   dir: string;
-  /** Removes the checkout (git worktree remove --force); safe to call twice. */
+  /** Removes the copy (and its git worktree); safe to call twice. */
   remove(): void;
 }
 
-const git = (args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+/** What is wrong with --before: said as it is, without a stack (scripts/bench.ts). */
+export class BeforeTreeError extends Error {}
 
-/** Checks `ref` out in a temporary folder as a detached worktree of this repository. */
-export function checkoutTree(ref: string): CheckedOutTree {
+const NO_GIT_HELP =
+  "give --before a folder that holds the kit to compare with instead (an unpacked earlier release, " +
+  "another checkout), e.g. --before ../littlepress-0.1.0; a folder needs no git";
+
+/**
+ * The kit `before` names, in a temporary folder: a folder that exists (relative
+ * to where npm was run) is copied, anything else is a git ref of `repo`.
+ */
+export function beforeTree(before: string, repo = ROOT): CheckedOutTree {
+  const folder = path.resolve(process.env.INIT_CWD ?? process.cwd(), before);
+  return statSync(folder, { throwIfNoEntry: false })?.isDirectory()
+    ? copyTree(before, folder)
+    : checkoutTree(before, repo);
+}
+
+/** Checks `ref` out in a temporary folder as a detached worktree of the git repository `repo`. */
+export function checkoutTree(ref: string, repo = ROOT): CheckedOutTree {
+  const git = (args: string[]) => spawnSync("git", args, { cwd: repo, encoding: "utf8" });
+  const inRepo = git(["rev-parse", "--git-dir"]);
+  if (inRepo.error)
+    throw new BeforeTreeError(
+      `--before ${ref} is no folder, and git, for a ref, is not installed here: ${NO_GIT_HELP}`,
+    );
+  if (inRepo.status !== 0)
+    throw new BeforeTreeError(
+      `--before ${ref} is no folder, and ${repo} is not in a git repository to take it as a ref from ` +
+        `(a downloaded release or a git archive has no .git): ${NO_GIT_HELP}`,
+    );
   const rev = git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
-  if (rev.error) throw new Error(`--before needs git: ${rev.error.message}`);
   if (rev.status !== 0)
-    throw new Error(
-      `--before ${ref}: no such commit in this repository ` +
-        "(a shallow clone? `git fetch --unshallow`, or name another ref with --before)",
+    throw new BeforeTreeError(
+      `--before ${ref}: no such folder, nor commit in this repository ` +
+        "(a shallow clone? `git fetch --unshallow`, or name another ref or a folder with --before)",
     );
   const sha = rev.stdout.trim();
   const commit = git(["rev-parse", "--short", sha]).stdout.trim() || sha.slice(0, 7);
   const subject = git(["log", "-1", "--format=%s", sha]).stdout.trim();
+  const tree = temporaryTree(`check out ${ref} (${commit})`, (dir) => {
+    const add = git(["worktree", "add", "--detach", dir, sha]);
+    if (add.status !== 0) throw new BeforeTreeError(`git worktree add ${ref} failed:\n${add.stderr.trim()}`);
+    return () => {
+      const out = git(["worktree", "remove", "--force", dir]);
+      if (out.status !== 0) progress(`git worktree remove ${dir}: ${out.stderr.trim()}`);
+    };
+  });
+  return { ref, commit, subject, ...tree };
+}
+
+/** Folders a kit's folder may hold that are not the kit: what installs, builds, tests and runs leave. */
+const NOT_THE_KIT = new Set([".git", "node_modules", ".test-work", ".cache", ".littlepress", ".netlify"]);
+
+/** Copies the kit in `folder` (the kit itself, or a repository with it in packages/littlepress). */
+function copyTree(given: string, folder: string): CheckedOutTree {
+  const packaged = path.join(folder, "packages", "littlepress");
+  const kit = existsSync(path.join(packaged, "package.json")) ? packaged : folder;
+  const manifest = path.join(kit, "package.json");
+  if (!existsSync(manifest))
+    throw new BeforeTreeError(`--before ${given}: ${folder} holds no kit (no package.json, nor packages/littlepress)`);
+  const { version = "?" } = JSON.parse(readFileSync(manifest, "utf8")) as { version?: string };
+  const tree = temporaryTree(`copy ${kit}`, (dir) => copyKit(kit, dir, path.join(kit, "dist")));
+  return { ref: given, commit: version, subject: kit, folder: true, ...tree };
+}
+
+/**
+ * What git would check out, near enough: the kit's files, not its installs,
+ * builds (`dist`, compiled) and test work, which also holds the copy itself
+ * when the kit is this one (the smoke test).
+ */
+function copyKit(from: string, to: string, dist: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const [a, b] = [path.join(from, entry.name), path.join(to, entry.name)];
+    if (NOT_THE_KIT.has(entry.name) || a === dist) continue;
+    if (entry.isDirectory()) copyKit(a, b, dist);
+    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(a), b);
+    else if (entry.isFile()) copyFileSync(a, b);
+  }
+}
+
+/**
+ * A folder in .test-work/ that `fill` makes a kit (or a repository holding
+ * one), removed by remove(), at exit, or on a signal; what fill returns undoes
+ * what else it did (a git worktree's record). `doing` is said as progress.
+ */
+function temporaryTree(
+  doing: string,
+  fill: (dir: string) => (() => void) | void,
+): Pick<CheckedOutTree, "dir" | "remove"> {
   mkdirSync(path.join(ROOT, ".test-work"), { recursive: true });
   const parent = mkdtempSync(path.join(ROOT, ".test-work", "bench-before-"));
   const dir = path.join(parent, "tree");
-  progress(`check out ${ref} (${commit}) in ${dir}`);
-  const add = git(["worktree", "add", "--detach", dir, sha]);
-  if (add.status !== 0) {
+  progress(`${doing} into ${dir}`);
+  let undo: (() => void) | void;
+  try {
+    undo = fill(dir);
+  } catch (error) {
     rmSync(parent, { recursive: true, force: true });
-    throw new Error(`git worktree add ${ref} failed:\n${add.stderr.trim()}`);
+    throw error;
   }
   let removed = false;
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -67,18 +162,22 @@ export function checkoutTree(ref: string): CheckedOutTree {
     removed = true;
     process.off("exit", remove);
     for (const s of signals) process.off(s, onSignal);
-    const out = git(["worktree", "remove", "--force", dir]);
-    if (out.status !== 0) progress(`git worktree remove ${dir}: ${out.stderr.trim()}`);
+    undo?.();
     rmSync(parent, { recursive: true, force: true });
   };
   process.once("exit", remove);
   for (const s of signals) process.once(s, onSignal);
   const kit = path.join(dir, "packages", "littlepress");
-  return { ref, commit, subject, dir: existsSync(path.join(kit, "package.json")) ? kit : dir, remove };
+  return { dir: existsSync(path.join(kit, "package.json")) ? kit : dir, remove };
 }
 
 /** What is said of a tree in the report. */
-export const treeFacts = ({ ref, commit, subject }: Tree): Tree => ({ ref, commit, subject });
+export const treeFacts = ({ ref, commit, subject, folder }: Tree): Tree => ({
+  ref,
+  commit,
+  subject,
+  ...(folder && { folder }),
+});
 
 /**
  * A built site of this project (inside it) placed in `tree` at the same

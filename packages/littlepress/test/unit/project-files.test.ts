@@ -1,6 +1,9 @@
 // The project's files without git: the .gitignore rules read as git reads
 // them, and the walk finds what `git ls-files` finds (test/unit/line-length).
 import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRule, projectFiles } from "../helpers/project-files.ts";
 
@@ -26,20 +29,34 @@ describe(".gitignore rules", () => {
   });
 });
 
-const hasGit = (() => {
-  try {
-    execFileSync("git", ["rev-parse", "--git-dir"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+/** git itself, in `cwd`, reading no user's or system's configuration (a global excludes file would hide files). */
+const git = (cwd: string, args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
 
-describe.runIf(hasGit)("in this git checkout", () => {
+describe("beside git", () => {
+  // In a repository the test makes of the kit's files: the same in a clone and in a copy without .git.
   it("walking the tree finds the files git lists", () => {
     const paths = ["lib", "scripts", "functions", "test", "layouts", ".eleventy.js", "package.json"];
-    const walked = projectFiles(".", paths, { git: false });
-    expect(walked.length).toBeGreaterThan(100);
-    expect(walked).toEqual(projectFiles(".", paths));
+    const repo = mkdtempSync(path.join(tmpdir(), "littlepress-project-files-"));
+    try {
+      for (const p of [...paths, ".gitignore"]) cpSync(p, path.join(repo, p), { recursive: true });
+      // What a working copy holds beside the source, which .gitignore hides.
+      for (const junk of ["lib/node_modules/x.js", "test/.test-work/a.ts", "scripts/.cache/b.js"]) {
+        mkdirSync(path.dirname(path.join(repo, junk)), { recursive: true });
+        writeFileSync(path.join(repo, junk), "export {};\n");
+      }
+      git(repo, ["init", "-q"]);
+      const listed = git(repo, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...paths]);
+      const walked = projectFiles(repo, paths, { git: false });
+      expect(walked.length).toBeGreaterThan(100);
+      expect(walked).toEqual(listed.split("\0").filter(Boolean).sort());
+      expect(walked.filter((f) => f.includes("node_modules") || f.includes(".cache"))).toEqual([]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
