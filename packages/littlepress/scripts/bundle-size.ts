@@ -7,7 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
 import { siteDataDir } from "../lib/model/site-paths.ts";
-import { readNetlifyConfig } from "../lib/server/netlify-config.ts";
+import { projectNetlifyConfig } from "../lib/server/netlify-config.ts";
 import { scriptArgs } from "./cli.ts";
 
 export const USAGE = `Usage: npm run bundle [-- <site>]
@@ -42,7 +42,7 @@ export interface FunctionBundle {
 
 /** Bundles the functions of the project at `root`, reading the site from `site` (default: publish folder). */
 export async function bundleFunctions(root = process.cwd(), site = "_site"): Promise<FunctionBundle[]> {
-  const netlify = readNetlifyConfig(path.join(root, "netlify.toml"));
+  const netlify = projectNetlifyConfig(root);
   const config: Record<string, { nodeBundler: "esbuild"; includedFiles: string[] }> = {};
   // netlify.toml names the project's _site/ and _site_data/: here, `site` and its data folder.
   const folders: [string, string][] = [

@@ -22,7 +22,7 @@ export function editionEndpoint(
       const url = new URL(req.url);
       const tooMuch = editionRequestProblem(url);
       if (tooMuch) return toResponse(noEditionAnswer(204, tooMuch));
-      const pub = await openPublication(routeSlug(context), siteFor(context), url.origin);
+      const pub = await openPublication(routeSlug(req, context), siteFor(context), url.origin);
       if (!pub) return toResponse(noEditionAnswer(204, "no publication at this address"));
       return toResponse(editionAnswer(pub, await decide(pub, url), req.method));
     } catch (error) {

@@ -39,9 +39,17 @@ export interface ServeContext {
   deploy?: { context?: string; published?: boolean };
 }
 
-/** The publication a request is for: its route's `:slug`, "" at the site root (`/edition/`). */
-export function routeSlug(context: ServeContext | undefined): string {
-  return context?.params?.slug ?? "";
+/**
+ * The publication a request is for: its route's `:slug`, "" at the site root (`/edition/`).
+ * Netlify's Context names it in `params`; but `netlify serve`, running the bundles a deploy
+ * ships, leaves `params` empty on a route written with its trailing slash (`/:slug/edition/`,
+ * the form the platform calls), and a publication answered as if there were none. Every route
+ * is `/<slug>/<endpoint>/` or `/<endpoint>/`, so the path says it then.
+ */
+export function routeSlug(request: Request, context: ServeContext | undefined): string {
+  const named = context?.params?.slug;
+  if (named) return named;
+  return /^\/([^/]+)\/[^/]+\/?$/.exec(new URL(request.url).pathname)?.[1] ?? "";
 }
 
 /**
@@ -76,15 +84,4 @@ export function deployedSite(): string {
 
 function publishedFolder(): string {
   return [PUBLISHED][0]!;
-}
-
-/**
- * The path under `site` that a decoded URL path names, or undefined when it
- * would lead out of the site (`/../`): the one guard against path traversal,
- * for the local server and the preview's renderer.
- */
-export function insideSite(site: string, pathname: string): string | undefined {
-  const root = path.resolve(site);
-  const file = path.resolve(root, `.${path.posix.normalize(`/${pathname}`)}`);
-  return file === root || file.startsWith(root + path.sep) ? file : undefined;
 }

@@ -11,7 +11,7 @@ export const validateConfig: FunctionHandler = async (req, context) => {
     if (req.method !== "POST") {
       return jsonResponse({ valid: false, errors: ["Send the settings with POST."] }, 405, { Allow: "POST" });
     }
-    const pub = await openPublication(routeSlug(context), siteFor(context));
+    const pub = await openPublication(routeSlug(req, context), siteFor(context));
     if (!pub) return jsonResponse({ valid: false, errors: ["There is no publication at this address."] }, 404);
     const read = await readConfigRequest(req);
     if ("error" in read) return jsonResponse({ valid: false, errors: [read.error] }, read.status);

@@ -7,13 +7,13 @@ import { routeSlug } from "../edge/site-folder.ts";
 import { fileStore } from "./state-store.ts";
 import { subscriptionHistories } from "./subscriptions.ts";
 
-export const deliveries: FunctionHandler = async (_req, context) => {
+export const deliveries: FunctionHandler = async (req, context) => {
   try {
     const folder = context?.littlepressState;
     if (!folder || !context?.littlepressHistory)
       return jsonResponse({ error: "Delivery histories are shown on the desk of npm start only." }, 404);
     // Reading needs no sealing key: print keys are never opened here.
-    const slug = routeSlug(context);
+    const slug = routeSlug(req, context);
     return jsonResponse({ subscriptions: await subscriptionHistories(fileStore(folder), slug) });
   } catch (error) {
     console.error(`deliveries: internal fault: ${String(error)}`);

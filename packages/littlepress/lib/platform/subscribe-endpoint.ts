@@ -15,7 +15,7 @@ export const SUBSCRIBE_METHODS: readonly string[] = ["GET", "HEAD", "POST"];
 export const subscribe: FunctionHandler = async (req, context) => {
   try {
     const url = new URL(req.url);
-    const slug = routeSlug(context);
+    const slug = routeSlug(req, context);
     const state = stateForFunction(context);
     if ("error" in state) {
       console.error(`subscribe: ${state.error}`);

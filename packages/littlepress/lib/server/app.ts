@@ -99,11 +99,18 @@ function methodNotAllowed(c: Context, allow: string) {
   return c.text(text, 405, { Allow: allow, "Content-Type": TEXT });
 }
 
+/**
+ * The names this machine's loopback goes by, on any port: the server's own, or that of a proxy
+ * in front of it on this machine, which forwards its client's Host (netlify dev, run at the
+ * starter's root, proxies to npm start). A rebinding page's Host names its own domain.
+ */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/i;
+
 /** A request under another host name than the server's own: refused before anything is read or shown. */
 function ownHostsOnly(hosts: () => ReadonlySet<string>): MiddlewareHandler {
   return async (c, next) => {
     const own = hosts();
-    if (own.has((c.req.header("host") ?? "").toLowerCase())) return next();
+    if (LOOPBACK_HOST.test(c.req.header("host") ?? "")) return next();
     const text = `This server answers only at ${[...own][0]}/ (and localhost): the Host header names another.\n`;
     return c.text(text, 421);
   };

@@ -3,7 +3,9 @@
 // same app as everything else: lib/server/app.ts) and `npm run bundle` (each
 // function's included_files). The functions' own routes are in their
 // `config.path` (functions/*.mts).
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { packageFile } from "../build/package-files.ts";
 import { parse } from "smol-toml";
 
 export interface RedirectRule {
@@ -26,6 +28,19 @@ export interface NetlifyConfig {
   redirects: RedirectRule[];
   headers: HeaderRule[];
 }
+
+/**
+ * The package's copy of the starter's netlify.toml, for a site that has none (a blog served before it is
+ * set up for Netlify). Not named netlify.toml: in the starter repository, netlify-cli takes a workspace
+ * package holding a netlify.toml for the site to build and deploy, and the starter's root would not be.
+ */
+export const STARTER_NETLIFY_CONFIG = "netlify.starter.toml";
+
+/** The project's own netlify.toml, else the package's copy of the starter's (a blog not set up for Netlify). */
+export const projectNetlifyConfig = (root: string) => {
+  const own = path.join(root, "netlify.toml");
+  return readNetlifyConfig(existsSync(own) ? own : packageFile(STARTER_NETLIFY_CONFIG));
+};
 
 export function readNetlifyConfig(file = "netlify.toml"): NetlifyConfig {
   const toml = parse(readFileSync(file, "utf8")) as {

@@ -15,9 +15,9 @@ import { LOCAL_STATE } from "../platform/state-setup.ts";
 import { siteApp } from "./app.ts";
 import { loadFunctions } from "./functions.ts";
 import type { LiveChannel } from "./live-reload.ts";
-import { readNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
+import { projectNetlifyConfig, type NetlifyConfig } from "./netlify-config.ts";
 import { settleUnreadBodies } from "./unread-bodies.ts";
-import { packageFile, packageFunctions } from "../build/package-files.ts";
+import { packageFunctions } from "../build/package-files.ts";
 
 export interface LocalServer {
   url: string;
@@ -56,9 +56,10 @@ export interface ServerOptions {
    */
   trustProxy?: string[];
   /**
-   * Answer only requests whose Host names this server itself (127.0.0.1,
-   * localhost, [::1] with its port), so that a web page cannot reach it under
-   * another name (DNS rebinding). Default: under `npm start` (live).
+   * Answer only requests whose Host names this machine's loopback (127.0.0.1,
+   * localhost, [::1], on any port: a proxy here such as netlify dev forwards its
+   * own), so that a web page cannot reach it under another name (DNS
+   * rebinding). Default: under `npm start` (live).
    */
   ownHostsOnly?: boolean;
   /**
@@ -90,8 +91,7 @@ export const SHUTDOWN_GRACE_MS = 5_000;
  * is served by the package's own: the same rules and the same functions.
  */
 function siteConfig(root: string): { config: NetlifyConfig; functionsDir: string } {
-  const own = path.join(root, "netlify.toml");
-  const config = readNetlifyConfig(existsSync(own) ? own : packageFile("netlify.toml"));
+  const config = projectNetlifyConfig(root);
   const functionsDir = path.join(root, config.functions);
   return { config, functionsDir: existsSync(functionsDir) ? functionsDir : packageFunctions() };
 }

@@ -15,7 +15,6 @@ import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
-import { insideSite } from "../../lib/edge/site-folder.ts";
 import { firstLine } from "./errors.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 
@@ -172,6 +171,19 @@ export class PaperRenderer {
     this.blocked.push(url);
     return route.abort("blockedbyclient");
   }
+}
+
+/**
+ * The path under `site` that a decoded URL path names, or undefined when it
+ * would lead out of the site (`/../`): the renderer's guard against path
+ * traversal. (Not in lib/edge, which the functions load: Netlify's bundler
+ * reads its path.resolve of an unknown folder as "anything under the project"
+ * and packs the whole project into every function.)
+ */
+function insideSite(site: string, pathname: string): string | undefined {
+  const root = path.resolve(site);
+  const file = path.resolve(root, `.${path.posix.normalize(`/${pathname}`)}`);
+  return file === root || file.startsWith(root + path.sep) ? file : undefined;
 }
 
 /** The built site's file for a URL path, if there is one (never the functions' data). */

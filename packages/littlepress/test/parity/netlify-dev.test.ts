@@ -2,15 +2,17 @@
 // emulator (offline, no login), answers through netlify.toml's routes exactly
 // as the spec and the local server do. Bounded in time; stops what it started.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedPackage } from "../../scripts/bench/util.ts";
 import { builtSite } from "../helpers/sites.ts";
+import { STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 
 let netlify: ChildProcess;
+let project = "";
 let base = "";
 let log = "";
 
@@ -25,6 +27,19 @@ function freePort(): Promise<number> {
 }
 
 const get = (p: string, init?: RequestInit) => fetch(base + p, { ...init, signal: AbortSignal.timeout(20_000) });
+
+/**
+ * A folder whose netlify.toml is the starter's, as the package carries it (netlify.starter.toml: a file
+ * named netlify.toml in the package would make netlify-cli, run at the starter's root, take this workspace
+ * package for the site). netlify dev reads netlify.toml from where it runs and takes no other.
+ */
+function projectWithStarterConfig(): string {
+  // Inside the package, so that the functions' bundler finds them and their packages within the project.
+  mkdirSync(".test-work", { recursive: true });
+  const project = mkdtempSync(path.join(".test-work", "netlify-project-"));
+  copyFileSync(STARTER_NETLIFY_CONFIG, path.join(project, "netlify.toml"));
+  return project;
+}
 
 beforeAll(async () => {
   const site = path.resolve(builtSite("rooted"));
@@ -41,10 +56,14 @@ beforeAll(async () => {
     "--internal-disable-edge-functions",
     "--framework",
     "#static",
+    "--functions",
+    path.resolve("functions"),
     "--dir",
     site,
   ];
+  project = projectWithStarterConfig();
   netlify = spawn(path.join(installedPackage("netlify-cli"), "bin", "run.js"), args, {
+    cwd: project,
     env: {
       ...process.env,
       LITTLEPRESS_SITE_DIR: site,
@@ -74,6 +93,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (netlify?.pid && netlify.exitCode === null) process.kill(-netlify.pid, "SIGTERM");
+  rmSync(project, { recursive: true, force: true });
 });
 
 describe.each([

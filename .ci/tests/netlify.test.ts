@@ -1,0 +1,176 @@
+// Deploying this repository as it is (issue 35): Netlify's production build of
+// the starter's root, run by the workspace's own netlify-cli, offline and
+// without a login. `netlify serve` runs the [build] command, bundles every
+// function with zip-it-and-ship-it as a deploy does, and serves the zips;
+// the conformance checker then plays the platform against what it serves.
+// `netlify dev` at the root must start without asking which framework to run.
+// Both write the root's _site/ and .netlify/, as a deploy's build does.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { inFolder } from "./packed.ts";
+
+const SLOW = 300_000;
+const NETLIFY = path.resolve("node_modules/.bin/netlify");
+const home = mkdtempSync(path.join(tmpdir(), "netlify-home-"));
+
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
+/** A netlify-cli command at the root, as a user runs it, until `ready` says it serves; stopped by `stop`. */
+async function netlify(args: string[], ready: RegExp) {
+  const port = await freePort();
+  const started = Date.now();
+  // The flags that run offline without a login or Deno (edge functions need a download): see the toolchain notes.
+  const child: ChildProcess = spawn(
+    NETLIFY,
+    [...args, "--offline", "--port", String(port), "--internal-disable-edge-functions"],
+    {
+      env: { ...process.env, HOME: home, BROWSER: "none", CI: "true", NO_UPDATE_NOTIFIER: "1" },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let log = "";
+  child.stdout!.on("data", (d: Buffer) => (log += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`netlify ${args[0]} did not serve:\n${log}`)), 240_000);
+      child.once("exit", (code) => reject(new Error(`netlify ${args[0]} exited (${code}):\n${log}`)));
+      child.stdout!.on("data", () => {
+        if (!ready.test(log)) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const seconds = (Date.now() - started) / 1000;
+  return { base: `http://127.0.0.1:${port}`, log: () => log, seconds, stop };
+}
+
+/** The publications the build made (each has its index among the functions' data). */
+const publications = () =>
+  readdirSync("_site_data", { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join("_site_data", e.name, "index.json")))
+    .map((e) => e.name);
+
+const FUNCTIONS = readdirSync("functions")
+  .filter((f) => f.endsWith(".mts"))
+  .map((f) => f.replace(/\.mts$/, ""));
+
+describe("netlify serve --offline at the root: the production build, bundled as a deploy", () => {
+  let served: Awaited<ReturnType<typeof netlify>>;
+  afterAll(async () => served?.stop());
+
+  it(
+    "builds the site and zips every function",
+    async () => {
+      served = await netlify(["serve"], /Local dev server ready|Server now ready/);
+      console.log(`netlify serve --offline: built, bundled and serving in ${served.seconds.toFixed(1)} s`);
+      expect(served.log()).toMatch(/littlepress: built _site\/ in/);
+      expect(served.log()).toMatch(/Functions bundling completed/);
+      expect(served.log()).not.toMatch(/\[ERROR\]|Could not resolve/);
+      const zips = readdirSync(".netlify/functions").filter((f) => f.endsWith(".zip"));
+      expect(zips.sort()).toEqual(FUNCTIONS.map((f) => `${f}.zip`).sort());
+    },
+    SLOW,
+  );
+
+  it("bundles each function alone: its code and its included files, never the project or TypeScript", async () => {
+    const zip = await inFolder(".", "unzip", ["-Z1", ".netlify/functions/edition.zip"]);
+    const entries = zip.split("\n").filter(Boolean);
+    expect(entries).toContain("_site_data/site.json");
+    expect(entries.filter((e) => /\.(?:m|c)?ts$/.test(e) && !e.includes("node_modules/"))).toEqual([]);
+    for (const folder of ["content/", "test/", ".ci/", "_site/", "packages/littlepress/test/"])
+      expect(entries.filter((e) => e.startsWith(folder))).toEqual([]);
+  });
+
+  it(
+    "passes the conformance checker on every publication it serves",
+    async () => {
+      const slugs = publications();
+      expect(slugs.length).toBeGreaterThan(0);
+      // The emulator answers a few requests a second: the publications are checked side by side.
+      const results = await Promise.all(
+        slugs.map(async (slug) => {
+          const started = Date.now();
+          // Three days of deliveries: the emulator answers a few requests a second, and the days' rules are the
+          // kit's tests' to cover; this checks that the deploy's bundles answer as the spec says.
+          const check = ["--no-install", "littlepress", "check", `${served.base}/${slug}/`, "--days", "3"];
+          const output = await inFolder(".", "npx", check);
+          return { slug, output, seconds: (Date.now() - started) / 1000 };
+        }),
+      );
+      for (const { slug, output, seconds } of results) {
+        const verdict = /^OK: .*$/m.exec(output)?.[0];
+        console.log(
+          `littlepress check ${slug} against netlify serve: ${verdict ?? "no verdict"} (${seconds.toFixed(1)} s)`,
+        );
+        expect(verdict, output).toMatch(/^OK: \d+ passed, \d+ warnings?, 0 failed/);
+      }
+    },
+    SLOW,
+  );
+
+  it("answers /<slug>/edition/ with and without its slash, and keeps the functions' data private", async () => {
+    const [slug] = publications();
+    const index = JSON.parse(readFileSync(path.join("_site_data", slug!, "index.json"), "utf8")) as object;
+    expect(index).toBeTypeOf("object");
+    for (const route of ["edition/", "edition"]) {
+      const answer = await fetch(`${served.base}/${slug}/${route}`, { signal: AbortSignal.timeout(30_000) });
+      expect([200, 204, 410]).toContain(answer.status);
+      expect(answer.headers.get("x-littlepress-reason") ?? "").not.toMatch(/no publication/);
+    }
+    for (const secret of [
+      `/_littlepress/${slug}/index.json`,
+      "/_site_data/site.json",
+      `/_site_data/${slug}/index.json`,
+    ])
+      expect((await fetch(`${served.base}${secret}`, { signal: AbortSignal.timeout(30_000) })).status).toBe(404);
+  });
+});
+
+describe("netlify dev at the root", () => {
+  it(
+    "starts without asking which framework to run, and serves the site and its functions",
+    async () => {
+      const dev = await netlify(["dev", "--no-open", "--skip-gitignore"], /Local dev server ready/);
+      try {
+        console.log(`netlify dev: serving in ${dev.seconds.toFixed(1)} s`);
+        expect(dev.log()).not.toMatch(/Multiple possible dev commands/);
+        expect((await fetch(`${dev.base}/`, { signal: AbortSignal.timeout(30_000) })).status).toBe(200);
+        const [slug] = publications();
+        const meta = await fetch(`${dev.base}/${slug}/meta.json`, { signal: AbortSignal.timeout(30_000) });
+        expect(meta.status).toBe(200);
+        const edition = await fetch(`${dev.base}/${slug}/edition/`, { signal: AbortSignal.timeout(30_000) });
+        expect([200, 204, 410]).toContain(edition.status);
+        expect(edition.headers.get("x-littlepress-reason") ?? "").not.toMatch(/no publication/);
+      } finally {
+        await dev.stop();
+      }
+    },
+    SLOW,
+  );
+});
