@@ -312,3 +312,68 @@ it(
   },
   SLOW,
 );
+
+it(
+  "builds with Eleventy's own command too: the functions' data beside the site, none of it in the site",
+  async () => {
+    rmSync(path.join(blog, "_site"), { recursive: true, force: true });
+    rmSync(path.join(blog, "_site_data"), { recursive: true, force: true });
+    const output = await timed("npx @11ty/eleventy", () => inFolder(blog, "npx", ["--no-install", "@11ty/eleventy"]));
+    expect(output).toMatch(/Wrote \d+ files/);
+    expect(builtFolders()).toEqual(["_site", "_site_data"]);
+    expect(existsSync(site("_littlepress"))).toBe(false);
+    expect(existsSync(path.join(blog, "_site_data/site.json"))).toBe(true);
+    expect(existsSync(path.join(blog, "_site_data/paper/index.json"))).toBe(true);
+    await serving(["serve", "--port", "0"], async (url) => {
+      const third = await fetch(morning(url, "2026-03-03"));
+      expect(third.status).toBe(200);
+      expect(await third.text()).toMatch(/<h1[^>]*>First light<\/h1>/);
+    });
+  },
+  SLOW,
+);
+
+it(
+  "under Eleventy's own --serve, a saved post rebuilds the functions' data",
+  async () => {
+    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const child = spawn("npx", ["--no-install", "@11ty/eleventy", "--serve", "--port", port], {
+      cwd: blog,
+      detached: true,
+    });
+    let log = "";
+    child.stdout.on("data", (d: Buffer) => (log += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (log += d.toString()));
+    const index = path.join(blog, "_site_data/serial/index.json");
+    const waitFor = async (what: string, done: () => boolean) => {
+      const deadline = Date.now() + 60_000;
+      while (!done()) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${what}:\n${log}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    try {
+      await waitFor("eleventy --serve did not start", () => /Server at/.test(log));
+      const before = readFileSync(index, "utf8");
+      writeFileSync(
+        path.join(blog, "content/blog/firstpost.md"),
+        "---\ntitle: First light\ndate: 2026-03-02\ntags: posts\n---\nSaved under Eleventy's own server.\n",
+      );
+      // The data folder is swapped in whole: between its renames the index is briefly not there.
+      const rebuilt = () => existsSync(index) && readFileSync(index, "utf8") !== before;
+      await waitFor("the functions' data was not rebuilt", rebuilt);
+      expect(existsSync(site("_littlepress"))).toBe(false);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        process.kill(-child.pid!, "SIGINT");
+        await exited;
+      }
+    }
+    await serving(["serve", "--port", "0"], async (url) => {
+      const first = await fetch(`${url}/serial/edition/?delivery_count=0`);
+      expect(await first.text()).toMatch(/Saved under Eleventy's own server/);
+    });
+  },
+  SLOW,
+);

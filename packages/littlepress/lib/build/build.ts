@@ -1,12 +1,12 @@
 // The build: renders the site with Eleventy into a fresh folder and swaps it
 // in only when the whole build succeeded, so a broken edition never replaces a
 // good site. `npm run build` (scripts/build.ts) and `npm start` run it.
-import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { link, mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
-import { DATA_DIR, siteDataDir } from "../model/site-paths.ts";
+import { siteDataDir } from "../model/site-paths.ts";
 import littlepress, {
   RUN_OPTIONS,
   type LittlepressOptions,
@@ -18,6 +18,7 @@ import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
 import { removeAgainAtExit } from "./leftovers.ts";
+import { swapIn } from "./swap-in.ts";
 
 /** A build's options: the plugin's for one run (strict, memory, url, deploy, bundleBudget, today), and where. */
 export interface BuildOptions extends RunSettings {
@@ -60,6 +61,9 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
   await write(output, memory, input, (next) => {
     const eleventy = new Eleventy(input, next, {
       quietMode: true,
+      // As on Eleventy's command line: the output given here wins over a config file's `dir.output`,
+      // so a build writes only its fresh folder, never the live site.
+      source: "cli",
       configPath: ".eleventy.js",
       // Registered before .eleventy.js registers it with its defaults: these options win.
       config: (eleventyConfig) => {
@@ -90,13 +94,16 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
   await write(output, run.memory, ".", (next) => {
     const eleventy = new Eleventy(undefined, next, {
       quietMode: true,
+      // As on Eleventy's command line: the output given here wins over a config file's `dir.output`,
+      // so a build writes only its fresh folder, never the live site.
+      source: "cli",
       configPath,
       config: (eleventyConfig) => {
         Object.assign(eleventyConfig, { [RUN_OPTIONS]: state });
         // The input may be the project itself: earlier builds beside it are not its pages.
         const built = path.relative(process.cwd(), path.resolve(output));
-        for (const folder of [built, `${built}.old`, siteDataDir(built), `${siteDataDir(built)}.next`])
-          eleventyConfig.ignores.add(`${folder}/**`);
+        // (_site/, _site.next/, _site.old/, _site_data/ and the data's own .next and .old.)
+        eleventyConfig.ignores.add(`${built}*/**`);
       },
     });
     const added = () => {
@@ -119,9 +126,9 @@ async function write(
   make: (next: string) => { eleventy: Eleventy; added?: () => void },
 ): Promise<void> {
   const next = `${output}.next`;
-  // The functions' data, staged by the plugin in next/_littlepress/, goes beside the site, never in it.
+  // The functions' data, which the plugin leaves beside the site it wrote, never in it.
   const data = siteDataDir(output);
-  const nextData = `${data}.next`;
+  const nextData = siteDataDir(next);
   await rm(next, { recursive: true, force: true });
   await rm(nextData, { recursive: true, force: true });
   const { eleventy, added } = make(next);
@@ -129,7 +136,6 @@ async function write(
   try {
     await eleventy.write();
     added?.();
-    await rename(path.join(next, DATA_DIR), nextData);
     // Images of the pages kept from the memory were written by an earlier build.
     if (memory) await keepImages(output, next);
   } catch (error) {
@@ -142,14 +148,6 @@ async function write(
   }
   await swapIn(nextData, data);
   await swapIn(next, output);
-}
-
-/** Replaces `folder` with `next` (renames, then removes the old one). */
-async function swapIn(next: string, folder: string): Promise<void> {
-  await rm(`${folder}.old`, { recursive: true, force: true });
-  await rename(folder, `${folder}.old`).catch(() => undefined);
-  await rename(next, folder);
-  await rm(`${folder}.old`, { recursive: true, force: true });
 }
 
 /**

@@ -37,7 +37,8 @@ import { TEMPLATE_FILE } from "./data-editions.ts";
 import { dayFacts } from "../model/day-facts.ts";
 import { metaJson } from "../model/meta.ts";
 import { eachAtMost } from "../model/each-at-most.ts";
-import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
+import { DATA_DIR, SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
+import { swapIn } from "./swap-in.ts";
 import { loadSite, type PublicationSource, type Site } from "./site.ts";
 import { textFields } from "../model/config-fields.ts";
 import { slotToken } from "../model/text-slots.ts";
@@ -91,6 +92,11 @@ interface EditionData {
   /** An edition of several blog posts (two on one day): each rendered with its own front matter, under its title. */
   parts?: PostPart[];
 }
+
+/** The Eleventy versions the plugin works with: its package's peer dependency. */
+const ELEVENTY_RANGE = (
+  JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { peerDependencies: Record<string, string> }
+).peerDependencies["@11ty/eleventy"]!;
 
 /** What the plugin is given: by `.eleventy.js`, or by `npm run build` and `npm start` for one run. */
 export interface LittlepressOptions {
@@ -148,6 +154,8 @@ export interface RunOptions {
 
 // Async, as Eleventy allows a plugin: its engine for a post's JavaScript front matter is.
 export default async function littlepress(eleventyConfig: EleventyConfig, given: LittlepressOptions) {
+  // As Eleventy's own plugins do: an Eleventy outside the peer dependency's range is named at once.
+  eleventyConfig.versionCheck(ELEVENTY_RANGE);
   const run = (eleventyConfig as unknown as { [RUN_OPTIONS]?: RunOptions })[RUN_OPTIONS];
   if (run) run.added = true;
   const options: LittlepressOptions = { ...given, ...run?.options };
@@ -191,8 +199,23 @@ export default async function littlepress(eleventyConfig: EleventyConfig, given:
       reportWarnings(warnings, options.strict ?? false);
       await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
       await writeSiteIndex(site, directories.output, siteUrl({ site: site.url ?? options.url }).url);
+      // Beside the site, never in it, whichever command ran Eleventy (`littlepress build` then swaps both in).
+      await swapIn(path.join(directories.output, DATA_DIR), siteDataDir(directories.output));
     },
   );
+  watchSources(eleventyConfig, options);
+}
+
+/**
+ * Under Eleventy's own `--serve` and `--watch`: the plugin reads the publications when the
+ * config runs, so a change to them has Eleventy run the config again, as for the config file.
+ */
+function watchSources(eleventyConfig: EleventyConfig, options: LittlepressOptions) {
+  const folders = [
+    ...(options.content === undefined ? [] : [options.content]),
+    ...(options.posts ?? []).map((p) => p.folder),
+  ];
+  for (const folder of new Set(folders)) eleventyConfig.addWatchTarget(`./${folder}/**`, { resetConfig: true });
 }
 
 /** Where each publication's files are, and what names its settings in problems and warnings. */

@@ -17,6 +17,10 @@ declare module "@11ty/eleventy" {
     on(event: string, listener: (arg: never) => unknown): void;
     setLiquidOptions(options: Record<string, unknown>): void;
     amendLibrary(name: "liquid" | "md", amend: (library: never) => void): void;
+    /** Throws Eleventy's own error when the running Eleventy is outside the semver range. */
+    versionCheck(range: string): void;
+    /** `resetConfig`: a change there runs the config (and its plugins) again under --serve and --watch. */
+    addWatchTarget(target: string, options?: { resetConfig?: boolean }): void;
   }
   export default class Eleventy {
     constructor(
@@ -25,6 +29,8 @@ declare module "@11ty/eleventy" {
       options?: {
         quietMode?: boolean;
         configPath?: string;
+        /** "cli": the input and output given here win over the config file's `dir`, as on the command line. */
+        source?: "cli" | "script";
         /** Runs before the config file: a plugin added here with `unique` is the one that counts. */
         config?: (eleventyConfig: EleventyConfig) => void;
       },
