@@ -10,6 +10,12 @@
 // it prints only what the next scheduled run would print anyway, once per
 // edition and subscriber. Netlify POSTs the deploy's details: they are not
 // read (nothing is taken from a body anyone can send, least of all a URL).
+// It pushes only when Netlify's context says this is the live production deploy
+// (context "production", published true); a deploy preview, a branch deploy, an
+// old deploy reached by its permalink, a production deploy not yet marked
+// published, or no word at all: nothing, and a log line saying why. Netlify does
+// not document whether the event comes before publishing: if it does, those
+// pushes wait for the scheduled run (within 15 minutes).
 // Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
 import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
 import { siteAddress, siteFor } from "../edge/site-folder.ts";
@@ -28,14 +34,14 @@ export const deployPush: FunctionHandler = async (req, context) => {
   try {
     // The body is Netlify's account of the deploy: nothing here needs it, so none of it is read.
     await req.body?.cancel().catch(() => undefined);
-    // Netlify runs this for deploy previews and branch deploys too, each on its own files but with the
-    // site's one store: only the published deploy's pushes are the scheduled run's, so only those print. A
-    // production deploy prints even if not yet marked published: the event may come before it is.
-    const deploy = context?.deploy;
-    if (deploy?.published === false && deploy.context !== "production") {
-      const which = deploy.context ? ` (${deploy.context})` : "";
-      console.log(`${NAME}: this deploy${which} is not the published one: nothing to push`);
-      return jsonResponse({ pushed: false, reason: "not the published deploy" });
+    // Netlify runs this for deploy previews, branch deploys and (by its permalink) old deploys too, each on its
+    // own files but with the site's one store: only the live production deploy's pushes are the scheduled
+    // run's, so only a deploy known to be that one prints. Anything else, or nothing said, prints nothing;
+    // a production deploy not yet marked published leaves its pushes to the scheduled run (within 15 minutes).
+    const refused = notLive(context?.deploy);
+    if (refused) {
+      console.log(`${NAME}: ${refused}: nothing to push (the scheduled run prints what the live deploy has)`);
+      return jsonResponse({ pushed: false, reason: refused });
     }
     const state = stateForFunction(context);
     if ("error" in state) {
@@ -63,6 +69,18 @@ export const deployPush: FunctionHandler = async (req, context) => {
     return jsonResponse({ error: "the push run failed; the scheduled run resumes it" }, 500);
   }
 };
+
+/** Why a deploy is not known to be the live production deploy; undefined when it is. */
+function notLive(deploy: { context?: string; published?: boolean } | undefined): string | undefined {
+  if (!deploy) return "no deploy information";
+  if (deploy.context !== "production")
+    return deploy.context === undefined
+      ? "the deploy has no context"
+      : `the deploy is a ${JSON.stringify(deploy.context)} one, not production`;
+  if (deploy.published === undefined) return "the production deploy does not say whether it is published";
+  if (deploy.published !== true) return "the production deploy is not the published one";
+  return undefined;
+}
 
 const printed = (report: PushReport) => report.lines.filter((l) => l.outcome === "printed").length;
 

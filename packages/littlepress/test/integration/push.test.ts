@@ -335,8 +335,10 @@ describe("npm run push", () => {
 });
 
 describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () => {
-  // As Netlify runs it: the deployed function's handler, a Request and a context, its store a file store here.
+  // As Netlify runs it: the deployed function's handler, a Request and a context (the live production deploy's),
+  // its store a file store here.
   const context = (over: Partial<ServeContext> = {}): ServeContext => ({
+    deploy: { context: "production", published: true },
     littlepressSite: built,
     littlepressState: fixture.folder,
     littlepressPrintKeys: sirius.allowed,
@@ -462,20 +464,43 @@ describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () =
     }
   }, 120_000);
 
-  it("prints for a production deploy that Netlify does not count as published yet", async () => {
-    freshStore();
-    const { key } = await subscribe("news");
-    const res = await invoke({ method: "POST" }, { deploy: { context: "production", published: false } });
-    expect(await res.json()).toMatchObject({ printed: 1 });
-    expect(sirius.prints.map((p) => p.key)).toEqual([key]);
-  });
-
-  it("prints nothing for a deploy that is not the published one (a deploy preview)", async () => {
+  // Only a deploy known to be the live production one pushes: anything else, or nothing said, prints nothing, stamps
+  // nothing, and says why in the log (the scheduled run prints what the live deploy has, within 15 minutes).
+  const refusals: [string, Partial<ServeContext>, string][] = [
+    ["no deploy information", { deploy: undefined }, "no deploy information"],
+    [
+      "a production deploy that does not say whether it is published",
+      { deploy: { context: "production" } },
+      "the production deploy does not say whether it is published",
+    ],
+    [
+      "an old production deploy reached by its permalink (or one not yet marked published)",
+      { deploy: { context: "production", published: false } },
+      "the production deploy is not the published one",
+    ],
+    [
+      "a deploy preview",
+      { deploy: { context: "deploy-preview", published: false } },
+      'the deploy is a "deploy-preview" one, not production',
+    ],
+    [
+      "a branch deploy, even one said to be published",
+      { deploy: { context: "branch-deploy", published: true } },
+      'the deploy is a "branch-deploy" one, not production',
+    ],
+    ["a deploy with no context", { deploy: { published: true } }, "the deploy has no context"],
+  ];
+  it.each(refusals)("prints nothing for %s, and logs why", async (_, over, reason) => {
     freshStore();
     await subscribe("news");
-    const res = await invoke({ method: "POST" }, { deploy: { context: "deploy-preview", published: false } });
-    expect(await res.json()).toEqual({ pushed: false, reason: "not the published deploy" });
+    const res = await invoke({ method: "POST" }, over);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ pushed: false, reason });
+    expect(log()).toEqual([
+      `deploy-succeeded-background: ${reason}: nothing to push (the scheduled run prints what the live deploy has)`,
+    ]);
     expect(posts()).toEqual([]);
+    expect(sirius.prints).toEqual([]);
     expect(await store.get(pushKey("news", "1"))).toBeUndefined();
   });
 });
