@@ -105,6 +105,9 @@ describe("netlify serve --offline at the root: the production build, bundled as 
     expect(entries.filter((e) => /\.(?:m|c)?ts$/.test(e) && !e.includes("node_modules/"))).toEqual([]);
     for (const folder of ["content/", "test/", ".ci/", "_site/", "packages/littlepress/test/"])
       expect(entries.filter((e) => e.startsWith(folder))).toEqual([]);
+    // The state store's client, which the kit loads with import() (an optional peer dependency), is traced in.
+    const subscribe = await inFolder(".", "unzip", ["-Z1", ".netlify/functions/subscribe.zip"]);
+    expect(subscribe).toMatch(/^node_modules\/@netlify\/blobs\/package\.json$/m);
   });
 
   it(

@@ -2,7 +2,7 @@
 // (onlyIfNew, onlyIfMatch on the blob's ETag) give the same guarantees as the
 // file store's, across functions running at once. Strong consistency, so a
 // run reads what the last one wrote.
-import { getStore, type Store } from "@netlify/blobs";
+import type { Store } from "@netlify/blobs";
 import { checkKey, type StateStore, type Stored } from "./state-store.ts";
 
 /** A Blobs site named explicitly (a deployed function finds its own). */
@@ -22,44 +22,67 @@ export const BLOBS_STORE_NAME = "littlepress-subscriptions";
  * finds the site by itself; `options` names another (the tests' local Blobs server).
  */
 export function blobsStore(options?: BlobsSite): StateStore {
-  const store: Store = options
-    ? getStore({ name: BLOBS_STORE_NAME, consistency: "strong", ...options })
-    : getStore({ name: BLOBS_STORE_NAME, consistency: "strong" });
+  let opened: Promise<Store> | undefined;
+  const open = () => (opened ??= openStore(options));
   return {
     async get<T>(key: string): Promise<Stored<T> | undefined> {
+      const store = await open();
       const found = await store.getWithMetadata(checkKey(key), { type: "json" });
       if (!found) return undefined;
       return { value: found.data as T, version: found.etag ?? "" };
     },
     async create(key, value) {
+      const store = await open();
       return (await store.setJSON(checkKey(key), value, { onlyIfNew: true })).modified;
     },
     async createVersioned(key, value) {
+      const store = await open();
       const written = await store.setJSON(checkKey(key), value, { onlyIfNew: true });
       if (!written.modified) return undefined;
       // The service answers the new ETag; without one (the local emulator), a read gives it.
       return written.etag ?? (await store.getWithMetadata(key, { type: "json" }))?.etag ?? "";
     },
     async replace(key, value, version) {
+      const store = await open();
       // An empty condition would write unconditionally: refuse instead (Netlify's
       // local emulator answers reads without ETags; the service always sends one).
       if (!version) return false;
       return (await store.setJSON(checkKey(key), value, { onlyIfMatch: version })).modified;
     },
     async put(key, value) {
+      const store = await open();
       await store.setJSON(checkKey(key), value);
     },
     async delete(key) {
+      const store = await open();
       await store.delete(checkKey(key));
     },
     async list(prefix) {
+      const store = await open();
       const { blobs } = await store.list({ prefix });
       return blobs.map((b) => b.key);
     },
     async folders(prefix) {
+      const store = await open();
       // Blobs names a directory by its whole key prefix ("limits/subscribe/2026-11-22T06"): its last part is its name.
       const { directories } = await store.list({ prefix, directories: true });
       return directories.map((d) => d.replace(/\/$/, "").split("/").pop() ?? "").filter(Boolean);
     },
   };
+}
+
+/**
+ * The Netlify Blobs client, loaded when a store is first used: @netlify/blobs is an optional peer
+ * dependency (with its telemetry, 26 MB a blog that never deploys subscriptions to Netlify need
+ * not install). The starter depends on it; Netlify's bundler packs it with the functions.
+ */
+async function openStore(options: BlobsSite | undefined): Promise<Store> {
+  const blobs = await import("@netlify/blobs").catch((error: unknown) => {
+    throw new Error(
+      "the state store on Netlify needs the package @netlify/blobs, which is not installed: " +
+        "npm install @netlify/blobs (docs/deploying-and-self-hosting.md)",
+      { cause: error },
+    );
+  });
+  return blobs.getStore({ name: BLOBS_STORE_NAME, consistency: "strong", ...options });
 }
