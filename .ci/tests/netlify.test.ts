@@ -7,11 +7,11 @@
 // Both write the root's _site/ and .netlify/, as a deploy's build does.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { inFolder } from "./packed.ts";
+import { freePort } from "../../packages/littlepress/scripts/cli.ts";
 
 const SLOW = 300_000;
 const NETLIFY = path.resolve("node_modules/.bin/netlify");
@@ -19,19 +19,9 @@ const home = mkdtempSync(path.join(tmpdir(), "netlify-home-"));
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
-
 /** A netlify-cli command at the root, as a user runs it, until `ready` says it serves; stopped by `stop`. */
 async function netlify(args: string[], ready: RegExp) {
-  const port = await freePort();
+  const port = await freePort(0);
   const started = Date.now();
   // The flags that run offline without a login or Deno (edge functions need a download): see the toolchain notes.
   const child: ChildProcess = spawn(

@@ -3,28 +3,18 @@
 // as the spec and the local server do. Bounded in time; stops what it started.
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedPackage } from "../../scripts/bench/util.ts";
 import { builtSite } from "../helpers/sites.ts";
 import { STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
+import { freePort } from "../../scripts/cli.ts";
 
 let netlify: ChildProcess;
 let project = "";
 let base = "";
 let log = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
 
 const get = (p: string, init?: RequestInit) => fetch(base + p, { ...init, signal: AbortSignal.timeout(20_000) });
 
@@ -43,7 +33,7 @@ function projectWithStarterConfig(): string {
 
 beforeAll(async () => {
   const site = path.resolve(builtSite("rooted"));
-  const port = await freePort();
+  const port = await freePort(0);
   base = `http://127.0.0.1:${port}`;
   // The flags that start offline, without login or Deno (see the toolchain notes).
   const args = [
