@@ -49,6 +49,11 @@ export interface Subscription {
    * absent from subscriptions stored before it was kept, which read as none.
    */
   failing?: Failing | null;
+  /**
+   * The publication's seat it holds (lib/platform/seats.ts), given back when it
+   * ends; absent from subscriptions stored before seats were kept.
+   */
+  seat?: number;
 }
 
 /**

@@ -38,7 +38,8 @@ import { BACKGROUND_LIMIT_MS } from "../model/run-budget.ts";
 import { todayIn } from "../model/time-zones.ts";
 import type { PruneBudget, StateStore } from "./state-store.ts";
 import { dropStrayIndexKeys, indexedId } from "./subscriptions.ts";
-import { LIVE, slotFrom, slotOf, SLOTS, SUBSCRIPTIONS } from "./store-keys.ts";
+import { dropStraySeats } from "./seats.ts";
+import { LIVE, SEATS, slotFrom, slotOf, SLOTS, SUBSCRIPTIONS } from "./store-keys.ts";
 
 /**
  * Stray index keys a sweep deletes at most, and only in its first 20 seconds
@@ -266,6 +267,7 @@ export async function planRun(o: PlanOptions): Promise<PlanReport> {
   if (sweep) {
     // The indexes are listed before the subscriptions: a key a subscribe writes in between is young, and kept.
     const indexed = [...(await store.list(LIVE)), ...(await store.list(SLOTS))];
+    const seats = await store.list(SEATS);
     const ids = (await store.list(SUBSCRIPTIONS)).map((k) => k.slice(SUBSCRIPTIONS.length));
     for (let i = 0; i < ids.length; i += size) await newBatch(ids.slice(i, i + size), true);
     await store.put(SWEPT, { at: at.toISOString() });
@@ -277,6 +279,8 @@ export async function planRun(o: PlanOptions): Promise<PlanReport> {
       inTime: () => performance.now() < started + STRAYS_UNTIL_MS,
     };
     await dropStrayIndexKeys(store, at, strays, budget).catch(() => undefined);
+    // And the seats whose subscription is gone (each read: a seat's key names no subscription).
+    await dropStraySeats(store, at, seats, budget, (id) => stored.has(id)).catch(() => undefined);
     report.strays = budget.taken ?? 0;
   }
   const slots = await store.folders(SLOTS);

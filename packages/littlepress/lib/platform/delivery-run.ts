@@ -48,11 +48,14 @@ import { sendEndNotice, type NoticeWork } from "./end-notices.ts";
 import type { PrintKeyPolicy } from "./print-key-client.ts";
 import { postToPrinter } from "./print-key-post.ts";
 import { pruneRateLimits } from "./rate-limit-pruning.ts";
+import { dropStraySeats, releaseSeat } from "./seats.ts";
 import type { PruneBudget, StateStore, Stored } from "./state-store.ts";
 import {
   deliveryKey,
   LIVE,
   liveKey,
+  seatKey,
+  SEATS,
   SLOTS,
   slotKey,
   SUBSCRIPTIONS,
@@ -207,7 +210,8 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
   // The index is listed before the subscriptions: a key that a subscribe writes in between is young, and kept.
   const indexed = new Set(options.dryRun ? [] : await store.list(LIVE));
   const slotted = new Set(options.dryRun ? [] : await store.list(SLOTS));
-  const run = openRun(options, { indexed, slotted });
+  const seated = new Set(options.dryRun ? [] : await store.list(SEATS));
+  const run = openRun(options, { indexed, slotted, seated });
   const keys = await store.list(SUBSCRIPTIONS);
   // The same batches a scheduled run hands to background functions (delivery-batches.ts), one after the other.
   for (let i = 0; i < keys.length; i += SELF_HOSTED_BATCH)
@@ -219,6 +223,13 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
       if (!run.unchecked) {
         const strays = [...indexed, ...slotted].filter((key) => !run.seen.has(key));
         await dropStrayIndexKeys(store, run.o.at, strays, run.prunes);
+        // Seats no subscription holds: a subscribe or a release cut short (young ones are left alone).
+        await dropStraySeats(
+          store,
+          run.o.at,
+          [...seated].filter((key) => !run.seen.has(key)),
+          run.prunes,
+        );
       }
       await pruneRateLimits(store, run.o.at, run.prunes, Math.min(8, run.concurrency));
     } catch {
@@ -240,6 +251,8 @@ export const SELF_HOSTED_BATCH = 1_000;
 export interface RunIndexes {
   indexed?: ReadonlySet<string>;
   slotted?: ReadonlySet<string>;
+  /** The seats' keys (seats.ts), listed by a self-hosted run. */
+  seated?: ReadonlySet<string>;
   /** A batch of the daily sweep: make sure each live subscription has its index and schedule keys. */
   repair?: boolean;
 }
@@ -313,6 +326,7 @@ async function deliverKey(run: Run, key: string): Promise<void> {
   const sub = stored.value;
   run.seen.add(liveKey(sub.slug, sub.id));
   run.seen.add(slotKey(sub));
+  if (sub.seat !== undefined) run.seen.add(seatKey(sub.slug, sub.seat));
   if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
   // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
   if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy)
@@ -376,13 +390,13 @@ function gate(limit: number): <R>(work: () => Promise<R>) => Promise<R> {
  * Keeps a subscription's entries right before its delivery: removes one that
  * ended longer ago than records are kept (false: it is gone, or going, with
  * the next run when the run's deletions ran out), and keeps the live index in
- * step with it (in it while live, out of it once ended).
+ * step with it (in it while live, out of it once ended; its seat given back once ended).
  */
 async function upkeep(run: Run, sub: Subscription): Promise<boolean> {
   const { store, at } = run.o;
   try {
     if (subscriptionExpired(sub, at, run.keepDays)) {
-      await removeSubscription(store, sub, run.prunes);
+      await removeSubscription(store, sub, run.prunes, at);
       return false;
     }
     const entry: LiveEntry = { at: sub.created };
@@ -396,16 +410,24 @@ async function upkeep(run: Run, sub: Subscription): Promise<boolean> {
       if (!sub.ended && (there === undefined ? repair : !there)) await store.create(key, entry);
       if (sub.ended && (there ?? repair)) await store.delete(key);
     }
+    if (sub.ended && sub.seat !== undefined) {
+      const { seated } = run.indexes;
+      if (seated ? seated.has(seatKey(sub.slug, sub.seat)) : repair) await releaseSeat(store, sub, at);
+    }
   } catch {
     // The store failed: the next run does it again; the delivery goes on (if the store lets it).
   }
   return true;
 }
 
-/** An ended subscription leaves the live index and the schedule (what fails, a later run's upkeep does). */
+/**
+ * An ended subscription leaves the live index and the schedule, and gives back
+ * its seat (what fails, a later run's upkeep does).
+ */
 async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
   await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
   await store.delete(slotKey(sub)).catch(() => undefined);
+  await releaseSeat(store, sub, new Date()).catch(() => undefined);
 }
 
 /** The report's line for a paused subscription skipping the day. */

@@ -5,6 +5,9 @@
 // - live/<publication>/<id>: the index of a publication's live subscriptions,
 //   one small key per subscription, which the subscribe page counts (by
 //   listing the keys, reading none) to keep to the publication's cap;
+// - seats/<publication>/<n>: the cap's seats, numbered 0 to the cap less one,
+//   each taken with a conditional create by one subscribe (seats.ts), so that
+//   subscribes at the same moment cannot together pass the cap;
 // - limits/<action>/<UTC hour>/<client hash>: rate-limit counters (rate-limit.ts);
 // - slots/<hour>.<zone>/<id>: the schedule, one small key per live subscription
 //   under its delivery hour and time zone (the zone in base64url, since zone
@@ -47,6 +50,11 @@ export const liveKey = (slug: string, id: string) => `${liveOf(slug)}${id}`;
 export interface LiveEntry {
   at: string;
 }
+
+/** The cap's seats (seats.ts): `seats/<publication>/<n>`. */
+export const SEATS = "seats/";
+export const seatsOf = (slug: string) => `${SEATS}${publicationKey(slug)}/`;
+export const seatKey = (slug: string, seat: number) => `${seatsOf(slug)}${seat}`;
 
 /** Where the rate-limit counters are: `limits/<action>/<UTC hour>/<client hash>`. */
 export const LIMITS = "limits/";

@@ -3,8 +3,9 @@
 // the publication's own validate_config/ exactly as the platform sent them
 // (a form field `config` holding JSON), its errors shown after the platform's
 // alert; on `valid: true` the subscription is stored with its print key
-// sealed, and the subscriber gets a private unsubscribe link. Rate-limited
-// per client, and capped per publication (maxSubscriptions).
+// sealed, and the subscriber gets a private unsubscribe link, which works on
+// its own publication's page only. Rate-limited per client, and capped per
+// publication (maxSubscriptions) with a seat taken before anything else is asked (seats.ts).
 import type { SpecField } from "../model/config-fields.ts";
 import { pad } from "../model/dates.ts";
 import { parsePrintKeyUrl } from "../model/print-key.ts";
@@ -24,7 +25,8 @@ import {
   type FormValues,
   type PageMeta,
 } from "./subscribe-page.ts";
-import { createSubscription, unsubscribe } from "./subscribing.ts";
+import { returnSeat, takeSeat, type TakenSeat } from "./seats.ts";
+import { createSubscription, newSubscriptionId, unsubscribe } from "./subscribing.ts";
 import { liveSubscriptions } from "./subscriptions.ts";
 
 export interface SubscribeOptions {
@@ -67,10 +69,19 @@ export async function subscribeRequest(req: Request, o: SubscribeOptions): Promi
   const form = await readForm(req);
   if (!form) return html(messagePage("Not understood", "Send the form from the subscribe page."), 400);
   if (form.get("action") === "unsubscribe") {
-    const done = await unsubscribe(o.store, form.get("id") ?? "", form.get("token") ?? "");
-    return done
-      ? html(messagePage("Unsubscribed", `Your printer will not print ${meta.name} any more.`))
-      : html(messagePage("Link not valid", "This unsubscribe link is not valid, or was used already."), 404);
+    const done = await unsubscribe(o.store, o.slug, form.get("id") ?? "", form.get("token") ?? "", o.at);
+    if (done === "unsubscribed")
+      return html(messagePage("Unsubscribed", `Your printer will not print ${meta.name} any more.`));
+    if (done === "another publication")
+      return html(
+        messagePage(
+          "Link not for this publication",
+          `This unsubscribe link is for another publication, not ${meta.name}; nothing was changed. ` +
+            "Open the link exactly as you were given it.",
+        ),
+        404,
+      );
+    return html(messagePage("Link not valid", "This unsubscribe link is not valid, or was used already."), 404);
   }
   const at = o.at ?? new Date();
   if (!(await allowTry(o.store, o.limit ?? SUBSCRIBE_LIMIT, o.client, o.sealKey, at)))
@@ -81,10 +92,12 @@ export async function subscribeRequest(req: Request, o: SubscribeOptions): Promi
   // 409 Conflict: the request is good and the client may make it, but the publication's present state
   // refuses it, and that state can change (an unsubscribe, a higher cap). Not 403, which says the client
   // is not allowed; not 429, which is the client's own rate. Counted before the print key and
-  // validate_config/ are asked, from the publication's index (keys listed, no subscription read).
+  // validate_config/ are asked, from the publication's index (keys listed, no subscription read), which
+  // counts the subscriptions made before seats too; then a seat is taken, which holds the place under
+  // concurrency, and given back unless the subscription is made.
   const max = o.maxSubscriptions ?? MAX_SUBSCRIPTIONS;
-  if ((await liveSubscriptions(o.store, o.slug)) >= max)
-    return html(
+  const full = () =>
+    html(
       messagePage(
         "This publication is full",
         `${meta.name} has as many subscribers as it takes just now, so no printer can subscribe to it. ` +
@@ -92,10 +105,27 @@ export async function subscribeRequest(req: Request, o: SubscribeOptions): Promi
       ),
       409,
     );
-  return subscribe(meta, form, o, at);
+  if ((await liveSubscriptions(o.store, o.slug)) >= max) return full();
+  const id = newSubscriptionId();
+  const seat = await takeSeat(o.store, o.slug, id, max, at);
+  if (!seat) return full();
+  let made = false;
+  try {
+    const res = await subscribe(meta, form, o, at, { id, seat });
+    made = res.status === 200;
+    return res;
+  } finally {
+    if (!made) await returnSeat(o.store, seat, at);
+  }
 }
 
-async function subscribe(meta: PageMeta, form: URLSearchParams, o: SubscribeOptions, at: Date): Promise<Response> {
+async function subscribe(
+  meta: PageMeta,
+  form: URLSearchParams,
+  o: SubscribeOptions,
+  at: Date,
+  held: { id: string; seat: TakenSeat },
+): Promise<Response> {
   const values: FormValues = {
     zone: (form.get("zone") ?? "").trim(),
     hour: (form.get("hour") ?? "").trim(),
@@ -123,6 +153,8 @@ async function subscribe(meta: PageMeta, form: URLSearchParams, o: SubscribeOpti
     hour,
     settings: meta.fields.map((f) => [f.name, values.settings[f.name] ?? ""]),
     at,
+    id: held.id,
+    seat: held.seat.seat,
   });
   const link = new URL(o.slug ? `/${o.slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin);
   link.searchParams.set("unsubscribe", `${subscription.id}.${token}`);

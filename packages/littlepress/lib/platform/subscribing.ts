@@ -5,6 +5,7 @@ import { sealPrintKey } from "../model/print-key.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { StateStore } from "./state-store.ts";
 import { liveKey, slotKey, subscriptionKey, type LiveEntry } from "./store-keys.ts";
+import { releaseSeat } from "./seats.ts";
 import { pruneDeliveries } from "./subscriptions.ts";
 
 export interface NewSubscription {
@@ -15,7 +16,14 @@ export interface NewSubscription {
   hour: number;
   settings: [string, string][];
   at: Date;
+  /** Its id, when chosen before (the seat it takes names it): newId() otherwise. */
+  id?: string;
+  /** The publication's seat it took (seats.ts), if any. */
+  seat?: number;
 }
+
+/** A new subscription's id: random, and public. */
+export const newSubscriptionId = () => randomBytes(9).toString("base64url");
 
 const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -27,7 +35,7 @@ export async function createSubscription(
 ): Promise<{ subscription: Subscription; token: string }> {
   const token = randomBytes(24).toString("base64url");
   const subscription: Subscription = {
-    id: randomBytes(9).toString("base64url"),
+    id: s.id ?? newSubscriptionId(),
     slug: s.slug,
     printKey: sealPrintKey(s.printKey, sealKey),
     printer: s.printer,
@@ -39,6 +47,7 @@ export async function createSubscription(
     lastEtag: null,
     ended: null,
     unsubscribeHash: tokenHash(token),
+    ...(s.seat !== undefined && { seat: s.seat }),
   };
   // Indexed first: a subscribe that dies between the two writes leaves an index key without a
   // subscription (counted until a run removes it), never a subscription the cap does not count.
@@ -51,16 +60,31 @@ export async function createSubscription(
   return { subscription, token };
 }
 
-/** Ends a subscription whose token matches; false when there is none (already gone, or a wrong token). */
-export async function unsubscribe(store: StateStore, id: string, token: string): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return false;
+/**
+ * Ends a subscription to the publication `slug` whose token matches:
+ * "unsubscribed"; "not valid" when there is none (already gone, or a wrong
+ * token); "another publication" when the token is good but the subscription is
+ * to another publication than the page's (nothing is changed: a link works on
+ * its own publication's page only).
+ */
+export async function unsubscribe(
+  store: StateStore,
+  slug: string,
+  id: string,
+  token: string,
+  at = new Date(),
+): Promise<"unsubscribed" | "not valid" | "another publication"> {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return "not valid";
   const sub = (await store.get<Subscription>(subscriptionKey(id)))?.value;
-  if (!sub) return false;
+  if (!sub) return "not valid";
   const given = Buffer.from(tokenHash(token), "hex");
-  if (!timingSafeEqual(given, Buffer.from(sub.unsubscribeHash, "hex"))) return false;
+  if (!timingSafeEqual(given, Buffer.from(sub.unsubscribeHash, "hex"))) return "not valid";
+  if (sub.slug !== slug) return "another publication";
   await store.delete(subscriptionKey(id));
   await store.delete(liveKey(sub.slug, id));
   await store.delete(slotKey(sub));
+  // Last: one cut short before it leaves a seat the runs give back, never a subscription without one.
+  await releaseSeat(store, sub, at);
   await pruneDeliveries(store, id, () => true, { deletes: Infinity });
-  return true;
+  return "unsubscribed";
 }

@@ -4,6 +4,7 @@
 // their deliveries for the desk. Made and ended by their subscriber: subscribing.ts.
 import { printerName } from "../model/printer-name.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
+import { releaseSeat } from "./seats.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 import {
   deliveriesOf,
@@ -18,8 +19,8 @@ import {
 
 /**
  * How many live subscriptions the publication `slug` has, from its index: its
- * keys are listed, none is read (at most the publication's cap of them, and
- * the few that subscribes in flight at once may add past it).
+ * keys are listed, none is read. The subscribe page's first, cheap check; the
+ * cap itself holds by seats (seats.ts).
  */
 export async function liveSubscriptions(store: StateStore, slug: string): Promise<number> {
   return (await store.list(liveOf(slug))).length;
@@ -78,17 +79,19 @@ export async function dropStrayIndexKeys(
 
 /**
  * Removes a subscription with everything kept for it: its index and schedule keys, its
- * delivery records and push copies, then itself (last, so that one cut short is found again
+ * seat, its delivery records and push copies, then itself (last, so that one cut short is found again
  * by the next run). Each record and the subscription count one deletion
  * against `budget`; false when it ran out first.
  */
 export async function removeSubscription(
   store: StateStore,
-  sub: Pick<Subscription, "id" | "slug" | "zone" | "hour">,
+  sub: Pick<Subscription, "id" | "slug" | "zone" | "hour" | "seat">,
   budget: PruneBudget = { deletes: Infinity },
+  at = new Date(),
 ): Promise<boolean> {
   await store.delete(liveKey(sub.slug, sub.id));
   await store.delete(slotKey(sub));
+  await releaseSeat(store, sub, at);
   if (!(await pruneDeliveries(store, sub.id, () => true, budget))) return false;
   for (const key of await store.list(pushedOf(sub.id))) {
     if (!takeDelete(budget)) return false;
