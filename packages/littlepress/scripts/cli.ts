@@ -1,6 +1,7 @@
 // What the command-line tools share: where output goes, how arguments are
 // read, and how --help and bad arguments are answered (usage on --help, exit 0;
 // one line and "see --help" on a mistake, exit 2; never a stack trace).
+import { shownLine } from "../lib/model/printer-name.ts";
 import { createServer } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -15,6 +16,16 @@ export const processOutput: Output = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
 };
+
+/**
+ * `out`, with each line of what is written made inert (printer-name.ts's shownLine: controls, CR and the
+ * invisible format characters out, the spacing kept): for tools whose lines carry what a publication chose
+ * (its name, a reason header, a page's error). The tool's own line breaks stay.
+ */
+export function inertOutput(out: Output): Output {
+  const clean = (text: string) => text.split("\n").map(shownLine).join("\n");
+  return { stdout: (text) => out.stdout(clean(text)), stderr: (text) => out.stderr(clean(text)) };
+}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 /** What parseArgs gives for `options` (named, so the tools' declarations can say it). */

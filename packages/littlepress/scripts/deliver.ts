@@ -12,7 +12,7 @@ import { runPushes } from "../lib/platform/push-run.ts";
 import { pushReportText } from "./push.ts";
 import { startServer } from "../lib/server/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateForTool } from "../lib/platform/state-setup.ts";
-import { printerName } from "../lib/model/printer-name.ts";
+import { printerName, shownText } from "../lib/model/printer-name.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
@@ -120,11 +120,12 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
     (l) =>
       `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  ${l.date} ` +
       `delivery_count ${l.deliveryCount}: ` +
-      `${dryRun && l.outcome !== "paused" ? l.detail : `${l.outcome} (${l.detail})`}` +
-      `${l.etag ? `, ETag ${l.etag}` : ""}\n`,
+      `${dryRun && l.outcome !== "paused" ? shownText(l.detail) : `${l.outcome} (${shownText(l.detail)})`}` +
+      `${l.etag ? `, ETag ${shownText(l.etag)}` : ""}\n`,
   );
   const notices = report.notices.map(
-    (l) => `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  end slip: ${l.outcome} (${l.detail})\n`,
+    (l) =>
+      `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  end slip: ${l.outcome} (${shownText(l.detail)})\n`,
   );
   const tail = dryRun ? "Dry run: nothing was sent or written.\n" : "";
   return head + lines.join("") + notices.join("") + tail;

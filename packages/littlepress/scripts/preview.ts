@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { PreviewError } from "./preview/errors.ts";
 import { preview, type PreviewOptions } from "./preview/run.ts";
 import { formatSummary, printWarnings } from "./preview/summary.ts";
-import { answerUsage, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
+import { answerUsage, inertOutput, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
 import { plural } from "../lib/model/words.ts";
 
 export type { Output };
@@ -86,7 +86,8 @@ export function parsePreviewArgs(argv: string[]): Parsed {
 }
 
 /** Runs the preview as the command line does; resolves to the exit code (0 done, 1 failed, 2 bad arguments). */
-export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+export async function main(argv: string[], raw: Output = processOutput): Promise<number> {
+  const out = inertOutput(raw);
   const parsed = parsePreviewArgs(argv);
   const answered = answerUsage("preview", parsed, USAGE, out);
   if (answered !== undefined || !("options" in parsed)) return answered ?? 2;

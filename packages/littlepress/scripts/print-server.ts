@@ -7,6 +7,7 @@
 // last ETag, the end). One status line per printer per run.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { shownLine, shownText } from "../lib/model/printer-name.ts";
 import { fileStore } from "../lib/platform/state-store.ts";
 import { startChromium } from "./browser.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
@@ -86,7 +87,8 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const store = fileStore(path.resolve(path.dirname(values.config), config.state ?? "print-state"));
   const run = async (now: Date) => {
     const statuses = await runHomePrinters(config.printers, { store, renderers, at: now });
-    for (const s of statuses) out.stdout(`${now.toISOString()} ${s.line}\n`);
+    // A status line carries what the publication chose (its name, its ETag): one line, cleaned.
+    for (const s of statuses) out.stdout(`${now.toISOString()} ${shownLine(s.line)}\n`);
   };
   const close = async () => {
     await renderers.close();
@@ -111,7 +113,9 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     await close();
   });
   const loop = () => {
-    running = run(new Date()).catch((error: unknown) => out.stderr(`print-server: run failed: ${firstLine(error)}\n`));
+    running = run(new Date()).catch((error: unknown) =>
+      out.stderr(`print-server: run failed: ${shownText(firstLine(error))}\n`),
+    );
     void running.then(() => {
       if (!stopped) timer = setTimeout(loop, interval * 1000);
     });

@@ -6,6 +6,7 @@
 // with a line each. Every expected failure is one line and exit code 1.
 import { localDeliveryTime } from "../lib/model/delivery-time.ts";
 import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../lib/model/escpos-raster.ts";
+import { shownText } from "../lib/model/printer-name.ts";
 import { isTimeZone, todayIn, wallClock } from "../lib/model/time-zones.ts";
 import { parseDestination } from "../lib/platform/escpos-send.ts";
 import {
@@ -114,9 +115,10 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     retries,
     retryWaitMs: retryWait * 1000,
   };
-  const say = (line: string) => out.stdout(`${line}\n`);
+  // Every line may carry what the publication chose (its name, its ETag, a page's error): one line each, cleaned.
+  const say = (line: string) => out.stdout(`${shownText(line)}\n`);
   const fail = (line: string) => {
-    out.stderr(`print: ${line}\n`);
+    out.stderr(`${shownText(`print: ${line}`)}\n`);
     return 1;
   };
 

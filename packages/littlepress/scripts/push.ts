@@ -1,6 +1,7 @@
 // npm run push -- <slug> <edition>: prints a push edition now, once, to every
 // local subscription that was live when it was published (lib/model/push.ts),
 // as the next delivery run would. Running it again prints nothing more.
+import { printerName, shownText } from "../lib/model/printer-name.ts";
 import path from "node:path";
 import { printKeyOriginsOf } from "../lib/platform/print-key-origins.ts";
 import { pushEditionsOf, runPushes, type PushReport } from "../lib/platform/push-run.ts";
@@ -94,7 +95,8 @@ export function pushReportText(report: PushReport, dryRun: boolean): string {
       "\n",
   );
   const lines = report.lines.map(
-    (l) => `  ${l.slug || "/"} ${l.edition}  ${l.subscription} (${l.printer}): ${l.outcome} (${l.detail})\n`,
+    (l) =>
+      `  ${l.slug || "/"} ${l.edition}  ${l.subscription} (${printerName(l.printer)}): ${l.outcome} (${shownText(l.detail)})\n`,
   );
   const left = report.left ? `push: ${report.left} left for the next run (this run's time was up)\n` : "";
   return head.join("") + lines.join("") + left + (dryRun ? "Dry run: nothing was sent or written.\n" : "");

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { PRINTER_NAME_LENGTH, printerName } from "../lib/model/printer-name.ts";
+import { PRINTER_NAME_LENGTH, printerName, shownLine } from "../lib/model/printer-name.ts";
 import { escapeHtml } from "../lib/model/html-escape.ts";
 import { charsetOf, isUtf8 } from "../lib/model/charset.ts";
 import { CHROMIUM, launchChromium } from "./browser.ts";
@@ -124,7 +124,9 @@ interface Job {
 
 export async function startSirius(options: SiriusOptions): Promise<LocalSirius> {
   const { out, host = "127.0.0.1", timeoutMs = PAGE_TIMEOUT_MS } = options;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const say = options.log ?? ((line: string) => console.log(line));
+  // A line names what publications and print-key holders chose (a name, a "from", a page's error): made inert.
+  const log = (line: string) => say(shownLine(line));
   await mkdir(out, { recursive: true });
   const printers = options.printers ?? [await defaultPrinter(out)];
   const byKey = new Map(printers.map((p) => [p.key, p]));

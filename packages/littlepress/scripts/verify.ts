@@ -14,7 +14,7 @@ import { findContentError } from "../lib/model/content-error.ts";
 import { loadSite } from "../lib/build/site.ts";
 import { build, describeBuildError } from "../lib/build/build.ts";
 import { eleventyConfigFile, nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
-import { answerUsage, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
+import { answerUsage, inertOutput, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
 import { startServer } from "../lib/server/server.ts";
 import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
 import { formatVerdict } from "./verify/summary.ts";
@@ -82,7 +82,8 @@ export function parseVerifyArgs(argv: string[]): Parsed {
 }
 
 /** Runs verify as the command line does; resolves to the exit code. */
-export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+export async function main(argv: string[], raw: Output = processOutput): Promise<number> {
+  const out = inertOutput(raw);
   const parsed = parseVerifyArgs(argv);
   const answered = answerUsage("verify", parsed, USAGE, out);
   if (answered !== undefined || !("options" in parsed)) return answered ?? 2;

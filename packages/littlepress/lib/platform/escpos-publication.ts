@@ -10,10 +10,13 @@ import iconv from "iconv-lite";
 import { isAddressLiteral } from "../model/addresses.ts";
 import { charsetOf, decodeHtml } from "../model/charset.ts";
 import { editionParams, type EditionAsks } from "../model/delivery-rules.ts";
+import { shownText } from "../model/printer-name.ts";
 import { askPrintKey, type PrintKeyPolicy, type PrintKeyReply } from "./print-key-client.ts";
 
 /** The most of an edition read (its images inlined as data: URIs count). */
 export const EDITION_MAX_BYTES = 4 * 1024 * 1024;
+/** The longest publication name shown, in code points. */
+export const PUBLICATION_NAME_LENGTH = 120;
 /** Per request, connect to last byte. */
 export const PUBLICATION_TIMEOUT_MS = 10_000;
 
@@ -42,6 +45,7 @@ export function publicationPolicy(base: URL, timeoutMs = PUBLICATION_TIMEOUT_MS)
 }
 
 export interface PublicationInfo extends EditionAsks {
+  /** meta.json's name, cleaned for showing (printer-name.ts's shownText): the publication chose it. */
   name: string;
 }
 
@@ -67,7 +71,11 @@ export async function readPublication(base: URL, policy: PrintKeyPolicy): Promis
   if (typeof meta !== "object" || meta === null || typeof (meta as { name?: unknown }).name !== "string")
     return { error: `${url.href} has no name: is this a publication?` };
   const m = meta as { name: string; send_timezone_info?: unknown; send_delivery_count?: unknown };
-  return { name: m.name, byTime: m.send_timezone_info === true, byCount: m.send_delivery_count === true };
+  return {
+    name: shownText(m.name, PUBLICATION_NAME_LENGTH),
+    byTime: m.send_timezone_info === true,
+    byCount: m.send_delivery_count === true,
+  };
 }
 
 export interface EditionReply {

@@ -1,6 +1,7 @@
 // The report: one result per named check, and the helpers that turn many
 // observations (one per request) into that one result.
 import { CHECKS, type CheckId } from "./catalogue.ts";
+import { shownText } from "../../lib/model/printer-name.ts";
 import { plural } from "../../lib/model/words.ts";
 
 export type Status = "pass" | "warn" | "fail" | "skip";
@@ -83,13 +84,14 @@ const SECTIONS: Record<string, string> = {
 };
 
 export function formatReport(report: Report): string {
-  const lines = [`littlepress check: ${report.base}`];
+  // The publication chose its name and much of each detail (its headers, its bodies): each shown as one clean line.
+  const lines = [`littlepress check: ${shownText(report.base)}`];
   const p = report.publication;
   if (p) {
     const flags =
       `delivery_count ${p.sendDeliveryCount ? "on" : "off"}, ` +
       `local_delivery_time ${p.sendTimezoneInfo ? "on" : "off"}`;
-    lines.push(`publication: ${p.name} (${flags}; ${plural(p.fields, "config field")})`);
+    lines.push(`publication: ${shownText(p.name)} (${flags}; ${plural(p.fields, "config field")})`);
   }
   const { plan } = report;
   const zones = p && !p.sendTimezoneInfo ? "any zone (no local_delivery_time is sent)" : plan.zones.join(", ");
@@ -102,8 +104,11 @@ export function formatReport(report: Report): string {
     const prefix = check.id.split(".")[0] ?? "";
     if (prefix !== section) lines.push("", SECTIONS[prefix] ?? prefix);
     section = prefix;
-    lines.push(`  ${check.status.toUpperCase().padEnd(4)}  ${check.id}: ${check.title}`, `        ${check.detail}`);
-    if (check.request) lines.push(`        ${check.request}`);
+    lines.push(
+      `  ${check.status.toUpperCase().padEnd(4)}  ${check.id}: ${check.title}`,
+      `        ${shownText(check.detail)}`,
+    );
+    if (check.request) lines.push(`        ${shownText(check.request)}`);
   }
   const c = report.counts;
   lines.push(
@@ -112,4 +117,15 @@ export function formatReport(report: Report): string {
       `${plural(c.warn, "warning")}, ${c.fail} failed, ${c.skip} skipped`,
   );
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The report as JSON for a terminal or a log: JSON.stringify escapes the C0 controls, and this the rest that a
+ * terminal or a log reads as more than text (DEL, the C1 controls, the line and paragraph separators, the bidi
+ * and other format characters), as \\u escapes: the data is unchanged, the output is inert.
+ */
+export function reportJson(report: Report): string {
+  return JSON.stringify(report, null, 2).replace(/[\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""),
+  );
 }
