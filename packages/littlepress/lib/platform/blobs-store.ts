@@ -80,7 +80,7 @@ async function openStore(options: BlobsSite | undefined): Promise<Store> {
   const blobs = await import("@netlify/blobs").catch((error: unknown) => {
     throw new Error(
       "the state store on Netlify needs the package @netlify/blobs, which is not installed: " +
-        "npm install @netlify/blobs (docs/deploying-and-self-hosting.md)",
+        'npm install @netlify/blobs (docs/deploying-and-self-hosting.md: "Deploying to Netlify")',
       { cause: error },
     );
   });
