@@ -167,7 +167,16 @@ export async function main(argv: string[], out: Output = processOutput): Promise
       report.partial.length > 0
         ? `, whole, on try ${report.tries} (the printer may have printed part of an earlier try: see above)`
         : "";
-    say(`print: sent ${jobSummary(job, printer)} to ${to.text} in ${(printed.sendMs / 1000).toFixed(1)} s${again}`);
+    // What "sent" is known to mean: a network printer read the job to its end and closed the connection; a device
+    // file took every byte; CUPS queued it.
+    const taken =
+      to.kind === "tcp"
+        ? "the printer read all of it and closed the connection"
+        : to.kind === "device"
+          ? "every byte written to the device"
+          : "queued with CUPS";
+    const seconds = (printed.sendMs / 1000).toFixed(1);
+    say(`print: sent ${jobSummary(job, printer)} to ${to.text} in ${seconds} s: ${taken}${again}`);
     return 0;
   } catch (error) {
     if (error instanceof RenderError) return fail(`the edition ${error.message}; nothing printed`);

@@ -41,26 +41,45 @@ export function parseDestination(text: string): Destination | { problem: string 
   return { kind: "device", path: text, text };
 }
 
-/** One try's outcome. `reached`: some bytes went out to the printer before the failure (it may have printed some). */
+/**
+ * One try's outcome. `sent`: over TCP, the printer read the whole job and closed its side; to a device file, every
+ * byte was written; to CUPS, lp took the job. `reached`: some bytes went out to the printer before the failure (it
+ * may have printed some); `bytesOut`: how many left this computer, at most (the printer may have read fewer).
+ */
 export type SendOutcome = { sent: true } | { error: string; reached: boolean; bytesOut: number };
 
 export interface SendOptions {
-  /** Connect, write and the printer's close, in all (default SEND_TIMEOUT_MS). */
+  /** Connect, write and the printer's close, in all (default: jobTimeoutMs of the job's size). */
   timeoutMs?: number;
 }
 
-export const SEND_TIMEOUT_MS = 30_000;
-/** After the job is written, how long the printer has to close its side or reset: a reset in it is a dropped job. */
-const SETTLE_MS = 500;
+/** The least time a job is given: to connect, and for the printer to start. */
+export const SEND_TIMEOUT_MS = 5_000;
+/**
+ * A conservative printer's speed, in bytes a second: 8 KiB is about 170 rows of 384 dots (21 mm a second), or 115
+ * of 576 (14 mm); receipt printers print 50 to 250 mm a second, and read ahead of what they print.
+ */
+export const PRINTER_BYTES_PER_SECOND = 8 * 1024;
+
+/** How long a job of `size` bytes may take, from the connection to the printer's close: 5 s + size at 8 KiB/s. */
+export function jobTimeoutMs(size: number): number {
+  return SEND_TIMEOUT_MS + Math.ceil((size * 1000) / PRINTER_BYTES_PER_SECOND);
+}
 
 /** Sends `bytes` once to `dest`; never throws. */
 export function sendOnce(dest: Destination, bytes: Uint8Array, options: SendOptions = {}): Promise<SendOutcome> {
-  const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? jobTimeoutMs(bytes.length);
   if (dest.kind === "tcp") return sendTcp(dest, bytes, timeoutMs);
   if (dest.kind === "device") return writeDevice(dest.path, bytes);
   return sendCups(dest.queue, bytes, timeoutMs);
 }
 
+/**
+ * Over TCP, a write that returns, or end() that finishes, only means the operating system took the bytes (its
+ * buffers hold megabytes). So the job is written and the connection half-closed (end()), and the job counts as
+ * taken only when the printer, having read to that end, closes its side cleanly within the time limit. A printer
+ * that stops reading, never reads, or closes or resets before the end is a failure, with what left this computer.
+ */
 function sendTcp(dest: { host: string; port: number }, bytes: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
   return new Promise((resolve) => {
     let connected = false;
@@ -71,29 +90,37 @@ function sendTcp(dest: { host: string; port: number }, bytes: Uint8Array, timeou
       if (done) return;
       done = true;
       clearTimeout(timer);
-      clearTimeout(grace);
       socket.destroy();
       resolve(outcome);
     };
-    const fail = (error: string) => settle({ error, reached: connected, bytesOut: socket.bytesWritten });
-    let grace: NodeJS.Timeout | undefined;
+    const fail = (error: string) =>
+      settle({ error, reached: connected, bytesOut: Math.min(socket.bytesWritten, bytes.length) });
+    const seconds = `${Math.round(timeoutMs / 100) / 10} s`;
     const timer = setTimeout(
-      () => fail(connected ? `no end to the job in ${timeoutMs / 1000} s` : `no answer in ${timeoutMs / 1000} s`),
+      () =>
+        fail(
+          !connected
+            ? `no answer in ${seconds}`
+            : `the printer did not take the whole job in ${seconds} (it stopped reading: out of paper, cover open, or busy)`,
+        ),
       timeoutMs,
     );
+    // Whatever the printer sends back is read (and ignored), so that its close and its reset are seen.
+    socket.resume();
     socket.once("connect", () => {
       connected = true;
       socket.end(bytes, () => {
         finished = true;
-        // All is written; a reset now is a printer that dropped the job, a close or silence one that took it.
-        grace = setTimeout(() => settle({ sent: true }), SETTLE_MS);
       });
     });
     socket.once("end", () => {
-      if (!finished) fail("the printer closed the connection before the job was sent");
+      // The printer closed its side. Before our end was written: it did not take the job.
+      if (!finished || socket.bytesWritten < bytes.length)
+        return fail("the printer closed the connection before it took the whole job");
+      settle({ sent: true });
     });
     socket.once("close", (hadError) => {
-      if (!hadError && finished) settle({ sent: true });
+      if (!hadError) fail("the connection closed before the printer took the whole job");
     });
     socket.once("error", (error: NodeJS.ErrnoException) => {
       const code = error.code ?? "";
@@ -182,6 +209,19 @@ export interface JobReport {
 }
 
 /** Sends `job` to `dest`, again whole after a failure, at most `retries` more times; never throws. */
+/**
+ * What a failed try may have printed, in bands: no more than the bands whose every byte left this computer. The
+ * printer may have read fewer (what it read is not known: the operating system's buffers took the rest), and it
+ * prints only whole bands.
+ */
+export function tookAtMost(job: EscPosJob, bytesOut: number): string {
+  const n = job.bandEnds.length;
+  const bands = bandsWithin(job, bytesOut);
+  if (bytesOut >= job.bytes.length)
+    return `the printer took at most all ${n} bands (the whole job left this computer; how much the printer read is not known)`;
+  return `the printer took at most ${bands} of ${n} bands (${bytesOut.toLocaleString("en")} of ${job.bytes.length.toLocaleString("en")} bytes left this computer)`;
+}
+
 export async function sendJob(dest: Destination, job: EscPosJob, options: SendJobOptions = {}): Promise<JobReport> {
   const retries = options.retries ?? 2;
   const partial: string[] = [];
@@ -196,12 +236,9 @@ export async function sendJob(dest: Destination, job: EscPosJob, options: SendJo
     if (last.reached) {
       reachedBefore = true;
       const ofJob = Math.max(0, Math.min(last.bytesOut - prefix, job.bytes.length));
-      const bands = bandsWithin(job, ofJob);
-      const note =
-        `try ${tries}: ${last.error} after at most ${ofJob} of ${job.bytes.length} bytes: ` +
-        `the printer may have printed up to ${bands} of ${job.bandEnds.length} bands of it`;
-      partial.push(note);
-      options.log?.(note);
+      lastError = `${last.error}: ${tookAtMost(job, ofJob)}`;
+      partial.push(`try ${tries}: ${lastError}`);
+      options.log?.(`try ${tries}: ${lastError}`);
     } else options.log?.(`try ${tries}: ${last.error}`);
     if (tries <= retries) await new Promise((r) => setTimeout(r, options.retryWaitMs ?? 2000));
   }

@@ -5,7 +5,9 @@
 // ESC @ starts a job, GS v 0 prints a band of raster rows, ESC d feeds, GS V
 // cuts; NUL between commands is ignored; any other byte is kept as unknown.
 // Tests read each job's raster back as dots and compare them with the preview's.
-// It can drop a connection after so many bytes, or be switched off (not listening).
+// It can drop a connection after so many bytes, stop reading (out of paper, its
+// cover open), never read, close mid-job a while later, or be switched off (not
+// listening). It closes its side once it has read a job to its end, as a raw port does.
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Dots } from "../../lib/model/bilevel.ts";
@@ -123,6 +125,12 @@ export interface FakeEscPosPrinter {
   connections: number[];
   /** Drop the next connections after this many bytes each (one entry per connection, used up in order). */
   dropAfter: number[];
+  /**
+   * How the next connections go, one entry each, used up in order after dropAfter's: "stop" reads `after` bytes,
+   * then no more and never closes (out of paper; 0: a printer that never reads); "close" reads `after` bytes, stops,
+   * and a second later closes with the rest unread (its TCP stack resets the connection, as a printer's does).
+   */
+  plans: { kind: "stop" | "close"; after: number }[];
   /** Stops listening (the printer is switched off); connections are refused. */
   switchOff(): Promise<void>;
   /** Listens again on the same port. */
@@ -134,6 +142,7 @@ export async function startEscPosPrinter(): Promise<FakeEscPosPrinter> {
   const stream = new EscPosStream();
   const connections: number[] = [];
   const dropAfter: number[] = [];
+  const plans: FakeEscPosPrinter["plans"] = [];
   const sockets = new Set<Socket>();
   const serve = (socket: Socket) => {
     sockets.add(socket);
@@ -141,19 +150,34 @@ export async function startEscPosPrinter(): Promise<FakeEscPosPrinter> {
     socket.on("error", () => undefined);
     const index = connections.push(0) - 1;
     const drop = dropAfter.shift();
+    const plan = drop === undefined ? plans.shift() : undefined;
+    const limit = drop ?? plan?.after;
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      socket.pause();
+      if (plan?.kind === "close") setTimeout(() => socket.resetAndDestroy(), 1000);
+    };
+    if (plan && plan.after === 0) stop();
     socket.on("data", (chunk: Buffer) => {
-      const take = drop === undefined ? chunk.length : Math.min(chunk.length, drop - connections[index]!);
+      if (stopped) return;
+      const take = limit === undefined ? chunk.length : Math.min(chunk.length, limit - connections[index]!);
       if (take > 0) {
         stream.push(chunk.subarray(0, take));
         connections[index]! += take;
       }
       // A reset, as a printer that is switched off or loses its network mid-job.
       if (drop !== undefined && connections[index]! >= drop) socket.resetAndDestroy();
+      else if (plan && connections[index]! >= plan.after) stop();
     });
-    socket.once("end", () => socket.end()); // the job is over: close our side too, as a raw port does
-    socket.setTimeout(10_000, () => socket.destroy());
+    // The job is over: close our side too, as a raw port does; not when stopped, which never gets to the end of it.
+    socket.once("end", () => {
+      if (!stopped) socket.end();
+    });
+    if (!plan) socket.setTimeout(10_000, () => socket.destroy());
   };
-  let server: Server = createServer(serve);
+  let server: Server = createServer({ allowHalfOpen: true }, serve);
   await listen(server, 0);
   const port = (server.address() as AddressInfo).port;
   const stop = (s: Server) =>
@@ -168,6 +192,7 @@ export async function startEscPosPrinter(): Promise<FakeEscPosPrinter> {
     stream,
     connections,
     dropAfter,
+    plans,
     async switchOff() {
       if (!listening) return;
       listening = false;
@@ -175,7 +200,7 @@ export async function startEscPosPrinter(): Promise<FakeEscPosPrinter> {
     },
     async switchOn() {
       if (listening) return;
-      server = createServer(serve);
+      server = createServer({ allowHalfOpen: true }, serve);
       await listen(server, port);
       listening = true;
     },

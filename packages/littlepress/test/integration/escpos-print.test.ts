@@ -89,7 +89,9 @@ describe("littlepress print to a network printer", () => {
     const r = await print([pub, "--to", printer.url]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/try 1: the connection dropped mid-job .* may have printed up to \d+ of \d+ bands/);
+    expect(r.stdout).toMatch(
+      /try 1: the connection dropped mid-job .*: the printer took at most (all \d+|\d+ of \d+) bands/,
+    );
     expect(r.stdout).toMatch(/whole, on try 2/);
     expect(printer.connections).toHaveLength(2);
     expect(printer.connections[0]).toBe(9000);
@@ -102,6 +104,46 @@ describe("littlepress print to a network printer", () => {
     expect(Buffer.from(whole.data).equals(Buffer.from(want.data))).toBe(true);
     expect(printer.stream.jobs[1]!.cut).toBe(true);
   });
+
+  // "Sent" is the printer's word, not the operating system's: its buffers take a whole job from a printer that
+  // never reads it. A job counts only when the printer read it to the end and closed the connection.
+  it("says the printer took the whole job when it read it to the end and closed", async () => {
+    const r = await print([`${examples.url}/lighthouse/`, "--to", printer.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /print: sent [\d,]+ bytes in \d+ bands .* s: the printer read all of it and closed the connection\n$/,
+    );
+  });
+
+  it.each([
+    [
+      "stops reading after 9,000 bytes (out of paper)",
+      { kind: "stop", after: 9_000 },
+      /did not take the whole job in [\d.]+ s/,
+    ],
+    ["never reads", { kind: "stop", after: 0 }, /did not take the whole job in [\d.]+ s/],
+    [
+      "closes a second after reading 9,000 bytes",
+      { kind: "close", after: 9_000 },
+      /the connection dropped mid-job \(ECONNRESET\)|closed the connection before it took the whole job/,
+    ],
+  ] as const)(
+    "fails, exit 1, when the printer %s, and says how much it took at most, in bands",
+    async (_, plan, why) => {
+      printer.plans.push({ ...plan });
+      const r = await print([`${examples.url}/lighthouse/`, "--to", printer.url, "--retries", "0"]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).not.toMatch(/print: sent/);
+      expect(r.stderr.split("\n")).toHaveLength(2);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr).toMatch(
+        /the printer took at most (all \d+ bands \(the whole job left this computer; how much the printer read is not known\)|\d+ of \d+ bands \([\d,]+ of [\d,]+ bytes left this computer\))/,
+      );
+      expect(r.stderr).toMatch(/gave up after 1 tries/);
+      expect(printer.connections[0]).toBe(plan.after);
+    },
+    60_000,
+  );
 
   it("says so in one line, exit 1, when the printer is off", async () => {
     await printer.switchOff();

@@ -109,6 +109,25 @@ describe("print-server runs", () => {
     expect(sub.endNotice?.state).toBe("printed");
   });
 
+  it("does not count a job the printer did not take as printed, and prints it whole on a later run", async () => {
+    const printers = home(`${basic.url}/serial/`);
+    expect((await run(printers, "2026-11-23T05:00:00Z")).outcome).toBe("waiting");
+    printer.plans.push({ kind: "stop", after: 3000 }); // out of paper a few rows in: it never reads the rest
+    const stuck = await run(printers, "2026-11-23T06:00:00Z");
+    expect(stuck.outcome).toBe("failed");
+    expect(stuck.line).toMatch(
+      /delivery_count 0: the printer did not take the whole job in [\d.]+ s .*: the printer took at most .*bands/,
+    );
+    const record = (await store.get<{ printed: boolean; state: string }>("deliveries/kitchen/2026-11-23"))!.value;
+    expect(record).toMatchObject({ printed: false, state: "failed" });
+    expect((await run(printers, "2026-11-23T06:05:00Z")).outcome).toBe("done"); // its retry waits 15 minutes
+    const retried = await run(printers, "2026-11-23T06:15:00Z");
+    expect(retried.outcome).toBe("printed");
+    expect(retried.line).toMatch(/delivery_count 0: sent to the printer, ETag "0-/); // the same delivery
+    expect(printer.connections).toHaveLength(2);
+    expect(printer.stream.jobs.at(-1)!.cut).toBe(true);
+  }, 60_000);
+
   it("prints an ETag once, whatever the day", async () => {
     const pub = await sameEtagPublication();
     try {
