@@ -34,7 +34,7 @@ printers.json:
     ]
   }
   to: tcp://host[:port], a device file, or cups:<queue>; width 384 (default) or 576;
-  cut (default true); band_rows 24 to 256 (default 128); hour 0-23 (default 6);
+  cut (default true); band_rows 24 to 255 (default 128); hour 0-23 (default 6);
   zone (default this machine's); state: a folder, beside the config (default print-state).
 
 Options:

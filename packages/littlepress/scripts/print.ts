@@ -36,7 +36,7 @@ Options:
   --to <printer>        where to print (required)
   --width 384|576       the paper's width in dots: 58 mm or 80 mm (default 384)
   --no-cut              feed, but do not cut (printers without a cutter)
-  --band-rows <n>       rows per GS v 0 band, 24 to 256 (default 128)
+  --band-rows <n>       rows per GS v 0 band, 24 to 255 (default 128)
   --count <n>           the delivery_count to send (default 0)
   --config NAME=VALUE   a subscriber setting, sent as a query parameter (repeatable)
   --tz <zone>           the printer's IANA time zone (default this machine's)

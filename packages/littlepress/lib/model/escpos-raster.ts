@@ -11,7 +11,8 @@
 // garbage on a GS v 0 taller than 255 rows). BAND_ROWS = 128 keeps a band at
 // 6 KiB on 58 mm paper (48 bytes a row) and 9 KiB on 80 mm (72 bytes a row),
 // and a page of 10,000 rows in 79 bands; each band prints and stops, so bands
-// join without a seam. A printer that wants less is given `bandRows` (24 to 256).
+// join without a seam. A printer that wants less is given `bandRows` (24 to 255:
+// never taller than 255 rows, which some printers misprint).
 //
 // Written here rather than taken from npm: @point-of-sale/receipt-printer-encoder
 // (4.0.1, the best kept of the three candidates) does give back a 1-bit bitmap
@@ -25,7 +26,8 @@ import type { Dots } from "./bilevel.ts";
 /** Rows per GS v 0 band unless a printer asks for others (see above). */
 export const BAND_ROWS = 128;
 export const MIN_BAND_ROWS = 24;
-export const MAX_BAND_ROWS = 256;
+/** Some printers misprint a GS v 0 image taller than 255 rows (yH > 0), so no band is. */
+export const MAX_BAND_ROWS = 255;
 /** Lines fed after the picture, before the cut: the cutter sits above the print head. */
 export const FEED_LINES = 4;
 /** The widths of ordinary receipt paper at 203 dpi: 58 mm and 80 mm. */
@@ -58,7 +60,10 @@ export interface EscPosJob {
 export function bandRowsProblem(rows: number): string | undefined {
   return Number.isInteger(rows) && rows >= MIN_BAND_ROWS && rows <= MAX_BAND_ROWS
     ? undefined
-    : `band rows are a whole number from ${MIN_BAND_ROWS} to ${MAX_BAND_ROWS}, not ${rows}`;
+    : rows > MAX_BAND_ROWS && Number.isInteger(rows)
+      ? `${rows} rows is too tall a band: some printers print an image taller than ${MAX_BAND_ROWS} rows as garbage; ` +
+        `give ${MIN_BAND_ROWS} to ${MAX_BAND_ROWS}`
+      : `band rows are a whole number from ${MIN_BAND_ROWS} to ${MAX_BAND_ROWS}, not ${rows}`;
 }
 
 /** The dots packed into raster rows: width / 8 bytes a row, most significant bit leftmost, 1 for a black dot. */

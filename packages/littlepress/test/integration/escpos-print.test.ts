@@ -198,6 +198,16 @@ describe("littlepress print: what the publication answers", () => {
       expect(r.stderr).toMatch(/^print: .*; see --help\n$/);
     }
   });
+
+  it("refuses --band-rows over 255, which some printers print as garbage, and sends nothing", async () => {
+    const r = await print([`${basic.url}/serial/`, "--to", printer.url, "--band-rows", "256"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "print: --band-rows: 256 rows is too tall a band: some printers print an image taller than 255 rows as " +
+        "garbage; give 24 to 255; see --help\n",
+    );
+    expect(printer.connections).toEqual([]);
+  });
 });
 
 describe("littlepress print to a device file and to CUPS", () => {

@@ -36,7 +36,8 @@ describe("ESC/POS raster", () => {
   it.each([
     [384, 1001, 128],
     [576, 700, 24],
-    [576, 256, 256],
+    [576, 256, 255],
+    [384, 255, 255],
     [384, 1, 128],
   ])("reads back at %i x %i dots in bands of %i rows, bit for bit", (width, height, bandRows) => {
     const dots = randomDots(width, height, width + height);
@@ -61,8 +62,13 @@ describe("ESC/POS raster", () => {
     expect(stream.jobs[0]!.feeds).toEqual([4]);
   });
 
-  it("refuses band heights outside 24 to 256 rows and widths that are not whole bytes", () => {
-    expect(() => encodeJob(randomDots(384, 10), { bandRows: 300 })).toThrow(/24 to 256/);
+  it("refuses band heights outside 24 to 255 rows and widths that are not whole bytes", () => {
+    // Some printers print an image taller than 255 rows (yH > 0) as garbage: no band is.
+    expect(() => encodeJob(randomDots(384, 10), { bandRows: 256 })).toThrow(
+      /256 rows is too tall a band: some printers print an image taller than 255 rows as garbage; give 24 to 255/,
+    );
+    expect(() => encodeJob(randomDots(384, 10), { bandRows: 300 })).toThrow(/give 24 to 255/);
+    expect(() => encodeJob(randomDots(384, 10), { bandRows: 23 })).toThrow(/a whole number from 24 to 255, not 23/);
     expect(() => encodeJob(randomDots(383, 10))).toThrow(/whole number of bytes/);
   });
 
