@@ -154,7 +154,9 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const renderers = new Renderers(browser, values.timeout ? Number(values.timeout) * 1000 : undefined);
   try {
     const header = { at: new Date(time.ms), from: meta.name, timeZone: zone };
-    const printed = await printPage(renderers, printer, edition.html!, header, (line) => say(`print: ${line}`));
+    const printed = await printPage(renderers, printer, { html: edition.html!, origin: edition.url }, header, (line) =>
+      say(`print: ${line}`),
+    );
     const { job, report } = printed;
     if (!report.ok) {
       if (report.off) return fail(`${to.text}: ${report.error}; nothing printed (${report.tries} tries)`);

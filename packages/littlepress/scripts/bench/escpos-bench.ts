@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
         // One unmeasured print first: the renderer's context and Chromium's caches.
         const warm = await fetchEdition(base, meta, { localDeliveryTime: "", deliveryCount: 0, settings: [] }, policy);
         if ("error" in warm) throw new Error(warm.error);
-        await printPage(renderers, settings, warm.html!, { at: new Date(), from: meta.name });
+        await printPage(renderers, settings, { html: warm.html!, origin: base }, { at: new Date(), from: meta.name });
         const jobs = [];
         let bytes = 0;
         const t0 = performance.now();
@@ -73,7 +73,12 @@ async function main(argv: string[]): Promise<number> {
             policy,
           );
           if ("error" in edition || edition.status !== 200) throw new Error(`edition ${i % 7} did not answer 200`);
-          const printed = await printPage(renderers, settings, edition.html!, { at: new Date(), from: meta.name });
+          const printed = await printPage(
+            renderers,
+            settings,
+            { html: edition.html!, origin: base },
+            { at: new Date(), from: meta.name },
+          );
           if (!printed.report.ok) throw new Error(printed.report.error);
           jobs.push(printed.job);
           bytes += printed.job.bytes.length;

@@ -3,18 +3,35 @@
 // it), pasted into sirius's own page (sirius-page.ts), written to a temporary
 // file and opened from there (file://, so relative URLs load nothing, as on
 // the printer), 384 px wide, one device pixel per CSS pixel, the whole length
-// of the page. Every step is bounded in time, so a page that hangs is
-// reported, never waited on.
+// of the page (cut at sirius's 10,000 px). Every step is bounded in time, so
+// a page that hangs is reported, never waited on.
+//
+// An edition is a page from anyone, and the tools render it at home, beside
+// printers that take raw bytes on port 9100. So the page may load only itself
+// and its publication's own images, styles and fonts: every request of the
+// browser context is routed here, and those are fetched by the kit's checked
+// fetch (lib/platform/print-key-client.ts: the edition's origin only, public
+// addresses unless the user wrote a private one, no redirect, replies capped in
+// size and time) and handed to Chromium, which connects nowhere itself; every
+// other request is refused (another origin, file: URLs but the page's own,
+// scripts' fetch, beacons, navigations, popups, downloads, service workers).
+// WebSockets, which routes do not see, go to a proxy of ours that closes them.
+// Scripts run, as in sirius's browser: an edition laid out by a script prints
+// as it would on sirius, and with every request refused a script can reach
+// nothing; it can only spend time, which is bounded.
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import iconv from "iconv-lite";
-import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request, Route } from "playwright-core";
 import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
+import { EDITION_MAX_BYTES, publicationPolicy } from "../../lib/platform/escpos-publication.ts";
+import { askPrintKey, type PrintKeyPolicy } from "../../lib/platform/print-key-client.ts";
 import { firstLine } from "./errors.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 
@@ -22,6 +39,11 @@ import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 export const MAX_HEIGHT = MAX_PRINT_HEIGHT_PX;
 /** How long a page may take to load, and then to be measured and captured. */
 export const PAGE_TIMEOUT_MS = 20_000;
+/** What a page may load besides itself: its images, styles and fonts (GET only). */
+const ASSET_TYPES = new Set(["image", "stylesheet", "font"]);
+/** The most assets one render loads, and their bytes together. */
+export const MAX_ASSETS = 200;
+export const MAX_ASSET_BYTES = 16 * 1024 * 1024;
 
 export interface Render {
   /**
@@ -34,31 +56,50 @@ export interface Render {
   /** Whether the page is wider than the paper (the screenshot keeps the left PAPER_WIDTH_PX px). */
   wider: boolean;
   /**
-   * Requests that loaded nothing: with a site, those to other hosts, which
-   * were not made (this machine has no network), e.g. a remote image; without
-   * one, those that failed (nothing answered).
+   * Requests that loaded nothing: refused (another origin, a file, a script's
+   * request, a navigation; see RenderOptions) or failed through the checked fetch.
    */
   blocked: string[];
   /** Relative URLs of the edition: opened from a file, the printer finds nothing there. */
   relative: string[];
 }
 
+/** Where a page's images, styles and fonts may come from. */
+export interface RenderOptions {
+  /**
+   * The edition's URL (or its origin): only that origin is asked, through the
+   * checked fetch. Without one (the sirius stand-in, which is posted HTML and
+   * knows no origin), any origin at a public address, as sirius fetches from
+   * the internet; never this machine or its network.
+   */
+  origin?: string | URL;
+}
+
 /** The page could not be rendered; the message is a sentence fragment about the page. */
 export class RenderError extends Error {}
 
 /**
- * Renders pages of a locally served site. Editions link their images by the
- * site's public address (or http://127.0.0.1:8080 in a local build), so any
- * http(s) request that is not for the local server is answered from the built
- * site's files when it has that path, and refused otherwise: nothing leaves
- * the machine and nothing waits on a network that is not there.
- * Without a site (the local stand-in for sirius, scripts/sirius.ts), a page
- * loads what it links as it would on sirius, and what fails is reported.
+ * Renders pages, answering every request of its browser context itself (see
+ * the top of this file). With a site (the preview, verify), editions link
+ * their images by the site's public address (or http://127.0.0.1:8080 in a
+ * local build), so an image, style or font at any http(s) URL is answered from
+ * the built site's files when it has that path; else the local server's
+ * origin is asked through the checked fetch, and the rest is refused: nothing
+ * leaves the machine. Without a site (print, print-server, the sirius
+ * stand-in), the render's origin decides (RenderOptions).
  */
 export class PaperRenderer {
   private page: Page | undefined;
+  /** While openPage opens the renderer's page: any other page is a popup. */
+  private opening = false;
   private blocked: string[] = [];
   private relative: string[] = [];
+  /** The one file: URL the page may load (itself), and its HTML. */
+  private pageFile = "";
+  private pageHtml = "";
+  /** The current render's origin (undefined: public addresses, any origin), and what it has loaded. */
+  private origin: string | undefined;
+  private assets = { count: 0, bytes: 0 };
 
   private constructor(
     private readonly context: BrowserContext,
@@ -68,6 +109,8 @@ export class PaperRenderer {
     private readonly folder: string,
     /** The paper's width in dots: 384 (sirius, 58 mm ESC/POS printers) or 576 (80 mm). */
     readonly width: number,
+    /** The proxy that closes every connection, where what no route sees (WebSockets) is sent. */
+    private readonly deadEnd: Server,
   ) {}
 
   static async open(
@@ -76,10 +119,25 @@ export class PaperRenderer {
     timeoutMs = PAGE_TIMEOUT_MS,
     width = PAPER_WIDTH_PX,
   ): Promise<PaperRenderer> {
+    const deadEnd = await listenDeadEnd();
+    const port = (deadEnd.address() as { port: number }).port;
     // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
-    const context = await browser.newContext({ viewport: { width, height: 1 }, deviceScaleFactor: 1 });
+    const context = await browser.newContext({
+      viewport: { width, height: 1 },
+      deviceScaleFactor: 1,
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      // "<-loopback>": this machine's addresses go through the proxy too.
+      proxy: { server: `http://127.0.0.1:${port}`, bypass: "<-loopback>" },
+    });
     const folder = await mkdtemp(path.join(tmpdir(), "littlepress-print-"));
-    return new PaperRenderer(context, site, timeoutMs, folder, width);
+    const renderer = new PaperRenderer(context, site, timeoutMs, folder, width, deadEnd);
+    await context.route("**/*", (route) => renderer.route(route));
+    // A popup is closed at once (its requests are refused like the page's); only openPage opens pages.
+    context.on("page", (page) => {
+      if (!renderer.opening) void page.close().catch(() => undefined);
+    });
+    return renderer;
   }
 
   /**
@@ -88,7 +146,7 @@ export class PaperRenderer {
    * answers anything but 200.
    */
   async render(url: string, header: PrintHeader): Promise<Render> {
-    return this.renderPage(siriusPage(await this.fetch(url), header));
+    return this.renderPage(siriusPage(await this.fetch(url), header), { origin: url });
   }
 
   /** The edition at `url`, as the sender fetches it (a RenderError unless it answers 200 in time). */
@@ -101,20 +159,27 @@ export class PaperRenderer {
    * stand-in for sirius, scripts/sirius.ts); rejects with a RenderError when it
    * does not load or cannot be captured in time.
    */
-  renderHtml(html: string, header: PrintHeader): Promise<Render> {
-    return this.renderPage(siriusPage(html, header));
+  renderHtml(html: string, header: PrintHeader, options: RenderOptions = {}): Promise<Render> {
+    return this.renderPage(siriusPage(html, header), options);
   }
 
-  /** Renders a page already pasted into sirius's (siriusPage), as render() does. */
-  async renderPage(printed: string): Promise<Render> {
+  /**
+   * Renders a page already pasted into sirius's (siriusPage), as render() does;
+   * with a site, its images come from the site (see the class).
+   */
+  async renderPage(printed: string, options: RenderOptions = {}): Promise<Render> {
     const page = await this.openPage();
     this.blocked = [];
     this.relative = [];
+    this.assets = { count: 0, bytes: 0 };
+    this.origin = options.origin ? new URL(options.origin).origin : this.site && new URL(this.site.url).origin;
     try {
       const file = path.join(this.folder, "print.html");
       await writeFile(file, printed);
+      this.pageFile = pathToFileURL(file).href;
+      this.pageHtml = printed;
       await bounded(
-        load(page, pathToFileURL(file).href, this.timeoutMs, this.width),
+        load(page, this.pageFile, this.timeoutMs, this.width),
         this.timeoutMs + 1000,
         `did not load in ${seconds(this.timeoutMs)}`,
       );
@@ -132,28 +197,15 @@ export class PaperRenderer {
 
   async close(): Promise<void> {
     await bounded(this.context.close(), 10_000, "").catch(() => undefined);
+    await new Promise<void>((done) => this.deadEnd.close(() => done()));
     await rm(this.folder, { recursive: true, force: true });
   }
 
   private async openPage(): Promise<Page> {
     if (this.page) return this.page;
-    const page = await this.context.newPage();
+    this.opening = true;
+    const page = await this.context.newPage().finally(() => (this.opening = false));
     page.setDefaultTimeout(this.timeoutMs);
-    const site = this.site;
-    if (site) {
-      const local = new URL(site.url).origin;
-      await page.route(
-        (u) => (u.protocol === "http:" || u.protocol === "https:") && u.origin !== local,
-        (route) => this.elsewhere(site.dir, route),
-      );
-    }
-    page.on("requestfailed", (request) => {
-      const url = request.url();
-      // A relative URL resolves next to the temporary file, where there is nothing.
-      if (url.startsWith("file:") && !url.endsWith("/print.html")) this.relative.push(relativePart(url, this.folder));
-      // With a site, what is refused is counted where it is refused.
-      else if (!site && /^https?:/.test(url)) this.blocked.push(url);
-    });
     this.page = page;
     return page;
   }
@@ -164,13 +216,112 @@ export class PaperRenderer {
     if (page) await bounded(page.close(), 5000, "").catch(() => undefined);
   }
 
-  private async elsewhere(dir: string, route: Route): Promise<void> {
-    const url = route.request().url();
-    const file = await siteFile(dir, new URL(url).pathname);
-    if (file) return route.fulfill({ path: file });
-    this.blocked.push(url);
-    return route.abort("blockedbyclient");
+  /** Every request of the context: the page itself, its allowed assets fetched here, nothing else. */
+  private async route(route: Route): Promise<void> {
+    const request = route.request();
+    const url = request.url();
+    try {
+      if (url === this.pageFile && topNavigation(request))
+        // The page, from what was written (and nothing else of the folder is ever read).
+        return await route.fulfill({
+          status: 200,
+          contentType: "text/html; charset=utf-8",
+          headers: { "Content-Security-Policy": PAGE_POLICY },
+          body: this.pageHtml,
+        });
+      const reply = await this.asset(request);
+      if (reply) return await route.fulfill(reply);
+      this.refused(url);
+      // A navigation answered 204 is no navigation: a meta refresh or a frame stays where it was.
+      if (request.resourceType() === "document") return await route.fulfill({ status: 204 });
+      return await route.abort("blockedbyclient");
+    } catch {
+      // The page closed under the route, or the answer failed: refused, if anything is still waiting.
+      await route.abort("blockedbyclient").catch(() => undefined);
+    }
   }
+
+  /** An asset that may load, fetched: a GET of an image, style or font of the allowed origin. */
+  private async asset(
+    request: Request,
+  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | { path: string } | undefined> {
+    if (request.method() !== "GET" || !ASSET_TYPES.has(request.resourceType())) return undefined;
+    let url: URL;
+    try {
+      url = new URL(request.url());
+    } catch {
+      return undefined;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    if (url.username || url.password) return undefined;
+    if (this.assets.count >= MAX_ASSETS || this.assets.bytes >= MAX_ASSET_BYTES) return undefined;
+    this.assets.count++;
+    if (this.site) {
+      // The built site's own files stand for its public address (and the local server's).
+      const file = await siteFile(this.site.dir, url.pathname);
+      if (file) return { path: file };
+    }
+    const policy = this.policyFor(url);
+    if (!policy) return undefined;
+    const reply = await askPrintKey(
+      url,
+      { method: "GET", headers: { Accept: request.headers().accept ?? "*/*" } },
+      {
+        ...policy,
+        maxBytes: Math.min(EDITION_MAX_BYTES, MAX_ASSET_BYTES - this.assets.bytes),
+      },
+    );
+    if (!("status" in reply)) return undefined;
+    this.assets.bytes += reply.body.length;
+    return {
+      status: reply.status,
+      headers: reply.contentType ? { "Content-Type": reply.contentType } : {},
+      body: reply.body,
+    };
+  }
+
+  /** The checked fetch's rules for `url`: its origin must be the edition's; without one, public addresses only. */
+  private policyFor(url: URL): PrintKeyPolicy | undefined {
+    if (this.origin === undefined)
+      return { allowed: [{ origin: url.origin, private: false }], timeoutMs: this.timeoutMs };
+    if (url.origin !== this.origin) return undefined;
+    return publicationPolicy(url, this.timeoutMs);
+  }
+
+  private refused(url: string): void {
+    if (url.startsWith("file:")) {
+      // A relative URL resolves next to the temporary file, where there is nothing.
+      if (url.startsWith(pathToFileURL(this.folder).href + "/")) this.relative.push(relativePart(url, this.folder));
+      else this.blocked.push(url);
+    } else if (!url.startsWith("data:") && !url.startsWith("blob:")) this.blocked.push(url);
+  }
+}
+
+/** Whether `request` is the page's own load (not a frame's, not a worker's). */
+function topNavigation(request: Request): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame().parentFrame() === null;
+  } catch {
+    return false; // a worker's request has no frame
+  }
+}
+
+/**
+ * The page's own policy, behind the routes: no connection from a script
+ * (fetch, beacons, WebSockets), no workers, no plugins, no form sent anywhere.
+ */
+const PAGE_POLICY = "connect-src 'none'; worker-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'";
+
+/** A proxy on this machine that closes every connection: the renderer's way out, which leads nowhere. */
+function listenDeadEnd(): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.unref();
+      resolve(server);
+    });
+  });
 }
 
 /**
@@ -260,8 +411,9 @@ async function capture(page: Page, timeoutMs: number, width: number): Promise<Om
     m = again;
     if (settled) break;
   }
+  // The viewport is the page's length, cut at MAX_HEIGHT: the screenshot is of
+  // the viewport alone, so a page 200,000 px long costs no more than one of 10,000.
   const png = await page.screenshot({
-    fullPage: true,
     clip: { x: 0, y: 0, width, height: clampHeight(m.height) },
     timeout: timeoutMs,
     animations: "disabled",

@@ -71,7 +71,10 @@ export function formatSummary(rows: SummaryRow[]): string {
     if (px > ADVISED_PX) notes.push(`⚠ ${ADVISED_TEXT}`);
     if (px > MAX_HEIGHT) notes.push(`⚠ ${cutText(px)}`);
     if (r.wider) notes.push("wider than the paper: the right side is cut");
-    if (r.blocked?.length) notes.push(`not loaded (no network here): ${r.blocked.join(", ")}`);
+    if (r.blocked?.length)
+      notes.push(
+        `not loaded (the preview loads only the edition's own images, styles and fonts): ${r.blocked.join(", ")}`,
+      );
     if (r.relative?.length) notes.push(`⚠ ${RELATIVE_TEXT}: ${r.relative.join(", ")}`);
     return [r.slug, r.key, `${px} px`, `${formatMm(px / DOTS_PER_MM)} mm`, notes.join("; ")];
   });

@@ -8,7 +8,7 @@ import type { Dots } from "../../lib/model/bilevel.ts";
 import { BAND_ROWS, encodeJob, type EscPosJob } from "../../lib/model/escpos-raster.ts";
 import { sendJob, type Destination, type JobReport } from "../../lib/platform/escpos-send.ts";
 import { printDots } from "../preview/print-image.ts";
-import { PAGE_TIMEOUT_MS, PaperRenderer } from "../preview/render.ts";
+import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 
 /** How a printer prints. */
@@ -34,7 +34,7 @@ export class Renderers {
   of(width: number): Promise<PaperRenderer> {
     let renderer = this.byWidth.get(width);
     if (!renderer) {
-      // No site: the page loads what it links, as on sirius.
+      // No site: each page loads its own publication's images, styles and fonts (render.ts).
       renderer = PaperRenderer.open(this.browser, undefined, this.timeoutMs, width);
       this.byWidth.set(width, renderer);
     }
@@ -52,38 +52,53 @@ export interface Printed {
   report: JobReport;
   renderMs: number;
   sendMs: number;
+  /** The page's full length in px (the dots stop at MAX_HEIGHT). */
+  heightPx: number;
 }
 
-/** The dots of `html` as the printer prints them, under sirius's header. */
+/** A page to print: its HTML, and the publication it came from, whose images, styles and fonts it may load. */
+export interface PrintablePage {
+  html: string;
+  /** The edition's URL (or the publication's): only its origin is asked for what the page links. */
+  origin?: URL | string;
+}
+
+/** The dots of `page` as the printer prints them, under sirius's header, and the page's full length in px. */
 export async function renderDots(
   renderers: Renderers,
   width: number,
-  html: string,
+  page: PrintablePage,
   header: PrintHeader,
-): Promise<Dots> {
-  const render = await (await renderers.of(width)).renderHtml(html, header);
-  return printDots(render.png, width);
+): Promise<{ dots: Dots; heightPx: number; blocked: string[] }> {
+  const options = page.origin ? { origin: page.origin } : {};
+  const render = await (await renderers.of(width)).renderHtml(page.html, header, options);
+  return { dots: await printDots(render.png, width), heightPx: render.heightPx, blocked: render.blocked };
 }
 
-/** Renders `html` and prints it on `printer`; rejects only with a RenderError (the page would not load). */
+/** Renders `page` and prints it on `printer`; rejects only with a RenderError (the page would not load). */
 export async function printPage(
   renderers: Renderers,
   printer: PrinterSettings,
-  html: string,
+  page: PrintablePage,
   header: PrintHeader,
   log?: (line: string) => void,
 ): Promise<Printed> {
   const t0 = performance.now();
-  const dots = await renderDots(renderers, printer.width, html, header);
+  const { dots, heightPx, blocked } = await renderDots(renderers, printer.width, page, header);
   const t1 = performance.now();
   log?.(`rendered ${dots.width} x ${dots.height} dots in ${((t1 - t0) / 1000).toFixed(1)} s`);
+  if (heightPx > MAX_HEIGHT) log?.(`the page is ${heightPx} px long: cut at ${MAX_HEIGHT}, as sirius cuts it`);
+  if (blocked.length) {
+    const shown = blocked.slice(0, 5).join(", ") + (blocked.length > 5 ? ` and ${blocked.length - 5} more` : "");
+    log?.(`not loaded (a page loads only its publication's own images, styles and fonts): ${shown}`);
+  }
   const job = encodeJob(dots, { cut: printer.cut, ...(printer.bandRows ? { bandRows: printer.bandRows } : {}) });
   const report = await sendJob(printer.to, job, {
     ...(printer.retries !== undefined ? { retries: printer.retries } : {}),
     ...(printer.retryWaitMs !== undefined ? { retryWaitMs: printer.retryWaitMs } : {}),
     ...(log ? { log } : {}),
   });
-  return { dots, job, report, renderMs: t1 - t0, sendMs: performance.now() - t1 };
+  return { dots, job, report, renderMs: t1 - t0, sendMs: performance.now() - t1, heightPx };
 }
 
 /** "61,234 bytes in 10 bands of 128 rows, cut" */

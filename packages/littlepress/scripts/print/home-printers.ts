@@ -30,7 +30,7 @@ import {
   readPublication,
 } from "../../lib/platform/escpos-publication.ts";
 import type { StateStore } from "../../lib/platform/state-store.ts";
-import { RenderError } from "../preview/render.ts";
+import { MAX_HEIGHT, RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 import { printPage, type PrinterSettings, type Renderers } from "./escpos-print.ts";
 
@@ -248,10 +248,12 @@ async function send(
     const printed = await printPage(
       o.renderers,
       { ...printer, retries: o.retries ?? 1, retryWaitMs: o.retryWaitMs ?? 2000 },
-      html,
+      // What the page links loads from the publication's own origin only (render.ts).
+      { html, origin: printer.publication },
       header,
     );
-    const dots = `, ${printed.dots.width}x${printed.dots.height} dots`;
+    const cut = printed.heightPx > MAX_HEIGHT ? ` (the page is ${printed.heightPx} px long: cut at ${MAX_HEIGHT})` : "";
+    const dots = `, ${printed.dots.width}x${printed.dots.height} dots${cut}`;
     if (printed.report.ok) return { result: "sent", dots };
     if (printed.report.off) return { result: "offline", dots };
     return { result: { error: `${printed.report.error} (the printer may have printed part of it)` }, dots };
