@@ -69,10 +69,11 @@ export async function renderDots(
   width: number,
   page: PrintablePage,
   header: PrintHeader,
-): Promise<{ dots: Dots; heightPx: number; blocked: string[] }> {
+): Promise<{ dots: Dots; heightPx: number; wider: boolean; blocked: string[] }> {
   const options = page.origin ? { origin: page.origin } : {};
   const render = await (await renderers.of(width)).renderHtml(page.html, header, options);
-  return { dots: await printDots(render.png, width), heightPx: render.heightPx, blocked: render.blocked };
+  const dots = await printDots(render.png, width);
+  return { dots, heightPx: render.heightPx, wider: render.wider, blocked: render.blocked };
 }
 
 /** Renders `page` and prints it on `printer`; rejects only with a RenderError (the page would not load). */
@@ -84,10 +85,11 @@ export async function printPage(
   log?: (line: string) => void,
 ): Promise<Printed> {
   const t0 = performance.now();
-  const { dots, heightPx, blocked } = await renderDots(renderers, printer.width, page, header);
+  const { dots, heightPx, wider, blocked } = await renderDots(renderers, printer.width, page, header);
   const t1 = performance.now();
   log?.(`rendered ${dots.width} x ${dots.height} dots in ${((t1 - t0) / 1000).toFixed(1)} s`);
   if (heightPx > MAX_HEIGHT) log?.(`the page is ${heightPx} px long: cut at ${MAX_HEIGHT}, as sirius cuts it`);
+  if (wider) log?.(`the page is wider than the paper's ${printer.width} px: what lies right of that is not printed`);
   if (blocked.length) {
     const shown = blocked.slice(0, 5).join(", ") + (blocked.length > 5 ? ` and ${blocked.length - 5} more` : "");
     log?.(`not loaded (a page loads only its publication's own images, styles and fonts): ${shown}`);

@@ -4,6 +4,8 @@
 // off is one line and exit 1, 204 and 410 print nothing, and the device-file
 // and CUPS destinations get the same bytes.
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -196,6 +198,30 @@ describe("littlepress print: what the publication answers", () => {
       const r = await print(args);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^print: .*; see --help\n$/);
+    }
+  });
+
+  it("warns that a page wider than the paper is clipped, and still prints it", async () => {
+    const server: Server = createServer((req, res) => {
+      if (req.url === "/meta.json") {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        return res.end(JSON.stringify({ name: "Wide" }));
+      }
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ETag: '"w"' });
+      res.end('<div style="width:700px;height:40px;background:#000"></div>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const r = await print([url, "--to", printer.url]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(
+        /^print: the page is wider than the paper's 384 px: what lies right of that is not printed$/m,
+      );
+      expect(printer.stream.jobs).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
