@@ -125,7 +125,8 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
   );
   const notices = report.notices.map(
     (l) =>
-      `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  end slip: ${l.outcome} (${shownText(l.detail)})\n`,
+      `  ${l.slug || "/"}  ${l.subscription} (${printerName(l.printer)})  ` +
+      `end slip: ${l.outcome} (${shownText(l.detail)})\n`,
   );
   const tail = dryRun ? "Dry run: nothing was sent or written.\n" : "";
   return head + lines.join("") + notices.join("") + tail;

@@ -96,7 +96,8 @@ export function pushReportText(report: PushReport, dryRun: boolean): string {
   );
   const lines = report.lines.map(
     (l) =>
-      `  ${l.slug || "/"} ${l.edition}  ${l.subscription} (${printerName(l.printer)}): ${l.outcome} (${shownText(l.detail)})\n`,
+      `  ${l.slug || "/"} ${l.edition}  ${l.subscription} (${printerName(l.printer)}): ` +
+      `${l.outcome} (${shownText(l.detail)})\n`,
   );
   const left = report.left ? `push: ${report.left} left for the next run (this run's time was up)\n` : "";
   return head.join("") + lines.join("") + left + (dryRun ? "Dry run: nothing was sent or written.\n" : "");

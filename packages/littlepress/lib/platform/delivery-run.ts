@@ -62,7 +62,8 @@ import {
   subscriptionKey,
   type LiveEntry,
 } from "./store-keys.ts";
-import { dropStrayIndexKeys, pruneDeliveries, removeSubscription } from "./subscriptions.ts";
+import { dropStrayIndexKeys, pruneDeliveries } from "./subscriptions.ts";
+import { removeSubscription } from "./subscription-removal.ts";
 
 export interface DeliveryRunOptions {
   store: StateStore;

@@ -101,7 +101,8 @@ function sendTcp(dest: { host: string; port: number }, bytes: Uint8Array, timeou
         fail(
           !connected
             ? `no answer in ${seconds}`
-            : `the printer did not take the whole job in ${seconds} (it stopped reading: out of paper, cover open, or busy)`,
+            : `the printer did not take the whole job in ${seconds} ` +
+                "(it stopped reading: out of paper, cover open, or busy)",
         ),
       timeoutMs,
     );
@@ -218,8 +219,12 @@ export function tookAtMost(job: EscPosJob, bytesOut: number): string {
   const n = job.bandEnds.length;
   const bands = bandsWithin(job, bytesOut);
   if (bytesOut >= job.bytes.length)
-    return `the printer took at most all ${n} bands (the whole job left this computer; how much the printer read is not known)`;
-  return `the printer took at most ${bands} of ${n} bands (${bytesOut.toLocaleString("en")} of ${job.bytes.length.toLocaleString("en")} bytes left this computer)`;
+    return (
+      `the printer took at most all ${n} bands ` +
+      "(the whole job left this computer; how much the printer read is not known)"
+    );
+  const left = `${bytesOut.toLocaleString("en")} of ${job.bytes.length.toLocaleString("en")} bytes`;
+  return `the printer took at most ${bands} of ${n} bands (${left} left this computer)`;
 }
 
 export async function sendJob(dest: Destination, job: EscPosJob, options: SendJobOptions = {}): Promise<JobReport> {

@@ -1,21 +1,12 @@
 // Subscriptions in the state store: counted per publication (the live index,
-// store-keys.ts), pruned and removed by the delivery runs, their indexes' stray
-// keys dropped, and read back with
-// their deliveries for the desk. Made and ended by their subscriber: subscribing.ts.
+// store-keys.ts), pruned by the delivery runs (removed whole by
+// subscription-removal.ts), their indexes' stray keys dropped, and read back
+// with their deliveries for the desk. Made and ended by their subscriber:
+// subscribing.ts.
 import { printerName } from "../model/printer-name.ts";
 import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
-import { releaseSeat } from "./seats.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
-import {
-  deliveriesOf,
-  liveKey,
-  liveOf,
-  pushedOf,
-  slotKey,
-  SUBSCRIPTIONS,
-  subscriptionKey,
-  type LiveEntry,
-} from "./store-keys.ts";
+import { deliveriesOf, liveOf, SUBSCRIPTIONS, type LiveEntry } from "./store-keys.ts";
 
 /**
  * How many live subscriptions the publication `slug` has, from its index: its
@@ -75,31 +66,6 @@ export async function dropStrayIndexKeys(
     if (!takeDelete(budget)) return;
     await store.delete(key);
   }
-}
-
-/**
- * Removes a subscription with everything kept for it: its index and schedule keys, its
- * seat, its delivery records and push copies, then itself (last, so that one cut short is found again
- * by the next run). Each record and the subscription count one deletion
- * against `budget`; false when it ran out first.
- */
-export async function removeSubscription(
-  store: StateStore,
-  sub: Pick<Subscription, "id" | "slug" | "zone" | "hour" | "seat">,
-  budget: PruneBudget = { deletes: Infinity },
-  at = new Date(),
-): Promise<boolean> {
-  await store.delete(liveKey(sub.slug, sub.id));
-  await store.delete(slotKey(sub));
-  await releaseSeat(store, sub, at);
-  if (!(await pruneDeliveries(store, sub.id, () => true, budget))) return false;
-  for (const key of await store.list(pushedOf(sub.id))) {
-    if (!takeDelete(budget)) return false;
-    await store.delete(key);
-  }
-  if (!takeDelete(budget)) return false;
-  await store.delete(subscriptionKey(sub.id));
-  return true;
 }
 
 /**

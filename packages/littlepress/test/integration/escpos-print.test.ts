@@ -139,7 +139,10 @@ describe("littlepress print to a network printer", () => {
       expect(r.stderr.split("\n")).toHaveLength(2);
       expect(r.stderr).toMatch(why);
       expect(r.stderr).toMatch(
-        /the printer took at most (all \d+ bands \(the whole job left this computer; how much the printer read is not known\)|\d+ of \d+ bands \([\d,]+ of [\d,]+ bytes left this computer\))/,
+        new RegExp(
+          "the printer took at most (all \\d+ bands \\(the whole job left this computer; how much the printer read " +
+            "is not known\\)|\\d+ of \\d+ bands \\([\\d,]+ of [\\d,]+ bytes left this computer\\))",
+        ),
       );
       expect(r.stderr).toMatch(/gave up after 1 tries/);
       expect(printer.connections[0]).toBe(plan.after);

@@ -228,7 +228,8 @@ describe("a page that does not render", () => {
       const res = await fetch(`${slow.keyUrl("slowkey")}?from=Slow`, {
         method: "POST",
         headers: { "Content-Type": "text/html" },
-        // A script that never ends (the renderer refuses what a page would wait on elsewhere: see hostile-page.test.ts).
+        // A script that never ends (the renderer refuses what a page would wait on elsewhere:
+        // see hostile-page.test.ts).
         body: "<p>Waiting</p><script>for (;;) {}</script>",
       });
       expect(res.status).toBe(200);

