@@ -5,12 +5,12 @@
 // the conformance checker then plays the platform against what it serves.
 // `netlify dev` at the root must start without asking which framework to run.
 // Both write the root's _site/ and .netlify/, as a deploy's build does.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { inFolder } from "./packed.ts";
+import { started } from "./processes.ts";
 import { freePort } from "../../packages/littlepress/scripts/cli.ts";
 
 const SLOW = 300_000;
@@ -22,42 +22,18 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 /** A netlify-cli command at the root, as a user runs it, until `ready` says it serves; stopped by `stop`. */
 async function netlify(args: string[], ready: RegExp) {
   const port = await freePort(0);
-  const started = Date.now();
   // The flags that run offline without a login or Deno (edge functions need a download): see the toolchain notes.
-  const child: ChildProcess = spawn(
+  const server = await started(
     NETLIFY,
     [...args, "--offline", "--port", String(port), "--internal-disable-edge-functions"],
     {
       env: { ...process.env, HOME: home, BROWSER: "none", CI: "true", NO_UPDATE_NOTIFIER: "1" },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      ready,
+      within: 240_000,
+      signal: "SIGTERM",
     },
   );
-  let log = "";
-  child.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    process.kill(-child.pid!, "SIGTERM");
-    await exited;
-  };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`netlify ${args[0]} did not serve:\n${log}`)), 240_000);
-      child.once("exit", (code) => reject(new Error(`netlify ${args[0]} exited (${code}):\n${log}`)));
-      child.stdout!.on("data", () => {
-        if (!ready.test(log)) return;
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  const seconds = (Date.now() - started) / 1000;
-  return { base: `http://127.0.0.1:${port}`, log: () => log, seconds, stop };
+  return { base: `http://127.0.0.1:${port}`, log: server.log, seconds: server.seconds, stop: server.stop };
 }
 
 /** The publications the build made (each has its index among the functions' data). */

@@ -6,12 +6,12 @@
 // verifies, lints and passes its own tests, as an author's site does. Once, a
 // copy of the repository kept its package-lock.json: npm ci installed nothing
 // for littlepress and said nothing, and npm start answered "littlepress: not found".
-import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { NOT_STARTER, REPOSITORY_ONLY } from "../../packages/littlepress/scripts/new.ts";
 import { inFolder, outsideFolder } from "./packed.ts";
+import { started } from "./processes.ts";
 import { startRegistry, type Registry } from "./registry.ts";
 
 const SLOW = 300_000;
@@ -137,25 +137,14 @@ it(
 it(
   "serves with npm start, only once built, and answers the platform",
   async () => {
-    const child = spawn("npm", ["start"], {
+    const server = await started("npm", ["start"], {
       cwd: site,
       env: { ...process.env, ...registry!.env, PORT: "0" },
-      detached: true,
+      ready: /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//,
     });
-    let log = "";
-    child.stdout.on("data", (d: Buffer) => (log += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (log += d.toString()));
+    const url = server.found;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`npm start did not serve:\n${log}`)), 60_000);
-        child.stdout.on("data", () => {
-          const found = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
-          if (!found) return;
-          clearTimeout(timer);
-          resolve(found);
-        });
-      });
-      expect(log).toMatch(/built _site\/ in/);
+      expect(server.log()).toMatch(/built _site\/ in/);
       const first = await fetch(`${url}/lighthouse/edition/?delivery_count=0`);
       expect(first.status).toBe(200);
       expect(first.headers.get("etag")).toMatch(/^"/);
@@ -163,12 +152,7 @@ it(
       expect((await fetch(`${url}/`)).status).toBe(200);
       expect((await fetch(`${url}/_desk/model.js`)).status).toBe(200);
     } finally {
-      // npm runs the server in a child of its own: the whole group is stopped (unless it stopped already).
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        process.kill(-child.pid!, "SIGINT");
-        await exited;
-      }
+      await server.stop();
     }
   },
   SLOW,

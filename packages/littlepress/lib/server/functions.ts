@@ -10,13 +10,13 @@ import type { FunctionHandler } from "../edge/http.ts";
 /** A function of the project, as the local app routes to it. */
 export interface SiteFunction {
   name: string;
-  /** Its routes (`config.path`); none: Netlify would answer it only at /.netlify/functions/<name>. */
+  /** Its routes (`config.path`); none: only Netlify answers it, at /.netlify/functions/<name>. */
   paths: string[];
   /** The methods it takes, when its module says (`methods`); the app answers others 405. */
   methods?: readonly string[];
   /**
-   * A background function (its name ends in `-background`): answered 202 at
-   * once, and run after, as Netlify runs one (at /.netlify/functions/<name>).
+   * A background function (its name ends in `-background`) with a path:
+   * answered 202 at once, and run after, as Netlify runs one.
    */
   background?: boolean;
   handler: FunctionHandler;
@@ -67,10 +67,11 @@ export async function loadFunctions(dir: string): Promise<SiteFunction[]> {
       const module = (await importTypeScript(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
       if (module.config?.schedule) return [];
       const background = name.endsWith("-background");
+      // Netlify gives a function without a path its /.netlify/functions/ address; the local server
+      // does not. Of those, only deliver-background is one a site calls, and only the scheduled run
+      // on Netlify calls it: a self-hosted site runs its batches in `npm run deliver`, so the
+      // address would be a door (a body to read, a batch to check) that nothing of its own uses.
       const paths = module.config?.path === undefined ? [] : [module.config.path].flat();
-      // Netlify gives a function without a path its /.netlify/functions/ address; of those, only a
-      // background function is one a site calls (the scheduled run hands it batches), so only it is routed.
-      if (background && !paths.length) paths.push(`/.netlify/functions/${name}`);
       return [{ name, paths, methods: module.methods, handler: module.default, ...(background && { background }) }];
     }),
   );

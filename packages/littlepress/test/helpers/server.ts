@@ -1,5 +1,8 @@
 // Runs the local server on a free 127.0.0.1 port for the tests of one describe
 // block. The server hands the functions the site it serves with each request.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { builtSite } from "./sites.ts";
@@ -17,3 +20,28 @@ export function withServer(site: string): { readonly url: string } {
     },
   };
 }
+
+/**
+ * A project that plays Netlify's side of a batch's hand-over: the package's
+ * functions, with the batch function at /.netlify/functions/deliver-background,
+ * the address Netlify gives it (the local server routes no function without a
+ * path: a self-hosted site runs its batches in `npm run deliver`). Start the
+ * server with it as `root`, and `siteDir` and the state as absolute paths.
+ */
+export function netlifySide(): { root: string; remove: () => void } {
+  const root = path.resolve(`.test-work/netlify-side-${process.pid}-${++sides}`);
+  mkdirSync(path.join(root, "functions"), { recursive: true });
+  for (const file of readdirSync(PACKAGE_FUNCTIONS).filter((f) => f.endsWith(".mts"))) {
+    const source = JSON.stringify(pathToFileURL(path.join(PACKAGE_FUNCTIONS, file)).href);
+    const routed = file === "deliver-background.mts";
+    writeFileSync(
+      path.join(root, "functions", file),
+      routed
+        ? `export { default, methods } from ${source};\nexport const config = { path: "/.netlify/functions/deliver-background" };\n`
+        : `export * from ${source};\nexport { default } from ${source};\n`,
+    );
+  }
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+let sides = 0;
+const PACKAGE_FUNCTIONS = path.resolve("functions");

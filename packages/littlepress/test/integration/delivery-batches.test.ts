@@ -27,7 +27,7 @@ import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
 import { LIVE, liveKey, SLOTS, slotKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { deliveryFixture, subscribeOn } from "../helpers/delivery-fixture.ts";
-import { withServer } from "../helpers/server.ts";
+import { netlifySide, withServer } from "../helpers/server.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 const site = withServer("basic");
@@ -292,9 +292,10 @@ describe("running a batch", () => {
   });
 });
 
-describe("the background function over HTTP", () => {
+describe("the background function over HTTP, as Netlify routes it", () => {
   let server: LocalServer;
   let state: string;
+  const side = netlifySide();
   beforeAll(async () => {
     state = mkdtempSync(path.join(tmpdir(), "littlepress-batches-http-"));
     const keyFile = path.join(state, "key");
@@ -303,7 +304,8 @@ describe("the background function over HTTP", () => {
     sealKey = setup.sealKey;
     server = await startServer({
       port: 0,
-      siteDir: builtSite("basic"),
+      root: side.root,
+      siteDir: path.resolve(builtSite("basic")),
       stateDir: path.join(state, "state"),
       keyFile,
       printKeyOrigins: sirius.policy.allowed,
@@ -311,6 +313,7 @@ describe("the background function over HTTP", () => {
   });
   afterAll(async () => {
     await server.close();
+    side.remove();
     rmSync(state, { recursive: true, force: true });
     sealKey = randomBytes(32);
   });
