@@ -3,11 +3,13 @@
 // gives each launch a fresh profile; the flags keep Chromium from calling home
 // on a closed network.
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
+  // Playwright's driver takes most of a second to load: a tool loads it when it starts the browser, not before.
+  const { chromium } = await import("playwright-core");
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -2,7 +2,6 @@
 // then says what the functions carry. Content problems are printed for the
 // author, without a stack trace.
 import { pathToFileURL } from "node:url";
-import { build, describeBuildError, functionDataSize } from "../lib/build/build.ts";
 import { PUBLIC_SHARDS_DIR, siteDataDir } from "../lib/model/site-paths.ts";
 import { scriptArgs } from "./cli.ts";
 
@@ -25,8 +24,10 @@ Example:
   npm run build -- --strict`;
 
 /** The command line: builds, then says what the functions carry. */
-function main(values: { content?: string; output?: string; strict?: boolean }) {
+async function main(values: { content?: string; output?: string; strict?: boolean }) {
   const started = performance.now();
+  // Eleventy loads (most of a second) only once the arguments are known good: --help answers at once.
+  const { build, describeBuildError, functionDataSize } = await import("../lib/build/build.ts");
   const output = values.output ?? "_site";
   // Netlify sets URL, the site's address, during its builds. This is the build that gets deployed.
   build({ ...values, deploy: true, ...(process.env.URL ? { url: process.env.URL } : {}) }).then(
@@ -56,5 +57,5 @@ function main(values: { content?: string; output?: string; strict?: boolean }) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const folder = { type: "string" } as const;
   const args = scriptArgs("build", USAGE, { content: folder, output: folder, strict: { type: "boolean" } });
-  if (args) main(args.values);
+  if (args) void main(args.values);
 }

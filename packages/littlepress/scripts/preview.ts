@@ -8,14 +8,13 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PreviewError } from "./preview/errors.ts";
-import { preview, type PreviewOptions } from "./preview/run.ts";
+import type { PreviewOptions } from "./preview/run.ts";
 import { formatSummary, printWarnings } from "./preview/summary.ts";
 import { answerUsage, inertOutput, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
 import { plural } from "../lib/model/words.ts";
 
 export type { Output };
 
-export { preview } from "./preview/run.ts";
 
 export const USAGE = `Usage: npm run preview -- [<slug>...] [options]
 
@@ -93,6 +92,8 @@ export async function main(argv: string[], raw: Output = processOutput): Promise
   if (answered !== undefined || !("options" in parsed)) return answered ?? 2;
   const started = performance.now();
   try {
+    // The preview's modules (Eleventy, Chromium's driver) load once the arguments are known good.
+    const { preview } = await import("./preview/run.ts");
     const result = await preview({ ...parsed.options, progress: (line) => out.stderr(`preview: ${line}\n`) });
     out.stdout(formatSummary(result.rows));
     const folder = parsed.options.out ?? "preview";

@@ -5,9 +5,7 @@
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { freePort, listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
-import { LiveSite } from "../lib/build/live.ts";
 import { nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
-import { startServer } from "../lib/server/server.ts";
 import type { LocalServer } from "../lib/server/server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
@@ -41,6 +39,8 @@ async function main(values: { port?: string; content?: string; output?: string }
     processOutput.stderr(`start: nothing to serve: ${nothing}\n`);
     return 1;
   }
+  // Eleventy and the server load once the arguments are known good: --help and a bad port answer at once.
+  const { LiveSite } = await import("../lib/build/live.ts");
   const live = new LiveSite({
     ...(content !== undefined && { content }),
     output,
@@ -56,6 +56,7 @@ async function main(values: { port?: string; content?: string; output?: string }
   building.catch(() => undefined); // thrown where the server awaits it, not as an unhandled rejection meanwhile
   let server: LocalServer;
   try {
+    const { startServer } = await import("../lib/server/server.ts");
     server = await startServer({ port, siteDir: output, live, listenAfter: building });
   } catch (error) {
     await building.catch(() => undefined);

@@ -12,11 +12,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { findContentError } from "../lib/model/content-error.ts";
 import { loadSite } from "../lib/build/site.ts";
-import { build, describeBuildError } from "../lib/build/build.ts";
 import { eleventyConfigFile, nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
 import { answerUsage, inertOutput, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
-import { startServer } from "../lib/server/server.ts";
-import { checkPublications, previewPublications, type Verdict } from "./verify/run.ts";
+import type { Verdict } from "./verify/run.ts";
 import { formatVerdict } from "./verify/summary.ts";
 import { plural } from "../lib/model/words.ts";
 
@@ -107,6 +105,8 @@ export async function verify(options: VerifyOptions, out: Output): Promise<numbe
   const work = await mkdtemp(path.join(tmpdir(), "littlepress-verify-"));
   const site = path.join(work, "site");
   // The server is up before the build, so image URLs can name it, as Netlify's builds name the site's own URL.
+  // What each step needs loads when it starts (Eleventy, the server, Chromium's driver): --help answers at once.
+  const { startServer } = await import("../lib/server/server.ts");
   const server = await startServer({ port: 0, siteDir: site });
   try {
     const built = await strictBuild(options.content, site, server.url, out);
@@ -117,6 +117,7 @@ export async function verify(options: VerifyOptions, out: Output): Promise<numbe
       out.stdout(`  fix: ${ADD_ONE}\n`);
       return 1;
     }
+    const { checkPublications, previewPublications } = await import("./verify/run.ts");
     const verdicts = await checkPublications(site, server.url, options, (line) => out.stderr(`verify: ${line}\n`));
     if (options.preview) await previewPublications(built, site, path.join(work, "preview"), verdicts, out);
     return report(verdicts, started, out);
@@ -146,6 +147,7 @@ function hasPublications(content: string): boolean {
 async function strictBuild(content: string | undefined, site: string, url: string, out: Output) {
   const what = content === undefined ? "the site (by its Eleventy config)" : `${content}/`;
   out.stderr(`verify: building ${what} with --strict\n`);
+  const { build, describeBuildError } = await import("../lib/build/build.ts");
   try {
     return await build({ ...(content !== undefined && { content }), output: site, strict: true, url });
   } catch (error) {

@@ -209,7 +209,6 @@ export interface JobReport {
   off: boolean;
 }
 
-/** Sends `job` to `dest`, again whole after a failure, at most `retries` more times; never throws. */
 /**
  * What a failed try may have printed, in bands: no more than the bands whose every byte left this computer. The
  * printer may have read fewer (what it read is not known: the operating system's buffers took the rest), and it
@@ -227,6 +226,7 @@ export function tookAtMost(job: EscPosJob, bytesOut: number): string {
   return `the printer took at most ${bands} of ${n} bands (${left} left this computer)`;
 }
 
+/** Sends `job` to `dest`, again whole after a failure, at most `retries` more times; never throws. */
 export async function sendJob(dest: Destination, job: EscPosJob, options: SendJobOptions = {}): Promise<JobReport> {
   const retries = options.retries ?? 2;
   const partial: string[] = [];

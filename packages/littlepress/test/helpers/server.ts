@@ -37,11 +37,12 @@ export function netlifySide(): { root: string; remove: () => void } {
     writeFileSync(
       path.join(root, "functions", file),
       routed
-        ? `export { default, methods } from ${source};\nexport const config = { path: "/.netlify/functions/deliver-background" };\n`
+        ? `export { default, methods } from ${source};\nexport const config = { path: ${NETLIFY_ADDRESS} };\n`
         : `export * from ${source};\nexport { default } from ${source};\n`,
     );
   }
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 let sides = 0;
+const NETLIFY_ADDRESS = JSON.stringify("/.netlify/functions/deliver-background");
 const PACKAGE_FUNCTIONS = path.resolve("functions");

@@ -114,7 +114,8 @@ describe("a body the server answers before reading to its end, over a raw socket
     },
   );
 
-  it(`a background function with a route is handed a body of ${BACKGROUND_BODY_BYTES / KiB} KiB, not a byte more`, async () => {
+  const cap = `${BACKGROUND_BODY_BYTES / KiB} KiB`;
+  it(`a background function with a route is handed a body of ${cap}, not a byte more`, async () => {
     for (const [size, status] of [
       [BACKGROUND_BODY_BYTES, 202],
       [BACKGROUND_BODY_BYTES + 1, 413],
