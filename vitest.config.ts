@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // The site's own tests (test/), and the repository's checks of its README and
@@ -8,6 +9,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts", ".ci/tests/**/*.test.ts"],
     // The repository's checks install the package as authors get it: packed once, before any test runs.
     globalSetup: existsSync(".ci/tests/packed.ts") ? [".ci/tests/packed.ts"] : [],
+    // The checks wait on npm, Eleventy, netlify-cli and servers: on two cores, two workers keep both busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

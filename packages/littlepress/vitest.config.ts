@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vitest/config";
 
@@ -23,6 +24,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Builds the example content and the fixtures once, before any test runs.
     globalSetup: ["test/helpers/build-sites.ts"],
+    // Most tests wait on a child process, a socket or Chromium: on two cores, two workers (Vitest's
+    // default is one fewer than the cores) keep both busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

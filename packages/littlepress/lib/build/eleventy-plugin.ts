@@ -21,6 +21,8 @@ import { packPublication, type RenderedEdition } from "./pack.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import { lengthWarnings } from "./edition-length.ts";
+import { frontMatterSlips } from "./front-matter-slips.ts";
+import { inertSettings } from "../model/setting-effects.ts";
 import {
   assumedUrlWarnings,
   processImages,
@@ -31,7 +33,8 @@ import {
 } from "./edition-images.ts";
 import { amendEngines, renderData, type RenderSettings } from "./edition-engines.ts";
 import { dataForEdition } from "./edition-data.ts";
-import { liquidConfig, textSettingProblem } from "./text-settings.ts";
+import { liquidConfig, unknownSettingProblem } from "./edition-config.ts";
+import { textSettingProblem } from "./text-settings.ts";
 import { addDateFilters } from "./date-filters.ts";
 import { TEMPLATE_FILE } from "./data-editions.ts";
 import { dayFacts } from "../model/day-facts.ts";
@@ -363,8 +366,10 @@ async function renderEdition(this: { renderTemplate: RenderTemplate }, data: Edi
     const self = { page: data.page, eleventy: data.eleventy };
     return await this.renderTemplate.call(self, edition.body, "liquid,md", scope);
   } catch (error) {
-    const textSetting = textSettingProblem(error, edition.source, edition.bodyLine, rendering(edition));
-    throw new ContentError([textSetting ?? templateError(error, edition)]);
+    const setting =
+      unknownSettingProblem(error, edition.source, edition.bodyLine, rendering(edition)) ??
+      textSettingProblem(error, edition.source, edition.bodyLine, rendering(edition));
+    throw new ContentError([setting ?? templateError(error, edition)]);
   }
 }
 
@@ -660,7 +665,23 @@ function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, sourc
   for (const r of pages) warnings.push(...checker.check(r.html, r.source));
   // Editions the printer would cut, by a layout measure (verify and preview measure them in Chromium).
   warnings.push(...lengthWarnings(pages));
+  for (const pub of site.publications) {
+    warnings.push(...frontMatterSlips(pub));
+    warnings.push(...settingWarnings(pub, rendered.get(pub.slug) ?? [], sources.get(pub.slug)!.settingsFile));
+  }
   return uniqueProblems(warnings);
+}
+
+/** A setting that changes nothing on paper (setting-effects.ts), named in the file that defines it. */
+function settingWarnings(pub: PublicationSource, pages: RenderedEdition[], file: string): ContentProblem[] {
+  return inertSettings(pub.fields, pages).map(({ field, why }) => ({
+    file,
+    field: `config.fields: ${field.name}`,
+    problem: `the setting \`${field.name}\` changes nothing: ${why}`,
+    fix:
+      `have an edition read it (${field.type === "text" ? `{{ config.${field.name} }}` : `{% if config.${field.name} == "…" %}`}), ` +
+      "check that the editions spell its name as publication.json does, or remove the setting",
+  }));
 }
 
 /** Warnings are printed; with `npm run build -- --strict` they fail the build. */

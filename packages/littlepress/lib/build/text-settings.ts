@@ -79,13 +79,6 @@ export function printTextSetting(value: unknown): string {
   return value instanceof TextSetting ? slotToken(value.setting) : (value as string);
 }
 
-/** `config` as an edition's Liquid sees it: each text field's slot marker replaced by its TextSetting. */
-export function liquidConfig(config: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(config).map(([name, value]) => [name, value === slotToken(name) ? new TextSetting(name) : value]),
-  );
-}
-
 /**
  * The author's problem, when a render failed because a text setting was
  * needed: the setting, the line of the edition's file and the tag.
@@ -99,15 +92,7 @@ export function textSettingProblem(
   const chain = errorChain(error, 12);
   const use = chain.find((e): e is TextSettingUse => e instanceof TextSettingUse);
   if (!use) return undefined;
-  // The innermost Liquid error names the tag or {{ … }} and its place.
-  const liquid = chain.findLast(
-    (e): e is { message: string; token?: { getText?: () => string } } =>
-      e instanceof Error && /line:\d+, col:\d+/.test(e.message),
-  );
-  const place = liquid ? /line:(\d+), col:(\d+)/.exec(liquid.message) : null;
-  const tag = liquid?.token?.getText?.().split("\n")[0]?.slice(0, 120);
-  const where =
-    (place ? ` at line ${Number(place[1]) + bodyLine - 1}, column ${place[2]}` : "") + (tag ? ` (${tag})` : "");
+  const where = liquidPlace(chain, bodyLine);
   const name = use.setting;
   return {
     file,
@@ -121,4 +106,19 @@ export function textSettingProblem(
       '("type": "select" with "options": every edition is built for each option), ' +
       `and give the field a "default" for subscribers who leave it empty (docs/settings.md: "Text settings")`,
   };
+}
+
+/**
+ * Where in the edition's file a Liquid error happened, from the innermost
+ * Liquid error of the chain, which names the tag or {{ … }} and its place:
+ * " at line 7, column 4 ({% if … %})", or "" when none says.
+ */
+export function liquidPlace(chain: unknown[], bodyLine: number): string {
+  const liquid = chain.findLast(
+    (e): e is { message: string; token?: { getText?: () => string } } =>
+      e instanceof Error && /line:\d+, col:\d+/.test(e.message),
+  );
+  const place = liquid ? /line:(\d+), col:(\d+)/.exec(liquid.message) : null;
+  const tag = liquid?.token?.getText?.().split("\n")[0]?.slice(0, 120);
+  return (place ? ` at line ${Number(place[1]) + bodyLine - 1}, column ${place[2]}` : "") + (tag ? ` (${tag})` : "");
 }

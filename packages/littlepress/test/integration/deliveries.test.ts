@@ -504,18 +504,20 @@ describe("a run's time budget", () => {
     const first = await run(at, budget);
     const took = performance.now() - started;
     expect(took).toBeLessThan(budget.budgetMs + 500);
-    expect(first.due).toBe(150);
+    // On a loaded machine the run's time may be up before it has read them all: those it did not read are
+    // unchecked, and the next run reads them. Every one of the 150 is due, tried, left, or unread.
+    expect(first.due + first.unchecked).toBe(150);
+    expect(first.due).toBeGreaterThan(first.lines.length);
     expect(first.lines.length).toBeGreaterThan(0);
     expect(new Set(first.lines.map((l) => l.detail))).toEqual(new Set(["the print key timed out"]));
-    expect(first.left).toBe(150 - first.lines.length);
-    expect(first.unchecked).toBe(0);
+    expect(first.left).toBe(first.due - first.lines.length);
 
     // A minute later the next run takes others: the ones that timed out are backing off.
     const second = await run(at + 60_000, budget);
     const firstIds = new Set(first.lines.map((l) => l.subscription));
     expect(second.lines.length).toBeGreaterThan(0);
     expect(second.lines.filter((l) => firstIds.has(l.subscription))).toEqual([]);
-    expect(second.left).toBe(first.left - second.lines.length);
+    expect(second.left + second.unchecked).toBe(first.left + first.unchecked - second.lines.length);
     expect(reportText(second, false)).toContain(
       `, ${second.left} of them left for the next run (this run's time was up)`,
     );

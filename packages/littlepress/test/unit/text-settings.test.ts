@@ -6,7 +6,8 @@ import { Liquid } from "liquidjs";
 import { describe, expect, it } from "vitest";
 import { errorChain } from "../../lib/model/content-error.ts";
 import { slotToken } from "../../lib/model/text-slots.ts";
-import { liquidConfig, printTextSetting, TextSettingUse, textSettingProblem } from "../../lib/build/text-settings.ts";
+import { liquidConfig } from "../../lib/build/edition-config.ts";
+import { printTextSetting, TextSettingUse, textSettingProblem } from "../../lib/build/text-settings.ts";
 
 // As lib/build/edition-engines.ts sets up Eleventy's Liquid for editions.
 const liquid = new Liquid({ outputEscape: printTextSetting, lenientIf: true, strictVariables: true });

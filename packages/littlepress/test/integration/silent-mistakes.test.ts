@@ -1,0 +1,168 @@
+// Nothing silent, round three (issue 37), tried as a new user's daily paper with
+// a `length` select would be: a setting misspelt in a condition, a setting
+// renamed in publication.json but not in the edition, a misspelt front-matter
+// key littlepress reads, and a setting no edition reacts to. Each is named with
+// the file, the line, the name written, the names that exist and the fix: the
+// first two fail every build; the last two are warnings that fail --strict and
+// `npm run verify`, and `npm start` prints them. The paper written right passes
+// all of it without a word.
+import { execFile } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { spawnStart } from "../../scripts/start.ts";
+
+const run = promisify(execFile);
+const ROOT = path.join(".test-work", `silent-mistakes-${process.pid}`);
+
+const LENGTH = {
+  type: "select",
+  name: "length",
+  label: "Length",
+  options: [
+    ["Short", "short"],
+    ["Long", "long"],
+  ],
+};
+
+const publication = (field = LENGTH) => ({
+  name: "Daily",
+  description: "A morning paper.",
+  owner_email: "d@example.com",
+  delivered_on: "Every morning",
+  editions: { by: "delivery_count" },
+  config: { fields: [field] },
+});
+
+/** An edition whose long part prints for subscribers who chose `long` (as `condition` reads it). */
+const edition = (n: number, { title = "title", condition = 'config.length == "long"' } = {}) =>
+  `---\nnumber: ${n}\n${title}: Morning ${n}\n---\nThe short news of day ${n}.\n\n` +
+  `{% if ${condition} %}And the long part, with the weather.{% endif %}\n`;
+
+let folders = 0;
+/** A content folder of one publication, `daily`, with editions 0 and 1. */
+function paper(pub: object, editions: [string, string]): string {
+  const dir = path.join(ROOT, `c${folders++}`, "content");
+  mkdirSync(path.join(dir, "daily", "editions"), { recursive: true });
+  writeFileSync(path.join(dir, "daily", "publication.json"), JSON.stringify(pub, null, 2));
+  editions.forEach((text, n) => writeFileSync(path.join(dir, "daily", "editions", `${n}.md`), text));
+  return dir;
+}
+
+/** A tool of the kit, as npm runs it, on `dir`: its exit code and all it printed. */
+async function tool(script: string, dir: string, ...flags: string[]): Promise<{ code: number; output: string }> {
+  const out = ["--output", path.join(path.dirname(dir), `_site-${script}-${flags.join("")}`)];
+  const args = [
+    "--import",
+    "tsx",
+    `scripts/${script}.ts`,
+    "--content",
+    dir,
+    ...(script === "build" ? out : []),
+    ...flags,
+  ];
+  try {
+    const r = await run(process.execPath, args, { timeout: 100_000 });
+    return { code: 0, output: r.stdout + r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, output: err.stdout + err.stderr };
+  }
+}
+const build = (dir: string, ...flags: string[]) => tool("build", dir, ...flags);
+const verify = (dir: string) => tool("verify", dir, "--no-preview");
+
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+describe.concurrent("mistakes that passed without a word", { timeout: 120_000 }, () => {
+  it("the paper written right builds without a warning, strict and verified", async () => {
+    const dir = paper(publication(), [edition(0), edition(1)]);
+    const strict = await build(dir, "--strict");
+    expect(strict.code, strict.output).toBe(0);
+    expect(strict.output).not.toMatch(/problem:/);
+    const verified = await verify(dir);
+    expect(verified.code, verified.output).toBe(0);
+  });
+
+  it("a setting misspelt in a condition fails the build: the file, the line, the name, the one meant", async () => {
+    const dir = paper(publication(), [edition(0, { condition: 'config.lenght == "long"' }), edition(1)]);
+    const { code, output } = await build(dir);
+    expect(code).toBe(1);
+    expect(output).toContain(`${path.join(dir, "daily/editions/0.md")}: config.lenght`);
+    expect(output).toMatch(
+      /problem: `config\.lenght` is read at line 7, column \d+ .*but the publication has no setting `lenght`: did you mean `length`\? \(its settings are `length`\)/,
+    );
+    expect(output).toMatch(/fix: write config\.length instead, or add the setting to config\.fields/);
+  });
+
+  it.each([
+    ["printed", "{{ config.lenght }}"],
+    ["in a filter", '{{ config.lenght | default: "short" }}'],
+    ["in a loop", "{% for part in config.lenght %}{{ part }}{% endfor %}"],
+    ["in unless", "{% unless config.lenght %}short{% endunless %}"],
+  ])("a misspelt setting %s fails it too", async (_, use) => {
+    const dir = paper(publication(), [edition(0), `---\nnumber: 1\n---\nDay 1.\n\n${use}\n`]);
+    const { code, output } = await build(dir);
+    expect(code).toBe(1);
+    expect(output).toMatch(
+      /1\.md: config\.lenght\n\s+problem: `config\.lenght` is read at line 6, .*did you mean `length`\?/,
+    );
+  });
+
+  it("a setting renamed in publication.json but not in the edition fails the build, naming both names", async () => {
+    const dir = paper(publication({ ...LENGTH, name: "lenght" }), [edition(0), edition(1)]);
+    const { code, output } = await build(dir);
+    expect(code).toBe(1);
+    expect(output).toMatch(
+      /0\.md: config\.length\n\s+problem: `config\.length` is read at line 7, .*no setting `length`: did you mean `lenght`\?/,
+    );
+    expect(output).toMatch(/a renamed setting must be renamed in the editions too/);
+  });
+
+  it("a misspelt front-matter key littlepress reads is a warning; --strict and verify fail on it", async () => {
+    const dir = paper(publication(), [edition(0, { title: "titel" }), edition(1)]);
+    const file = path.join(dir, "daily/editions/0.md");
+    const said = new RegExp(
+      `${file.replaceAll(".", "\\.")}: titel\\n\\s+problem: \`titel\` \\(line 3\\) is no key littlepress reads, ` +
+        "and the edition does not use it: did you mean `title`\\? As written, the edition prints without its heading" +
+        "\\n\\s+fix: rename it `title`",
+    );
+    const [plain, strict, verified] = await Promise.all([build(dir), build(dir, "--strict"), verify(dir)]);
+    expect(plain.code, plain.output).toBe(0);
+    expect(plain.output).toMatch(said);
+    expect(strict.code).toBe(1);
+    expect(strict.output).toMatch(said);
+    expect(verified.code).toBe(1);
+    expect(verified.output).toMatch(said);
+    expect(verified.output).toMatch(/verify: NOT READY/);
+  });
+
+  it("keys of the author's own are no slip, nor a near name the edition uses", async () => {
+    const own = "---\nnumber: 1\nmood: bright\ndat: Friday\n---\nA {{ mood }} {{ dat }}.\n";
+    const dir = paper(publication(), [edition(0), own]);
+    const { code, output } = await build(dir, "--strict");
+    expect(code, output).toBe(0);
+  });
+
+  it("a setting no edition reacts to: a warning under npm start, a failure under verify, naming it and its options", async () => {
+    // The condition asks for an option that does not exist: short and long print the same page.
+    const dir = paper(publication(), [
+      edition(0, { condition: 'config.length == "longer"' }),
+      edition(1, { condition: "false" }),
+    ]);
+    const said =
+      /daily\/publication\.json: config\.fields: length\n\s+problem: the setting `length` changes nothing: every edition prints the same page for "short" and "long"\n\s+fix: have an edition read it/;
+    const [plain, verified] = await Promise.all([build(dir), verify(dir)]);
+    expect(plain.code, plain.output).toBe(0);
+    expect(plain.output).toMatch(said);
+    expect(verified.code).toBe(1);
+    expect(verified.output).toMatch(said);
+    const started = await spawnStart({ content: dir, output: path.join(path.dirname(dir), "_site-start") });
+    try {
+      expect(started.log).toMatch(said);
+    } finally {
+      await started.stop();
+    }
+  });
+});
