@@ -15,7 +15,6 @@ import { plural } from "../lib/model/words.ts";
 
 export type { Output };
 
-
 export const USAGE = `Usage: npm run preview -- [<slug>...] [options]
 
 Renders every edition of every publication (or of the given slugs) as a

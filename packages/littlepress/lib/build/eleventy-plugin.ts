@@ -674,14 +674,17 @@ function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, sourc
 
 /** A setting that changes nothing on paper (setting-effects.ts), named in the file that defines it. */
 function settingWarnings(pub: PublicationSource, pages: RenderedEdition[], file: string): ContentProblem[] {
-  return inertSettings(pub.fields, pages).map(({ field, why }) => ({
-    file,
-    field: `config.fields: ${field.name}`,
-    problem: `the setting \`${field.name}\` changes nothing: ${why}`,
-    fix:
-      `have an edition read it (${field.type === "text" ? `{{ config.${field.name} }}` : `{% if config.${field.name} == "…" %}`}), ` +
-      "check that the editions spell its name as publication.json does, or remove the setting",
-  }));
+  return inertSettings(pub.fields, pages).map(({ field, why }) => {
+    const read = field.type === "text" ? `{{ config.${field.name} }}` : `{% if config.${field.name} == "…" %}`;
+    return {
+      file,
+      field: `config.fields: ${field.name}`,
+      problem: `the setting \`${field.name}\` changes nothing: ${why}`,
+      fix:
+        `have an edition read it (${read}), ` +
+        "check that the editions spell its name as publication.json does, or remove the setting",
+    };
+  });
 }
 
 /** Warnings are printed; with `npm run build -- --strict` they fail the build. */

@@ -91,7 +91,10 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
     expect(code).toBe(1);
     expect(output).toContain(`${path.join(dir, "daily/editions/0.md")}: config.lenght`);
     expect(output).toMatch(
-      /problem: `config\.lenght` is read at line 7, column \d+ .*but the publication has no setting `lenght`: did you mean `length`\? \(its settings are `length`\)/,
+      new RegExp(
+        "problem: `config\\.lenght` is read at line 7, column \\d+ .*but the publication has no setting `lenght`: " +
+          "did you mean `length`\\? \\(its settings are `length`\\)",
+      ),
     );
     expect(output).toMatch(/fix: write config\.length instead, or add the setting to config\.fields/);
   });
@@ -115,7 +118,10 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
     const { code, output } = await build(dir);
     expect(code).toBe(1);
     expect(output).toMatch(
-      /0\.md: config\.length\n\s+problem: `config\.length` is read at line 7, .*no setting `length`: did you mean `lenght`\?/,
+      new RegExp(
+        "0\\.md: config\\.length\n\\s+problem: `config\\.length` is read at line 7, " +
+          ".*no setting `length`: did you mean `lenght`\\?",
+      ),
     );
     expect(output).toMatch(/a renamed setting must be renamed in the editions too/);
   });
@@ -145,14 +151,16 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
     expect(code, output).toBe(0);
   });
 
-  it("a setting no edition reacts to: a warning under npm start, a failure under verify, naming it and its options", async () => {
+  it("a setting no edition reacts to: warned under npm start, failed by verify, named with its options", async () => {
     // The condition asks for an option that does not exist: short and long print the same page.
     const dir = paper(publication(), [
       edition(0, { condition: 'config.length == "longer"' }),
       edition(1, { condition: "false" }),
     ]);
-    const said =
-      /daily\/publication\.json: config\.fields: length\n\s+problem: the setting `length` changes nothing: every edition prints the same page for "short" and "long"\n\s+fix: have an edition read it/;
+    const said = new RegExp(
+      "daily/publication\\.json: config\\.fields: length\n\\s+problem: the setting `length` changes nothing: " +
+        'every edition prints the same page for "short" and "long"\n\\s+fix: have an edition read it',
+    );
     const [plain, verified] = await Promise.all([build(dir), verify(dir)]);
     expect(plain.code, plain.output).toBe(0);
     expect(plain.output).toMatch(said);
