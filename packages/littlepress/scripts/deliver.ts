@@ -10,7 +10,6 @@ import { siteIndexOf } from "../lib/edge/site-index.ts";
 import { runDeliveries, type DeliveryReport } from "../lib/platform/delivery-run.ts";
 import { runPushes } from "../lib/platform/push-run.ts";
 import { pushReportText } from "./push.ts";
-import { startServer } from "../lib/server/server.ts";
 import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateForTool } from "../lib/platform/state-setup.ts";
 import { printerName, shownText } from "../lib/model/printer-name.ts";
 import { plural } from "../lib/model/words.ts";
@@ -77,7 +76,10 @@ export async function main(argv: string[], out: Output = processOutput, env = pr
     return 2;
   }
   const site = values.site ?? "_site";
-  const server = values.origin ? undefined : await startServer({ port: 0, siteDir: site });
+  // The server loads only when the run needs one (no --origin): --help and a bad argument answer at once.
+  const server = values.origin
+    ? undefined
+    : await (await import("../lib/server/server.ts")).startServer({ port: 0, siteDir: site });
   try {
     const origin = values.origin ?? server!.url;
     const printKeys = { allowed: printKeyOriginsOf(path.resolve(site)) };

@@ -4,7 +4,6 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ipaddr from "ipaddr.js";
-import { startServer } from "../lib/server/server.ts";
 import { siteIndexOf } from "../lib/edge/site-index.ts";
 import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
 
@@ -45,18 +44,21 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.error(`serve: ${listen.problem}; see --help`);
       process.exitCode = 2;
     } else {
-      startServer({ port: listen.port, host, siteDir: site, trustProxy }).then(
-        (server) => {
-          stopOnSignals(() => server.shutdown());
-          const warning = builtForWarning(site, siteIndexOf(path.resolve(site)).url, server.url);
-          console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
-          if (warning) console.warn(warning);
-        },
-        (error: Error) => {
-          console.error(`littlepress: cannot start the server: ${error.message}`);
-          process.exitCode = 1;
-        },
-      );
+      // The server (Hono, the functions) loads once the arguments are known good: --help answers at once.
+      import("../lib/server/server.ts")
+        .then(({ startServer }) => startServer({ port: listen.port, host, siteDir: site, trustProxy }))
+        .then(
+          (server) => {
+            stopOnSignals(() => server.shutdown());
+            const warning = builtForWarning(site, siteIndexOf(path.resolve(site)).url, server.url);
+            console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
+            if (warning) console.warn(warning);
+          },
+          (error: Error) => {
+            console.error(`littlepress: cannot start the server: ${error.message}`);
+            process.exitCode = 1;
+          },
+        );
     }
   }
 }

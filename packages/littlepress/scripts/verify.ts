@@ -11,7 +11,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { findContentError } from "../lib/model/content-error.ts";
-import { loadSite } from "../lib/build/site.ts";
 import { eleventyConfigFile, nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
 import { answerUsage, inertOutput, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
 import type { Verdict } from "./verify/run.ts";
@@ -91,7 +90,7 @@ export async function main(argv: string[], raw: Output = processOutput): Promise
 export async function verify(options: VerifyOptions, out: Output): Promise<number> {
   const started = performance.now();
   // Nothing found is said, with what to do, and is no success: nothing was checked.
-  if (options.content !== undefined && !hasPublications(options.content)) {
+  if (options.content !== undefined && !(await hasPublications(options.content))) {
     const what = "each is a folder <slug>/ with publication.json and editions/";
     out.stdout(`verify: nothing to verify: no publications in ${options.content}/ (${what})\n  fix: ${ADD_ONE}\n`);
     return 1;
@@ -133,8 +132,9 @@ const ADD_ONE =
   'or a blog\'s posts with the littlepress plugin (docs/eleventy-plugin.md: "Posts as a publication")';
 
 /** Whether there is anything to verify; a folder whose publications have problems has (the build says which). */
-function hasPublications(content: string): boolean {
+async function hasPublications(content: string): Promise<boolean> {
   if (!existsSync(content)) return false;
+  const { loadSite } = await import("../lib/build/site.ts");
   try {
     return loadSite(content).publications.length > 0;
   } catch (error) {

@@ -11,9 +11,10 @@ const select = (name: string, ...values: string[]): ConfigField => ({
   type: "select",
   name,
   label: name,
+  required: false,
   options: values.map((v) => [v, v]),
 });
-const text = (name: string): ConfigField => ({ type: "text", name, label: name });
+const text = (name: string): ConfigField => ({ type: "text", name, label: name, required: false });
 
 /** Every edition of `keys` in every variant of `fields`, each page as `page` renders it. */
 function pages(fields: ConfigField[], keys: string[], page: (key: string, v: Record<string, string>) => string) {
