@@ -143,10 +143,24 @@ function builtFolders(output: string): (file: string) => boolean {
   };
 }
 
+/**
+ * The files an editor or a tool writes on the way to a save, and removes or
+ * renames over the real file: Vim's swap files and its 4913 probe, backups
+ * (`~`), Emacs's locks and autosaves, `sed -i`'s sedXXXXXX, JetBrains' and
+ * GNOME's temporaries, Kate's and Chrome's swaps, and `.tmp` files. The save
+ * itself (the rename onto the real name) is one rebuild, naming that file.
+ */
 function isEditorScratch(file: string): boolean {
-  const name = path.basename(file);
-  return /^\.[^/]*\.sw[a-p]$|~$|^4913$|^\.#/.test(name);
+  return SCRATCH.test(path.basename(file));
 }
+const SCRATCH = new RegExp(
+  [
+    ...[/^\.[^/]*\.sw[a-p]$/, /~$/, /^4913$/, /^\.#/, /^#.*#$/, /^sed[A-Za-z0-9]{6}$/, /___jb_(?:tmp|old)___$/],
+    ...[/^\.goutputstream-/, /\.kate-swp$/, /\.crswap$/, /\.tmp$/i],
+  ]
+    .map((r) => r.source)
+    .join("|"),
+);
 
 /** How long a burst of file events must be quiet before the build starts. */
 const SETTLE_MS = 30;

@@ -2,9 +2,11 @@
 // pages hear of it on the server-sent-events channel, a broken save keeps the
 // last good build up and says what is wrong, and the pages a rebuild keeps
 // from memory give the very bytes a clean build gives.
-import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { cpSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { publicationDataDir } from "../../lib/model/site-paths.ts";
 import { LIVE_EVENTS } from "../../lib/server/live-reload.ts";
@@ -13,6 +15,7 @@ import { buildSite } from "../helpers/build-sites.ts";
 import { FIXTURES } from "../helpers/sites.ts";
 import { withStart } from "../helpers/start.ts";
 
+const run = promisify(execFile);
 const server = withStart("live", ["basic/serial"]);
 const CONTENT = server.content;
 const OUTPUT = server.output;
@@ -71,6 +74,14 @@ function listen(): { states: LiveState[]; next(test: (s: LiveState) => boolean):
   };
 }
 
+/** Since the log's `from`: one rebuild, naming 1.md and no temporary file (after time for a second one). */
+async function expectOneRebuild(from: number) {
+  await new Promise((r) => setTimeout(r, 300));
+  const log = server.log.slice(from);
+  expect(log.match(/changed: rebuilt/g), log).toHaveLength(1);
+  expect(log).toMatch(/serial[/\\]editions[/\\]1\.md changed: rebuilt/);
+}
+
 describe("npm start's live rebuilds", () => {
   it("serves a saved edition at the next request, and only its ETag changes", async () => {
     const before = {
@@ -83,6 +94,27 @@ describe("npm start's live rebuilds", () => {
     expect(res.headers.get("etag")).toMatch(/^"0-[0-9a-f]+"$/);
     expect((await get("/serial/edition/?delivery_count=1")).headers.get("etag")).toBe(before[1]);
   });
+
+  it("takes sed -i's save (a temporary file renamed over the edition) as one rebuild, naming only the edition", async () => {
+    const before = server.log.length;
+    await run("sed", ["-i", "s/^Same words\\./Words by sed./", edition("1.md")]);
+    await until("/serial/edition/?delivery_count=1", (_, body) => body.includes("Words by sed."));
+    await expectOneRebuild(before);
+  });
+
+  // An editor that writes its temporary file, and renames it over the edition a moment later (a busy machine's sed).
+  it.each(["sedAb12Cd", "1.md___jb_tmp___", ".goutputstream-X1Y2Z3", "1.md.tmp"])(
+    "takes a save through %s as one rebuild, naming only the edition",
+    async (scratch) => {
+      const before = server.log.length;
+      const words = `Saved through ${scratch}.`;
+      writeFileSync(edition(scratch), `---\nnumber: 1\n---\n${words}\n`);
+      await new Promise((r) => setTimeout(r, 200)); // the watcher sees the temporary file first
+      renameSync(edition(scratch), edition("1.md"));
+      await until("/serial/edition/?delivery_count=1", (_, body) => body.includes(words));
+      await expectOneRebuild(before);
+    },
+  );
 
   it("builds a new edition file and a new publication folder without a restart", async () => {
     writeFileSync(edition("3.md"), "---\nnumber: 3\ntitle: Part four\n---\nThe missing part.\n");
