@@ -95,7 +95,7 @@ describe("npm start's live rebuilds", () => {
     expect((await get("/serial/edition/?delivery_count=1")).headers.get("etag")).toBe(before[1]);
   });
 
-  it("takes sed -i's save (a temporary file renamed over the edition) as one rebuild, naming only the edition", async () => {
+  it("takes sed -i's save (a temporary file renamed over the edition) as one rebuild naming the edition", async () => {
     const before = server.log.length;
     await run("sed", ["-i", "s/^Same words\\./Words by sed./", edition("1.md")]);
     await until("/serial/edition/?delivery_count=1", (_, body) => body.includes("Words by sed."));
