@@ -127,7 +127,6 @@ export class LiveSite {
   }
 }
 
-/** Files editors write beside the one being saved (.swap files, backups~, vim's test file 4913): not content. */
 /**
  * What a watch of the whole project (a blog's) must not react to: the builds'
  * own output, installed packages, git, caches, previews.
