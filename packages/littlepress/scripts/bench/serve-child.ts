@@ -41,15 +41,27 @@ process.stdout.write(`BENCH_URL ${url}\n`);
 // Ctrl+C, so that a compiled server (before's, at cfbdd5e) removes its compiled code.
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => process.exit(0));
 
-/** The function the tree's scripts/serve.ts starts its server with, from the module it imports it from. */
+/**
+ * The function the tree's scripts/serve.ts starts its server with, from the module it imports it from:
+ * statically (`import { startServer } from "…"`), or when it needs it (`import("…").then(({ startServer }) …`).
+ */
 async function treeServer(root: string): Promise<Start> {
   const serve = path.join(root, "scripts", "serve.ts");
   const source = readFileSync(serve, "utf8");
-  for (const m of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"(\.\.?\/[^"]+)"/g)) {
-    const names = m[1]!.split(",").map((n) => n.trim());
-    const name = ["startCompiledServer", "startServer"].find((n) => names.includes(n));
+  const named = (names: string[]) => ["startCompiledServer", "startServer"].find((n) => names.includes(n));
+  const imports = [
+    ...[...source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"(\.\.?\/[^"]+)"/g)].map((m) => ({
+      name: named(m[1]!.split(",").map((n) => n.trim())),
+      from: m[2]!,
+    })),
+    ...[...source.matchAll(/import\(\s*"(\.\.?\/[^"]+)"\s*\)/g)].map((m) => ({
+      name: named(source.match(/\bstart(?:Compiled)?Server\b/g) ?? []),
+      from: m[1]!,
+    })),
+  ];
+  for (const { name, from } of imports) {
     if (!name) continue;
-    const module = (await import(pathToFileURL(path.resolve(path.dirname(serve), m[2]!)).href)) as Record<
+    const module = (await import(pathToFileURL(path.resolve(path.dirname(serve), from)).href)) as Record<
       string,
       unknown
     >;
