@@ -19,11 +19,14 @@ const READ_KEYS: Record<string, string> = {
 /** One warning per slip: a Markdown file's key by its line, a data file's column once. */
 export function frontMatterSlips(pub: PublicationSource): ContentProblem[] {
   const said = new Map<string, ContentProblem>();
+  // Rows of a data file share their columns: each name is compared with the keys once.
+  const near = new Map<string, string[]>();
   for (const { file, data, body } of marks(pub.editions.list)) {
     for (const key of Object.keys(data)) {
-      if (key in READ_KEYS || new RegExp(`\\b${escapeRegExp(key)}\\b`).test(body)) continue;
-      const meant = nearNames(key, Object.keys(READ_KEYS)).find((k) => !(k in data));
-      if (!meant) continue;
+      if (key in READ_KEYS) continue;
+      if (!near.has(key)) near.set(key, nearNames(key, Object.keys(READ_KEYS)));
+      const meant = near.get(key)!.find((k) => !(k in data));
+      if (!meant || new RegExp(`\\b${escapeRegExp(key)}\\b`).test(body)) continue;
       // A data file's rows share their columns: the file and its first such row, once.
       const where = file.replace(/ row \d+.*$/, "");
       if (said.has(`${where}\u0000${key}`)) continue;
