@@ -1,14 +1,12 @@
 // A broken publication fails the build with the file, the field and the fix,
 // no stack trace, and the previous good site stays in place.
-import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
+import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
-const run = promisify(execFile);
 const ROOT = ".test-work/broken";
 
 const GOOD = {
@@ -36,19 +34,9 @@ function content(
   return dir;
 }
 
-async function build(dir: string, ...flags: string[]): Promise<{ code: number; output: string }> {
+function build(dir: string, ...flags: string[]): Promise<ScriptRun> {
   const out = path.join(path.dirname(dir), "_site");
-  try {
-    const r = await run(
-      process.execPath,
-      ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", out, ...flags],
-      { timeout: 60_000 },
-    );
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
+  return kitScript("build", ["--content", dir, "--output", out, ...flags], { timeout: 60_000 });
 }
 
 async function expectFailure(dir: string, ...expected: (string | RegExp)[]) {

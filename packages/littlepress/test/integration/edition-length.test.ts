@@ -2,15 +2,13 @@
 // build time: `npm run build` warns, naming the file, its estimated length
 // and the fix; `--strict` fails it; `npm start` says so in the terminal. A
 // normal edition with a full-width picture passes all three quietly.
-import { execFile } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnStart } from "../../scripts/start.ts";
+import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
-const run = promisify(execFile);
 const ROOT = path.join(".test-work", `edition-length-build-${process.pid}`);
 const PUBLICATION = { name: "Roll", description: "d", owner_email: "r@example.com", delivered_on: "Daily" };
 
@@ -31,16 +29,8 @@ async function content(): Promise<string> {
   return dir;
 }
 
-async function build(dir: string, output: string, ...flags: string[]): Promise<{ code: number; output: string }> {
-  const args = ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", output, ...flags];
-  try {
-    const r = await run(process.execPath, args, { timeout: 100_000 });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
-}
+const build = (dir: string, output: string, ...flags: string[]): Promise<ScriptRun> =>
+  kitScript("build", ["--content", dir, "--output", output, ...flags]);
 
 let dir: string;
 beforeAll(async () => {

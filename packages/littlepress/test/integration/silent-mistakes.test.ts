@@ -6,14 +6,12 @@
 // first two fail every build; the last two are warnings that fail --strict and
 // `npm run verify`, and `npm start` prints them. The paper written right passes
 // all of it without a word.
-import { execFile } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnStart } from "../../scripts/start.ts";
+import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
-const run = promisify(execFile);
 const ROOT = path.join(".test-work", `silent-mistakes-${process.pid}`);
 
 const LENGTH = {
@@ -51,24 +49,9 @@ function paper(pub: object, editions: [string, string]): string {
 }
 
 /** A tool of the kit, as npm runs it, on `dir`: its exit code and all it printed. */
-async function tool(script: string, dir: string, ...flags: string[]): Promise<{ code: number; output: string }> {
+function tool(script: string, dir: string, ...flags: string[]): Promise<ScriptRun> {
   const out = ["--output", path.join(path.dirname(dir), `_site-${script}-${flags.join("")}`)];
-  const args = [
-    "--import",
-    "tsx",
-    `scripts/${script}.ts`,
-    "--content",
-    dir,
-    ...(script === "build" ? out : []),
-    ...flags,
-  ];
-  try {
-    const r = await run(process.execPath, args, { timeout: 100_000 });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
+  return kitScript(script, ["--content", dir, ...(script === "build" ? out : []), ...flags]);
 }
 const build = (dir: string, ...flags: string[]) => tool("build", dir, ...flags);
 const verify = (dir: string) => tool("verify", dir, "--no-preview");

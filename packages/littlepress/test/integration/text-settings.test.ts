@@ -2,15 +2,13 @@
 // condition it would always be false (or, alone, always true), so the build
 // refuses it, naming the file, the setting, the line and the fix, with or
 // without --strict. Printed as it is, it still builds and is filled per request.
-import { execFile } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { fillSlots } from "../../lib/model/text-slots.ts";
+import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
-const run = promisify(execFile);
 const ROOT = ".test-work/text-settings";
 
 const PUBLICATION = {
@@ -44,16 +42,9 @@ function content(name: string, edition: string): string {
   return dir;
 }
 
-async function build(dir: string, ...flags: string[]): Promise<{ code: number; output: string }> {
+function build(dir: string, ...flags: string[]): Promise<ScriptRun> {
   const out = path.join(path.dirname(dir), "_site");
-  const args = ["--import", "tsx", "scripts/build.ts", "--content", dir, "--output", out, ...flags];
-  try {
-    const r = await run(process.execPath, args, { timeout: 100_000 });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
+  return kitScript("build", ["--content", dir, "--output", out, ...flags]);
 }
 
 const FIX = /fix: print it as it is, \{\{ config\.pet_name \}\}; use a select setting for choices/;

@@ -5,17 +5,16 @@
 // stays quiet. The build records that address in the site index, and
 // `npm run serve` warns at start when a site built for one local address is
 // served at another.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assumedUrlWarnings } from "../../lib/build/edition-images.ts";
 import { SITE_INDEX, siteDataDir } from "../../lib/model/site-paths.ts";
 import { builtForWarning } from "../../scripts/serve.ts";
 import { spawnStart } from "../../scripts/start.ts";
+import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
-const run = promisify(execFile);
 const ROOT = path.join(".test-work", `url-warning-${process.pid}`);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>';
 const PUBLICATION = { name: "Pics", description: "d", owner_email: "p@example.com", delivered_on: "Daily" };
@@ -40,16 +39,10 @@ async function build(
   output: string,
   set: { CI?: string; URL?: string },
   ...flags: string[]
-): Promise<{ code: number; output: string }> {
+): Promise<ScriptRun> {
   const { CI: _ci, URL: _url, ...env } = process.env;
-  const args = ["--import", "tsx", "scripts/build.ts", "--content", content, "--output", output, ...flags];
-  try {
-    const r = await run(process.execPath, args, { timeout: 120_000, env: { ...env, ...set } });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
+  const args = ["--content", content, "--output", output, ...flags];
+  return kitScript("build", args, { timeout: 120_000, env: { ...env, ...set } });
 }
 
 /** `npm run serve -- --site <site> --port 0`: the address it serves at and what it printed, then Ctrl+C. */
