@@ -2,7 +2,6 @@
 // declared here in the order Netlify applies them. The functions' routes are
 // their own `config.path` (functions/*.mts, where Netlify reads them), the
 // redirects and headers netlify.toml's, the rest the built site's files.
-import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import proxyaddr from "proxy-addr";
 import { CUT_SHORT, readLimited } from "../edge/request-limits.ts";
@@ -10,7 +9,7 @@ import type { ServeContext } from "../edge/site-folder.ts";
 import type { SiteFunction } from "./functions.ts";
 import { LIVE_EVENTS, liveEvents, wantsLiveScript, withLiveScript, type LiveChannel } from "./live-reload.ts";
 import { fillTarget, type NetlifyConfig } from "./netlify-config.ts";
-import { staticFiles, type SiteEnv } from "./static-site.ts";
+import { notFoundPage, staticFiles, type SiteEnv } from "./static-site.ts";
 
 export interface SiteAppOptions {
   /** The built site's folder (absolute). */
@@ -55,10 +54,11 @@ export function siteApp(o: SiteAppOptions): Hono<SiteEnv> {
             : fn.handler(c.req.raw, functionContext(c)),
       );
   }
-  for (const rule of o.config.headers) app.use(rule.for, customHeaders(rule.values));
-  app.on(["GET", "HEAD"], "*", staticFiles(o.site));
+  app.on(["GET", "HEAD"], "*", staticFiles(o.site, o.config.headers));
   for (const rule of o.config.redirects.filter((r) => !r.force)) app.all(rule.from, redirect(rule, notFound));
-  app.all("*", (c) => (isRead(c) ? notFound(c) : methodNotAllowed(c, STATIC_METHODS)));
+  // What nothing above answered (Hono's not-found handler rather than a `*` route: a path that only
+  // the site's files match is then dispatched to them alone, with no middleware chain around them).
+  app.notFound((c) => (isRead(c) ? notFound(c) : methodNotAllowed(c, STATIC_METHODS)));
   app.onError((error, c) => {
     console.error(`serve: internal fault: ${String(error)}`);
     return c.text("Internal error in the local server\n", 500, { Connection: "close" });
@@ -116,20 +116,11 @@ function ownHostsOnly(hosts: () => ReadonlySet<string>): MiddlewareHandler {
   };
 }
 
-/** netlify.toml's [[headers]] for a path: on the site's files only, as Netlify sets them. */
-function customHeaders(values: Record<string, string>): MiddlewareHandler<SiteEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.get("file") === undefined || c.res.status >= 300) return;
-    for (const [name, value] of Object.entries(values)) c.res.headers.set(name, value);
-  };
-}
-
 /** A netlify.toml redirect: 404 (the site's not-found page) or a 3xx to its target, `:splat` and names filled. */
 function redirect(
   rule: NetlifyConfig["redirects"][number],
-  notFound: (c: Context<SiteEnv>) => Promise<Response>,
-): (c: Context<SiteEnv>) => Response | Promise<Response> {
+  notFound: (c: Context) => Response,
+): (c: Context<SiteEnv>) => Response {
   if (rule.status === 404) return notFound;
   if (rule.status < 300 || rule.status > 399)
     throw new Error(`netlify.toml: the local server cannot run a ${rule.status} redirect (from ${rule.from})`);
@@ -137,17 +128,6 @@ function redirect(
     const params: Record<string, string> = { ...c.req.param() };
     if (rule.from.endsWith("/*")) params.splat = c.req.path.slice(rule.from.length - 1);
     return c.redirect(fillTarget(rule.to, params), rule.status as 301);
-  };
-}
-
-/** Not found: the site's 404 page, as Netlify serves it. */
-function notFoundPage(site: string) {
-  let page: MiddlewareHandler<SiteEnv> | undefined; // made when first needed, as staticFiles' own
-  return async (c: Context<SiteEnv, string>): Promise<Response> => {
-    page ??= serveStatic<SiteEnv>({ root: site, path: "404.html" });
-    const found = await page(c, async () => {});
-    if (!found) return c.text("Not found\n", 404);
-    return new Response(found.body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
   };
 }
 

@@ -1,10 +1,12 @@
 // The site's files as the local server sends them (lib/server/static-site.ts):
 // a file replaced on disk is served as it is now, with a new ETag; a large one
-// as whole as a small one; a path that cannot be a file name is a plain 404.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// as whole as a small one; a path that cannot be a file name is a plain 404;
+// netlify.toml's [[headers]] ride on the file's answers as Netlify sends them.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
+import { rawOnce } from "../helpers/raw-http.ts";
 
 let site: string;
 let server: LocalServer;
@@ -61,5 +63,57 @@ describe("the site's files", () => {
       expect(part.status).toBe(206);
       expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
     }
+  });
+});
+
+describe("netlify.toml's [[headers]]", () => {
+  let root: string;
+  let served: LocalServer;
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(".test-work", "static-headers-"));
+    mkdirSync(path.join(root, "site", "data"), { recursive: true });
+    writeFileSync(path.join(root, "site", "data", "list.json"), '{"a":1}\n');
+    writeFileSync(path.join(root, "site", "page.html"), "<p>hello</p>\n");
+    const toml = [
+      '[build]\n  publish = "site"',
+      '[[headers]]\n  for = "/data/*"\n  [headers.values]\n    access-control-allow-origin = "*"\n' +
+        '    Content-Type = "application/vnd.example+json"',
+      // Two rules for one path: merged, the later one's value winning (as netlify dev merges them).
+      '[[headers]]\n  for = "/data/list.json"\n  [headers.values]\n    X-Example = "later"',
+      '[[headers]]\n  for = "/data/*"\n  [headers.values]\n    X-Example = "latest"',
+    ].join("\n");
+    writeFileSync(path.join(root, "netlify.toml"), toml + "\n");
+    served = await startServer({ port: 0, root, stateDir: path.join(root, "state"), keyFile: path.join(root, "k") });
+  });
+  afterAll(async () => {
+    await served?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  const at = (pathname: string, init: RequestInit = {}) =>
+    fetch(served.url + pathname, { ...init, signal: AbortSignal.timeout(10_000) });
+
+  it("are on the file's 200, 206 and HEAD, with one Content-Type, the rule's", async () => {
+    for (const init of [{}, { headers: { Range: "bytes=0-2" } }, { method: "HEAD" }]) {
+      const res = await at("/data/list.json", init);
+      expect([res.status, res.headers.get("access-control-allow-origin")]).toEqual([
+        init.method === "HEAD" ? 200 : init.headers ? 206 : 200,
+        "*",
+      ]);
+      expect(res.headers.get("content-type")).toBe("application/vnd.example+json");
+      expect(res.headers.get("etag")).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+      expect(res.headers.get("x-example")).toBe("latest");
+    }
+  });
+
+  it("are not on a 304, another path's file, or a 404 under the rule's path", async () => {
+    const etag = (await at("/data/list.json")).headers.get("etag")!;
+    // Raw: fetch adds Cache-Control: no-cache to a conditional request, which asks for the file again.
+    const unchanged = await rawOnce(served.url, "GET", "/data/list.json", { "If-None-Match": etag });
+    expect([unchanged.status, unchanged.headers["access-control-allow-origin"]]).toEqual([304, undefined]);
+    const page = await at("/page.html");
+    expect([page.status, page.headers.get("access-control-allow-origin")]).toEqual([200, null]);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const missing = await at("/data/none.json");
+    expect([missing.status, missing.headers.get("access-control-allow-origin")]).toEqual([404, null]);
   });
 });
