@@ -10,7 +10,6 @@ import { siteDataDir } from "../model/site-paths.ts";
 import littlepress, {
   RUN_OPTIONS,
   type LittlepressOptions,
-  type RenderMemory,
   type RunOptions,
   type RunSettings,
 } from "./eleventy-plugin.ts";
@@ -18,6 +17,7 @@ import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
 import { removeAgainAtExit } from "./leftovers.ts";
+import type { RenderMemory } from "./render-memory.ts";
 import { swapIn } from "./swap-in.ts";
 
 /** A build's options: the plugin's for one run (strict, memory, url, deploy, bundleBudget, today), and where. */

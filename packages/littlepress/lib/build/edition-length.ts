@@ -13,6 +13,7 @@ import type { ContentProblem } from "../model/content-error.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../model/paper.ts";
 import { withoutSlots } from "../model/text-slots.ts";
+import { workOut, type Remember } from "./render-memory.ts";
 
 /** A character's average width, in ems: Latin text in the kit's serif is wider (about 0.5). */
 export const AVERAGE_CHAR_EM = 0.45;
@@ -510,11 +511,14 @@ class InlineRun {
  * once per file: its longest page (one option of a select setting may make
  * one copy longer than the others), named by its settings.
  */
-export function lengthWarnings(pages: { source: string; html: string; variant?: { id: string } }[]): ContentProblem[] {
+export function lengthWarnings(
+  pages: { source: string; html: string; variant?: { id: string } }[],
+  remember: Remember = workOut,
+): ContentProblem[] {
   const estimator = new LengthEstimator();
   const longest = new Map<string, { height: number; variant: string }>();
   for (const page of pages) {
-    const height = estimator.estimate(page.html);
+    const height = remember(page.html, "estimated height", () => estimator.estimate(page.html));
     if (height > MAX_PRINT_HEIGHT_PX && height > (longest.get(page.source)?.height ?? 0))
       longest.set(page.source, { height, variant: page.variant?.id ?? "" });
   }

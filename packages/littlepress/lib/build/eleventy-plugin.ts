@@ -16,7 +16,9 @@ import {
 import { packageFile } from "./package-files.ts";
 import { DESK_MODEL_FILE, deskModelScript, deskPublication } from "./desk.ts";
 import { makeIcon } from "./icon.ts";
-import { encodeShard, shardDictionary } from "../model/shard.ts";
+import { deflateBody, encodeShard, shardDictionary } from "../model/shard.ts";
+import { contentHash } from "../model/etag.ts";
+import { workOut, type Remember, type RenderMemory } from "./render-memory.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
@@ -133,13 +135,6 @@ export interface LittlepressOptions {
 }
 
 /**
- * Edition pages rendered by earlier builds, by page URL, with the inputs they
- * were rendered from. Only valid while the layouts, global data and images are
- * unchanged: whoever keeps one clears it when they change.
- */
-export type RenderMemory = Map<string, { inputs: string; html: string }>;
-
-/**
  * The options of one run of `npm run build` for a site built by its own config
  * file (lib/build/build.ts): set on the Eleventy config before the config file
  * runs, and taken over the config's own options by the plugin, which says it ran.
@@ -196,11 +191,13 @@ export default async function littlepress(eleventyConfig: EleventyConfig, given:
     "eleventy.after",
     async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
       const rendered = renderedEditions(pages, results, memory);
-      const warnings = printChecks(site, rendered, sources);
+      const remember = memory?.remember ?? workOut;
+      const warnings = printChecks(site, rendered, sources, remember);
       const siteJson = options.content === undefined ? sources.configFile : path.join(options.content, "site.json");
       warnings.push(...assumedUrlWarnings(assumedUrl, siteJson, options.deploy ?? false));
       reportWarnings(warnings, options.strict ?? false);
-      await writePublications(site.publications, rendered, directories.output, options.bundleBudget);
+      await writePublications(site.publications, rendered, directories.output, options.bundleBudget, remember);
+      memory?.built();
       await writeSiteIndex(site, directories.output, siteUrl({ site: site.url ?? options.url }).url);
       // Beside the site, never in it, whichever command ran Eleventy (`littlepress build` then swaps both in).
       await swapIn(path.join(directories.output, DATA_DIR), siteDataDir(directories.output));
@@ -597,19 +594,19 @@ function renderedEditions(
   const fresh = new Map(results.map((r) => [r.url, r.content]));
   const byPublication = new Map<string, RenderedEdition[]>();
   for (const [url, page] of pages) {
-    const html = fresh.get(url) ?? memory?.get(url)?.html;
+    const html = fresh.get(url) ?? memory?.pages.get(url)?.html;
     if (html === undefined) continue;
-    if (memory && fresh.has(url)) memory.set(url, { inputs: pageInputs(page), html });
+    if (memory && fresh.has(url)) memory.pages.set(url, { inputs: pageInputs(page), html });
     const list = byPublication.get(page.pub.slug) ?? byPublication.set(page.pub.slug, []).get(page.pub.slug)!;
     list.push({ source: page.edition.source, key: page.key, variant: page.variant, html });
   }
-  if (memory) for (const url of memory.keys()) if (!pages.has(url)) memory.delete(url);
+  if (memory) for (const url of memory.pages.keys()) if (!pages.has(url)) memory.pages.delete(url);
   return byPublication;
 }
 
 /** The pages whose inputs differ from those the memory rendered them from (all of them, with an empty memory). */
 function changedPages(pages: Map<string, EditionPage>, memory: RenderMemory): Map<string, EditionPage> {
-  return new Map([...pages].filter(([url, page]) => memory.get(url)?.inputs !== pageInputs(page)));
+  return new Map([...pages].filter(([url, page]) => memory.pages.get(url)?.inputs !== pageInputs(page)));
 }
 
 /**
@@ -626,12 +623,16 @@ async function writePublications(
   rendered: Map<string, RenderedEdition[]>,
   output: string,
   bundleBudget: number | undefined,
+  remember: Remember,
 ) {
   const encoded: EncodedPublication[] = [];
   for (const pub of publications) {
-    const { index, shards } = packPublication(pub, rendered.get(pub.slug) ?? []);
+    const { index, shards } = packPublication(pub, rendered.get(pub.slug) ?? [], new Date(), remember);
     const dictionary = shardDictionary(index);
-    encoded.push({ index, shards: new Map([...shards].map(([id, shard]) => [id, encodeShard(shard, dictionary)])) });
+    // A body's bytes depend on the dictionary too: the fact is named by its hash.
+    const deflated = `deflated with ${remember(index.dictionary, "hash", () => contentHash(index.dictionary))}`;
+    const deflate = (html: string) => remember(html, deflated, () => deflateBody(html, dictionary));
+    encoded.push({ index, shards: new Map([...shards].map(([id, shard]) => [id, encodeShard(shard, deflate)])) });
   }
   const files = placeShards(encoded, (slug) => path.posix.join(DATA_DIR, slug), bundleBudget);
   for (const pub of publications) {
@@ -656,7 +657,12 @@ async function writePublications(
 const WRITES_AT_ONCE = 4;
 
 /** Print checks on every rendered edition (once per file), its estimated length, and each description. */
-function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, sources: Sources): ContentProblem[] {
+function printChecks(
+  site: Site,
+  rendered: Map<string, RenderedEdition[]>,
+  sources: Sources,
+  remember: Remember,
+): ContentProblem[] {
   const warnings: ContentProblem[] = site.publications.flatMap((p) =>
     descriptionWarnings(p.description, sources.get(p.slug)!.settingsFile),
   );
@@ -664,7 +670,7 @@ function printChecks(site: Site, rendered: Map<string, RenderedEdition[]>, sourc
   const pages = [...rendered.values()].flat();
   for (const r of pages) warnings.push(...checker.check(r.html, r.source));
   // Editions the printer would cut, by a layout measure (verify and preview measure them in Chromium).
-  warnings.push(...lengthWarnings(pages));
+  warnings.push(...lengthWarnings(pages, remember));
   for (const pub of site.publications) {
     warnings.push(...frontMatterSlips(pub));
     warnings.push(...settingWarnings(pub, rendered.get(pub.slug) ?? [], sources.get(pub.slug)!.settingsFile));

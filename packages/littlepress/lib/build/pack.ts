@@ -7,6 +7,7 @@ import type { EditionShard, PackedPublication, PrebuiltEdition, PublicationIndex
 import { slotMisuse } from "../model/slot-misuse.ts";
 import { hasSlots } from "../model/text-slots.ts";
 import type { Variant, VariantId } from "../model/variants.ts";
+import { workOut, type Remember } from "./render-memory.ts";
 import type { PublicationSource } from "./site.ts";
 
 /** Editions per shard: a shard is read whole, so it stays small (about 100 KiB of HTML, far less compressed). */
@@ -30,11 +31,14 @@ export function packPublication(
   pub: PublicationSource,
   renders: RenderedEdition[],
   built: Date = new Date(),
+  remember: Remember = workOut,
 ): PackedPublication {
   const problems: ContentProblem[] = [];
   const byKey = new Map<EditionKey, RenderedEdition[]>();
+  const misuseFact = `slot misuse with ${JSON.stringify(pub.fields)}`;
   for (const r of renders) {
-    for (const misuse of slotMisuse(r.html, pub.fields)) problems.push({ file: r.source, ...misuse });
+    for (const misuse of remember(r.html, misuseFact, () => slotMisuse(r.html, pub.fields)))
+      problems.push({ file: r.source, ...misuse });
     byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   }
   if (problems.length) throw new ContentError(uniqueProblems(problems));
@@ -44,7 +48,7 @@ export function packPublication(
   for (let start = 0; start < keys.length; start += SHARD_SIZE) {
     const run = keys.slice(start, start + SHARD_SIZE);
     const id = String(ranges.length).padStart(5, "0");
-    shards.set(id, packShard(run, byKey));
+    shards.set(id, packShard(run, byKey, remember));
     ranges.push({ id, first: run[0]!, last: run.at(-1)! });
   }
   const index: PublicationIndex = {
@@ -67,14 +71,15 @@ export function packPublication(
   return { index, shards };
 }
 
-function packShard(keys: EditionKey[], byKey: Map<EditionKey, RenderedEdition[]>): EditionShard {
+function packShard(keys: EditionKey[], byKey: Map<EditionKey, RenderedEdition[]>, remember: Remember): EditionShard {
   const shard: EditionShard = { keys, editions: {}, bodies: {} };
   for (const key of keys) {
     const copies: Record<VariantId, PrebuiltEdition> = {};
-    for (const r of byKey.get(key) ?? []) {
-      const body = contentHash(r.html).slice(0, 20);
-      shard.bodies[body] = r.html;
-      copies[r.variant.id] = { body, etag: editionEtag(key, r.variant.id, r.html), slots: hasSlots(r.html) };
+    for (const { html, variant } of byKey.get(key) ?? []) {
+      const body = remember(html, "hash", () => contentHash(html)).slice(0, 20);
+      shard.bodies[body] = html;
+      const etag = remember(html, `etag ${key} ${variant.id}`, () => editionEtag(key, variant.id, html));
+      copies[variant.id] = { body, etag, slots: remember(html, "slots", () => hasSlots(html)) };
     }
     shard.editions[key] = copies;
   }

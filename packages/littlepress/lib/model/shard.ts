@@ -84,12 +84,14 @@ export interface PackedPublication {
  * edition: the layout, CSS and style every edition shares), which makes them
  * as small as a shard compressed whole, while a request inflates only the one
  * it answers with: some 30 microseconds, where a whole shard took half a
- * millisecond.
+ * millisecond. `deflate` is the dictionary, or what compresses a body with it
+ * (a build that kept the bodies it compressed before: lib/build/render-memory.ts).
  */
-export function encodeShard(shard: EditionShard, dictionary: Buffer): Buffer {
+export function encodeShard(shard: EditionShard, deflate: Buffer | ((html: string) => Buffer)): Buffer {
+  const body = typeof deflate === "function" ? deflate : (html: string) => deflateBody(html, deflate);
   const ids = Object.keys(shard.bodies);
   const number = new Map(ids.map((id, i) => [id, i]));
-  const parts = ids.map((id) => deflateRawSync(shard.bodies[id]!, { level: 9, dictionary }));
+  const parts = ids.map((id) => body(shard.bodies[id]!));
   const ends: number[] = [];
   parts.reduce((end, part) => (ends.push(end + part.length), end + part.length), 0);
   const copies = shard.keys.map((key) =>
@@ -153,6 +155,9 @@ function lazyRecord(count: number, make: (i: number) => string): Record<string, 
 }
 
 /** A publication's compression dictionary: the end of its first body (deflate looks back 32 KiB at most). */
+/** One body of a shard, compressed against the publication's dictionary (shardDictionary). */
+export const deflateBody = (html: string, dictionary: Buffer): Buffer => deflateRawSync(html, { level: 9, dictionary });
+
 export function shardDictionary(index: PublicationIndex): Buffer {
   const bytes = Buffer.from(index.dictionary, "utf8");
   return bytes.subarray(Math.max(0, bytes.length - 32 * 1024));
