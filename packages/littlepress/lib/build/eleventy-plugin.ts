@@ -16,7 +16,7 @@ import {
 import { packageFile } from "./package-files.ts";
 import { DESK_MODEL_FILE, deskModelScript, deskPublication } from "./desk.ts";
 import { makeIcon } from "./icon.ts";
-import { deflateBody, encodeShard, shardDictionary } from "../model/shard.ts";
+import { deflateBody, deflateHead, encodeShard, shardDictionary, type ShardDeflate } from "../model/shard.ts";
 import { contentHash } from "../model/etag.ts";
 import { workOut, type Remember, type RenderMemory } from "./render-memory.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
@@ -614,9 +614,16 @@ function changedPages(pages: Map<string, EditionPage>, memory: RenderMemory): Ma
  * edition as the templates see it, and its publication's settings.
  */
 function pageInputs(page: EditionPage): string {
-  const { editions, ...settings } = page.pub;
-  return JSON.stringify([page.edition, settings, editions.by, page.variant]);
+  let settings = publicationInputs.get(page.pub);
+  if (settings === undefined) {
+    const { editions, ...rest } = page.pub;
+    publicationInputs.set(page.pub, (settings = JSON.stringify([rest, editions.by])));
+  }
+  return settings + JSON.stringify([page.edition, page.variant]);
 }
+
+/** A publication's part of its pages' inputs, written once a build, not once a page. */
+const publicationInputs = new WeakMap<PublicationSource, string>();
 
 async function writePublications(
   publications: PublicationSource[],
@@ -631,7 +638,10 @@ async function writePublications(
     const dictionary = shardDictionary(index);
     // A body's bytes depend on the dictionary too: the fact is named by its hash.
     const deflated = `deflated with ${remember(index.dictionary, "hash", () => contentHash(index.dictionary))}`;
-    const deflate = (html: string) => remember(html, deflated, () => deflateBody(html, dictionary));
+    const deflate: ShardDeflate = (text, body) =>
+      body
+        ? remember(text, deflated, () => deflateBody(text, dictionary))
+        : remember(text, "deflated", () => deflateHead(text));
     encoded.push({ index, shards: new Map([...shards].map(([id, shard]) => [id, encodeShard(shard, deflate)])) });
   }
   const files = placeShards(encoded, (slug) => path.posix.join(DATA_DIR, slug), bundleBudget);
@@ -668,7 +678,7 @@ function printChecks(
   );
   const checker = new PrintChecker();
   const pages = [...rendered.values()].flat();
-  for (const r of pages) warnings.push(...checker.check(r.html, r.source));
+  for (const r of pages) warnings.push(...checker.check(r.html, r.source, remember));
   // Editions the printer would cut, by a layout measure (verify and preview measure them in Chromium).
   warnings.push(...lengthWarnings(pages, remember));
   for (const pub of site.publications) {

@@ -180,8 +180,13 @@ const SCRATCH = new RegExp(
     .join("|"),
 );
 
-/** How long a burst of file events must be quiet before the build starts. */
-const SETTLE_MS = 30;
+/**
+ * How long a burst of file events must be quiet before the build starts. The
+ * watcher already waits 50 ms after a change and sends what came in that time
+ * as one batch (an editor's write, rename and chmod); this joins batches only
+ * a moment apart.
+ */
+const SETTLE_MS = 10;
 
 /**
  * Whether the pages kept from earlier builds stay valid after `file` changed.

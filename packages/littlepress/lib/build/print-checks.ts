@@ -3,6 +3,7 @@ import { uniqueProblems, type ContentProblem } from "../model/content-error.ts";
 import { disallowedTags } from "../model/description.ts";
 import { scanHtml } from "../model/html-scan.ts";
 import { PAPER_WIDTH_PX } from "../model/paper.ts";
+import { workOut, type Remember } from "./render-memory.ts";
 
 /** Text smaller than this is hard to read on thermal paper. */
 export const MIN_FONT_PX = 20;
@@ -35,13 +36,22 @@ export class PrintChecker {
   /** Files already warned about for their size: once each, not once per settings variant. */
   readonly #oversized = new Set<string>();
 
-  check(html: string, file: string): ContentProblem[] {
+  /** The page's warnings, each naming `file`; `remember` keeps what the HTML alone decides (npm start). */
+  check(html: string, file: string, remember: Remember = workOut): ContentProblem[] {
     const warnings: ContentProblem[] = [];
     const size = Buffer.byteLength(html);
     if (size > EDITION_BUDGET_BYTES && !this.#oversized.has(file)) {
       this.#oversized.add(file);
       warnings.push(sizeWarning(size, file));
     }
+    const found = remember(html, "print warnings", () => this.#markupChecks(html));
+    return uniqueProblems([...warnings, ...found.map((w) => ({ ...w, file }))]);
+  }
+
+  /** The warnings its markup, styles and scripts give, with no file named yet. */
+  #markupChecks(html: string): ContentProblem[] {
+    const file = "";
+    const warnings: ContentProblem[] = [];
     for (const block of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)) {
       const css = block[1]!;
       if (!this.#cssWarnings.has(css)) this.#cssWarnings.set(css, cssWarnings(css));
@@ -53,7 +63,7 @@ export class PrintChecker {
       warnings.push(...markupWarnings(markup, file));
     // The whole page: a <style> may have an onload= too.
     if (/<script\b|[\s/"']on[a-z]+\s*=/i.test(html)) warnings.push(...scriptWarnings(html, file));
-    return uniqueProblems(warnings);
+    return warnings;
   }
 }
 

@@ -84,20 +84,21 @@ export interface PackedPublication {
  * edition: the layout, CSS and style every edition shares), which makes them
  * as small as a shard compressed whole, while a request inflates only the one
  * it answers with: some 30 microseconds, where a whole shard took half a
- * millisecond. `deflate` is the dictionary, or what compresses a body with it
- * (a build that kept the bodies it compressed before: lib/build/render-memory.ts).
+ * millisecond. `deflate` is the dictionary, or what compresses the parts (a
+ * build that kept the parts it compressed before: lib/build/render-memory.ts).
  */
-export function encodeShard(shard: EditionShard, deflate: Buffer | ((html: string) => Buffer)): Buffer {
-  const body = typeof deflate === "function" ? deflate : (html: string) => deflateBody(html, deflate);
+export function encodeShard(shard: EditionShard, deflate: Buffer | ShardDeflate): Buffer {
+  const compress: ShardDeflate =
+    typeof deflate === "function" ? deflate : (text, body) => (body ? deflateBody(text, deflate) : deflateHead(text));
   const ids = Object.keys(shard.bodies);
   const number = new Map(ids.map((id, i) => [id, i]));
-  const parts = ids.map((id) => body(shard.bodies[id]!));
+  const parts = ids.map((id) => compress(shard.bodies[id]!, true));
   const ends: number[] = [];
   parts.reduce((end, part) => (ends.push(end + part.length), end + part.length), 0);
   const copies = shard.keys.map((key) =>
     Object.entries(shard.editions[key]!).map(([variant, c]) => [variant, number.get(c.body)!, c.etag, c.slots ? 1 : 0]),
   );
-  const head = deflateRawSync(JSON.stringify({ keys: shard.keys, copies, ends }), { level: 9 });
+  const head = compress(JSON.stringify({ keys: shard.keys, copies, ends }), false);
   const length = Buffer.alloc(4);
   length.writeUInt32BE(head.length);
   return Buffer.concat([length, head, ...parts]);
@@ -154,10 +155,15 @@ function lazyRecord(count: number, make: (i: number) => string): Record<string, 
   );
 }
 
-/** A publication's compression dictionary: the end of its first body (deflate looks back 32 KiB at most). */
+/** Compresses a shard's part: a body (`body`, against the publication's dictionary) or its head. */
+export type ShardDeflate = (text: string, body: boolean) => Buffer;
+
 /** One body of a shard, compressed against the publication's dictionary (shardDictionary). */
 export const deflateBody = (html: string, dictionary: Buffer): Buffer => deflateRawSync(html, { level: 9, dictionary });
+/** A shard's head (its keys and copies), compressed on its own. */
+export const deflateHead = (json: string): Buffer => deflateRawSync(json, { level: 9 });
 
+/** A publication's compression dictionary: the end of its first body (deflate looks back 32 KiB at most). */
 export function shardDictionary(index: PublicationIndex): Buffer {
   const bytes = Buffer.from(index.dictionary, "utf8");
   return bytes.subarray(Math.max(0, bytes.length - 32 * 1024));

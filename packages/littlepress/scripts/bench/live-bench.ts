@@ -1,9 +1,10 @@
 // Save to served under `npm start`: a publication of 1,000 editions is served
 // by scripts/start.ts in a child process; one edition file is saved again and
-// again, and each time the edition is asked for until its new ETag is served.
+// again, by a plain write or as an editor saves (a new file renamed over it),
+// and each time the edition is asked for until its new ETag is served.
 // The time runs from the write to that answer: the watcher, the rebuild (only
 // that edition rendered), the repacking, and the request.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { spawnStart } from "../start.ts";
 import { generateSite, random, SERIAL, splitEditions } from "./generate.ts";
@@ -12,12 +13,20 @@ import { median, progress } from "./util.ts";
 export interface LiveRow {
   /** Editions in the publication whose edition was saved. */
   editions: number;
+  /** Saves of each kind. */
   saves: number;
-  /** From the write to the first answer with the new ETag, ms. */
-  medianMs: number;
-  maxMs: number;
+  /** From the write to the first answer with the new ETag, ms: a plain write of the file. */
+  write: SaveTimes;
+  /** The same for an editor's save: a new file beside it renamed over it (sed -i, Vim, JetBrains...). */
+  rename: SaveTimes;
   /** From saving publication.json (all its editions rendered again) to its new meta.json, ms. */
   publicationMs: number;
+}
+
+export interface SaveTimes {
+  medianMs: number;
+  p95Ms: number;
+  maxMs: number;
 }
 
 /** How long one save may take to show before the run gives up on it. */
@@ -29,22 +38,47 @@ export async function benchLive(work: string, saves: number, editions = 1_000): 
   const server = await spawnStart({ content, output: path.join(work, "site-live") });
   const rng = random(7);
   try {
-    const times: number[] = [];
-    for (let i = 0; i < saves; i++) {
+    const times = { write: [] as number[], rename: [] as number[] };
+    // The two kinds of save alternate, each on an edition picked at random.
+    for (let i = 0; i < 2 * saves; i++) {
       const n = Math.floor(rng() * editions);
       const file = path.join(content, SERIAL, "editions", `${n}.md`);
-      const save = () => writeFileSync(file, readFileSync(file, "utf8") + `\nSaved again (${i}).\n`);
-      times.push(await timeSave(save, () => answer(`${server.url}/${SERIAL}/edition/?delivery_count=${n}`, "etag")));
+      const text = () => readFileSync(file, "utf8") + `\nSaved again (${i}).\n`;
+      const kind = i % 2 ? "rename" : "write";
+      const scratch = path.join(path.dirname(file), `sed${String(i).padStart(6, "0")}`);
+      const save =
+        kind === "write"
+          ? () => writeFileSync(file, text())
+          : () => (writeFileSync(scratch, text()), renameSync(scratch, file));
+      times[kind].push(
+        await timeSave(save, () => answer(`${server.url}/${SERIAL}/edition/?delivery_count=${n}`, "etag")),
+      );
     }
     const json = path.join(content, SERIAL, "publication.json");
     const renamed = () =>
       writeFileSync(json, readFileSync(json, "utf8").replace(/"name": "([^"]*)"/, '"name": "$1 (renamed)"'));
     const publicationMs = await timeSave(renamed, () => answer(`${server.url}/${SERIAL}/meta.json`));
-    progress(`live: ${saves} saves, median ${median(times).toFixed(0)} ms`);
-    return { editions, saves, medianMs: median(times), maxMs: Math.max(...times), publicationMs };
+    const write = saveTimes(times.write);
+    const rename = saveTimes(times.rename);
+    progress(
+      `live: ${saves} saves of each kind, median ${write.medianMs.toFixed(0)} and ${rename.medianMs.toFixed(0)} ms`,
+    );
+    return { editions, saves, write, rename, publicationMs };
   } finally {
     await server.stop();
   }
+}
+
+const saveTimes = (times: number[]): SaveTimes => ({
+  medianMs: median(times),
+  p95Ms: percentile(times, 0.95),
+  maxMs: Math.max(...times),
+});
+
+/** The value under which a share `p` of the times fall (nearest rank). */
+function percentile(times: number[], p: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }
 
 /** Ms from `save()` to the first time `read()` gives something else than before it. */

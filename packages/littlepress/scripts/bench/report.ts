@@ -8,7 +8,7 @@ import type { BundleComparison, BundleRow } from "./bundle-bench.ts";
 import type { DataBuildRow } from "./data-bench.ts";
 import type { ColdStartRow } from "./cold-start.ts";
 import type { FunctionColdResult, FunctionColdSide } from "./function-cold.ts";
-import type { LiveRow } from "./live-bench.ts";
+import type { LiveRow, SaveTimes } from "./live-bench.ts";
 import type { HandlerResult } from "./handler-bench.ts";
 import type { LoadResult, LoadSide } from "./load-bench.ts";
 import { DEFAULT_BEFORE, type Tree } from "./tree.ts";
@@ -84,7 +84,8 @@ export const RENDERER_TARGET = 3;
 /** Issue 38's for the site's files under `npm run serve`: a static host's speed, with its validators kept. */
 export const STATIC_TARGET = 0.5;
 export const GROWTH_TARGET = 1.5;
-export const LIVE_TARGET_MS = 1_000;
+/** Issue 38's, from a save to its page served under `npm start`. */
+export const LIVE_TARGET_MS = { median: 200, p95: 400 };
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
 const n = (x: number) => x.toLocaleString("en-US");
@@ -145,16 +146,24 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
   if (r.coldStart.length > 1) out.push(...growthTargets(r.coldStart));
   const live = r.live;
   if (live)
-    out.push({
-      name: `Save to served, ${n(live.editions)}-edition publication`,
-      goal: `median < ${n(LIVE_TARGET_MS)} ms from saving an edition to its new ETag under npm start`,
-      figure: `${live.medianMs.toFixed(0)} ms (max ${live.maxMs.toFixed(0)} ms over ${live.saves} saves)`,
-      met: live.medianMs < LIVE_TARGET_MS,
-      reading:
-        `A save renders that edition again, and repacks and rewrites the publication's shards; ` +
-        `a publication.json save renders all ${n(live.editions)} editions again, ` +
-        `and was served in ${live.publicationMs.toFixed(0)} ms.`,
-    });
+    for (const kind of ["write", "rename"] as const) {
+      const t = live[kind];
+      const how = kind === "write" ? "a plain write" : "an editor's save (renamed over)";
+      const { median, p95 } = LIVE_TARGET_MS;
+      out.push({
+        name: `Save to served, ${how}, ${n(live.editions)} editions`,
+        goal: `median < ${median} ms and p95 < ${p95} ms from the save to the new ETag under npm start`,
+        figure:
+          `median ${t.medianMs.toFixed(0)} ms, p95 ${t.p95Ms.toFixed(0)} ms ` +
+          `(max ${t.maxMs.toFixed(0)} ms over ${live.saves} saves)`,
+        met: t.medianMs < median && t.p95Ms < p95,
+        reading:
+          "The watcher waits 50 ms for the rest of a save; the rebuild renders that edition again and " +
+          "takes the other pages, their hashes, estimates and compressed bytes from the last build " +
+          `(lib/build/render-memory.ts); a publication.json save renders all ${n(live.editions)} editions again, ` +
+          `and was served in ${live.publicationMs.toFixed(0)} ms.`,
+      });
+    }
   for (const b of r.bundle) {
     const largest = b.functions.reduce((a, f) => (f.zipBytes > a.zipBytes ? f : a));
     out.push({
@@ -467,14 +476,16 @@ export function tables(r: BenchReport): string {
   if (r.live) {
     lines.push(
       `### npm start: save to served ` +
-        `(one edition of a ${n(r.live.editions)}-edition publication saved ${r.live.saves} times)`,
+        `(one edition of a ${n(r.live.editions)}-edition publication saved ${r.live.saves} times each way)`,
       "",
     );
+    const times = (t: SaveTimes) => [t.medianMs, t.p95Ms, t.maxMs].map((ms) => ms.toFixed(0));
     table(
-      ["what is saved", "median ms", "max ms"],
+      ["what is saved", "median ms", "p95 ms", "max ms"],
       [
-        ["an edition (until its new ETag is served)", r.live.medianMs.toFixed(0), r.live.maxMs.toFixed(0)],
-        ["publication.json (until its new meta.json is served)", r.live.publicationMs.toFixed(0), ""],
+        ["an edition, written (until its new ETag is served)", ...times(r.live.write)],
+        ["an edition, a new file renamed over it (as sed -i and editors save)", ...times(r.live.rename)],
+        ["publication.json (until its new meta.json is served)", r.live.publicationMs.toFixed(0), "", ""],
       ],
     );
   }
@@ -585,9 +596,10 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
     "  The zips are each tree's own `bundleFunctions()` (scripts/bundle-size.ts; before's in a child process, " +
       "on a hard-linked copy of the site at the same path in its tree, so the zips name the same site files).",
     "- Save to served: `npm start` (scripts/start.ts) in a child process on a synthetic publication; " +
-      "an edition file is written again (a line added)",
+      "an edition file is saved again (a line added), by turns written in place and written beside it " +
+      "(sedNNNNNN) then renamed over it, as sed -i and editors save,",
     "  and the edition asked for every 2 ms until its ETag changes: " +
-      "the time from the write to that answer (the watcher, the rebuild, the request).",
+      "the time from the save to that answer (the watcher, the rebuild, the request).",
     "- Bundles: `bundleFunctions()` from scripts/bundle-size.ts (zip-it-and-ship-it, as a deploy does).",
     "- Targets: the server's are issue 26's, checked on after: the /edition/ mix at least " +
       `${LOAD_TARGET}x the static limit's requests/s and ${RENDERER_TARGET}x the Express renderer's, ` +

@@ -78,7 +78,10 @@ it("runs the quick benchmark and reports every section", async () => {
     expect(f.call === "import only", f.name).toBe(importOnly.includes(f.name));
   }
 
-  for (const what of ["medianMs", "maxMs", "publicationMs"] as const) positive(`live ${what}`, report.live![what]);
+  for (const kind of ["write", "rename"] as const)
+    for (const what of ["medianMs", "p95Ms", "maxMs"] as const)
+      positive(`live ${kind} ${what}`, report.live![kind][what]);
+  positive("live publicationMs", report.live!.publicationMs);
   expect(report.live!.saves).toBeGreaterThan(0);
 
   expect(report.bundle.length).toBeGreaterThan(0);
