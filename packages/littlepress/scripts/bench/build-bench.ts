@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { SyntheticSite } from "./generate.ts";
-import { installedPackage, median, mustSucceed, progress, ROOT, runChild } from "./util.ts";
+import { compiledBin, installedPackage, median, mustSucceed, progress, ROOT, runChild } from "./util.ts";
 
 export interface BuildRun {
   ms: number;
@@ -44,6 +44,8 @@ export interface BuildTools {
   work: string;
   hook: string;
   plainConfig: string;
+  /** The kit's compiled command, run in `work` as a site's project (its .eleventy.js adds the compiled plugin). */
+  bin: string;
 }
 
 /** Writes the maxRSS hook and the plain Eleventy setup into the run's work folder. */
@@ -83,6 +85,15 @@ export function prepareBuildTools(work: string): BuildTools {
 </html>
 `,
   );
+  // littlepress as an author's site runs it: a project whose config adds the plugin, and the compiled command.
+  const bin = compiledBin();
+  writeFileSync(path.join(work, "package.json"), `{ "type": "module", "private": true }\n`);
+  const plugin = pathToFileURL(path.join(ROOT, "dist/lib/build/eleventy-plugin.js")).href;
+  writeFileSync(
+    path.join(work, ".eleventy.js"),
+    `import littlepress from ${JSON.stringify(plugin)};\n` +
+      `export default (eleventyConfig) => eleventyConfig.addPlugin(littlepress);\n`,
+  );
   const plainConfig = path.join(work, "plain", "eleventy.config.mjs");
   writeFileSync(
     plainConfig,
@@ -102,10 +113,10 @@ export default function (eleventyConfig) {
 }
 `,
   );
-  return { work, hook, plainConfig };
+  return { work, hook, plainConfig, bin };
 }
 
-/** One littlepress build of `site` into `output`, through the build script's CLI. */
+/** One littlepress build of `site` into `output`, by the compiled command, as a site runs `littlepress build`. */
 export async function littlepressBuild(tools: BuildTools, site: SyntheticSite, output: string): Promise<BuildRun> {
   rmSync(output, { recursive: true, force: true });
   const rssFile = path.join(tools.work, "rss-littlepress");
@@ -114,16 +125,15 @@ export async function littlepressBuild(tools: BuildTools, site: SyntheticSite, o
     // Paths relative to the project, as an author passes them (the build matches Eleventy's relative input paths).
     [
       "--import",
-      "tsx",
-      "--import",
       pathToFileURL(tools.hook).href,
-      "scripts/build.ts",
+      tools.bin,
+      "build",
       "--content",
-      path.relative(ROOT, site.dir),
+      path.relative(tools.work, site.dir),
       "--output",
-      path.relative(ROOT, output),
+      path.relative(tools.work, output),
     ],
-    { cwd: ROOT, env: { ...process.env, BENCH_RSS_FILE: rssFile } },
+    { cwd: tools.work, env: { ...process.env, BENCH_RSS_FILE: rssFile } },
   );
   mustSucceed(`littlepress build of ${site.editions} editions`, run);
   return { ms: run.ms, maxRss: readRss(rssFile), finished: true };

@@ -6,13 +6,13 @@
 // closed port and `verify` of an empty folder time the first real step itself.
 // Each tool loads Eleventy, the server or Chromium's driver only when a step
 // needs it (issue 38: "< 0.5 s from the command to its first real step").
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
-import { median, ROOT } from "./util.ts";
+import { compiledBin, median, ROOT } from "./util.ts";
 
 const run = promisify(execFile);
 
@@ -42,9 +42,7 @@ async function main(argv: string[]): Promise<number> {
   const runs = Number(parsed.values.runs ?? 5);
   if (!Number.isInteger(runs) || runs < 1 || runs > 100)
     return answerUsage("bench", { error: "--runs is 1 to 100" }, USAGE, processOutput)!;
-  // The tools as a site runs them: compiled to dist/, as npm pack ships them.
-  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
-  const bin = path.join(ROOT, "dist/scripts/littlepress.js");
+  const bin = compiledBin();
   const empty = mkdtempSync(path.join(os.tmpdir(), "littlepress-tools-bench-"));
   const cases: [string, string[]][] = [
     ...TOOLS.map((tool): [string, string[]] => [`${tool} --help`, [bin, tool, "--help"]]),

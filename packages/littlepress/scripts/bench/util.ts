@@ -1,5 +1,5 @@
 // Small helpers shared by the benchmark modules: child processes, statistics, progress.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,15 @@ export function installedPackage(name: string, from = ROOT): string {
     if (existsSync(path.join(folder, "package.json"))) return folder;
     if (path.dirname(dir) === dir) throw new Error(`${name} is not installed above ${from}`);
   }
+}
+
+/**
+ * The kit's command as a site runs it: compiled to dist/ (as npm pack ships it,
+ * with no TypeScript compiled on the way), compiled here first.
+ */
+export function compiledBin(): string {
+  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  return path.join(ROOT, "dist", "scripts", "littlepress.js");
 }
 
 const started = performance.now();
