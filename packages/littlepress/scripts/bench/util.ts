@@ -21,10 +21,11 @@ export function installedPackage(name: string, from = ROOT): string {
 
 /**
  * The kit's command as a site runs it: compiled to dist/ (as npm pack ships it,
- * with no TypeScript compiled on the way), compiled here first.
+ * with no TypeScript compiled on the way), compiled here first. Without type
+ * checking (`npm run typecheck` does that): the same JavaScript in a third of the time.
  */
 export function compiledBin(): string {
-  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
   return path.join(ROOT, "dist", "scripts", "littlepress.js");
 }
 
