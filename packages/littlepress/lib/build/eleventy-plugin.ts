@@ -659,7 +659,10 @@ async function writePublications(
     await mkdir(path.join(output, pub.slug), { recursive: true });
     await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
     const icon = pub.iconFile ? { file: pub.iconFile, bytes: await readFile(pub.iconFile) } : undefined;
-    await writeFile(path.join(output, pub.slug, "icon.png"), await makeIcon(icon));
+    // The same image gives the same icon: npm start makes it again only when it changed.
+    const fact = icon ? `the icon from ${icon.file}` : "the default icon";
+    const made = remember(icon ? icon.bytes.toString("base64") : "", fact, () => makeIcon(icon));
+    await writeFile(path.join(output, pub.slug, "icon.png"), await made);
   }
 }
 
