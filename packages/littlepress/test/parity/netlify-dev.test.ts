@@ -16,7 +16,15 @@ let project = "";
 let base = "";
 let log = "";
 
-const get = (p: string, init?: RequestInit) => fetch(base + p, { ...init, signal: AbortSignal.timeout(20_000) });
+/** A request to netlify dev; when it fails, the error says whether netlify dev is still running, and its last words. */
+const get = (p: string, init?: RequestInit) =>
+  fetch(base + p, { ...init, signal: AbortSignal.timeout(20_000) }).catch((error: unknown) => {
+    const state = netlify.exitCode === null && netlify.signalCode === null ? "still running" : "exited";
+    const code = netlify.exitCode ?? netlify.signalCode ?? "";
+    throw new Error(`${p}: ${String(error)}; netlify dev ${state} ${code}, its log ends:\n${log.slice(-4000)}`, {
+      cause: error,
+    });
+  });
 
 /**
  * A folder whose netlify.toml is the starter's, as the package carries it (netlify.starter.toml: a file
