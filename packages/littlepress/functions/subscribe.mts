@@ -1,5 +1,5 @@
-// GET/POST /<slug>/subscribe/: the subscribe page and its form (lib/platform/subscribe-endpoint.ts).
+// GET/POST /<slug>/subscribe/: the subscribe page and its form (lib/platform/subscribing/subscribe-endpoint.ts).
 import type { Config } from "@netlify/functions";
-export { subscribe as default, SUBSCRIBE_METHODS as methods } from "../lib/platform/subscribe-endpoint.ts";
+export { subscribe as default, SUBSCRIBE_METHODS as methods } from "../lib/platform/subscribing/subscribe-endpoint.ts";
 
 export const config: Config = { path: ["/:slug/subscribe/", "/:slug/subscribe", "/subscribe/", "/subscribe"] };

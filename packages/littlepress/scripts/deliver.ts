@@ -4,13 +4,13 @@
 // sent and to whom, and sends and writes nothing. Print keys are never shown:
 // a subscription is named by its id and its printer's name.
 import path from "node:path";
-import { printKeyOriginsOf } from "../lib/platform/print-key-origins.ts";
-import { endNoticesOf } from "../lib/platform/end-notices.ts";
+import { printKeyOriginsOf } from "../lib/platform/printers/print-key-origins.ts";
+import { endNoticesOf } from "../lib/platform/delivering/end-notices.ts";
 import { siteIndexOf } from "../lib/edge/site-index.ts";
-import { runDeliveries, type DeliveryReport } from "../lib/platform/delivery-run.ts";
-import { runPushes } from "../lib/platform/push-run.ts";
+import { runDeliveries, type DeliveryReport } from "../lib/platform/delivering/run.ts";
+import { runPushes } from "../lib/platform/pushing/push-run.ts";
 import { pushReportText } from "./push.ts";
-import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateForTool } from "../lib/platform/state-setup.ts";
+import { LOCAL_STATE, SEAL_KEY_VARIABLE, stateForTool } from "../lib/platform/stores/state-setup.ts";
 import { printerName, shownText } from "../lib/model/printer-name.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";

@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { shownLine, shownText } from "../lib/model/printer-name.ts";
-import { fileStore } from "../lib/platform/state-store.ts";
+import { fileStore } from "../lib/platform/stores/state-store.ts";
 import { startChromium } from "./browser.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
 import { Renderers } from "./print/escpos-print.ts";

@@ -8,13 +8,13 @@ import { localDeliveryTime } from "../lib/model/delivery-time.ts";
 import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../lib/model/escpos-raster.ts";
 import { shownText } from "../lib/model/printer-name.ts";
 import { isTimeZone, todayIn, wallClock } from "../lib/model/time-zones.ts";
-import { parseDestination } from "../lib/platform/escpos-send.ts";
+import { parseDestination } from "../lib/platform/printers/escpos-send.ts";
 import {
   fetchEdition,
   publicationBase,
   publicationPolicy,
   readPublication,
-} from "../lib/platform/escpos-publication.ts";
+} from "../lib/platform/printers/escpos-publication.ts";
 import { startChromium } from "./browser.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
 import { jobSummary, printPage, Renderers, type PrinterSettings } from "./print/escpos-print.ts";

@@ -3,9 +3,9 @@
 // as the next delivery run would. Running it again prints nothing more.
 import { printerName, shownText } from "../lib/model/printer-name.ts";
 import path from "node:path";
-import { printKeyOriginsOf } from "../lib/platform/print-key-origins.ts";
-import { pushEditionsOf, runPushes, type PushReport } from "../lib/platform/push-run.ts";
-import { LOCAL_STATE, stateForTool } from "../lib/platform/state-setup.ts";
+import { printKeyOriginsOf } from "../lib/platform/printers/print-key-origins.ts";
+import { pushEditionsOf, runPushes, type PushReport } from "../lib/platform/pushing/push-run.ts";
+import { LOCAL_STATE, stateForTool } from "../lib/platform/stores/state-setup.ts";
 import { siteIndexOf } from "../lib/edge/site-index.ts";
 import { plural } from "../lib/model/words.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";

@@ -12,7 +12,7 @@ export interface ServeContext {
   /** The built site's folder (absolute). */
   littlepressSite?: string;
   /**
-   * The folder of the subscriptions' file store (lib/platform/state-setup.ts),
+   * The folder of the subscriptions' file store (lib/platform/stores/state-setup.ts),
    * from the local server; a deployed function has none and uses Netlify Blobs.
    */
   littlepressState?: string;

@@ -1,6 +1,6 @@
 // A built site's index (site.json in the functions' data): which publication
 // is at the root, how many subscriptions a publication may have, which
-// print-key services subscribers may use (lib/platform/print-key-origins.ts).
+// print-key services subscribers may use (lib/platform/printers/print-key-origins.ts).
 // The subscribing and delivering functions read it without opening any publication.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";

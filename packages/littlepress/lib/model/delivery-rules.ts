@@ -1,7 +1,7 @@
 // The platform's side of the spec, in one home: which query parameters a
 // delivery's /edition/ request carries, and what the platform does with the
 // answer. The desk's simulator (layouts/desk/assets/deliveries.js, through
-// desk-rules.ts) and the real deliveries (lib/platform/delivery-run.ts) both use it.
+// desk-rules.ts) and the real deliveries (lib/platform/delivering/run.ts) both use it.
 
 /** What meta.json asks the platform to send. */
 export interface EditionAsks {

@@ -3,7 +3,7 @@
 // subscribing again starts from edition 0. On sirius that telling is one short
 // printed slip: the publication's name, that it has ended, and its subscribe
 // page's address. This file is the slip's page and the rules of its one
-// delivery; lib/platform/end-notices.ts sends it.
+// delivery; lib/platform/delivering/end-notices.ts sends it.
 //
 // The notice lives on the subscription itself (Subscription.endNotice), written
 // in the same store write that ends it: a subscription never ends without its

@@ -50,7 +50,7 @@ export interface Subscription {
    */
   failing?: Failing | null;
   /**
-   * The publication's seat it holds (lib/platform/seats.ts), given back when it
+   * The publication's seat it holds (lib/platform/subscribing/seats.ts), given back when it
    * ends; absent from subscriptions stored before seats were kept.
    */
   seat?: number;

@@ -11,7 +11,7 @@ import proxyaddr from "proxy-addr";
 import type { PrintKeyOrigin } from "../model/print-key.ts";
 import { forgetSite } from "../edge/publication-store.ts";
 import type { ServeContext } from "../edge/site-folder.ts";
-import { LOCAL_STATE } from "../platform/state-setup.ts";
+import { LOCAL_STATE } from "../platform/stores/state-setup.ts";
 import { siteApp } from "./app.ts";
 import { loadFunctions } from "./functions.ts";
 import type { LiveChannel } from "./live-reload.ts";

@@ -15,7 +15,7 @@
 // sizes (10,000 and 100,000 by default), each in a process of its own
 // (delivery-fanout.ts) that holds what the functions hold: the site, the fake
 // print keys and the store are in another (delivery-world.ts). The plan
-// (delivery-plan.ts) and every batch (delivery-batches.ts) run for real, the
+// (delivering/plan.ts) and every batch (delivering/batches.ts) run for real, the
 // batches one after the other, each timed and each followed by its limit, a
 // plain loop of the same POSTs; they are then laid on a simulated platform
 // clock where --functions background functions run at once. The targets
@@ -28,10 +28,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "../../lib/build/build.ts";
 import { BACKGROUND_LIMIT_MS } from "../../lib/model/run-budget.ts";
-import { BATCH_SIZE } from "../../lib/platform/delivery-plan.ts";
-import { DELIVERY_CONCURRENCY, PREPARED_PER_POST, runDeliveries } from "../../lib/platform/delivery-run.ts";
+import { BATCH_SIZE } from "../../lib/platform/delivering/plan.ts";
+import { DELIVERY_CONCURRENCY, PREPARED_PER_POST, runDeliveries } from "../../lib/platform/delivering/run.ts";
 import { startServer } from "../../lib/server/server.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
 import type { FanoutOptions, FanoutResult } from "./delivery-fanout.ts";

@@ -4,7 +4,7 @@
 // fake print keys and the store are in a child of their own
 // (delivery-world.ts); every store call is a message there and back, made
 // --latency-ms longer, as a Netlify Blobs round trip is.
-// The plan (delivery-plan.ts) and every batch (delivery-batches.ts, the
+// The plan (delivering/plan.ts) and every batch (delivering/batches.ts, the
 // background function's code) run for real, one batch after the other, each
 // timed; after each batch, side by side, a plain loop POSTs the same number
 // of the same pages to the same print-key server at the same concurrency (the
@@ -15,9 +15,9 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { BACKGROUND_BUDGET_MS } from "../../lib/model/run-budget.ts";
-import { runBatch } from "../../lib/platform/delivery-batches.ts";
-import { planRun } from "../../lib/platform/delivery-plan.ts";
-import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivery-run.ts";
+import { runBatch } from "../../lib/platform/delivering/batches.ts";
+import { planRun } from "../../lib/platform/delivering/plan.ts";
+import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivering/run.ts";
 import type { WorldPrints, WorldReady, WorldStart } from "./delivery-world.ts";
 import { peakRss, plainPosts, rssMiB } from "./delivery-workload.ts";
 import { ipcStore } from "./ipc-store.ts";

@@ -4,10 +4,10 @@
 // the plain loop POSTing the same pages that a run is measured against; and
 // the process's memory while it runs.
 import { wallClock } from "../../lib/model/time-zones.ts";
-import type { StateStore } from "../../lib/platform/state-store.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
+import type { StateStore } from "../../lib/platform/stores/state-store.ts";
+import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import type { FakePrintKeys } from "../../test/helpers/print-keys.ts";
-import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivery-run.ts";
+import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivering/run.ts";
 import { CHOICES, DAILY, LANGS, SERIAL } from "./generate.ts";
 
 const ZONES = ["Europe/London", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati", "Etc/GMT+12", "Europe/Paris"];

@@ -4,7 +4,7 @@
 // call is one message there and one back; the latency of a Blobs round trip
 // is added on the caller's side (latency-store.ts's withLatency).
 import type { ChildProcess } from "node:child_process";
-import type { StateStore } from "../../lib/platform/state-store.ts";
+import type { StateStore } from "../../lib/platform/stores/state-store.ts";
 
 type Method = keyof StateStore;
 const METHODS: Method[] = ["get", "create", "createVersioned", "replace", "put", "delete", "list", "folders"];

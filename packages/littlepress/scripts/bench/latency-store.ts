@@ -4,7 +4,7 @@
 // milliseconds, as each Netlify Blobs call is (a list: one round trip per page
 // of 1,000 keys, as Blobs pages its listings). Counts the calls.
 import { createHash } from "node:crypto";
-import { checkKey, type StateStore } from "../../lib/platform/state-store.ts";
+import { checkKey, type StateStore } from "../../lib/platform/stores/state-store.ts";
 
 /** A folder of the memory store: its keys, and the folders under it. */
 interface Folder {

@@ -10,7 +10,7 @@
 // printers that take raw bytes on port 9100. So the page may load only itself
 // and its publication's own images, styles and fonts: every request of the
 // browser context is routed here, and those are fetched by the kit's checked
-// fetch (lib/platform/print-key-client.ts: the edition's origin only, public
+// fetch (lib/platform/printers/print-key-client.ts: the edition's origin only, public
 // addresses unless the user wrote a private one, no redirect, replies capped in
 // size and time) and handed to Chromium, which connects nowhere itself; every
 // other request is refused (another origin, file: URLs but the page's own,
@@ -30,8 +30,8 @@ import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
 import { DATA_DIR } from "../../lib/model/site-paths.ts";
-import { EDITION_MAX_BYTES, publicationPolicy } from "../../lib/platform/escpos-publication.ts";
-import { askPrintKey, type PrintKeyPolicy } from "../../lib/platform/print-key-client.ts";
+import { EDITION_MAX_BYTES, publicationPolicy } from "../../lib/platform/printers/escpos-publication.ts";
+import { askPrintKey, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import { firstLine } from "./errors.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 

@@ -1,12 +1,12 @@
 // One page onto an ESC/POS printer: rendered by the print pipeline (sirius's
 // page, Chromium at the printer's width, the crop, PIL's dither: preview/),
 // encoded as GS v 0 bands (lib/model/escpos-raster.ts) and sent
-// (lib/platform/escpos-send.ts), again whole after a drop. Shared by
+// (lib/platform/printers/escpos-send.ts), again whole after a drop. Shared by
 // `littlepress print` and `littlepress print-server`.
 import type { Browser } from "playwright-core";
 import type { Dots } from "../../lib/model/bilevel.ts";
 import { BAND_ROWS, encodeJob, type EscPosJob } from "../../lib/model/escpos-raster.ts";
-import { sendJob, type Destination, type JobReport } from "../../lib/platform/escpos-send.ts";
+import { sendJob, type Destination, type JobReport } from "../../lib/platform/printers/escpos-send.ts";
 import { printDots } from "../preview/print-image.ts";
 import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";

@@ -22,14 +22,14 @@ import {
 } from "../../lib/model/subscription.ts";
 import { editionAction } from "../../lib/model/delivery-rules.ts";
 import { isTimeZone } from "../../lib/model/time-zones.ts";
-import { parseDestination } from "../../lib/platform/escpos-send.ts";
+import { parseDestination } from "../../lib/platform/printers/escpos-send.ts";
 import {
   fetchEdition,
   publicationBase,
   publicationPolicy,
   readPublication,
-} from "../../lib/platform/escpos-publication.ts";
-import type { StateStore } from "../../lib/platform/state-store.ts";
+} from "../../lib/platform/printers/escpos-publication.ts";
+import type { StateStore } from "../../lib/platform/stores/state-store.ts";
 import { MAX_HEIGHT, RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 import { printPage, type PrinterSettings, type Renderers } from "./escpos-print.ts";

@@ -4,10 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
-import { runDeliveries } from "../../lib/platform/delivery-run.ts";
+import { runDeliveries } from "../../lib/platform/delivering/run.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
+import { stateSetup, type StateSetup } from "../../lib/platform/stores/state-setup.ts";
+import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { builtSite } from "../helpers/sites.ts";

@@ -1,8 +1,8 @@
 // A delivery run in a process of its own, for the test that kills one midway:
 // node --import tsx test/helpers/deliver-child.ts <state folder> <origin> <seal key base64> <ISO instant>
 //   <print-key service origin>
-import { runDeliveries } from "../../lib/platform/delivery-run.ts";
-import { fileStore } from "../../lib/platform/state-store.ts";
+import { runDeliveries } from "../../lib/platform/delivering/run.ts";
+import { fileStore } from "../../lib/platform/stores/state-store.ts";
 
 const [folder, origin, key, at, printKeys] = process.argv.slice(2) as [string, string, string, string, string];
 await runDeliveries({

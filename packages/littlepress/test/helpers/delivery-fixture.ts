@@ -15,9 +15,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { Subscription } from "../../lib/model/subscription.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
-import { subscriptionKey } from "../../lib/platform/store-keys.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
+import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
+import { subscriptionKey } from "../../lib/platform/stores/store-keys.ts";
+import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import { printKeysToStart, type FakePrintKeys } from "./print-keys.ts";
 
 export interface DeliveryFixture {

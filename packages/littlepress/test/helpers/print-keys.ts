@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PrintKeyOrigin } from "../../lib/model/print-key.ts";
-import type { PrintKeyPolicy } from "../../lib/platform/print-key-client.ts";
+import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 
 export interface FakePrinter {
   name: string;

@@ -2,8 +2,8 @@
 // node --import tsx test/helpers/push-child.ts <state folder> <site> <seal key base64> <ISO instant>
 //   <print-key service origin>
 // One copy at a time, so that it dies between subscribers.
-import { runPushes } from "../../lib/platform/push-run.ts";
-import { fileStore } from "../../lib/platform/state-store.ts";
+import { runPushes } from "../../lib/platform/pushing/push-run.ts";
+import { fileStore } from "../../lib/platform/stores/state-store.ts";
 
 const [folder, site, key, at, printKeys] = process.argv.slice(2) as [string, string, string, string, string];
 await runPushes({

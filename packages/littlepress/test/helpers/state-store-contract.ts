@@ -4,7 +4,7 @@
 // documented promises: test/helpers/blobs-stand-in.ts says why not Netlify's
 // own local server). The delivery runs' claims rest on `create` and `replace`.
 import { expect, it } from "vitest";
-import type { StateStore } from "../../lib/platform/state-store.ts";
+import type { StateStore } from "../../lib/platform/stores/state-store.ts";
 
 export function stateStoreContract(store: () => StateStore): void {
   it("creates a key once: a second create is refused and the first value stays", async () => {

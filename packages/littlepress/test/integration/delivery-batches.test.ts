@@ -1,4 +1,4 @@
-// Delivery runs that fan out (lib/platform/delivery-batches.ts): the scheduled
+// Delivery runs that fan out (lib/platform/delivering/batches.ts): the scheduled
 // run finds who is due from the schedule index and hands them over in batches;
 // each batch, run by the background function or in-process, delivers with the
 // same code as a self-hosted run. The kit's server serves the fixture
@@ -10,21 +10,20 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
-import { runBatch } from "../../lib/platform/delivery-batches.ts";
+import { runBatch } from "../../lib/platform/delivering/batches.ts";
 import {
   BATCHES,
   batchFunctionUrl,
-  planRun,
   SIGNATURE_HEADER,
   signBatchCall,
-  slotDue,
   type BatchCall,
   type StoredBatch,
-} from "../../lib/platform/delivery-plan.ts";
-import { PREPARED_PER_POST, runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivery-run.ts";
-import { stateSetup } from "../../lib/platform/state-setup.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
-import { LIVE, liveKey, SLOTS, slotKey, subscriptionKey } from "../../lib/platform/store-keys.ts";
+} from "../../lib/platform/delivering/hand-over.ts";
+import { planRun, slotDue } from "../../lib/platform/delivering/plan.ts";
+import { PREPARED_PER_POST, runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivering/run.ts";
+import { stateSetup } from "../../lib/platform/stores/state-setup.ts";
+import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
+import { LIVE, liveKey, SLOTS, slotKey, subscriptionKey } from "../../lib/platform/stores/store-keys.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { deliveryFixture, subscribeOn } from "../helpers/delivery-fixture.ts";
 import { netlifySide, withServer } from "../helpers/server.ts";

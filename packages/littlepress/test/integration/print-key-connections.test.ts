@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { askPrintKey, PRINT_KEY_MAX_BYTES, type PrintKeyPolicy } from "../../lib/platform/print-key-client.ts";
+import { askPrintKey, PRINT_KEY_MAX_BYTES, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 
 let server: Server;
 let origin = "";

@@ -1,6 +1,6 @@
 // Issue 24, attacked over real HTTP: a subscriber's print key may name any
 // host and port, spelled any way, so the site must send print keys only to its
-// allow-listed services (lib/platform/print-key-client.ts), reach loopback and
+// allow-listed services (lib/platform/printers/print-key-client.ts), reach loopback and
 // private addresses only where the list says so, check the address the
 // connection's own lookup answers, follow no redirect, and read no more than
 // its caps; the subscribe page must tell refused keys apart by nothing; the
@@ -26,13 +26,13 @@ import { isPublicAddress } from "../../lib/model/addresses.ts";
 import { DEFAULT_PRINT_KEY_ORIGINS, type PrintKeyOrigin } from "../../lib/model/print-key.ts";
 import type { DeliveryRecord } from "../../lib/model/subscription.ts";
 import { escapeHtml } from "../../lib/model/html-escape.ts";
-import { runDeliveries, type DeliveryLine } from "../../lib/platform/delivery-run.ts";
-import { askPrintKey, PRINT_KEY_MAX_BYTES, type PrintKeyPolicy } from "../../lib/platform/print-key-client.ts";
+import { runDeliveries, type DeliveryLine } from "../../lib/platform/delivering/run.ts";
+import { askPrintKey, PRINT_KEY_MAX_BYTES, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import { startServer, type LocalServer, type ServerOptions } from "../../lib/server/server.ts";
-import { SEAL_KEY_VARIABLE, stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
-import { fileStore } from "../../lib/platform/state-store.ts";
-import { subscribeRequest } from "../../lib/platform/subscribe.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
+import { SEAL_KEY_VARIABLE, stateSetup, type StateSetup } from "../../lib/platform/stores/state-setup.ts";
+import { fileStore } from "../../lib/platform/stores/state-store.ts";
+import { subscribeRequest } from "../../lib/platform/subscribing/subscribe.ts";
+import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import { rawOnce, type RawResponse } from "../helpers/raw-http.ts";
 import { netlifySide } from "../helpers/server.ts";
 import { builtSite } from "../helpers/sites.ts";

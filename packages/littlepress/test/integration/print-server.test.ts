@@ -13,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Subscription } from "../../lib/model/subscription.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { launchChromium } from "../../scripts/browser.ts";
 import { Renderers } from "../../scripts/print/escpos-print.ts";
 import { readPrintersConfig, runHomePrinters, type HomePrinter } from "../../scripts/print/home-printers.ts";

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
-import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
+import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
+import { stateSetup, type StateSetup } from "../../lib/platform/stores/state-setup.ts";
 import { main as deliver } from "../../scripts/deliver.ts";
 import { decodePng } from "../../scripts/preview/print-image.ts";
 import {

@@ -11,7 +11,7 @@ import { utcHourOf } from "../../lib/model/dates.ts";
 import { siteDataDir, SITE_INDEX } from "../../lib/model/site-paths.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
+import { stateSetup, type StateSetup } from "../../lib/platform/stores/state-setup.ts";
 import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { builtSite } from "../helpers/sites.ts";

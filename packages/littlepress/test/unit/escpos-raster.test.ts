@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Dots } from "../../lib/model/bilevel.ts";
 import { BAND_ROWS, bandsWithin, encodeJob, packRows, resendPrefix } from "../../lib/model/escpos-raster.ts";
-import { parseDestination } from "../../lib/platform/escpos-send.ts";
+import { parseDestination } from "../../lib/platform/printers/escpos-send.ts";
 import { EscPosStream, jobDots } from "../helpers/escpos-printer.ts";
 
 /** Random dots, from a seed (a small LCG), so a failure reproduces. */

@@ -123,10 +123,10 @@ const ICONV: Record<string, "never" | "import()"> = {
   edition: "import()",
   sample: "import()",
   validate_config: "import()",
-  // deliver opens publications to print push editions (lib/platform/push-run.ts).
+  // deliver opens publications to print push editions (lib/platform/pushing/push-run.ts).
   deliver: "import()",
   "deliver-background": "never",
-  // A deploy's push run opens publications too (lib/platform/deploy-push.ts).
+  // A deploy's push run opens publications too (lib/platform/pushing/deploy-push.ts).
   "deploy-succeeded-background": "import()",
   deliveries: "never",
   subscribe: "never",

@@ -1,12 +1,12 @@
-// Who the subscribe page's rate limit counts (lib/platform/rate-limit.ts): an
+// Who the subscribe page's rate limit counts (lib/platform/subscribing/rate-limit.ts): an
 // IPv4 address, an IPv6 /64, an IPv4-mapped address as its IPv4 address; and
 // what a refused try leaves in the store (nothing).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { allowTry, rateClient } from "../../lib/platform/rate-limit.ts";
-import { fileStore } from "../../lib/platform/state-store.ts";
+import { allowTry, rateClient } from "../../lib/platform/subscribing/rate-limit.ts";
+import { fileStore } from "../../lib/platform/stores/state-store.ts";
 
 describe("rateClient", () => {
   it("is an IPv4 address, an IPv6 /64 however it is spelled, or what it was given", () => {

@@ -18,9 +18,9 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openPrintKey } from "../../lib/model/print-key.ts";
-import { subscriptionKey } from "../../lib/platform/store-keys.ts";
-import { localKeyFile, stateSetup, type StateSetup } from "../../lib/platform/state-setup.ts";
-import { createSubscription } from "../../lib/platform/subscribing.ts";
+import { subscriptionKey } from "../../lib/platform/stores/store-keys.ts";
+import { localKeyFile, stateSetup, type StateSetup } from "../../lib/platform/stores/state-setup.ts";
+import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 
 let work: string;

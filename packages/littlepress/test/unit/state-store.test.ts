@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blobsStore } from "../../lib/platform/blobs-store.ts";
-import { fileStore, type StateStore } from "../../lib/platform/state-store.ts";
+import { blobsStore } from "../../lib/platform/stores/blobs-store.ts";
+import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { startBlobsStandIn, type BlobsStandIn } from "../helpers/blobs-stand-in.ts";
 import { stateStoreContract } from "../helpers/state-store-contract.ts";
 

@@ -3,11 +3,11 @@
 // settings), the platform's alert and error texts, and the pages after
 // subscribing and unsubscribing. Everything shown from outside is escaped;
 // the print key is never written back into a page.
-import type { SpecField } from "../model/config-fields.ts";
-import { pad } from "../model/dates.ts";
-import { renderDescription } from "../model/description.ts";
-import { printerName } from "../model/printer-name.ts";
-import { escapeHtml } from "../model/html-escape.ts";
+import type { SpecField } from "../../model/config-fields.ts";
+import { pad } from "../../model/dates.ts";
+import { renderDescription } from "../../model/description.ts";
+import { printerName } from "../../model/printer-name.ts";
+import { escapeHtml } from "../../model/html-escape.ts";
 
 /** What the page needs of meta.json. */
 export interface PageMeta {

@@ -7,8 +7,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { isAddressLiteral, isPublicAddress } from "../model/addresses.ts";
-import { allowedPrintKeyOrigin, type PrintKeyOrigin } from "../model/print-key.ts";
+import { isAddressLiteral, isPublicAddress } from "../../model/addresses.ts";
+import { allowedPrintKeyOrigin, type PrintKeyOrigin } from "../../model/print-key.ts";
 
 export interface PrintKeyPolicy {
   /** The services the site may reach (content/site.json's `print_key_origins`, or the default). */

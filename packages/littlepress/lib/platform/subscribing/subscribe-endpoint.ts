@@ -2,11 +2,11 @@
 // form (or an unsubscribe link's confirmation); POST subscribes or
 // unsubscribes (subscribe.ts). Reads LITTLEPRESS_SEAL_KEY (the key print keys
 // are sealed under) and, on Netlify, keeps the subscriptions in Blobs.
-import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { siteIndexOf } from "../edge/site-index.ts";
-import { printKeysFor } from "./print-key-origins.ts";
-import { routeSlug, siteFor } from "../edge/site-folder.ts";
-import { stateForFunction } from "./state-setup.ts";
+import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
+import { siteIndexOf } from "../../edge/site-index.ts";
+import { printKeysFor } from "../printers/print-key-origins.ts";
+import { routeSlug, siteFor } from "../../edge/site-folder.ts";
+import { stateForFunction } from "../stores/state-setup.ts";
 import { subscribeRequest } from "./subscribe.ts";
 
 /** What the subscribe page takes; the local server answers others 405 with Allow. */

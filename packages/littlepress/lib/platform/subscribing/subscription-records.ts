@@ -1,12 +1,12 @@
 // Subscriptions made and ended by their subscriber: the print key sealed, and
 // a private token for unsubscribing, kept only as a hash.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { sealPrintKey } from "../model/print-key.ts";
-import type { Subscription } from "../model/subscription.ts";
-import type { StateStore } from "./state-store.ts";
-import { liveKey, slotKey, subscriptionKey, type LiveEntry } from "./store-keys.ts";
+import { sealPrintKey } from "../../model/print-key.ts";
+import type { Subscription } from "../../model/subscription.ts";
+import type { StateStore } from "../stores/state-store.ts";
+import { liveKey, slotKey, subscriptionKey, type LiveEntry } from "../stores/store-keys.ts";
 import { releaseSeat } from "./seats.ts";
-import { pruneDeliveries } from "./subscriptions.ts";
+import { pruneDeliveries } from "../stores/subscriptions.ts";
 
 export interface NewSubscription {
   slug: string;

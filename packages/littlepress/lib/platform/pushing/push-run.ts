@@ -22,9 +22,9 @@
 // copy prints twice (the deliveries' gap: a print key takes no request id).
 import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
-import { eachAtMost } from "../model/each-at-most.ts";
-import type { EditionKey } from "../model/edition-key.ts";
-import { printerName } from "../model/printer-name.ts";
+import { eachAtMost } from "../../model/each-at-most.ts";
+import type { EditionKey } from "../../model/edition-key.ts";
+import { printerName } from "../../model/printer-name.ts";
 import {
   firstPushClaim,
   pushEligible,
@@ -33,20 +33,20 @@ import {
   settlePush,
   type PushEntry,
   type PushRecord,
-} from "../model/push.ts";
-import type { EditionShard } from "../model/shard.ts";
-import { siteDataDir } from "../model/site-paths.ts";
-import { claimable } from "../model/retries.ts";
-import type { PrintResult, Subscription } from "../model/subscription.ts";
-import { editionAnswer } from "../edge/edition-answer.ts";
-import { serveCopy } from "../edge/edition-copy.ts";
-import { openPublication, type PublishedPublication } from "../edge/publication-store.ts";
-import { siteIndexOf } from "../edge/site-index.ts";
-import type { PrintKeyPolicy } from "./print-key-client.ts";
-import { postToPrinter } from "./print-key-post.ts";
-import type { StateStore } from "./state-store.ts";
-import { pushedKey, pushKey } from "./store-keys.ts";
-import { storedSubscriptions } from "./subscriptions.ts";
+} from "../../model/push.ts";
+import type { EditionShard } from "../../model/shard.ts";
+import { siteDataDir } from "../../model/site-paths.ts";
+import { claimable } from "../../model/retries.ts";
+import type { PrintResult, Subscription } from "../../model/subscription.ts";
+import { editionAnswer } from "../../edge/edition-answer.ts";
+import { serveCopy } from "../../edge/edition-copy.ts";
+import { openPublication, type PublishedPublication } from "../../edge/publication-store.ts";
+import { siteIndexOf } from "../../edge/site-index.ts";
+import type { PrintKeyPolicy } from "../printers/print-key-client.ts";
+import { postToPrinter } from "../printers/print-key-post.ts";
+import type { StateStore } from "../stores/state-store.ts";
+import { pushedKey, pushKey } from "../stores/store-keys.ts";
+import { storedSubscriptions } from "../stores/subscriptions.ts";
 
 export interface PushRunOptions {
   store: StateStore;

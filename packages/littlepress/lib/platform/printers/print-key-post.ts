@@ -2,9 +2,9 @@
 // opened with the deploy's sealing key, through the print-key client (its
 // allow-list and limits), and the print key's answer read as sirius gives it.
 // Deliveries, end slips and push editions all print through here.
-import { DELIVERY_TIMEOUT_MS } from "../model/run-budget.ts";
-import { openPrintKey, printUrl } from "../model/print-key.ts";
-import type { PrintResult, Subscription } from "../model/subscription.ts";
+import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
+import { openPrintKey, printUrl } from "../../model/print-key.ts";
+import type { PrintResult, Subscription } from "../../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 
 /**

@@ -17,12 +17,12 @@
 // not document whether the event comes before publishing: if it does, those
 // pushes wait for the scheduled run (within 15 minutes).
 // Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
-import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { siteAddress, siteFor } from "../edge/site-folder.ts";
-import { BACKGROUND_BUDGET_MS, DELIVERY_TIMEOUT_MS } from "../model/run-budget.ts";
-import { printKeysFor } from "./print-key-origins.ts";
+import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
+import { siteAddress, siteFor } from "../../edge/site-folder.ts";
+import { BACKGROUND_BUDGET_MS, DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
+import { printKeysFor } from "../printers/print-key-origins.ts";
 import { scheduledPushes, type PushReport } from "./push-run.ts";
-import { stateForFunction } from "./state-setup.ts";
+import { stateForFunction } from "../stores/state-setup.ts";
 
 /** The function's name, which is what makes Netlify run it on a deploy (functions/deploy-succeeded-background.mts). */
 const NAME = "deploy-succeeded-background";

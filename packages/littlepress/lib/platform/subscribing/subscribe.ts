@@ -6,16 +6,16 @@
 // sealed, and the subscriber gets a private unsubscribe link, which works on
 // its own publication's page only. Rate-limited per client, and capped per
 // publication (maxSubscriptions) with a seat taken before anything else is asked (seats.ts).
-import type { SpecField } from "../model/config-fields.ts";
-import { pad } from "../model/dates.ts";
-import { parsePrintKeyUrl } from "../model/print-key.ts";
-import { printerName } from "../model/printer-name.ts";
-import { isTimeZone } from "../model/time-zones.ts";
-import { MAX_BODY_BYTES } from "../edge/config-request.ts";
-import { CUT_SHORT, readLimited } from "../edge/request-limits.ts";
-import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
+import type { SpecField } from "../../model/config-fields.ts";
+import { pad } from "../../model/dates.ts";
+import { parsePrintKeyUrl } from "../../model/print-key.ts";
+import { printerName } from "../../model/printer-name.ts";
+import { isTimeZone } from "../../model/time-zones.ts";
+import { MAX_BODY_BYTES } from "../../edge/config-request.ts";
+import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
+import { askPrintKey, type PrintKeyPolicy } from "../printers/print-key-client.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
-import type { StateStore } from "./state-store.ts";
+import type { StateStore } from "../stores/state-store.ts";
 import {
   messagePage,
   SETTING_PREFIX,
@@ -26,8 +26,8 @@ import {
   type PageMeta,
 } from "./subscribe-page.ts";
 import { returnSeat, takeSeat, type TakenSeat } from "./seats.ts";
-import { createSubscription, newSubscriptionId, unsubscribe } from "./subscribing.ts";
-import { liveSubscriptions } from "./subscriptions.ts";
+import { createSubscription, newSubscriptionId, unsubscribe } from "./subscription-records.ts";
+import { liveSubscriptions } from "../stores/subscriptions.ts";
 
 export interface SubscribeOptions {
   store: StateStore;
@@ -40,7 +40,7 @@ export interface SubscribeOptions {
   slug: string;
   /** The client's address, for the rate limit: the platform's own field or the socket's, never a request header. */
   client: string;
-  /** Where print keys may be, and how they are asked (lib/platform/print-key-client.ts). */
+  /** Where print keys may be, and how they are asked (lib/platform/printers/print-key-client.ts). */
   printKeys: PrintKeyPolicy;
   at?: Date;
   limit?: RateLimit;

@@ -9,9 +9,9 @@
 // on the request's path.
 import { createHmac } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { utcHourOf } from "../model/dates.ts";
-import type { StateStore } from "./state-store.ts";
-import { LIMITS } from "./store-keys.ts";
+import { utcHourOf } from "../../model/dates.ts";
+import type { StateStore } from "../stores/state-store.ts";
+import { LIMITS } from "../stores/store-keys.ts";
 
 export interface RateLimit {
   /** What is limited, as a key part ("subscribe"). */

@@ -1,19 +1,19 @@
 // POST /.netlify/functions/deliver-background: one batch of a delivery run
-// (delivery-batches.ts), handed over by the scheduled run. A Netlify Background
+// (batches.ts), handed over by the scheduled run. A Netlify Background
 // Function: Netlify answers the caller 202 at once and runs this for up to 15
 // minutes; when it throws, Netlify invokes it again (a minute on, then two).
 // Only a body signed with the site's key is run (an HMAC under a key derived
 // from LITTLEPRESS_SEAL_KEY); the body names a kept batch and an instant, no
 // URL. Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
-import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { CUT_SHORT, readLimited } from "../edge/request-limits.ts";
-import { BACKGROUND_BUDGET_MS } from "../model/run-budget.ts";
-import { siteAddress, siteFor } from "../edge/site-folder.ts";
-import { runBatch } from "./delivery-batches.ts";
-import { openBatchCall, SIGNATURE_HEADER } from "./delivery-plan.ts";
+import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
+import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
+import { BACKGROUND_BUDGET_MS } from "../../model/run-budget.ts";
+import { siteAddress, siteFor } from "../../edge/site-folder.ts";
+import { runBatch } from "./batches.ts";
+import { openBatchCall, SIGNATURE_HEADER } from "./hand-over.ts";
 import { endNoticesOf } from "./end-notices.ts";
-import { printKeysFor } from "./print-key-origins.ts";
-import { stateForFunction } from "./state-setup.ts";
+import { printKeysFor } from "../printers/print-key-origins.ts";
+import { stateForFunction } from "../stores/state-setup.ts";
 
 /** A batch call's body is a few dozen bytes: anything much larger is not one. */
 const MAX_BODY_BYTES = 1024;

@@ -12,9 +12,9 @@
 // - slots/<hour>.<zone>/<id>: the schedule, one small key per live subscription
 //   under its delivery hour and time zone (the zone in base64url, since zone
 //   names hold "+"), which a scheduled run lists to find who is due without
-//   reading a subscription (delivery-batches.ts);
+//   reading a subscription (delivering/batches.ts);
 // - batches/<not before>.<batch id>: a scheduled run's batches of deliveries
-//   still to finish (delivery-batches.ts).
+//   still to finish (delivering/batches.ts).
 //
 // Why an index beside the subscriptions rather than the slug in their keys
 // (subscriptions/<publication>/<id>): the subscriptions stored before the cap

@@ -7,10 +7,10 @@
 // own lookup). A private address is asked only when the user wrote it as one
 // (an address literal, or localhost): a publication served on the home network.
 import iconv from "iconv-lite";
-import { isAddressLiteral } from "../model/addresses.ts";
-import { charsetOf, decodeHtml } from "../model/charset.ts";
-import { editionParams, type EditionAsks } from "../model/delivery-rules.ts";
-import { shownText } from "../model/printer-name.ts";
+import { isAddressLiteral } from "../../model/addresses.ts";
+import { charsetOf, decodeHtml } from "../../model/charset.ts";
+import { editionParams, type EditionAsks } from "../../model/delivery-rules.ts";
+import { shownText } from "../../model/printer-name.ts";
 import { askPrintKey, type PrintKeyPolicy, type PrintKeyReply } from "./print-key-client.ts";
 
 /** The most of an edition read (its images inlined as data: URIs count). */

@@ -15,8 +15,8 @@ import {
 } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { SEAL_KEY_BYTES, sealKeyFrom } from "../model/seal.ts";
-import type { ServeContext } from "../edge/site-folder.ts";
+import { SEAL_KEY_BYTES, sealKeyFrom } from "../../model/seal.ts";
+import type { ServeContext } from "../../edge/site-folder.ts";
 import { blobsStore } from "./blobs-store.ts";
 import { fileStore, type StateStore } from "./state-store.ts";
 import { SUBSCRIPTIONS } from "./store-keys.ts";

@@ -1,7 +1,7 @@
 // The rate-limit counters (rate-limit.ts) of hours that are over, deleted by
 // the delivery runs.
-import { utcHourOf } from "../model/dates.ts";
-import { eachAtMost } from "../model/each-at-most.ts";
+import { utcHourOf } from "../../model/dates.ts";
+import { eachAtMost } from "../../model/each-at-most.ts";
 import { takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 import { LIMITS } from "./store-keys.ts";
 

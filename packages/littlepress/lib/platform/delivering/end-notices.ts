@@ -3,7 +3,7 @@
 // A delivery run calls it right after a 410 ends a subscription, and on every
 // later run for an ended subscription whose notice is still to do (a crash, an
 // offline printer). The slip goes through the same print-key client, with the
-// same allow-list and checks, as every delivery (delivery-run.ts's post).
+// same allow-list and checks, as every delivery (deliver-one.ts's post).
 //
 // Exactly once, as far as a print key allows: the notice is claimed with a
 // conditional replace of the subscription (only the run whose write lands
@@ -20,11 +20,14 @@ import {
   offNotice,
   settleNotice,
   type EndNotice,
-} from "../model/end-notice.ts";
-import type { PrintResult, Subscription } from "../model/subscription.ts";
-import { siteIndexOf } from "../edge/site-index.ts";
-import type { StateStore, Stored } from "./state-store.ts";
-import { subscriptionKey } from "./store-keys.ts";
+} from "../../model/end-notice.ts";
+import type { PrintResult, Subscription } from "../../model/subscription.ts";
+import { siteIndexOf } from "../../edge/site-index.ts";
+import type { StateStore, Stored } from "../stores/state-store.ts";
+import { subscriptionKey } from "../stores/store-keys.ts";
+import { postToPrinter } from "../printers/print-key-post.ts";
+import { noticeLine } from "./report-lines.ts";
+import type { Run } from "./run.ts";
 
 /** What sending a notice needs of its run. */
 export interface NoticeWork {
@@ -100,6 +103,36 @@ export async function sendEndNotice(w: NoticeWork, id: string): Promise<NoticeOu
     latest = await heldClaim(w.store, key, claimed);
   }
   return { sub, outcome: "taken over", detail: `${settled.detail}; another run took this end slip over` };
+}
+
+/**
+ * Works on an ended subscription's end notice for a delivery run, and adds its
+ * line to the run's; a store that fails is said in the line (the next runs do it again).
+ */
+export async function workOnEndNotice(run: Run, sub: Subscription): Promise<void> {
+  try {
+    const done = await sendEndNotice(noticeWork(run), sub.id);
+    if (done) run.notices.push(noticeLine(done.sub, run.o.at, done.outcome, done.detail));
+  } catch (error) {
+    run.notices.push(noticeLine(sub, run.o.at, "error", `the store failed: ${(error as Error).message}`));
+  }
+}
+
+/** What sending end notices needs of a run: its store and clock, meta.json's name, its print-key POST. */
+function noticeWork(run: Run): NoticeWork {
+  const { o, cache, posts } = run;
+  return {
+    store: o.store,
+    at: o.at,
+    dryRun: o.dryRun,
+    on: (slug) => o.endNotice?.(slug) ?? true,
+    subscribeUrl: (slug) => new URL(slug ? `/${slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin).href,
+    name: async (slug) => {
+      const meta = await cache.metaOf(slug);
+      return "error" in meta ? { error: meta.error } : meta.name;
+    },
+    post: (sub, page, from) => posts(() => postToPrinter(o, sub, page, from)),
+  };
 }
 
 /** The subscription while its notice is still the claim `claimed` (this run's), else undefined. */

@@ -1,23 +1,21 @@
 // The scheduled delivery run (every 15 minutes). On Netlify it delivers
 // nothing itself: it finds who is due (the schedule index, and the batches
 // kept from earlier runs) and hands them, in signed batches, to the
-// background function deliver-background (delivery-batches.ts), which has 15
+// background function deliver-background (batches.ts), which has 15
 // minutes a batch where this function has 30 seconds. Hand-overs are POSTs
 // that Netlify answers 202 at once.
 // After the plan it prints the deploy's push editions (push-run.ts), in the
 // time the run has left.
 // Reads LITTLEPRESS_SEAL_KEY (the key print keys are sealed under, and batches
 // signed with) and URL (the site's address, set by Netlify).
-import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { batchFunctionUrl, planRun, SIGNATURE_HEADER, signBatchCall, type BatchCall } from "./delivery-plan.ts";
-import { stateForFunction } from "./state-setup.ts";
-import { printKeysFor } from "./print-key-origins.ts";
-import { siteAddress, siteFor } from "../edge/site-folder.ts";
-import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "../model/run-budget.ts";
-import { scheduledPushes } from "./push-run.ts";
-
-/** A hand-over that Netlify has not answered in this long failed: the batch is kept for a later run. */
-const HAND_TIMEOUT_MS = 10_000;
+import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
+import { handOverByPost } from "./hand-over.ts";
+import { planRun } from "./plan.ts";
+import { stateForFunction } from "../stores/state-setup.ts";
+import { printKeysFor } from "../printers/print-key-origins.ts";
+import { siteAddress, siteFor } from "../../edge/site-folder.ts";
+import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "../../model/run-budget.ts";
+import { scheduledPushes } from "../pushing/push-run.ts";
 
 export const deliver: FunctionHandler = async (req, context) => {
   const started = performance.now();
@@ -28,17 +26,7 @@ export const deliver: FunctionHandler = async (req, context) => {
       return jsonResponse({ error: state.error }, 503);
     }
     const origin = siteAddress(context) ?? new URL(req.url).origin;
-    const hand = async (call: BatchCall) => {
-      const { body, signature } = signBatchCall(call, state.sealKey);
-      const res = await fetch(batchFunctionUrl(origin), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", [SIGNATURE_HEADER]: signature },
-        body,
-        signal: AbortSignal.timeout(HAND_TIMEOUT_MS),
-      });
-      await res.body?.cancel();
-      if (res.status !== 202) throw new Error(`deliver-background answered ${res.status}`);
-    };
+    const hand = handOverByPost(origin, state.sealKey);
     const at = new Date();
     const plan = await planRun({ store: state.store, at, hand });
     console.log(

@@ -2,9 +2,9 @@
 // store-keys.ts), pruned by the delivery runs (removed whole by
 // subscription-removal.ts), their indexes' stray keys dropped, and read back
 // with their deliveries for the desk. Made and ended by their subscriber:
-// subscribing.ts.
-import { printerName } from "../model/printer-name.ts";
-import type { DeliveryRecord, Subscription } from "../model/subscription.ts";
+// subscribing/subscription-records.ts.
+import { printerName } from "../../model/printer-name.ts";
+import type { DeliveryRecord, Subscription } from "../../model/subscription.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 import { deliveriesOf, liveOf, SUBSCRIPTIONS, type LiveEntry } from "./store-keys.ts";
 
@@ -41,8 +41,8 @@ export async function pruneDeliveries(
 // writes, an unsubscribe or a removal cut short leaves a live-index key (which
 // the subscribe page counts against a publication's cap) or a schedule key
 // (which the plan hands over every day, for nothing). Found by listing an
-// index against the subscriptions: a self-hosted run (delivery-run.ts) does it
-// on every run, the scheduled one on its daily sweep (delivery-plan.ts).
+// index against the subscriptions: a self-hosted run (delivering/upkeep.ts) does it
+// on every run, the scheduled one on its daily sweep (delivering/sweep.ts).
 
 /** An index key without a subscription is left alone this long: its subscribe may still be writing. */
 export const INDEX_GRACE_MS = 60 * 60_000;

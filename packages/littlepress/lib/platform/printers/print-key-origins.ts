@@ -1,7 +1,7 @@
 // The print-key services a built site's subscribers may use.
-import { DEFAULT_PRINT_KEY_ORIGINS, type PrintKeyOrigin } from "../model/print-key.ts";
-import { siteFor, type ServeContext } from "../edge/site-folder.ts";
-import { siteIndexOf } from "../edge/site-index.ts";
+import { DEFAULT_PRINT_KEY_ORIGINS, type PrintKeyOrigin } from "../../model/print-key.ts";
+import { siteFor, type ServeContext } from "../../edge/site-folder.ts";
+import { siteIndexOf } from "../../edge/site-index.ts";
 import type { PrintKeyPolicy } from "./print-key-client.ts";
 
 /**

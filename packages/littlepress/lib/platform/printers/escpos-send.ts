@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
 import { connect } from "node:net";
-import { bandsWithin, resendPrefix, type EscPosJob } from "../model/escpos-raster.ts";
+import { bandsWithin, resendPrefix, type EscPosJob } from "../../model/escpos-raster.ts";
 
 export type Destination =
   | { kind: "tcp"; host: string; port: number; text: string }

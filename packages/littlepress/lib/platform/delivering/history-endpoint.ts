@@ -2,10 +2,10 @@
 // desk (the time, the status, the ETag, printed or not). Only under `npm
 // start`: deployed or from `npm run serve` it answers 404, since a public page
 // must not list subscribers.
-import { jsonResponse, type FunctionHandler } from "../edge/http.ts";
-import { routeSlug } from "../edge/site-folder.ts";
-import { fileStore } from "./state-store.ts";
-import { subscriptionHistories } from "./subscriptions.ts";
+import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
+import { routeSlug } from "../../edge/site-folder.ts";
+import { fileStore } from "../stores/state-store.ts";
+import { subscriptionHistories } from "../stores/subscriptions.ts";
 
 export const deliveries: FunctionHandler = async (req, context) => {
   try {

@@ -1,10 +1,11 @@
-// One batch of a delivery run (delivery-plan.ts plans them): what the
-// background function deliver-background runs, with the code every delivery
-// runs with (delivery-run.ts's deliverBatch).
-import { deliverBatch, openRun, runReport, type DeliveryReport, type DeliveryRunOptions } from "./delivery-run.ts";
-import { BATCH_AGAIN_MS, batchKey, newId, type StoredBatch } from "./delivery-plan.ts";
-import { pruneRateLimits } from "./rate-limit-pruning.ts";
-import { subscriptionKey } from "./store-keys.ts";
+// One kept batch of a delivery run (plan.ts plans them, hand-over.ts hands
+// them over): what the background function deliver-background runs, with the
+// code every delivery runs with (deliver-batch.ts).
+import { subscriptionKey } from "../stores/store-keys.ts";
+import { deliverBatch } from "./deliver-batch.ts";
+import { BATCH_AGAIN_MS, batchKey, newId, type StoredBatch } from "./hand-over.ts";
+import { openRun, runReport, type DeliveryReport, type DeliveryRunOptions } from "./run.ts";
+import { sweepUpkeep } from "./upkeep.ts";
 
 /** What a batch did: the report of its deliveries, and whether it is kept for another try. */
 export interface BatchOutcome {
@@ -34,9 +35,7 @@ export async function runBatch(options: DeliveryRunOptions, key: string): Promis
     run,
     batch.ids.map((id) => subscriptionKey(id)),
   );
-  // The daily sweep's batches also prune the rate limit's counters of hours that are over (bounded).
-  if (batch.repair && !options.dryRun)
-    await pruneRateLimits(store, at, run.prunes, Math.min(8, run.concurrency)).catch(() => 0);
+  if (batch.repair && !options.dryRun) await sweepUpkeep(run);
   const report = runReport(run, batch.ids.length);
   if (options.dryRun) return { report, again: 0 };
   const again = new Set<string>(

@@ -1,0 +1,92 @@
+// The "settle" stage of a delivery: the claimed record written with what
+// happened (one conditional write, the model's settle()), then the
+// subscription updated from it (its ETag, its count, a pause, an end). A
+// subscription that the delivery ended leaves the indexes and owes its end slip.
+import { noticeAfter } from "../../model/end-notice.ts";
+import {
+  afterDelivery,
+  recordedEnd,
+  settle,
+  type DeliveryRecord,
+  type EditionAnswer,
+  type PrintResult,
+  type Subscription,
+  type SubscriptionChange,
+} from "../../model/subscription.ts";
+import type { StateStore, Stored } from "../stores/state-store.ts";
+import { deliveryKey, subscriptionKey } from "../stores/store-keys.ts";
+import { workOnEndNotice } from "./end-notices.ts";
+import { lineOf, pauseNews, type DeliveryLine } from "./report-lines.ts";
+import type { Run } from "./run.ts";
+import { dropKeys } from "./upkeep.ts";
+
+/** Writes a delivery's outcome over its claim (held at `version`), then its effect on the subscription. */
+export async function settleDelivery(
+  run: Run,
+  stored: Stored<Subscription>,
+  rec: DeliveryRecord,
+  edition: EditionAnswer,
+  print: PrintResult | undefined,
+  version: string,
+): Promise<DeliveryLine> {
+  const { o } = run;
+  const sub = stored.value;
+  const settled = settle(sub, rec, edition, print, new Date(o.at.getTime()));
+  const { record } = settled;
+  // An end carries its notice in the same write: owed after a 410, impossible after an unknown key.
+  const ends = settled.change.ended && !sub.ended;
+  const change = ends ? { ...settled.change, endNotice: noticeAfter(record, o.at) } : settled.change;
+  if (!(await o.store.replace(deliveryKey(sub.id, rec.date), record, version)))
+    return takenOver(sub, rec, edition.etag);
+  const after = await updateSubscription(o.store, stored, record, change);
+  // Upkeep after the delivery; what fails of it (the store) the next runs do again (see upkeep.ts).
+  if (after?.ended && !sub.ended) {
+    await dropKeys(o.store, sub);
+    await workOnEndNotice(run, after);
+  }
+  const [outcome, detail] = pauseNews(sub, after, record);
+  return lineOf(sub, record, outcome, detail, record.etag);
+}
+
+/** The line of a delivery that another run took over, this one having been too slow. */
+export function takenOver(sub: Subscription, rec: DeliveryRecord, etag: string | null): DeliveryLine {
+  return lineOf(sub, rec, "taken over", "another run took this delivery over (this one was too slow)", etag);
+}
+
+/**
+ * A day's delivery found settled as an end (a 410, an unknown print key) while
+ * its subscription is still live: the run that settled it died before its
+ * second write. The end is written now, with its notice, and the slip sent.
+ */
+export async function finishEnd(run: Run, stored: Stored<Subscription>, done: DeliveryRecord): Promise<void> {
+  const { o } = run;
+  const end = recordedEnd(stored.value, done);
+  if (!end || stored.value.ended) return;
+  const after = await updateSubscription(o.store, stored, done, { ...end, endNotice: noticeAfter(done, o.at) });
+  if (!after?.ended) return;
+  await dropKeys(o.store, after);
+  await workOnEndNotice(run, after);
+}
+
+/**
+ * Writes a delivery's effect on its subscription: first over the copy the run
+ * read (nearly always still current), then from the latest stored copy (runs
+ * and unsubscribes overlap). Answers the subscription as written (undefined:
+ * it was unsubscribed meanwhile).
+ */
+async function updateSubscription(
+  store: StateStore,
+  read: Stored<Subscription>,
+  rec: DeliveryRecord,
+  change?: SubscriptionChange,
+): Promise<Subscription | undefined> {
+  const id = read.value.id;
+  let latest: Stored<Subscription> | undefined = read;
+  for (let tries = 0; tries < 5; tries++) {
+    if (!latest) return undefined; // unsubscribed meanwhile
+    const after = afterDelivery(latest.value, rec, change);
+    if (await store.replace(subscriptionKey(id), after, latest.version)) return after;
+    latest = await store.get<Subscription>(subscriptionKey(id));
+  }
+  throw new Error(`subscription ${id} kept changing under the run`);
+}
