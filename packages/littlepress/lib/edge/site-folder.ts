@@ -3,35 +3,39 @@ import path from "node:path";
 import type { PrintKeyOrigin } from "../model/print-key.ts";
 
 /**
- * What a function is handed besides the request: on Netlify its Context (which
- * names no folder), from the local server and the tests a context that names
- * the built site they serve. Its littlepress fields are ours, named so that
- * they cannot meet one of Netlify's.
+ * What the local server (and the tests) tell a function that Netlify tells it
+ * otherwise, or not at all: one typed object, read by the platform's runtime
+ * (lib/platform/runtime.ts) and, for `site` alone, by the edition endpoints.
+ */
+export interface LocalSite {
+  /** The built site's folder (absolute); deployed, the one beside the function (deployedSite). */
+  site?: string;
+  /**
+   * The folder of the subscriptions' file store (lib/platform/stores/state-setup.ts);
+   * deployed, there is none and the functions use Netlify Blobs.
+   */
+  state?: string;
+  /** The file of the local sealing key for `state` (tests); none: state-setup.ts's localKeyFile. */
+  keyFile?: string;
+  /** Whether the delivery histories may be shown (the desk under `npm start`). */
+  history?: boolean;
+  /** The local server's own address; deployed, the site's (Netlify's URL). */
+  origin?: string;
+  /** The print-key services allowed (tests); none: the built site's list. */
+  printKeys?: readonly PrintKeyOrigin[];
+}
+
+/**
+ * What a function is handed besides the request: on Netlify its Context, from
+ * the local server and the tests a context that also carries `littlepress`,
+ * named so that it cannot meet one of Netlify's fields.
  */
 export interface ServeContext {
-  /** The built site's folder (absolute). */
-  littlepressSite?: string;
-  /**
-   * The folder of the subscriptions' file store (lib/platform/stores/state-setup.ts),
-   * from the local server; a deployed function has none and uses Netlify Blobs.
-   */
-  littlepressState?: string;
-  /**
-   * The file of the local sealing key for littlepressState, when the local
-   * server was given one (tests); none: state-setup.ts's localKeyFile, in the
-   * user's config folder.
-   */
-  littlepressKeyFile?: string;
-  /** Whether the delivery histories may be shown (the desk under `npm start`). */
-  littlepressHistory?: boolean;
-  /** The local server's own address; deployed, the request's origin is the site's. */
-  littlepressOrigin?: string;
+  littlepress?: LocalSite;
   /** The client's address: Netlify's Context names it `ip` too; the local server passes the socket's. */
   ip?: string;
   /** The route's named parts (`:slug`): Netlify's Context names them `params` too; so does the local server. */
   params?: Record<string, string>;
-  /** The print-key services allowed, when the local server is told them (tests); else the built site's list. */
-  littlepressPrintKeys?: readonly PrintKeyOrigin[];
   /**
    * The deploy the function belongs to: Netlify's Context names it `deploy` too (`published`: whether it is
    * the site's live deploy, not a deploy preview or an older one); the local server passes none.
@@ -58,7 +62,7 @@ export function routeSlug(request: Request, context: ServeContext | undefined): 
  * undefined when neither is known.
  */
 export function siteAddress(context: ServeContext | undefined): string | undefined {
-  return context?.littlepressOrigin ?? process.env.URL;
+  return context?.littlepress?.origin ?? process.env.URL;
 }
 
 /** The built site's folder name in the project (netlify.toml's publish). */
@@ -66,7 +70,7 @@ const PUBLISHED = "_site";
 
 /** The built site for a request: the one the caller names, else the deployed one beside the function. */
 export function siteFor(context: ServeContext | undefined): string {
-  return context?.littlepressSite ?? deployedSite();
+  return context?.littlepress?.site ?? deployedSite();
 }
 
 /**
@@ -74,14 +78,10 @@ export function siteFor(context: ServeContext | undefined): string {
  * puts the included_files beside the function. LITTLEPRESS_SITE_DIR names
  * another one to a process that runs the functions as Netlify does but on a
  * site built elsewhere (netlify dev in the parity test); nothing of ours sets
- * it. Netlify's bundler traces file paths it can work out from the code and
- * would pack the whole site with the functions; the folder comes from a call
- * it cannot follow, so the bundles hold only netlify.toml's included_files.
+ * it. The bundles hold only netlify.toml's included_files, not the site this
+ * path names: test/deploy/bundle.test.ts checks every file Netlify's bundler
+ * traces into them (npm run bundle lists them).
  */
 export function deployedSite(): string {
-  return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), publishedFolder());
-}
-
-function publishedFolder(): string {
-  return [PUBLISHED][0]!;
+  return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), PUBLISHED);
 }

@@ -4,6 +4,7 @@
 // redirects and headers netlify.toml's, the rest the built site's files.
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import proxyaddr from "proxy-addr";
+import { faultWords } from "../edge/fault.ts";
 import { CUT_SHORT, readLimited } from "../edge/request-limits.ts";
 import type { ServeContext } from "../edge/site-folder.ts";
 import type { SiteFunction } from "./functions.ts";
@@ -60,7 +61,7 @@ export function siteApp(o: SiteAppOptions): Hono<SiteEnv> {
   // the site's files match is then dispatched to them alone, with no middleware chain around them).
   app.notFound((c) => (isRead(c) ? notFound(c) : methodNotAllowed(c, STATIC_METHODS)));
   app.onError((error, c) => {
-    console.error(`serve: internal fault: ${String(error)}`);
+    console.error(`serve: internal fault: ${faultWords(error)}`);
     return c.text("Internal error in the local server\n", 500, { Connection: "close" });
   });
   return app;
@@ -169,7 +170,7 @@ async function runInBackground(fn: SiteFunction, req: Request, context: ServeCon
   if (body === CUT_SHORT) return new Response(null, { status: 400 }); // the client hung up: nobody reads this
   const copy = new Request(req.url, { method: req.method, headers: req.headers, ...(sent && { body }) });
   void fn.handler(copy, context).catch((error: unknown) => {
-    console.error(`${fn.name}: internal fault: ${String(error)}`);
+    console.error(`${fn.name}: internal fault: ${faultWords(error)}`);
   });
   return new Response(null, { status: 202 });
 }

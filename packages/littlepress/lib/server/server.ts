@@ -10,7 +10,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import proxyaddr from "proxy-addr";
 import type { PrintKeyOrigin } from "../model/print-key.ts";
 import { forgetSite } from "../edge/publication-store.ts";
-import type { ServeContext } from "../edge/site-folder.ts";
+import type { LocalSite, ServeContext } from "../edge/site-folder.ts";
 import { LOCAL_STATE } from "../platform/stores/state-setup.ts";
 import { siteApp } from "./app.ts";
 import { loadFunctions } from "./functions.ts";
@@ -103,13 +103,14 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const { config, functionsDir } = siteConfig(root);
   const site = path.resolve(root, siteDir ?? config.publish);
   const functionData = path.resolve(root, functionSite ?? site);
-  const context: ServeContext = {
-    littlepressSite: functionData,
-    littlepressState: path.resolve(root, stateDir ?? LOCAL_STATE),
-    ...(keyFile !== undefined && { littlepressKeyFile: path.resolve(root, keyFile) }),
-    littlepressHistory: history,
-    ...(options.printKeyOrigins ? { littlepressPrintKeys: options.printKeyOrigins } : {}),
+  const local: LocalSite = {
+    site: functionData,
+    state: path.resolve(root, stateDir ?? LOCAL_STATE),
+    ...(keyFile !== undefined && { keyFile: path.resolve(root, keyFile) }),
+    history,
+    ...(options.printKeyOrigins ? { printKeys: options.printKeyOrigins } : {}),
   };
+  const context: ServeContext = { littlepress: local };
   // After each build: its publications' indexes, not the ones kept.
   live?.subscribe(() => forgetSite(functionData));
   let hosts = new Set<string>();
@@ -142,7 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
   const bound = typeof address === "object" && address ? address : { address: host, port };
   const url = `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
   // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
-  context.littlepressOrigin = url;
+  local.origin = url;
   hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${bound.port}`));
   const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
     if (!closing) {

@@ -11,9 +11,14 @@ import { ROOT } from "./util.ts";
 
 const [first, ...rest] = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as EditionRequest[];
 // The site, as the local server names it to the functions, and the route's `:slug`, as Netlify hands it.
-type Context = ServeContext & { params?: Record<string, string> };
+/** The site is named both ways: a --before tree older than the runtime of issue 39 reads `littlepressSite`. */
+type Context = ServeContext & { littlepressSite: string };
 const site = path.resolve(process.argv[3]!);
-const contextOf = (r: EditionRequest): Context => ({ littlepressSite: site, params: { slug: r.slug } });
+const contextOf = (r: EditionRequest): Context => ({
+  littlepress: { site },
+  littlepressSite: site,
+  params: { slug: r.slug },
+});
 const origin = "https://bench.example";
 
 const t0 = performance.now();

@@ -88,12 +88,21 @@ export async function benchFunctionColdStarts(
     const calls = typicalCalls(site, origin);
     // The local server's context: the site, a file store with its sealing key, the histories shown (npm start),
     // and the route's `:slug`, as Netlify hands it (the kit before issue 26 read it from the URL).
+    const local = {
+      site: path.resolve(siteDir),
+      state: path.join(work, "cold-functions", "state"),
+      keyFile: path.join(work, "cold-functions", "seal.key"),
+      history: true,
+      origin,
+    };
+    // Both ways: a --before tree older than the runtime of issue 39 reads the flat littlepress* fields.
     const context = {
-      littlepressSite: path.resolve(siteDir),
-      littlepressState: path.join(work, "cold-functions", "state"),
-      littlepressKeyFile: path.join(work, "cold-functions", "seal.key"),
-      littlepressHistory: true,
-      littlepressOrigin: origin,
+      littlepress: local,
+      littlepressSite: local.site,
+      littlepressState: local.state,
+      littlepressKeyFile: local.keyFile,
+      littlepressHistory: local.history,
+      littlepressOrigin: local.origin,
       ip: "127.0.0.1",
     };
     const sides = new Map<string, Side[]>();

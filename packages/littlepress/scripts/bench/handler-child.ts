@@ -10,8 +10,11 @@ import { pathToFileURL } from "node:url";
 import { checkAnswer, type EditionRequest } from "./requests.ts";
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
-/** The built site, and the route's `:slug` as Netlify hands it (the kit before issue 26 read it from the URL). */
-type Context = { littlepressSite: string; params: { slug: string } };
+/**
+ * The built site, and the route's `:slug` as Netlify hands it (the kit before issue 26 read it from the URL).
+ * The site is named both ways: a --before tree older than the runtime of issue 39 reads `littlepressSite`.
+ */
+type Context = { littlepress: { site: string }; littlepressSite: string; params: { slug: string } };
 
 const [requestsFile, site, secondsText, roundsText, ...modules] = process.argv.slice(2);
 if (!requestsFile || !site || !modules.length)
@@ -19,7 +22,11 @@ if (!requestsFile || !site || !modules.length)
 const [seconds, rounds] = [Number(secondsText), Number(roundsText)];
 const requests = JSON.parse(readFileSync(requestsFile, "utf8")) as EditionRequest[];
 const urls = requests.map((r) => `http://127.0.0.1${r.path}`);
-const contexts: Context[] = requests.map((r) => ({ littlepressSite: site, params: { slug: r.slug } }));
+const contexts: Context[] = requests.map((r) => ({
+  littlepress: { site },
+  littlepressSite: site,
+  params: { slug: r.slug },
+}));
 
 const handlers: Handler[] = [];
 for (const file of modules) {

@@ -31,7 +31,7 @@ export async function callFunction(fn: FunctionModule, req: Request, context: Se
 export const siteContext: ServeContext = {};
 
 export function useSite(name: string) {
-  siteContext.littlepressSite = path.resolve(builtSite(name));
+  siteContext.littlepress = { site: path.resolve(builtSite(name)) };
 }
 
 export const BASE = "http://127.0.0.1";

@@ -57,7 +57,7 @@ describe("Sun and Moon as content/ has it: a daily rule rolling on from the buil
     publication.editions = { by: "local_date", every: "day" };
     writeFileSync(file, JSON.stringify(publication));
     await buildSite(path.join(root, "content"), path.join(root, "_site"), { today: "2027-06-01" });
-    siteContext.littlepressSite = path.resolve(root, "_site");
+    siteContext.littlepress = { site: path.resolve(root, "_site") };
   }, 120_000);
 
   it("has an edition for the build date and each of the 60 days after it, and 204 outside them", async () => {

@@ -216,7 +216,7 @@ describe("charset", () => {
 
   it("sends the page byte for byte as Shift_JIS writes it, each character it lacks as a reference", async () => {
     const res = await getEdition(SHIFT_JIS_REQUEST);
-    const pub = (await openPublication("shiftjis", siteContext.littlepressSite!))!;
+    const pub = (await openPublication("shiftjis", siteContext.littlepress!.site!))!;
     let page = "";
     for await (const e of eachEdition(pub)) if (e.key === "0") page = fillSlots(e.html, new Map([["name", "太郎"]]));
     const lacking = (c: string) => iconv.decode(iconv.encode(c, "shift_jis"), "shift_jis") !== c;
@@ -247,7 +247,7 @@ async function answerInFreshProcess(pathAndQuery: string) {
     const [site, address] = process.argv.slice(1);
     const { default: edition } = await import("./functions/edition.mts");
     const slug = new URL(address).pathname.split("/")[1]; // Netlify's context.params, from the route /:slug/edition/
-    const res = await edition(new Request(address), { littlepressSite: site, params: { slug } });
+    const res = await edition(new Request(address), { littlepress: { site }, params: { slug } });
     const body = Buffer.from(await res.arrayBuffer()).toString("base64");
     const { createRequire } = await import("node:module");
     const { sep } = await import("node:path");
@@ -260,7 +260,7 @@ async function answerInFreshProcess(pathAndQuery: string) {
     "--input-type=module",
     "-e",
     code,
-    siteContext.littlepressSite!,
+    siteContext.littlepress!.site!,
     BASE + pathAndQuery,
   ];
   const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });

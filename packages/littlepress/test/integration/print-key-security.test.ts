@@ -835,7 +835,7 @@ describe("the delivery run, its batches and a deploy's push run have no URL", ()
     const { default: deliver } = await import("../../functions/deliver.mts");
     const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
     try {
-      const context = { littlepressState: site.folder, littlepressOrigin: netlify.url, littlepressPrintKeys: allowed };
+      const context = { littlepress: { state: site.folder, origin: netlify.url, printKeys: allowed } };
       const res = await deliver(new Request(`${site.url}/`), context);
       expect(res.status).toBe(200);
       // It hands the subscription over to the background function (signed), which delivers after answering 202.

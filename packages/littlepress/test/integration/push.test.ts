@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import deploySucceeded from "../../functions/deploy-succeeded-background.mts";
-import type { ServeContext } from "../../lib/edge/site-folder.ts";
+import type { LocalSite, ServeContext } from "../../lib/edge/site-folder.ts";
 import type { PushEntry, PushRecord } from "../../lib/model/push.ts";
 import type { PublicationIndex } from "../../lib/model/shard.ts";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
@@ -337,17 +337,14 @@ describe("npm run push", () => {
 describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () => {
   // As Netlify runs it: the deployed function's handler, a Request and a context (the live production deploy's),
   // its store a file store here.
-  const context = (over: Partial<ServeContext> = {}): ServeContext => ({
+  const context = (over: Partial<ServeContext> = {}, local: LocalSite = {}): ServeContext => ({
     deploy: { context: "production", published: true },
-    littlepressSite: built,
-    littlepressState: fixture.folder,
-    littlepressPrintKeys: sirius.allowed,
+    littlepress: { site: built, state: fixture.folder, printKeys: sirius.allowed, ...local },
     ...over,
   });
-  const invoke = (init: RequestInit = { method: "POST" }, over: Partial<ServeContext> = {}) =>
+  const invoke = (init: RequestInit = { method: "POST" }, over: Partial<ServeContext> = {}, local: LocalSite = {}) =>
     deploySucceeded(new Request("https://example.netlify.app/.netlify/functions/deploy-succeeded-background", init), {
-      ...context(),
-      ...over,
+      ...context(over, local),
     });
   let logged: MockInstance<typeof console.log>;
   let errors: MockInstance<typeof console.error>;
@@ -411,7 +408,7 @@ describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () =
     await subscribe("news");
     vi.stubEnv(SEAL_KEY_VARIABLE, undefined);
     // Deployed: no local state folder, so the key must come from the site's environment.
-    const res = await invoke({ method: "POST" }, { littlepressState: undefined });
+    const res = await invoke({ method: "POST" }, {}, { state: undefined });
     expect(res.status).toBe(503);
     const said = "LITTLEPRESS_SEAL_KEY is not set: set it in the site's environment variables";
     expect(await res.json()).toEqual({ error: said });
@@ -456,7 +453,7 @@ describe("a deploy's push run (functions/deploy-succeeded-background.mts)", () =
     try {
       freshStore();
       const ada = await subscribe("news", [["name", "Ada"]]);
-      const res = await invoke({ method: "POST" }, { littlepressSite: bundled, littlepressOrigin: server.url });
+      const res = await invoke({ method: "POST" }, {}, { site: bundled, origin: server.url });
       expect(await res.json()).toMatchObject({ printed: 1 });
       expect(sirius.prints.map((p) => [p.key, p.body.includes("Breaking news for Ada.")])).toEqual([[ada.key, true]]);
     } finally {

@@ -22,7 +22,7 @@ const FULL = path.join(ROOT, "_site");
 const BUNDLED = path.join(ROOT, "bundled");
 let server: LocalServer;
 /** The functions see only their bundle. */
-const bundled = { littlepressSite: BUNDLED };
+const bundled = { littlepress: { site: BUNDLED } };
 
 const index = (slug: string) =>
   JSON.parse(readFileSync(path.join(publicationDataDir(FULL, slug), "index.json"), "utf8")) as PublicationIndex;

@@ -10,7 +10,7 @@ import { withServer } from "../helpers/server.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 const server = withServer("examples");
-const context = { littlepressSite: path.resolve(builtSite("examples")) };
+const context = { littlepress: { site: path.resolve(builtSite("examples")) } };
 
 const HEADERS = [
   "etag",

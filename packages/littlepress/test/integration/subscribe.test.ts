@@ -334,11 +334,13 @@ describe("the cap an author sets in content/site.json", () => {
           body: new URLSearchParams(good()),
         }),
         {
-          littlepressSite: site,
-          littlepressState: capped.folder,
-          littlepressKeyFile: capped.keyFile,
-          littlepressOrigin: server.url,
-          littlepressPrintKeys: sirius.allowed,
+          littlepress: {
+            site,
+            state: capped.folder,
+            keyFile: capped.keyFile,
+            origin: server.url,
+            printKeys: sirius.allowed,
+          },
           ip: "192.0.2.50",
         },
       );

@@ -18,7 +18,7 @@ describe("siteFor / publicationDataDir", () => {
   });
 
   it("is the site the caller's context names, when it names one (the local server, tests)", () => {
-    expect(siteFor({ littlepressSite: "/tmp/built" })).toBe("/tmp/built");
+    expect(siteFor({ littlepress: { site: "/tmp/built" } })).toBe("/tmp/built");
     expect(siteFor(undefined)).toBe(deployedSite());
   });
 

@@ -8,19 +8,22 @@
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
 import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
 import { BACKGROUND_BUDGET_MS } from "../../model/run-budget.ts";
-import { siteAddress, siteFor } from "../../edge/site-folder.ts";
 import { runBatch } from "./batches.ts";
 import { openBatchCall, SIGNATURE_HEADER } from "./hand-over.ts";
 import { endNoticesOf } from "./end-notices.ts";
-import { printKeysFor } from "../printers/print-key-origins.ts";
-import { stateForFunction } from "../stores/state-setup.ts";
+import { platformRuntime } from "../runtime.ts";
 
 /** A batch call's body is a few dozen bytes: anything much larger is not one. */
 const MAX_BODY_BYTES = 1024;
 
+/**
+ * No answering error boundary here, on purpose: a batch that throws is invoked again by Netlify (a minute
+ * on, then two), and its answer reaches no one; the local server logs the fault (lib/server/app.ts).
+ */
 export const deliverBackground: FunctionHandler = async (req, context) => {
   if (req.method !== "POST") return jsonResponse({ error: "POST a signed batch" }, 405, { Allow: "POST" });
-  const state = stateForFunction(context);
+  const runtime = platformRuntime(context);
+  const state = runtime.state();
   if ("error" in state) {
     console.error(`deliver-background: ${state.error}`);
     return jsonResponse({ error: state.error }, 503);
@@ -35,9 +38,9 @@ export const deliverBackground: FunctionHandler = async (req, context) => {
     console.error(`deliver-background: refused a call (${call.refused})`);
     return jsonResponse({ error: "refused" }, 403);
   }
-  const origin = siteAddress(context) ?? new URL(req.url).origin;
-  const printKeys = printKeysFor(context);
-  const endNotice = endNoticesOf(siteFor(context));
+  const origin = runtime.origin ?? new URL(req.url).origin;
+  const printKeys = runtime.printKeys();
+  const endNotice = endNoticesOf(runtime.site);
   // A batch has a background function's 15 minutes, less a minute to keep what is left for a later run.
   const outcome = await runBatch(
     { ...state, origin, printKeys, endNotice, at: new Date(call.at), budgetMs: BACKGROUND_BUDGET_MS },

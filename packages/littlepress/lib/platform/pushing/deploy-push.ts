@@ -5,7 +5,7 @@
 // instead of with the next scheduled run (up to 15 minutes later).
 //
 // It is the scheduled run's push run (push-run.ts), no more: the same store and
-// key (stateForFunction), the same print-key services (the built site's list),
+// key (runtime.ts), the same print-key services (the built site's list),
 // the same built site, the same claims. So whoever calls it, and however often,
 // it prints only what the next scheduled run would print anyway, once per
 // edition and subscriber. Netlify POSTs the deploy's details: they are not
@@ -17,22 +17,23 @@
 // not document whether the event comes before publishing: if it does, those
 // pushes wait for the scheduled run (within 15 minutes).
 // Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
+import { withFaultBoundary } from "../../edge/fault.ts";
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
-import { siteAddress, siteFor } from "../../edge/site-folder.ts";
 import { BACKGROUND_BUDGET_MS, DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
-import { printKeysFor } from "../printers/print-key-origins.ts";
+import { platformRuntime } from "../runtime.ts";
 import { scheduledPushes, type PushReport } from "./push-run.ts";
-import { stateForFunction } from "../stores/state-setup.ts";
 
 /** The function's name, which is what makes Netlify run it on a deploy (functions/deploy-succeeded-background.mts). */
 const NAME = "deploy-succeeded-background";
 
-export const deployPush: FunctionHandler = async (req, context) => {
-  if (req.method !== "POST")
-    return jsonResponse({ error: "POST starts the deploy's push run" }, 405, { Allow: "POST" });
-  const started = performance.now();
-  try {
-    // The body is Netlify's account of the deploy: nothing here needs it, so none of it is read.
+export const deployPush: FunctionHandler = withFaultBoundary(
+  NAME,
+  async (req, context) => {
+    if (req.method !== "POST")
+      return jsonResponse({ error: "POST starts the deploy's push run" }, 405, { Allow: "POST" });
+    const started = performance.now();
+    // The body is Netlify's account of the deploy: nothing here needs it, so none of it is read (nor a failure
+    // to drop it: the request is over either way).
     await req.body?.cancel().catch(() => undefined);
     // Netlify runs this for deploy previews, branch deploys and (by its permalink) old deploys too, each on its
     // own files but with the site's one store: only the live production deploy's pushes are the scheduled
@@ -43,20 +44,22 @@ export const deployPush: FunctionHandler = async (req, context) => {
       console.log(`${NAME}: ${refused}: nothing to push (the scheduled run prints what the live deploy has)`);
       return jsonResponse({ pushed: false, reason: refused });
     }
-    const state = stateForFunction(context);
+    const runtime = platformRuntime(context);
+    const state = runtime.state();
     if ("error" in state) {
       console.error(`${NAME}: ${state.error}`);
       return jsonResponse({ error: state.error }, 503);
     }
-    const site = siteFor(context);
-    const printKeys = printKeysFor(context);
     // A copy is one POST: none starts later than one request's timeout before the budget's end.
     const startBy = started + BACKGROUND_BUDGET_MS - DELIVERY_TIMEOUT_MS;
     // Where shards published as static files are fetched from (a large site): the site's own address, as
     // Netlify sets it (never the request's: nothing here comes from whoever calls).
-    const origin = siteAddress(context);
-    const report = await scheduledPushes({ ...state, site, origin, printKeys, at: new Date() }, startBy);
-    if (!report) return jsonResponse({ error: "the push run failed; the scheduled run resumes it" }, 500);
+    const { site, origin } = runtime;
+    const report = await scheduledPushes(
+      { ...state, site, origin, printKeys: runtime.printKeys(), at: new Date() },
+      startBy,
+    );
+    if (!report) return failed();
     console.log(`${NAME}: ${summary(report)}`);
     return jsonResponse({
       pushes: report.pushes.length,
@@ -64,11 +67,11 @@ export const deployPush: FunctionHandler = async (req, context) => {
       printed: printed(report),
       left: report.left,
     });
-  } catch (error) {
-    console.error(`${NAME}: internal fault: ${String(error)}`);
-    return jsonResponse({ error: "the push run failed; the scheduled run resumes it" }, 500);
-  }
-};
+  },
+  () => failed(),
+);
+
+const failed = () => jsonResponse({ error: "the push run failed; the scheduled run resumes it" }, 500);
 
 /** Why a deploy is not known to be the live production deploy; undefined when it is. */
 function notLive(deploy: { context?: string; published?: boolean } | undefined): string | undefined {

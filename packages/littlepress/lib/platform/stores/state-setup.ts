@@ -16,7 +16,6 @@ import {
 import { homedir } from "node:os";
 import path from "node:path";
 import { SEAL_KEY_BYTES, sealKeyFrom } from "../../model/seal.ts";
-import type { ServeContext } from "../../edge/site-folder.ts";
 import { blobsStore } from "./blobs-store.ts";
 import { fileStore, type StateStore } from "./state-store.ts";
 import { SUBSCRIPTIONS } from "./store-keys.ts";
@@ -43,15 +42,6 @@ export interface StateOptions {
    * not given (default: localKeyFile(folder), in the user's config folder).
    */
   keyFile?: string;
-}
-
-/**
- * The state a function runs with: the local server's folder and key file from
- * its context, else (deployed) Netlify Blobs, sealed under LITTLEPRESS_SEAL_KEY.
- */
-export function stateForFunction(context: ServeContext | undefined): StateSetup | { error: string } {
-  const sealKey = process.env[SEAL_KEY_VARIABLE];
-  return stateSetup({ folder: context?.littlepressState, keyFile: context?.littlepressKeyFile, sealKey });
 }
 
 /**

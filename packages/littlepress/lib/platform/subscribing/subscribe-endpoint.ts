@@ -4,34 +4,36 @@
 // are sealed under) and, on Netlify, keeps the subscriptions in Blobs.
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
-import { printKeysFor } from "../printers/print-key-origins.ts";
-import { routeSlug, siteFor } from "../../edge/site-folder.ts";
-import { stateForFunction } from "../stores/state-setup.ts";
+import { withFaultBoundary } from "../../edge/fault.ts";
+import { routeSlug } from "../../edge/site-folder.ts";
+import { platformRuntime } from "../runtime.ts";
 import { subscribeRequest } from "./subscribe.ts";
 
 /** What the subscribe page takes; the local server answers others 405 with Allow. */
 export const SUBSCRIBE_METHODS: readonly string[] = ["GET", "HEAD", "POST"];
 
-export const subscribe: FunctionHandler = async (req, context) => {
-  try {
+export const subscribe: FunctionHandler = withFaultBoundary(
+  "subscribe",
+  async (req, context) => {
     const url = new URL(req.url);
-    const slug = routeSlug(req, context);
-    const state = stateForFunction(context);
+    const runtime = platformRuntime(context);
+    const state = runtime.state();
     if ("error" in state) {
       console.error(`subscribe: ${state.error}`);
       return jsonResponse({ error: "Subscribing is not set up on this site yet." }, 503);
     }
     // Netlify's own field (the local server fills it from the socket or its trusted proxy), never a header.
     const client = context?.ip ?? "unknown";
-    const origin = context?.littlepressOrigin ?? url.origin;
-    const site = siteFor(context);
-    const printKeys = printKeysFor(context);
-    const { maxSubscriptions } = siteIndexOf(site);
-    const where = { origin, publicOrigin: url.origin, slug, client };
-    return await subscribeRequest(req, { ...state, ...where, printKeys, maxSubscriptions });
-  } catch (error) {
-    // Never the request or its form: it may hold a print key.
-    console.error(`subscribe: internal fault: ${error instanceof Error ? error.name : "error"}`);
-    return jsonResponse({ error: "Something went wrong; please try again." }, 500);
-  }
-};
+    const { maxSubscriptions } = siteIndexOf(runtime.site);
+    // The runs ask the site at its own address; a self-hosted site without one is asked where it was reached.
+    const where = { origin: runtime.origin ?? url.origin, publicOrigin: url.origin, slug: routeSlug(req, context) };
+    return await subscribeRequest(req, {
+      ...state,
+      ...where,
+      client,
+      printKeys: runtime.printKeys(),
+      maxSubscriptions,
+    });
+  },
+  () => jsonResponse({ error: "Something went wrong; please try again." }, 500),
+);
