@@ -3,16 +3,11 @@
 // good site. `npm run build` (scripts/build.ts) and `npm start` run it.
 import { link, mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import Eleventy from "@11ty/eleventy";
+import Eleventy, { type EleventyConfig } from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
 import { siteDataDir } from "../model/site-paths.ts";
-import littlepress, {
-  RUN_OPTIONS,
-  type LittlepressOptions,
-  type RunOptions,
-  type RunSettings,
-} from "./eleventy-plugin.ts";
+import littlepress, { type LittlepressOptions, type RunSettings } from "./eleventy-plugin.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
@@ -55,8 +50,8 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
       '(docs/writing-publications.md: "Writing a publication")';
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
-  const plugin: LittlepressOptions = { content: input, ...run };
-  const state: RunOptions = { options: run };
+  let site: Site | undefined;
+  const plugin: LittlepressOptions = { content: input, ...run, built: (read) => (site = read) };
   // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
   await write(output, memory, input, (next) => {
     const eleventy = new Eleventy(input, next, {
@@ -66,31 +61,30 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
       source: "cli",
       configPath: ".eleventy.js",
       // Registered before .eleventy.js registers it with its defaults: these options win.
-      config: (eleventyConfig) => {
-        Object.assign(eleventyConfig, { [RUN_OPTIONS]: state });
-        eleventyConfig.addPlugin(littlepress, plugin);
-      },
+      config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, plugin),
     });
     return { eleventy };
   });
-  return state.site!;
+  return site!;
 }
 
 /**
  * Builds the project by its own Eleventy config file and the input it gives
- * (a blog that adds the plugin for its posts): the run's options reach the
- * plugin the config adds through RUN_OPTIONS.
+ * (a blog that adds the plugin for its posts): the run's options are set over
+ * the options the config gives the plugin (runOverPlugin).
  */
 async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
   const configPath = eleventyConfigFile();
   const fix =
-    "add the littlepress plugin to the site's Eleventy config " +
-    '(docs/eleventy-plugin.md: "Posts as a publication"), or give the publications\' folder with --content';
+    "add the littlepress plugin with eleventyConfig.addPlugin in the site's Eleventy config itself, not from " +
+    'inside another plugin (docs/eleventy-plugin.md: "Posts as a publication"), ' +
+    "or give the publications' folder with --content";
   if (!configPath) {
     const problem = `has no Eleventy config file (${ELEVENTY_CONFIG_FILES.join(", ")}) and no content/ was given`;
     throw new ContentError([{ file: process.cwd(), field: "", problem, fix }]);
   }
-  const state: RunOptions = { options: run };
+  let site: Site | undefined;
+  let added = false;
   await write(output, run.memory, ".", (next) => {
     const eleventy = new Eleventy(undefined, next, {
       quietMode: true,
@@ -99,20 +93,37 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
       source: "cli",
       configPath,
       config: (eleventyConfig) => {
-        Object.assign(eleventyConfig, { [RUN_OPTIONS]: state });
+        eleventyConfig.on("eleventy.beforeConfig", (config: EleventyConfig) => {
+          added = runOverPlugin(config, { ...run, built: (read) => (site = read) });
+        });
         // The input may be the project itself: earlier builds beside it are not its pages.
         const built = path.relative(process.cwd(), path.resolve(output));
         // (_site/, _site.next/, _site.old/, _site_data/ and the data's own .next and .old.)
         eleventyConfig.ignores.add(`${built}*/**`);
       },
     });
-    const added = () => {
-      if (!state.added)
+    const check = () => {
+      if (!added)
         throw new ContentError([{ file: configPath, field: "", problem: "does not add the littlepress plugin", fix }]);
     };
-    return { eleventy, added };
+    return { eleventy, added: check };
   });
-  return state.site!;
+  return site!;
+}
+
+/**
+ * Sets one run's options over those a project's config gives the plugin, as
+ * plugin options: Eleventy runs the plugins a config added once the config has
+ * returned, and its `eleventy.beforeConfig` event comes in between. False when
+ * the config added no littlepress plugin (by name: the config's import of the
+ * package may be another copy of the module than this one).
+ */
+function runOverPlugin(eleventyConfig: EleventyConfig, run: RunSettings & Pick<LittlepressOptions, "built">): boolean {
+  const entry = eleventyConfig.plugins.find(
+    (p) => (p.plugin as { name?: string } | undefined)?.name === littlepress.name,
+  );
+  if (entry) entry.options = { ...entry.options, ...run };
+  return entry !== undefined;
 }
 
 /**

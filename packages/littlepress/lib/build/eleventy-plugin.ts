@@ -132,34 +132,20 @@ export interface LittlepressOptions {
   bundleBudget?: number;
   /** The build date, "YYYY-MM-DD": where open-ended recurring editions start (default: today, UTC). */
   today?: string;
+  /** Told the publications the plugin read, once read: how `build()` (lib/build/build.ts) resolves to them. */
+  built?: (site: Site) => void;
 }
 
-/**
- * The options of one run of `npm run build` for a site built by its own config
- * file (lib/build/build.ts): set on the Eleventy config before the config file
- * runs, and taken over the config's own options by the plugin, which says it ran.
- */
-export const RUN_OPTIONS = Symbol.for("littlepress.run-options");
 /** The plugin's options that one run (a build, npm start's rebuild) sets over the config file's. */
-export type RunSettings = Omit<LittlepressOptions, "content" | "posts">;
-export interface RunOptions {
-  options: RunSettings;
-  /** Set by the plugin: the config file did add it. */
-  added?: boolean;
-  /** Set by the plugin: the publications it read, which build() resolves to. */
-  site?: Site;
-}
+export type RunSettings = Omit<LittlepressOptions, "content" | "posts" | "built">;
 
 // Async, as Eleventy allows a plugin: its engine for a post's JavaScript front matter is.
-export default async function littlepress(eleventyConfig: EleventyConfig, given: LittlepressOptions) {
+export default async function littlepress(eleventyConfig: EleventyConfig, options: LittlepressOptions) {
   // As Eleventy's own plugins do: an Eleventy outside the peer dependency's range is named at once.
   eleventyConfig.versionCheck(ELEVENTY_RANGE);
-  const run = (eleventyConfig as unknown as { [RUN_OPTIONS]?: RunOptions })[RUN_OPTIONS];
-  if (run) run.added = true;
-  const options: LittlepressOptions = { ...given, ...run?.options };
   const reading = postReading(eleventyConfig);
   const { site, sources } = await loadPublications(options, eleventyConfig.directories.input, reading);
-  if (run) run.site = site;
+  options.built?.(site);
   const pages = editionPages(site.publications);
   const { memory } = options;
 

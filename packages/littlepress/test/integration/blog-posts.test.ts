@@ -277,6 +277,23 @@ describe("a blog's mistakes fail the build by name", () => {
     expect(code).toBe(1);
     expect(output).toContain("eleventy.config.js\n    problem: does not add the littlepress plugin");
   });
+
+  it("a config that adds the plugin from inside another plugin is told to add it itself", async () => {
+    // Eleventy runs a nested plugin at once, past the point where a build sets its run's options over the config's.
+    const dir = writeBlog("nested-plugin", {
+      ...BLOG,
+      "eleventy.config.js": CONFIG(PUBLICATIONS)
+        .replace(
+          "eleventyConfig.addPlugin(littlepress, {",
+          "eleventyConfig.addPlugin((inner) => inner.addPlugin(littlepress, {",
+        )
+        .replace("  });\n  return", "  }));\n  return"),
+    });
+    const { code, output } = await buildBlog(dir);
+    expect(code).toBe(1);
+    expect(output).toContain("problem: does not add the littlepress plugin");
+    expect(output).toContain("not from inside another plugin");
+  });
 });
 
 describe("a blog shaped as eleventy-base-blog: images by posts, eleventy-img's transform, drafts in JavaScript", () => {
