@@ -134,43 +134,59 @@ export async function runPushes(o: PushRunOptions): Promise<PushReport> {
   // Read once, and only when a push still owes copies: a site whose pushes are all done reads none
   // (the scheduled run comes here every 15 minutes).
   let subs: Promise<Subscription[]> | undefined;
-  for (const push of wanted) {
-    const entry = await pushEntry(o, push);
-    const done = entry.value.done !== undefined;
-    report.pushes.push({ slug: push.slug, edition: push.edition, published: entry.value.published, done });
-    // A push done stays done (those it owes are all settled; no one made later gets it), unless asked by name.
-    if (done && !o.only) continue;
-    const name = await publicationName(o.site, push.slug);
-    const shard = await push.pub.shardFor(push.edition);
-    if (shard && Object.hasOwn(shard.editions, push.edition)) push.shard = shard;
-    subs ??= storedSubscriptions(o.store);
-    const live = (await subs).filter(
-      (s) => (s.slug === push.slug || (s.slug === "" && root === push.slug)) && !s.ended,
+  const liveFor = async (slug: string) =>
+    (await (subs ??= storedSubscriptions(o.store))).filter(
+      (s) => (s.slug === slug || (s.slug === "" && root === slug)) && !s.ended,
     );
-    const owed = live.filter((s) => pushEligible(s, entry.value.published));
-    report.pushes.at(-1)!.later = live.length - owed.length;
-    let open = 0;
-    await eachAtMost(o.concurrency ?? PUSH_CONCURRENCY, owed, async (sub) => {
-      const line = await pushOne(o, push, sub, name).catch((error: unknown): PushLine & { open: boolean } => ({
-        ...lineOf(push, sub, "error", `the store failed: ${(error as Error).message}`),
-        open: true,
-      }));
-      if (line.open) open++;
-      if (line.outcome === "left") report.left++;
-      else if (line.outcome !== "done") report.lines.push(strip(line));
-    });
-    // Nothing left to do for it: later runs skip it (one conditional write; a run that loses it changes nothing).
-    if (!open && !done && !o.dryRun) {
-      await o.store.replace(
-        pushKey(push.slug, push.edition),
-        { ...entry.value, done: o.at.toISOString() },
-        entry.version,
-      );
-      report.pushes.at(-1)!.done = true;
-    }
-  }
+  for (const push of wanted) await runPush(o, push, liveFor, report);
   report.lines.sort((a, b) => a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription));
   return report;
+}
+
+/** One push edition: a copy to every live subscription it owes one, then marked done when none is left open. */
+async function runPush(
+  o: PushRunOptions,
+  push: FoundPush,
+  liveFor: (slug: string) => Promise<Subscription[]>,
+  report: PushReport,
+): Promise<void> {
+  const entry = await pushEntry(o, push);
+  const done = entry.value.done !== undefined;
+  const summary: PushReport["pushes"][number] = {
+    slug: push.slug,
+    edition: push.edition,
+    published: entry.value.published,
+    done,
+  };
+  report.pushes.push(summary);
+  // A push done stays done (those it owes are all settled; no one made later gets it), unless asked by name.
+  if (done && !o.only) return;
+  const name = await publicationName(o.site, push.slug);
+  const shard = await push.pub.shardFor(push.edition);
+  if (shard && Object.hasOwn(shard.editions, push.edition)) push.shard = shard;
+  const live = await liveFor(push.slug);
+  const owed = live.filter((s) => pushEligible(s, entry.value.published));
+  summary.later = live.length - owed.length;
+  let open = 0;
+  await eachAtMost(o.concurrency ?? PUSH_CONCURRENCY, owed, async (sub) => {
+    // The store failed under this copy: said in its line, and left open for the next run.
+    const line = await pushOne(o, push, sub, name).catch((error: unknown): PushLine & { open: boolean } => ({
+      ...lineOf(push, sub, "error", `the store failed: ${(error as Error).message}`),
+      open: true,
+    }));
+    if (line.open) open++;
+    if (line.outcome === "left") report.left++;
+    else if (line.outcome !== "done") report.lines.push(strip(line));
+  });
+  // Nothing left to do for it: later runs skip it (one conditional write; a run that loses it changes nothing).
+  if (!open && !done && !o.dryRun) {
+    await o.store.replace(
+      pushKey(push.slug, push.edition),
+      { ...entry.value, done: o.at.toISOString() },
+      entry.version,
+    );
+    summary.done = true;
+  }
 }
 
 const strip = ({ open: _open, ...line }: PushLine & { open: boolean }): PushLine => line;

@@ -68,33 +68,47 @@ export async function subscribeRequest(req: Request, o: SubscribeOptions): Promi
   if (req.method !== "POST") return html(messagePage("Not allowed", "This page takes GET and POST."), 405, "GET, POST");
   const form = await readForm(req);
   if (!form) return html(messagePage("Not understood", "Send the form from the subscribe page."), 400);
-  if (form.get("action") === "unsubscribe") {
-    const done = await unsubscribe(o.store, o.slug, form.get("id") ?? "", form.get("token") ?? "", o.at);
-    if (done === "unsubscribed")
-      return html(messagePage("Unsubscribed", `Your printer will not print ${meta.name} any more.`));
-    if (done === "another publication")
-      return html(
-        messagePage(
-          "Link not for this publication",
-          `This unsubscribe link is for another publication, not ${meta.name}; nothing was changed. ` +
-            "Open the link exactly as you were given it.",
-        ),
-        404,
-      );
-    return html(messagePage("Link not valid", "This unsubscribe link is not valid, or was used already."), 404);
-  }
+  if (form.get("action") === "unsubscribe") return unsubscribeAnswer(meta, form, o);
   const at = o.at ?? new Date();
   if (!(await allowTry(o.store, o.limit ?? SUBSCRIBE_LIMIT, o.client, o.sealKey, at)))
     return html(
       messagePage("Too many tries", "Too many subscribe tries from here this hour; please try again later."),
       429,
     );
-  // 409 Conflict: the request is good and the client may make it, but the publication's present state
-  // refuses it, and that state can change (an unsubscribe, a higher cap). Not 403, which says the client
-  // is not allowed; not 429, which is the client's own rate. Counted before the print key and
-  // validate_config/ are asked, from the publication's index (keys listed, no subscription read), which
-  // counts the subscriptions made before seats too; then a seat is taken, which holds the place under
-  // concurrency, and given back unless the subscription is made.
+  return subscribeOnASeat(meta, form, o, at);
+}
+
+/** An unsubscribe link's form sent back: the subscription ended, or why not. */
+async function unsubscribeAnswer(meta: PageMeta, form: URLSearchParams, o: SubscribeOptions): Promise<Response> {
+  const done = await unsubscribe(o.store, o.slug, form.get("id") ?? "", form.get("token") ?? "", o.at);
+  if (done === "unsubscribed")
+    return html(messagePage("Unsubscribed", `Your printer will not print ${meta.name} any more.`));
+  if (done === "another publication")
+    return html(
+      messagePage(
+        "Link not for this publication",
+        `This unsubscribe link is for another publication, not ${meta.name}; nothing was changed. ` +
+          "Open the link exactly as you were given it.",
+      ),
+      404,
+    );
+  return html(messagePage("Link not valid", "This unsubscribe link is not valid, or was used already."), 404);
+}
+
+/**
+ * A subscribe within the publication's cap. 409 Conflict when it is full: the request is good and the client
+ * may make it, but the publication's present state refuses it, and that state can change (an unsubscribe, a
+ * higher cap). Not 403, which says the client is not allowed; not 429, which is the client's own rate.
+ * Counted before the print key and validate_config/ are asked, from the publication's index (keys listed, no
+ * subscription read), which counts the subscriptions made before seats too; then a seat is taken, which holds
+ * the place under concurrency, and given back unless the subscription is made.
+ */
+async function subscribeOnASeat(
+  meta: PageMeta,
+  form: URLSearchParams,
+  o: SubscribeOptions,
+  at: Date,
+): Promise<Response> {
   const max = o.maxSubscriptions ?? MAX_SUBSCRIPTIONS;
   const full = () =>
     html(
