@@ -375,6 +375,7 @@ function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();
   } catch {
+    // Nothing there, or nothing this process may look at: not a folder of posts, which the caller says.
     return false;
   }
 }
@@ -383,6 +384,7 @@ function isFile(p: string): boolean {
   try {
     return statSync(p).isFile();
   } catch {
+    // As isDirectory: the caller says what it needed to find.
     return false;
   }
 }

@@ -185,6 +185,7 @@ export async function eleventyForget(files: string[]): Promise<void> {
  * and its settings, so an old one is never a wrong one.
  */
 async function keepImages(output: string, next: string): Promise<void> {
+  // No site yet (a first build), or no images in a publication: nothing to keep.
   for (const slug of await readdir(output).catch(() => [])) {
     const images = path.join(output, slug, "img");
     for (const name of await readdir(images).catch(() => [])) {
@@ -203,6 +204,7 @@ async function keepImages(output: string, next: string): Promise<void> {
  */
 export async function functionDataSize(output = "_site", folder?: string): Promise<{ files: number; bytes: number }> {
   const dir = folder === undefined ? siteDataDir(output) : path.join(output, folder);
+  // No such folder (a site without functions' data, or without published shards): nothing carried.
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   const files = entries.filter((e) => e.isFile());
   const sizes = await Promise.all(files.map(async (e) => (await stat(path.join(e.parentPath, e.name))).size));

@@ -71,6 +71,7 @@ function entries(dir: string): Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
+    // A folder that vanished while the tree was read has nothing in it; the build reads what is there.
     return [];
   }
 }

@@ -41,6 +41,7 @@ export function hasPublicationFiles(folder: string): boolean {
   try {
     entries = readdirSync(folder, { withFileTypes: true });
   } catch {
+    // No such folder (or none readable): it holds no publication files, which is all this asks.
     return false;
   }
   return entries.some((d) => d.isDirectory() && existsSync(path.join(folder, d.name, "publication.json")));

@@ -107,6 +107,8 @@ export async function leftOutBy(
     try {
       if ((await run.call({ inputPath }, { ...data, page: { inputPath } }, body)) === false) return name;
     } catch {
+      // Run here on the front matter alone, a preprocessor may throw where Eleventy's own run of it, on the
+      // whole page, does not: the post is kept here, and Eleventy's run reports any error of its own.
       continue;
     }
   }

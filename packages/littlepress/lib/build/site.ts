@@ -329,6 +329,7 @@ function exists(p: string): boolean {
     statSync(p);
     return true;
   } catch {
+    // Any failure to stat is "not there" for the caller, which says what it looked for.
     return false;
   }
 }

@@ -22,6 +22,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   try {
     return { text: strict.decode(bytes) };
   } catch {
+    // The strict decoder's error says only "invalid"; where the first bad byte is says more, below.
     const text = lossy.decode(bytes);
     const line = text.slice(0, text.indexOf("\uFFFD")).split("\n").length;
     return { problem: `is not valid UTF-8 (line ${line}); it looks like Latin-1/Windows-1252` };

@@ -67,12 +67,14 @@ export async function readLimited(
   let size = 0;
   const reader = req.body.getReader();
   for (;;) {
+    // A body that fails mid-read is a client that hung up: said as CUT_SHORT, which is all a caller can act on.
     const read = await reader.read().catch(() => undefined);
     if (!read) return CUT_SHORT;
     const { done, value } = read;
     if (done) break;
     size += value.byteLength;
     if (size > max) {
+      // Too large is the answer; a cancel that fails (the client gone already) changes nothing of it.
       await reader.cancel().catch(() => undefined);
       return undefined;
     }

@@ -26,6 +26,7 @@ export function siteIndexOf(site: string): SiteIndex {
     try {
       return JSON.parse(readFileSync(file(), "utf8")) as SiteIndex;
     } catch {
+      // No site index (a site built before it existed, or a bare folder): every field has its default.
       return {};
     }
   });
@@ -62,6 +63,7 @@ function fileStamp(file: string): string {
     const s = statSync(file);
     return `${s.mtimeMs}:${s.size}:${s.ino}`;
   } catch {
+    // A stamp of its own: the file appearing later is a change, and is read then.
     return "missing";
   }
 }

@@ -115,6 +115,7 @@ export function checkFields(fields: ConfigField[], file: string): ContentProblem
         try {
           new RegExp(f.pattern, "u");
         } catch {
+          // The engine's message names no field; the problem below does, with what to do.
           add(
             ".pattern",
             `"${f.pattern}" is not a valid regular expression`,

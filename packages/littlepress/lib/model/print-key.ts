@@ -92,6 +92,7 @@ function originOf(text: string): string | undefined {
       (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username && !url.password;
     return bare && (url.protocol === "https:" || url.protocol === "http:") ? url.origin : undefined;
   } catch {
+    // Not a URL at all: the caller says what an origin must look like.
     return undefined;
   }
 }

@@ -20,6 +20,7 @@ export function isTimeZone(name: string): boolean {
     new Intl.DateTimeFormat("en-US", { timeZone: name });
     return true;
   } catch {
+    // Intl's RangeError is exactly "not a time zone", which is the answer.
     return false;
   }
 }

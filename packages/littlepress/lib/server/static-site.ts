@@ -167,6 +167,7 @@ function stat(file: string): Stats | undefined {
   try {
     return statSync(file, { throwIfNoEntry: false });
   } catch {
+    // ENAMETOOLONG, ENOTDIR and the like: a path that names nothing, answered 404 as one.
     return undefined;
   }
 }

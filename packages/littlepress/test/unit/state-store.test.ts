@@ -3,7 +3,7 @@
 // stand-in for Blobs that keeps Netlify's documented promises; and why not
 // against Netlify's own local Blobs server.
 import { BlobsServer } from "@netlify/blobs/server";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +35,21 @@ const stores: [string, () => StateStore][] = [
   ["the file store", () => fileStore(path.join(folder, "files"))],
   ["the Netlify Blobs store (on a stand-in for Blobs)", () => blobs],
 ];
+
+describe("the file store on a disk that refuses", () => {
+  it("lists nothing where no key was written, but throws where a folder cannot be read, never an empty list", async () => {
+    const root = path.join(folder, "refusing");
+    mkdirSync(root, { recursive: true });
+    const store = fileStore(root);
+    expect(await store.list("subscriptions/")).toEqual([]);
+    expect(await store.folders("slots/")).toEqual([]);
+    // A folder that loops on itself: reading it fails (ELOOP), as a disk that refuses would.
+    symlinkSync("subscriptions", path.join(root, "subscriptions"));
+    await expect(store.list("subscriptions/")).rejects.toMatchObject({ code: "ELOOP" });
+    symlinkSync("slots", path.join(root, "slots"));
+    await expect(store.folders("slots/")).rejects.toMatchObject({ code: "ELOOP" });
+  });
+});
 
 describe.each(stores)("%s keeps the state store's contract", (_, store) => {
   stateStoreContract(store);

@@ -58,6 +58,7 @@ async function keepIndexKeys(store: StateStore, sub: Subscription, indexes: RunI
  * its seat. Each step is tried on its own: what fails, a later run's upkeep does.
  */
 export async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
+  // Each step is tried on its own, and a failure is left to a later run's upkeep, which makes the same checks.
   await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
   await store.delete(slotKey(sub)).catch(() => undefined);
   await releaseSeat(store, sub, new Date()).catch(() => undefined);

@@ -26,6 +26,7 @@ export function publicationBase(text: string): URL | { problem: string } {
   try {
     url = new URL(text);
   } catch {
+    // The parser's own message adds nothing to this one.
     return { problem: `"${text}" is not a URL` };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { problem: `"${text}" is not an http(s) URL` };
@@ -66,6 +67,7 @@ export async function readPublication(base: URL, policy: PrintKeyPolicy): Promis
   try {
     meta = JSON.parse(reply.body.toString("utf8"));
   } catch {
+    // Where the JSON breaks matters less than that it is not a publication's meta.json.
     return { error: `${url.href} is not JSON: is this a publication?` };
   }
   if (typeof meta !== "object" || meta === null || typeof (meta as { name?: unknown }).name !== "string")

@@ -21,6 +21,7 @@ export async function postToPrinter(
   try {
     key = openPrintKey(sub.printKey, o.sealKey);
   } catch {
+    // The decipher's error names no cause a person can act on; this does, and never shows the key.
     return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
   }
   const reply = await askPrintKey(

@@ -115,8 +115,10 @@ const PUSH_CONCURRENCY = 16;
 /** The push editions of a built site, by publication (none when it has no functions' data). */
 export async function pushEditionsOf(site: string, origin?: string): Promise<FoundPush[]> {
   const found: FoundPush[] = [];
+  // A site without functions' data (never built, or built without publications) has no push editions.
   const dirs = await readdir(siteDataDir(site), { withFileTypes: true }).catch(() => []);
   for (const dir of dirs.filter((d) => d.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+    // A folder that is not a publication's data (or one the edition function could not open either) pushes nothing.
     const pub = await openPublication(dir.name, site, origin).catch(() => undefined);
     const push = pub?.index.push;
     if (!pub || !push) continue;
@@ -282,6 +284,7 @@ async function publicationName(site: string, slug: string): Promise<string> {
     const meta = JSON.parse(await readFile(path.join(site, slug, "meta.json"), "utf8")) as { name?: unknown };
     return typeof meta.name === "string" && meta.name ? meta.name : slug;
   } catch {
+    // A copy is still sent without meta.json's name: it goes out under the publication's slug.
     return slug;
   }
 }

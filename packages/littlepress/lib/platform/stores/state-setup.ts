@@ -114,6 +114,7 @@ function absolute(folder: string): string {
     try {
       return path.join(realpathSync(base), ...rest.reverse());
     } catch {
+      // Not there yet (a state folder made on first use): resolve the nearest part that is.
       if (path.dirname(base) === base) return full;
       rest.push(path.basename(base));
     }
@@ -207,6 +208,7 @@ function holdsSubscriptions(folder: string): boolean {
   try {
     return readdirSync(path.join(folder, SUBSCRIPTIONS)).some((f) => f.endsWith(".json"));
   } catch {
+    // No subscriptions folder: none to keep a key for.
     return false;
   }
 }

@@ -75,6 +75,19 @@ const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 5;
 
 /**
+ * `fallback` for a path that is not there (a key never written, a folder no
+ * key made yet); any other failure (a disk that refuses) is thrown, never read
+ * as an empty store: a run that saw no subscriptions would deliver to no one.
+ */
+const ifAbsent =
+  <T>(fallback: T) =>
+  (error: unknown): T => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return fallback;
+    throw error;
+  };
+
+/**
  * A store in a folder: one JSON file per key. A create is atomic (the file is
  * written aside, then hard-linked into place, which fails if the name exists:
  * no reader ever sees half a file); a replace holds a lock file made with
@@ -134,14 +147,15 @@ export function fileStore(folder: string): StateStore {
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const held = await stat(lock).catch(() => undefined);
-        if (held && Date.now() - held.mtimeMs > LOCK_STALE_MS) await unlink(lock).catch(() => undefined);
+        const held = await stat(lock).catch(ifAbsent(undefined));
+        if (held && Date.now() - held.mtimeMs > LOCK_STALE_MS) await unlink(lock).catch(ifAbsent(undefined));
         else await new Promise((r) => setTimeout(r, LOCK_WAIT_MS));
       }
     }
     try {
       return await work();
     } finally {
+      // Not thrown over the work's own outcome: a lock left behind goes stale and is taken over (LOCK_STALE_MS).
       await unlink(lock).catch(() => undefined);
     }
   };
@@ -157,6 +171,7 @@ export function fileStore(folder: string): StateStore {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
       throw error;
     } finally {
+      // Not thrown over the create's outcome: a .tmp file left behind is never read as a key (list reads .json).
       await unlink(temp).catch(() => undefined);
     }
   };
@@ -186,13 +201,13 @@ export function fileStore(folder: string): StateStore {
     },
     async delete(key) {
       const target = file(key);
-      await locked(target, () => unlink(target).catch(() => undefined));
+      await locked(target, () => unlink(target).catch(ifAbsent(undefined)));
       await removeEmpty(path.dirname(target));
     },
     async list(prefix) {
       const keys: string[] = [];
       const walk = async (dir: string, under: string) => {
-        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        const entries = await readdir(dir, { withFileTypes: true }).catch(ifAbsent([]));
         for (const e of entries) {
           const key = under ? `${under}/${e.name}` : e.name;
           if (e.isDirectory()) await walk(path.join(dir, e.name), key);
@@ -207,7 +222,7 @@ export function fileStore(folder: string): StateStore {
     },
     async folders(prefix) {
       const dir = prefix ? path.join(folder, checkKey(prefix.replace(/\/$/, ""))) : folder;
-      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      const entries = await readdir(dir, { withFileTypes: true }).catch(ifAbsent([]));
       return entries.filter((e) => e.isDirectory()).map((e) => e.name);
     },
   };

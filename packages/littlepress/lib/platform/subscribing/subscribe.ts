@@ -205,6 +205,7 @@ function nameFrom(body: Buffer): string | undefined {
     if (typeof answer !== "object" || answer === null) return undefined;
     return printerName(answer.name);
   } catch {
+    // Not JSON: the caller tells the subscriber it is not a print key's answer (never what it held).
     return undefined;
   }
 }
@@ -233,6 +234,7 @@ async function validateSettings(
       return { valid: false, errors: answer.errors.map(String) };
     return trouble;
   } catch {
+    // validate_config/ answered something that is not its JSON: the same answer as any other trouble.
     return trouble;
   }
 }
@@ -252,6 +254,7 @@ async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string
       fields: Array.isArray(meta.config?.fields) ? (meta.config.fields as SpecField[]) : [],
     };
   } catch {
+    // No meta.json, or not JSON: no publication here, which is what the page says.
     return gone;
   }
 }
