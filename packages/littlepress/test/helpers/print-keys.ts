@@ -42,6 +42,11 @@ export interface FakePrintKeys {
   requests: string[];
   /** A wait before answering each POST, as a print-key service across the internet takes (default 0; the benches). */
   latencyMs: number;
+  /**
+   * Once this many prints were answered, the next ones print and get no answer (held until the server
+   * closes): a printer that printed and whose answer was lost. Default: every print is answered.
+   */
+  answeredPrints?: number;
   close(): Promise<void>;
 }
 
@@ -91,6 +96,7 @@ export function printKeysToStart(printers: Record<string, FakePrinter> = {}): {
     const answer = printer.answers?.shift();
     if (answer !== undefined) return json(answer, { status: "failed" });
     prints.push({ key: m[1]!, from: url.searchParams.get("from"), contentType: type, body: body.toString("utf8") });
+    if (fake.answeredPrints !== undefined && prints.length > fake.answeredPrints) return;
     return json(200, { status: "sent" });
   };
   // As Node and most servers keep a connection: a client may send its next request on it.

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { createServer as netServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
 import path from "node:path";
@@ -227,6 +228,46 @@ describe("overlapping runs and a crash", () => {
     expect(sirius.prints).toHaveLength(3);
     for (const { id } of ids) {
       expect((await record(id, "2026-03-27"))?.attempts).toBe(2);
+      expect((await sub(id)).deliveryCount).toBe(1);
+    }
+  });
+
+  it("loses no print when a run is killed mid-batch, and prints again only the one in flight", async () => {
+    freshStore();
+    const subs: Awaited<ReturnType<typeof subscribe>>[] = [];
+    for (let i = 0; i < 5; i++) subs.push(await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z"));
+    const date = "2026-03-27";
+    const at = past(date, 6, "UTC");
+    // One POST at a time: two are answered and settled, the third prints and its answer never comes, the last two
+    // are claimed (a batch claims ahead of its POSTs) and wait for a place. Then the run is killed.
+    sirius.answeredPrints = 2;
+    const child = spawn(process.execPath, [
+      ...["--import", "tsx", "test/helpers/deliver-child.ts", fixture.folder!, site.url, sealKey.toString("base64")],
+      ...[new Date(at).toISOString(), sirius.url, "1"],
+    ]);
+    const states = async () => Promise.all(subs.map(async ({ id }) => (await record(id, date))?.state));
+    try {
+      const deadline = Date.now() + 20_000;
+      const settledTwo = async () => (await states()).filter((s) => s === "printed").length === 2;
+      while (!(sirius.prints.length === 3 && (await settledTwo())) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      child.kill("SIGKILL");
+      await once(child, "exit");
+      sirius.answeredPrints = undefined;
+    }
+    expect(sirius.prints).toHaveLength(3);
+    expect((await states()).sort()).toEqual(["printed", "printed", "sending", "sending", "sending"]);
+    const inFlight = sirius.prints[2]!.key;
+    // Once the claims are stale, the next run finishes the batch: the two settled are left alone.
+    const resumed = await run(at + 15 * 60_000);
+    expect(resumed.lines.map((l) => l.outcome)).toEqual(["printed", "printed", "printed"]);
+    const printsOf = (key: string) => sirius.prints.filter((p) => p.key === key).length;
+    // Every subscriber has the day's part; only the one whose answer was lost has it twice.
+    expect(subs.map(({ key }) => printsOf(key)).sort()).toEqual([1, 1, 1, 1, 2]);
+    expect(printsOf(inFlight)).toBe(2);
+    for (const { id } of subs) {
+      expect((await record(id, date))?.state).toBe("printed");
       expect((await sub(id)).deliveryCount).toBe(1);
     }
   });
