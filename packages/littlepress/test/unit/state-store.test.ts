@@ -37,7 +37,7 @@ const stores: [string, () => StateStore][] = [
 ];
 
 describe("the file store on a disk that refuses", () => {
-  it("lists nothing where no key was written, but throws where a folder cannot be read, never an empty list", async () => {
+  it("lists nothing where no key was written, and throws where a folder cannot be read", async () => {
     const root = path.join(folder, "refusing");
     mkdirSync(root, { recursive: true });
     const store = fileStore(root);
