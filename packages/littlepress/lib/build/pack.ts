@@ -4,7 +4,7 @@ import { ContentError, uniqueProblems, type ContentProblem } from "../model/cont
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import { contentHash, editionEtag } from "../model/etag.ts";
 import type { EditionShard, PackedPublication, PrebuiltEdition, PublicationIndex, ShardRange } from "../model/shard.ts";
-import { slotMisuse } from "../model/slot-misuse.ts";
+import { slotMisuse } from "./slot-misuse.ts";
 import { hasSlots } from "../model/text-slots.ts";
 import type { Variant, VariantId } from "../model/variants.ts";
 import { workOut, type Remember } from "./render-memory.ts";

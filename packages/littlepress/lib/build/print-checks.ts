@@ -1,8 +1,7 @@
-import { parse } from "node-html-parser";
 import { uniqueProblems, type ContentProblem } from "../model/content-error.ts";
 import { disallowedTags } from "../model/description.ts";
-import { scanHtml } from "../model/html-scan.ts";
 import { PAPER_WIDTH_PX } from "../model/paper.ts";
+import { attribute, elements, parsePage, type PageElement } from "./page-tree.ts";
 import { workOut, type Remember } from "./render-memory.ts";
 
 /** Text smaller than this is hard to read on thermal paper. */
@@ -57,12 +56,16 @@ export class PrintChecker {
       if (!this.#cssWarnings.has(css)) this.#cssWarnings.set(css, cssWarnings(css));
       for (const w of this.#cssWarnings.get(css)!) warnings.push({ file, ...w });
     }
+    // A quick look before parsing: only markup that could hold a problem is read (as a browser does).
     const markup = html.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, "");
-    // Attributes only (a viewport's content="width=384" is not one).
-    if (/\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup))
-      warnings.push(...markupWarnings(markup, file));
-    // The whole page: a <style> may have an onload= too.
-    if (/<script\b|[\s/"']on[a-z]+\s*=/i.test(html)) warnings.push(...scriptWarnings(html, file));
+    // Attributes only (a viewport's content="width=384" is not one). The whole page for
+    // scripts: a <style> may have an onload= too.
+    const urls = /\s(?:src|srcset|poster|width|style)\s*=|<link\b|<script\b/i.test(markup);
+    if (urls || /<script\b|[\s/"']on[a-z]+\s*=/i.test(html)) {
+      const page = elements(parsePage(html));
+      if (urls) warnings.push(...markupWarnings(page, file));
+      warnings.push(...scriptWarnings(page, file));
+    }
     return warnings;
   }
 }
@@ -81,70 +84,72 @@ function sizeWarning(size: number, file: string): ContentProblem {
   };
 }
 
-function markupWarnings(markup: string, file: string): ContentProblem[] {
-  const root = parse(markup, { comment: false });
+/** Relative URLs, linked style sheets and scripts, widths wider than the paper, small or wide inline styles. */
+function markupWarnings(page: PageElement[], file: string): ContentProblem[] {
   const warnings: ContentProblem[] = [];
   const warn = (field: string, problem: string, fix: string) => warnings.push({ file, field, problem, fix });
-  for (const el of root.querySelectorAll("[src], link[href], [srcset], [poster]")) {
+  const has = (el: PageElement, name: string) => attribute(el, name) !== undefined;
+  for (const el of page.filter((e) => has(e, "src") || has(e, "srcset") || has(e, "poster") || isLink(e, "href"))) {
     for (const attr of ["src", "href", "srcset", "poster"]) {
-      const url = el.getAttribute(attr)?.trim();
+      const url = attribute(el, attr)?.trim();
       if (url && !ABSOLUTE.test(url)) {
         warn(
-          `<${el.rawTagName} ${attr}>`,
+          `<${el.tagName} ${attr}>`,
           `"${url}" is a relative URL; the platform renders the page from another host and cannot load it`,
           'use an absolute URL, or put images next to the edition and set "url" in content/site.json',
         );
       }
     }
   }
-  for (const el of root.querySelectorAll('link[rel~="stylesheet"], script[src]')) {
-    const url = el.getAttribute("href") ?? el.getAttribute("src");
+  for (const el of page.filter((e) => isLink(e, "rel", "stylesheet") || (e.tagName === "script" && has(e, "src")))) {
+    const url = attribute(el, "href") ?? attribute(el, "src");
     warn(
-      `<${el.rawTagName}>`,
+      `<${el.tagName}>`,
       `links ${url} from elsewhere; the renderer may not load it`,
       "inline the CSS in the page (the layout's {% css %} bundle), and leave scripts out",
     );
   }
-  for (const el of root.querySelectorAll("[width]")) {
-    const width = Number(el.getAttribute("width"));
+  for (const el of page) {
+    const width = Number(attribute(el, "width"));
     if (width > PAPER_WIDTH_PX)
       warn(
-        `<${el.rawTagName} width>`,
+        `<${el.tagName} width>`,
         `width="${width}" is wider than the ${PAPER_WIDTH_PX} px paper`,
         `use at most ${PAPER_WIDTH_PX}`,
       );
   }
-  const inline = root
-    .querySelectorAll("[style]")
-    .map((e) => e.getAttribute("style") ?? "")
-    .join(";");
+  const inline = page.flatMap((e) => attribute(e, "style") ?? []).join(";");
   for (const w of cssWarnings(inline)) warnings.push({ file, ...w });
   return warnings;
+}
+
+/** A <link> with the attribute `name`, holding the word `word` if given (rel="preload stylesheet"). */
+function isLink(el: PageElement, name: string, word?: string): boolean {
+  const value = el.tagName === "link" ? attribute(el, name) : undefined;
+  return value !== undefined && (!word || value.split(/[\t\n\f\r ]+/).includes(word));
 }
 
 const NO_SCRIPTS = "printers run no scripts; remove it";
 
 /**
  * Inline scripts and event handlers (`onload=`, `onclick=` …): no printer runs
- * them. (A script with a src is markupWarnings'.) Found with the tokenizer's
- * own reading of tags (html-scan.ts), as HTML and as SVG content, so that
- * `<svg/onload=…>` and a handler after a quoted value are found too.
+ * them. (A script with a src is markupWarnings'.) Read as a browser reads the
+ * page (page-tree.ts), so that `<svg/onload=…>`, a handler after a quoted
+ * value and a <script> inside <svg> are found too.
  */
-function scriptWarnings(html: string, file: string): ContentProblem[] {
+function scriptWarnings(page: PageElement[], file: string): ContentProblem[] {
   const warnings: ContentProblem[] = [];
-  for (const foreign of [false, true]) {
-    for (const tag of scanHtml(html, { foreign }).tags) {
-      if (tag.closing) continue;
-      if (tag.name === "script" && !tag.attributes.some((a) => a.name === "src"))
-        warnings.push({ file, field: "<script>", problem: "the page has an inline <script>", fix: NO_SCRIPTS });
-      for (const a of tag.attributes.filter((a) => /^on[a-z]/.test(a.name)))
-        warnings.push({
-          file,
-          field: `<${tag.name} ${a.name}>`,
-          problem: `${a.name}= on <${tag.name}> is an event handler, a script`,
-          fix: NO_SCRIPTS,
-        });
-    }
+  for (const el of page) {
+    const tag = el.tagName;
+    if (tag === "script" && attribute(el, "src") === undefined)
+      warnings.push({ file, field: "<script>", problem: "the page has an inline <script>", fix: NO_SCRIPTS });
+    for (const { name } of el.attrs.filter((a) => /^on[a-z]/.test(a.name) && !a.prefix))
+      warnings.push({
+        file,
+        field: `<${tag} ${name}>`,
+        problem: `${name}= on <${tag}> is an event handler, a script`,
+        fix: NO_SCRIPTS,
+      });
   }
   return warnings;
 }

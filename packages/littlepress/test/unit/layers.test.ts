@@ -28,7 +28,7 @@ const MAY_IMPORT: Record<Role | "functions", readonly Role[]> = {
 
 /** Packages only the build and the tools use: nothing a request runs may load them. */
 const BUILD_PACKAGE =
-  /^(yaml|sharp|@11ty\/|@parcel\/watcher|markdown-it|smol-toml|esbuild|node-html-parser|playwright-core)/;
+  /^(yaml|sharp|@11ty\/|@parcel\/watcher|markdown-it|smol-toml|esbuild|node-html-parser|parse5|playwright-core)/;
 /**
  * The one exception: the description's sanitizer (lib/model/description.ts)
  * parses HTML with node-html-parser, and both the desk (build) and the

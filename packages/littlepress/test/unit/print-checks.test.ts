@@ -158,4 +158,19 @@ describe("scripts and event handlers (issue 24)", () => {
     );
     expect(found(html)).toEqual([]);
   });
+
+  // Where node-html-parser and html-scan.ts read otherwise than a browser (test/unit/html-readers.test.ts).
+  it("finds scripts and handlers as a browser reads the page (parse5)", () => {
+    const html = page(
+      "",
+      "<script>x</script ><p onclick=go()>a</p><svg><script>y()</script></svg>" +
+        '<title><b title="</title><img onerror=z()>">t</b></title><template><i onmouseover=w()></i></template>',
+    );
+    expect(found(html)).toEqual([
+      ["<script>", "the page has an inline <script>"],
+      ["<p onclick>", "onclick= on <p> is an event handler, a script"],
+      ["<img onerror>", "onerror= on <img> is an event handler, a script"],
+      ["<i onmouseover>", "onmouseover= on <i> is an event handler, a script"],
+    ]);
+  });
 });

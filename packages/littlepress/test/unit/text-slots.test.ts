@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
 import { escapeHtml } from "../../lib/model/html-escape.ts";
-import { slotMisuse } from "../../lib/model/slot-misuse.ts";
+import { slotMisuse } from "../../lib/build/slot-misuse.ts";
 import { cutAtSlots, fillSlots, hasSlots, slotText, slotToken } from "../../lib/model/text-slots.ts";
 
 const FIELDS: ConfigField[] = [
@@ -274,5 +274,52 @@ describe("fillSlots and look-alike markers", () => {
     const filled = fillSlots(`<p>${slotToken("who")}</p>`, new Map([["who", slotToken("who")]]));
     expect(filled).toBe("<p>&#x27e6;littlepress:who&#x27e7;</p>");
     expect(hasSlots(filled)).toBe(false);
+  });
+});
+
+// The page is read as a browser reads it (parse5, lib/build/slot-places.ts), where html-scan.ts read
+// it twice, as HTML and as SVG content, and node-html-parser misreads it (test/unit/html-readers.test.ts).
+describe("slotMisuse reads the page as a browser does", () => {
+  const WHO = slotToken("who");
+  const fields: ConfigField[] = [{ type: "text", name: "who", label: "Who", required: false }];
+  const refused = (html: string) => slotMisuse(html, fields).map((m) => m.problem);
+
+  it("reads <noscript> both ways: as text with scripts, as markup without", () => {
+    expect(refused(`<noscript>${WHO}</noscript>`)).toEqual([]);
+    expect(refused(`<noscript><a href="${WHO}">x</a></noscript>`)).toEqual([
+      expect.stringMatching(/the href attribute of <a>/),
+    ]);
+    expect(refused(`<noscript><p title="</noscript><a href=${WHO}>">x</p></noscript>`)).toEqual([
+      expect.stringMatching(/the href attribute of <a>/),
+    ]);
+  });
+
+  it("finds a slot in a <script> inside <svg>, in <template>, and in a second <body>'s attributes", () => {
+    expect(refused(`<svg><script>var a = "${WHO}";</script></svg>`)).toEqual([
+      expect.stringMatching(/inside <script>/),
+    ]);
+    expect(refused(`<template><a href="${WHO}">x</a></template>`)).toEqual([expect.stringMatching(/href/)]);
+    expect(refused(`<body><p>x</p><body onload="${WHO}">`)).toEqual([
+      expect.stringMatching(/the onload attribute of <body>, an event handler/),
+    ]);
+    expect(refused(`<svg/onload="${WHO}">`)).toEqual([expect.stringMatching(/the onload attribute of <svg>/)]);
+  });
+
+  it("tells a quoted plain-text attribute from an unquoted one, and refuses a slot in an end tag", () => {
+    expect(refused(`<p class="${WHO}" title='a ${WHO}'>x</p>`)).toEqual([]);
+    expect(refused(`<p class=${WHO}>x</p>`)).toEqual([expect.stringMatching(/inside a tag without quotes \(<p>\)/)]);
+    expect(refused(`<p>x</p ${WHO}>`)).toEqual([expect.stringMatching(/inside a tag without quotes \(<p>\)/)]);
+  });
+
+  it("allows a slot in text html-scan.ts also read as markup, and refuses one in a tag a browser drops", () => {
+    // <iframe>, <xmp> and <plaintext> hold text in HTML (html-scan.ts read them as SVG content too).
+    expect(refused(`<iframe><a href="${WHO}"></iframe><xmp><a href="${WHO}"></xmp>`)).toEqual([]);
+    // A tag the page ends inside is dropped: its slot is refused, as loose in the tag.
+    expect(refused(`<p title="${WHO}`)).toEqual([expect.stringMatching(/without quotes \(<p>\)/)]);
+  });
+
+  it("reads a slot once where the tree copies it (a misnested <b> is made again inside the <p>)", () => {
+    expect(refused(`<b title="${WHO}"><p>x</b>y</p>`)).toEqual([]);
+    expect(refused(`<b title=${WHO}><p>x</b>y</p>`)).toEqual([expect.stringMatching(/without quotes \(<b>\)/)]);
   });
 });

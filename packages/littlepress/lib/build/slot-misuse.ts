@@ -1,8 +1,8 @@
 // Where the build refuses a text setting: changed before it was printed, or
 // printed where escaping does not make a subscriber's value safe.
-import { textFields, type ConfigField } from "./config-fields.ts";
-import { scanHtml } from "./html-scan.ts";
-import { CLOSE, SLOT } from "./text-slots.ts";
+import { textFields, type ConfigField } from "../model/config-fields.ts";
+import { CLOSE, SLOT } from "../model/text-slots.ts";
+import { exactPlaces, treePlaces, type SlotPlace } from "./slot-places.ts";
 
 /** A text setting used where the build refuses it: which (`config.<name>`, or `config`), the problem, the fix. */
 export interface SlotMisuse {
@@ -63,49 +63,46 @@ export function slotMisuse(html: string, fields: ConfigField[]): SlotMisuse[] {
 
 /**
  * Every slot of a text setting where it is not text in the page or a quoted
- * plain-text attribute. The page is read both as HTML and as SVG or MathML
- * content (html-scan.ts), and a slot must be safe both ways.
+ * plain-text attribute, as a browser reads the page (slot-places.ts): from the
+ * tree alone where that tells, with source locations where it does not (a
+ * slot in a plain-text attribute, whose quotes the tree does not keep). A page
+ * with <noscript> is read with scripts and without (its contents are text one
+ * way and markup the other), and a slot must be safe both ways.
  */
 function misplacedSlots(html: string, textNames: Set<string>): SlotMisuse[] {
-  const slots = [...html.matchAll(SLOT)].filter((m) => textNames.has(m[1]!));
   const problems: SlotMisuse[] = [];
-  for (const foreign of [false, true]) {
-    const page = scanHtml(html, { foreign });
-    for (const slot of slots) {
-      const name = slot[1]!;
-      const at = slot.index;
-      const setting = `the text setting \`${name}\``;
-      const field = `config.${name}`;
-      const contents = containing(page.contents, at);
-      if (contents && TEXT_CONTENTS.has(contents.element)) {
-        problems.push({
-          field,
-          problem: `${setting} is printed inside <${contents.element}>, where it cannot be escaped safely`,
-          fix: PLACE_FIX,
-        });
-        continue;
-      }
-      const tag = contents ? undefined : containing(page.tags, at);
-      if (!tag) continue;
-      const attribute = tag.attributes.find((a) => a.valueStart <= at && at < a.valueEnd);
-      if (attribute && !TEXT_ATTRIBUTE.test(attribute.name)) {
-        problems.push({
-          field,
-          problem: `${setting} is printed in ${refused(attribute.name, tag.name)}`,
-          fix: PLACE_FIX,
-        });
-      } else if (!attribute || !attribute.quote) {
-        problems.push({
-          field,
-          problem:
-            `${setting} is printed inside a tag without quotes (<${tag.name}>), ` +
-            "where a space in it would start another attribute",
-          fix: `write it in a quoted ${TEXT_ATTRIBUTES} attribute, as in title="{{ ${field} }}", or in the page text`,
-        });
-      }
+  for (const scripting of /<noscript/i.test(html) ? [true, false] : [true]) {
+    let places = treePlaces(html, textNames, scripting);
+    if (!places || places.some((p) => p.in === "attribute" && TEXT_ATTRIBUTE.test(p.attribute)))
+      places = exactPlaces(html, textNames, scripting);
+    for (const place of places) {
+      const problem = misplaced(place);
+      if (problem) problems.push(problem);
     }
   }
   return problems;
+}
+
+/** The problem with a slot where it is; undefined where it is safe. */
+function misplaced(place: SlotPlace): SlotMisuse | undefined {
+  const setting = `the text setting \`${place.name}\``;
+  const field = `config.${place.name}`;
+  if (place.in === "comment") return undefined;
+  if (place.in === "text") {
+    if (!TEXT_CONTENTS.has(place.element)) return undefined;
+    const problem = `${setting} is printed inside <${place.element}>, where it cannot be escaped safely`;
+    return { field, problem, fix: PLACE_FIX };
+  }
+  if (place.in === "attribute" && !TEXT_ATTRIBUTE.test(place.attribute))
+    return { field, problem: `${setting} is printed in ${refused(place.attribute, place.tag)}`, fix: PLACE_FIX };
+  if (place.in === "attribute" && place.quoted) return undefined;
+  return {
+    field,
+    problem:
+      `${setting} is printed inside a tag without quotes (<${place.tag}>), ` +
+      "where a space in it would start another attribute",
+    fix: `write it in a quoted ${TEXT_ATTRIBUTES} attribute, as in title="{{ ${field} }}", or in the page text`,
+  };
 }
 
 /** Contents where a slot is refused: a script or a style sheet. */
@@ -120,17 +117,4 @@ function refused(attribute: string, tag: string): string {
   if (URL_ATTRIBUTES.has(attribute))
     return `${where}, which holds a URL: a subscriber could type a javascript: URL, and escaping does not stop it`;
   return `${where}, which may not hold a text setting (only ${TEXT_ATTRIBUTES} attributes may)`;
-}
-
-/** The one of `spans` (in order, not overlapping) that holds position `at`. */
-function containing<T extends { start: number; end: number }>(spans: T[], at: number): T | undefined {
-  let [low, high] = [0, spans.length - 1];
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const span = spans[mid]!;
-    if (at < span.start) high = mid - 1;
-    else if (at >= span.end) low = mid + 1;
-    else return span;
-  }
-  return undefined;
 }

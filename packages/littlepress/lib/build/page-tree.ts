@@ -1,0 +1,76 @@
+// An edition's page as a browser reads it: parse5, which follows the WHATWG
+// HTML parsing algorithm, so that the build's checks see the tags, scripts and
+// handlers that Chromium will (node-html-parser misses `<svg/onload=…>`, a
+// script's `<!-- <script>` escapes, `<title>` text and more: see
+// test/unit/html-readers.test.ts). The build's one reader of edition HTML:
+// the print checks, the slot checks and the length estimate all walk this tree.
+import { parse, type DefaultTreeAdapterTypes as T } from "parse5";
+
+export type PageNode = T.ChildNode;
+export type PageElement = T.Element;
+
+/**
+ * The page's tree. `locations` adds where each tag, attribute and text is in
+ * the source (it costs about twice the time: only the slot checks need it).
+ * `scripting: false` reads `<noscript>` as a browser without scripts does: as markup.
+ */
+export function parsePage(html: string, { locations = false, scripting = true } = {}): T.Document {
+  return parse(html, { sourceCodeLocationInfo: locations, scriptingEnabled: scripting });
+}
+
+export const isElement = (node: PageNode | T.ParentNode): node is PageElement => "tagName" in node;
+export const isText = (node: PageNode): node is T.TextNode => node.nodeName === "#text";
+
+/** An attribute's value, or undefined. Names as the parser gives them: lower-cased. */
+export function attribute(el: PageElement, name: string): string | undefined {
+  return el.attrs.find((a) => a.name === name && !a.prefix)?.value;
+}
+
+/** A node's children; a <template>'s are in its content. */
+export function childrenOf(node: T.ParentNode): PageNode[] {
+  return "content" in node ? node.content.childNodes : node.childNodes;
+}
+
+/**
+ * Visits every node under `root` in the page's order (inside <template> too).
+ * `enter` returns a value to go into an element's children, and `leave` gets
+ * it back after them. Without recursion: a page may nest thousands deep (a
+ * browser's DOM is as deep as the tags go; Chromium's alone stops at 512).
+ */
+export function walk<V>(
+  root: T.ParentNode,
+  enter: (node: PageNode, parent: T.ParentNode) => V | undefined,
+  leave?: (value: V) => void,
+): void {
+  const stack: { parent: T.ParentNode; children: PageNode[]; next: number; value?: V }[] = [
+    { parent: root, children: childrenOf(root), next: 0 },
+  ];
+  while (stack.length) {
+    const top = stack.at(-1)!;
+    const node = top.children[top.next++];
+    if (!node) {
+      stack.pop();
+      if (stack.length) leave?.(top.value!);
+      continue;
+    }
+    const value = enter(node, top.parent);
+    if (value !== undefined && isElement(node))
+      stack.push({ parent: node, children: childrenOf(node), next: 0, value });
+  }
+}
+
+/** Every element under `node`, in the page's order (inside <template> too). */
+export function elements(node: T.ParentNode): PageElement[] {
+  const found: PageElement[] = [];
+  walk(node, (child) => {
+    if (isElement(child)) found.push(child);
+    return true;
+  });
+  return found;
+}
+
+/** The text inside an element, as written (a <style>'s style sheet, a <script>'s code). */
+export const textOf = (el: PageElement): string =>
+  childrenOf(el)
+    .map((n) => (isText(n) ? n.value : ""))
+    .join("");
