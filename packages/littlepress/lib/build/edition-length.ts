@@ -17,7 +17,7 @@ import { withoutSlots } from "../model/text-slots.ts";
 import { InlineRun, type Inherited } from "./inline-run.ts";
 import { BASE_RULES, cascade, declarations, definedOnly, NORMAL_LINE, sheetRules } from "./length-css.ts";
 import type { Length, Rule, Style } from "./length-css.ts";
-import { attribute, elements, isElement, isText, parsePage, textOf, walk } from "./page-tree.ts";
+import { attribute, elements, headStyles, isElement, isText, parsePage, textOf, walk } from "./page-tree.ts";
 import type { PageElement, PageNode } from "./page-tree.ts";
 import { workOut, type Remember } from "./render-memory.ts";
 
@@ -67,10 +67,16 @@ export class LengthEstimator {
   /** The estimated printed length of an edition's page, sirius's header and margin included, in px. */
   estimate(html: string): number {
     // A text setting's slot counts as an empty value: its length is the subscriber's.
-    const page = parsePage(withoutSlots(html));
-    const sheets = elements(page)
-      .filter((e) => e.tagName === "style")
-      .map(textOf);
+    const plain = withoutSlots(html);
+    // The layout's style sheets are read apart from the parse where that is safe: they are most of its time.
+    const split = headStyles(plain);
+    const page = parsePage(split?.rest ?? plain);
+    const sheets = [
+      ...(split?.sheets ?? []),
+      ...elements(page)
+        .filter((e) => e.tagName === "style")
+        .map(textOf),
+    ];
     this.#useSheets(sheets.length === 1 ? sheets[0]! : sheets.join("\u0000"), sheets);
     const root: Frame = { inherited: { fontPx: 16, line: { factor: NORMAL_LINE } } };
     root.block = layout({}, root.inherited, false);

@@ -74,3 +74,43 @@ export const textOf = (el: PageElement): string =>
   childrenOf(el)
     .map((n) => (isText(n) ? n.value : ""))
     .join("");
+
+/** What in a page's head could hide a `<style>` from a plain search, or make one that is not a style element. */
+const HEAD_HAZARDS =
+  /<!--|<!\[|<(?:script|template|svg|math|noscript|textarea|xmp|iframe|noembed|noframes|plaintext)[\s/>]/i;
+const STYLE_START = /<style(?=[\s/>])[^>"']*>/gi;
+const STYLE_END = /<\/style[\s/>]/i;
+const TITLE = /<title(?=[\s/>])[^>]*>([^]*?)<\/title[\s/>]/gi;
+
+/**
+ * The page without the `<style>` elements of its head, and their style sheets,
+ * in order; undefined when the head holds anything that makes a plain search
+ * unsafe (a comment, a script, a `<title>` with markup in its text …): then
+ * the page is parsed whole. The layout's CSS is most of an edition page's
+ * bytes, the same on every page, and most of its parse: the length estimate
+ * reads it from here and parses the rest.
+ */
+export function headStyles(html: string): { rest: string; sheets: string[] } | undefined {
+  const bodyAt = html.search(/<body[\s/>]/i);
+  if (bodyAt < 0) return undefined;
+  const head = html.slice(0, bodyAt);
+  if (HEAD_HAZARDS.test(head)) return undefined;
+  for (const title of head.matchAll(TITLE)) if (title[1]!.includes("<")) return undefined;
+  // Every style start tag must be one the search reads (no quotes in it), or the sheets' order would change.
+  if (head.match(STYLE_START)?.length !== head.match(/<style[\s/>]/gi)?.length) return undefined;
+  const sheets: string[] = [];
+  let rest = "";
+  let from = 0;
+  for (const start of head.matchAll(STYLE_START)) {
+    if (start.index < from) return undefined;
+    const textAt = start.index + start[0].length;
+    const end = STYLE_END.exec(head.slice(textAt));
+    if (!end) return undefined;
+    sheets.push(head.slice(textAt, textAt + end.index));
+    const close = head.indexOf(">", textAt + end.index);
+    if (close < 0) return undefined;
+    rest += head.slice(from, start.index);
+    from = close + 1;
+  }
+  return { rest: rest + html.slice(from), sheets };
+}

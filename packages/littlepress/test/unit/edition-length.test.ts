@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LengthEstimator, lengthWarnings } from "../../lib/build/edition-length.ts";
+import { headStyles } from "../../lib/build/page-tree.ts";
 import { slotToken } from "../../lib/model/text-slots.ts";
 
 const CSS = readFileSync("layouts/print.css", "utf8");
@@ -103,5 +104,45 @@ describe("lengthWarnings", () => {
 
   it("says nothing about editions within the cut", () => {
     expect(lengthWarnings([{ source: "a.md", html: page(paragraphs(50)) }])).toEqual([]);
+  });
+});
+
+describe("the head's style sheets, read apart from the parse (page-tree.ts's headStyles)", () => {
+  const head = (inside: string) => `<!doctype html><html><head><meta charset="utf-8">${inside}</head>`;
+  const body = `<body><h1 class="big">Title</h1>${paragraphs(6)}</body></html>`;
+  const sheet = "h1.big { margin-top: 300px } p { margin-bottom: 40px }";
+
+  it("takes out each <style> of the head, in order, and leaves the rest of the page as it was", () => {
+    const html = `${head(`<title>News</title><style>${sheet}</style><style media=print>p{x:y}</style>`)}${body}`;
+    expect(headStyles(html)).toEqual({
+      rest: `${head("<title>News</title>")}${body}`,
+      sheets: [sheet, "p{x:y}"],
+    });
+  });
+
+  it("gives the same estimate as a parse of the whole page", () => {
+    const html = `${head(`<style>${sheet}</style>`)}${body}`;
+    // A comment in the head makes it parse the page whole.
+    const whole = new LengthEstimator().estimate(`<!---->${html}`);
+    expect(headStyles(`<!---->${html}`)).toBeUndefined();
+    expect(new LengthEstimator().estimate(html)).toBe(whole);
+    expect(whole).toBeGreaterThan(new LengthEstimator().estimate(`${head("")}${body}`) + 250);
+  });
+
+  it.each([
+    ["a comment", `<!-- <style>h1{}</style> -->`],
+    ["a script", `<script>"<style>"</script>`],
+    ["a title with markup in its text", `<title>a <style>b</style></title>`],
+    [
+      "a style start tag with quotes, which would change the sheets' order",
+      `<style media="x">a{}</style><style>b{}</style>`,
+    ],
+    ["a style that does not end", `<style>a{}`],
+  ])("parses the page whole when the head holds %s", (_, inside) => {
+    expect(headStyles(`${head(inside)}${body}`)).toBeUndefined();
+  });
+
+  it("parses the page whole when it has no <body> tag", () => {
+    expect(headStyles(`<style>${sheet}</style><p>Text</p>`)).toBeUndefined();
   });
 });
