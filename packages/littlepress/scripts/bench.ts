@@ -12,13 +12,13 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchBuilds, littlepressBuild, prepareBuildTools, type BuildRow } from "./bench/build-bench.ts";
-import { benchBundle, compareBundles, type BundleComparison, type BundleRow } from "./bench/bundle-bench.ts";
-import { benchDataBuilds, FULL_DATA_SIZES, QUICK_DATA_SIZES, type DataBuildRow } from "./bench/data-bench.ts";
+import type { BundleComparison, BundleRow } from "./bench/bundle-bench.ts";
+import type { DataBuildRow } from "./bench/data-bench.ts";
 import { benchColdStarts, type ColdStartRow } from "./bench/cold-start.ts";
 import { benchFunctionColdStarts, type FunctionColdResult } from "./bench/function-cold.ts";
 import { generateSite, LANGS, MIX, splitEditions, type SyntheticSite } from "./bench/generate.ts";
-import { benchHandler, type HandlerResult } from "./bench/handler-bench.ts";
-import { benchLive, type LiveRow } from "./bench/live-bench.ts";
+import type { HandlerResult } from "./bench/handler-bench.ts";
+import type { LiveRow } from "./bench/live-bench.ts";
 import { benchLoad, type LoadOptions, type LoadResult } from "./bench/load-bench.ts";
 import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "./bench/report.ts";
 import { describeMix } from "./bench/requests.ts";
@@ -173,9 +173,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       }
     }
 
-    const dataBuild: DataBuildRow[] = runs("data")
-      ? await benchDataBuilds(tools, options.quick ? QUICK_DATA_SIZES : FULL_DATA_SIZES)
-      : [];
+    // The heavier parts load when they run (the bundler alone takes seconds): --help answers at once.
+    let dataBuild: DataBuildRow[] = [];
+    if (runs("data")) {
+      const { benchDataBuilds, FULL_DATA_SIZES, QUICK_DATA_SIZES } = await import("./bench/data-bench.ts");
+      dataBuild = await benchDataBuilds(tools, options.quick ? QUICK_DATA_SIZES : FULL_DATA_SIZES);
+    }
 
     const loadSite = sites.get(loadSize)!;
     let load: LoadResult | undefined;
@@ -187,6 +190,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     if (runs("function")) {
       progress(`the edition function in-process, before and after, ${handlerPlan.rounds} x ${handlerPlan.seconds} s`);
       const { seconds, rounds } = handlerPlan;
+      const { benchHandler } = await import("./bench/handler-bench.ts");
       handler = await benchHandler(work, loadSite.siteDir, loadSite.site, seconds, rounds, tree!.dir);
     }
 
@@ -200,12 +204,14 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     let live: LiveRow | undefined;
     if (runs("live")) {
       progress(`npm start: ${liveSaves} saves in a ${liveEditions.toLocaleString("en-US")}-edition publication`);
+      const { benchLive } = await import("./bench/live-bench.ts");
       live = await benchLive(work, liveSaves, liveEditions);
     }
 
     const bundle: BundleRow[] = [];
     let bundleComparison: BundleComparison | undefined;
     if (runs("bundles")) {
+      const { benchBundle, compareBundles } = await import("./bench/bundle-bench.ts");
       for (const size of sizes) bundle.push(await benchBundle(sites.get(size)!.siteDir, size));
       const after = bundle.find((b) => b.editions === loadSize)!;
       bundleComparison = await compareBundles(tree!, loadSite.siteDir, after);

@@ -1,9 +1,8 @@
 // npm run build: checks content/ and renders the site into _site/ (lib/build/build.ts),
 // then says what the functions carry. Content problems are printed for the
 // author, without a stack trace.
-import { pathToFileURL } from "node:url";
 import { PUBLIC_SHARDS_DIR, siteDataDir } from "../lib/model/site-paths.ts";
-import { scriptArgs } from "./cli.ts";
+import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
 export const USAGE = `Usage: npm run build [-- options]
 
@@ -23,39 +22,48 @@ Options:
 Example:
   npm run build -- --strict`;
 
-/** The command line: builds, then says what the functions carry. */
-async function main(values: { content?: string; output?: string; strict?: boolean }) {
+const OPTIONS = {
+  content: { type: "string" },
+  output: { type: "string" },
+  strict: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * The command line: builds, then says what the functions carry; resolves to the exit code. What the build itself
+ * warns of (eleventy-plugin.ts) goes to the console.
+ */
+export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+  const parsed = parseToolArgs(argv, OPTIONS, false);
+  const answered = answerUsage("build", parsed, USAGE, out);
+  if (answered !== undefined || "error" in parsed) return answered ?? 2;
+  const { help: _, ...values } = parsed.values;
   const started = performance.now();
   // Eleventy loads (most of a second) only once the arguments are known good: --help answers at once.
   const { build, describeBuildError, functionDataSize } = await import("../lib/build/build.ts");
   const output = values.output ?? "_site";
-  // Netlify sets URL, the site's address, during its builds. This is the build that gets deployed.
-  build({ ...values, deploy: true, ...(process.env.URL ? { url: process.env.URL } : {}) }).then(
-    async () => {
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const data = await functionDataSize(output);
-      console.log(`littlepress: built ${output}/ in ${seconds} s`);
-      console.log(
-        `littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB ` +
-          `of publication indexes and edition shards (${siteDataDir(output)}/, beside the site, not published)`,
-      );
-      const published = await functionDataSize(output, PUBLIC_SHARDS_DIR);
-      if (published.files)
-        console.log(
-          `littlepress: ${published.files} more shards, ${(published.bytes / 1024).toFixed(0)} KiB, ` +
-            `did not fit in the functions: published under /${PUBLIC_SHARDS_DIR}/, ` +
-            "the functions fetch them from the site",
-        );
-    },
-    (error) => {
-      console.error(describeBuildError(error));
-      process.exitCode = 1;
-    },
+  try {
+    // Netlify sets URL, the site's address, during its builds. This is the build that gets deployed.
+    await build({ ...values, deploy: true, ...(process.env.URL ? { url: process.env.URL } : {}) });
+  } catch (error) {
+    out.stderr(`${describeBuildError(error)}\n`);
+    return 1;
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const data = await functionDataSize(output);
+  out.stdout(`littlepress: built ${output}/ in ${seconds} s\n`);
+  out.stdout(
+    `littlepress: the functions carry ${data.files} files, ${(data.bytes / 1024).toFixed(0)} KiB ` +
+      `of publication indexes and edition shards (${siteDataDir(output)}/, beside the site, not published)\n`,
   );
+  const published = await functionDataSize(output, PUBLIC_SHARDS_DIR);
+  if (published.files)
+    out.stdout(
+      `littlepress: ${published.files} more shards, ${(published.bytes / 1024).toFixed(0)} KiB, ` +
+        `did not fit in the functions: published under /${PUBLIC_SHARDS_DIR}/, ` +
+        "the functions fetch them from the site\n",
+    );
+  return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const folder = { type: "string" } as const;
-  const args = scriptArgs("build", USAGE, { content: folder, output: folder, strict: { type: "boolean" } });
-  if (args) void main(args.values);
-}
+runTool("build", import.meta.url, main);

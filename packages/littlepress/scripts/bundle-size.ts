@@ -5,7 +5,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { zipFunctions } from "@netlify/zip-it-and-ship-it";
 import { siteDataDir } from "../lib/model/site-paths.ts";
 import { projectNetlifyConfig } from "../lib/server/netlify-config.ts";
 import { scriptArgs } from "./cli.ts";
@@ -56,6 +55,8 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
   for (const [name, files] of Object.entries(netlify.includedFiles)) {
     config[name] = { nodeBundler: "esbuild", includedFiles: files.map(local) };
   }
+  // The bundler loads (seconds) when it bundles: --help answers at once.
+  const { zipFunctions } = await import("@netlify/zip-it-and-ship-it");
   const out = await mkdtemp(path.join(tmpdir(), "littlepress-bundle-"));
   try {
     const zips = await zipFunctions([path.join(root, netlify.functions)], out, {

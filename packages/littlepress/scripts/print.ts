@@ -4,6 +4,7 @@
 // an ESC/POS printer: over TCP (tcp://host:9100), to a device file
 // (/dev/usb/lp0) or through CUPS (cups:<queue>). 204 and 410 print nothing,
 // with a line each. Every expected failure is one line and exit code 1.
+import type { Browser } from "playwright-core";
 import { localDeliveryTime } from "../lib/model/delivery-time.ts";
 import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../lib/model/escpos-raster.ts";
 import { shownText } from "../lib/model/printer-name.ts";
@@ -70,7 +71,15 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+/** What a caller in the same process may hand main() instead of what the command line makes itself. */
+export interface PrintUse {
+  /** A Chromium to render in, left open (default: one started for this print, and closed). */
+  browser?: Browser;
+  /** Each try's limit to send the job (default: jobTimeoutMs of the job's size, escpos-send.ts). */
+  sendTimeoutMs?: number;
+}
+
+export async function main(argv: string[], out: Output = processOutput, use: PrintUse = {}): Promise<number> {
   const parsed = parseToolArgs(argv, OPTIONS);
   const answered = answerUsage("print", parsed, USAGE, out);
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
@@ -114,6 +123,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     bandRows,
     retries,
     retryWaitMs: retryWait * 1000,
+    ...(use.sendTimeoutMs !== undefined && { timeoutMs: use.sendTimeoutMs }),
   };
   // Every line may carry what the publication chose (its name, its ETag, a page's error): one line each, cleaned.
   const say = (line: string) => out.stdout(`${shownText(line)}\n`);
@@ -148,7 +158,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     return fail(`${meta.name}: ${asked} answered ${edition.status}; the spec allows only 200, 204 and 410`);
   say(`print: ${meta.name}: ${asked} answered 200, ETag ${edition.etag ?? "(none)"}, ${edition.bytes} bytes`);
 
-  const chromium = await startChromium();
+  const chromium = use.browser ? { browser: use.browser } : await startChromium();
   if ("problem" in chromium) return fail(chromium.problem);
   const { browser } = chromium;
   const renderers = new Renderers(browser, values.timeout ? Number(values.timeout) * 1000 : undefined);
@@ -185,7 +195,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     throw error;
   } finally {
     await renderers.close();
-    await browser.close();
+    if (!use.browser) await browser.close();
   }
 }
 

@@ -26,11 +26,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "../../lib/build/build.ts";
 import { BACKGROUND_LIMIT_MS } from "../../lib/model/run-budget.ts";
 import { BATCH_SIZE } from "../../lib/platform/delivering/plan.ts";
 import { DELIVERY_CONCURRENCY, PREPARED_PER_POST, runDeliveries } from "../../lib/platform/delivering/run.ts";
-import { startServer } from "../../lib/server/server.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
@@ -92,6 +90,9 @@ export async function benchDeliveries(o: DeliveryBenchOptions): Promise<string> 
   sirius.latencyMs = o.printLatencyMs;
   try {
     generateSite(path.join(work, "content"), 300);
+    // The build and the server load when they run (seconds): --help answers at once.
+    const { build } = await import("../../lib/build/build.ts");
+    const { startServer } = await import("../../lib/server/server.ts");
     await build({ content: path.join(work, "content"), output: path.join(work, "_site") });
     const server = await startServer({
       port: 0,

@@ -7,11 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { build } from "../../lib/build/build.ts";
 import { encodeJob } from "../../lib/model/escpos-raster.ts";
 import { sendJob, parseDestination, type Destination } from "../../lib/platform/printers/escpos-send.ts";
 import { fetchEdition, publicationPolicy, readPublication } from "../../lib/platform/printers/escpos-publication.ts";
-import { startServer } from "../../lib/server/server.ts";
 import { startEscPosPrinter } from "../../test/helpers/escpos-printer.ts";
 import { launchChromium } from "../browser.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool } from "../cli.ts";
@@ -43,6 +41,9 @@ async function main(argv: string[]): Promise<number> {
   const browser = await launchChromium();
   const renderers = new Renderers(browser);
   try {
+    // The build and the server load when they run (seconds): --help answers at once.
+    const { build } = await import("../../lib/build/build.ts");
+    const { startServer } = await import("../../lib/server/server.ts");
     await build({ content: "test/fixtures/examples", output: path.join(work, "_site") });
     const server = await startServer({
       port: 0,

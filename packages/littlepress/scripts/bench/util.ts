@@ -21,13 +21,19 @@ export function installedPackage(name: string, from = ROOT): string {
 
 /**
  * The kit's command as a site runs it: compiled to dist/ (as npm pack ships it,
- * with no TypeScript compiled on the way), compiled here first. Without type
- * checking (`npm run typecheck` does that): the same JavaScript in a third of the time.
+ * with no TypeScript compiled on the way), compiled here first, once a process
+ * (every part of a run, and every test of a file, builds with the same tree).
+ * Without type checking (`npm run typecheck` does that): the same JavaScript in
+ * a third of the time.
  */
 export function compiledBin(): string {
-  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
-  return path.join(ROOT, "dist", "scripts", "littlepress.js");
+  if (!compiled) {
+    execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
+    compiled = path.join(ROOT, "dist", "scripts", "littlepress.js");
+  }
+  return compiled;
 }
+let compiled: string | undefined;
 
 const started = performance.now();
 let quiet = false;

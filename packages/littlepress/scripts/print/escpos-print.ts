@@ -21,6 +21,8 @@ export interface PrinterSettings {
   /** Tries after the first, and the wait between them. */
   retries?: number;
   retryWaitMs?: number;
+  /** Each try's limit, to connect, write and the printer's close (default: jobTimeoutMs of the job's size). */
+  timeoutMs?: number;
 }
 
 /** One renderer a width, in one Chromium. */
@@ -98,6 +100,7 @@ export async function printPage(
   const report = await sendJob(printer.to, job, {
     ...(printer.retries !== undefined ? { retries: printer.retries } : {}),
     ...(printer.retryWaitMs !== undefined ? { retryWaitMs: printer.retryWaitMs } : {}),
+    ...(printer.timeoutMs !== undefined ? { timeoutMs: printer.timeoutMs } : {}),
     ...(log ? { log } : {}),
   });
   return { dots, job, report, renderMs: t1 - t0, sendMs: performance.now() - t1, heightPx };

@@ -5,6 +5,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
+import { buildCommand } from "../helpers/build-command.ts";
 import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
 const ROOT = ".test-work/broken";
@@ -34,13 +35,22 @@ function content(
   return dir;
 }
 
-function build(dir: string, ...flags: string[]): Promise<ScriptRun> {
+/** `npm run build -- --content <dir> --output <dir>/../_site <flags>`, as the author runs it: a process of its own. */
+function buildProcess(dir: string, ...flags: string[]): Promise<ScriptRun> {
   const out = path.join(path.dirname(dir), "_site");
   return kitScript("build", ["--content", dir, "--output", out, ...flags], { timeout: 60_000 });
 }
 
+/** The same command, its main() run in this process (test/helpers/build-command.ts). */
+function build(dir: string, ...flags: string[]): Promise<ScriptRun> {
+  return buildCommand(["--content", dir, "--output", path.join(path.dirname(dir), "_site"), ...flags]);
+}
+
 async function expectFailure(dir: string, ...expected: (string | RegExp)[]) {
-  const { code, output } = await build(dir);
+  return failure(await build(dir), ...expected);
+}
+
+function failure({ code, output }: ScriptRun, ...expected: (string | RegExp)[]) {
   expect(code).toBe(1);
   for (const text of expected) expect(output).toMatch(text);
   expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
@@ -49,11 +59,13 @@ async function expectFailure(dir: string, ...expected: (string | RegExp)[]) {
 
 beforeAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-// Each case runs a real build in a child process: slow on a loaded machine, so allow a minute or two.
+// Each case runs a real build, most in this process, a few in a child process as the author runs them: slow on a
+// loaded machine, so allow a minute or two.
 describe.concurrent("a broken publication fails the build", { timeout: 120_000 }, () => {
+  // As the author runs it, in a process of its own: a failure, its exit code and its output.
   it("invalid JSON", async () => {
-    await expectFailure(
-      content("json", '{"name": "x",}'),
+    failure(
+      await buildProcess(content("json", '{"name": "x",}')),
       /pub\/publication.json: line 1, column 13\n/,
       /problem: is not valid JSON: a comma after the last field/,
       /fix: remove the comma at line 1, column 13: JSON allows no comma after the last field/,
@@ -277,12 +289,13 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
   it("print warnings: printed, and failing the build with --strict", async () => {
     const pub = { ...GOOD, description: "<p>Hello</p>" };
     const dir = content("warnings", pub, { "0.md": '---\nnumber: 0\n---\n<p style="font-size: 12px">tiny</p>\n' });
-    const ok = await build(dir);
+    // In processes of their own, as the author runs them: the warnings the build prints, and --strict's exit code.
+    const ok = await buildProcess(dir);
     expect(ok.code).toBe(0);
     expect(ok.output).toMatch(/2 warnings \(npm run build -- --strict makes them fail the build\)/);
     expect(ok.output).toMatch(/0\.md: CSS\n\s+problem: font-size: 12px is smaller than 20 px/);
     expect(ok.output).toMatch(/publication\.json: description\n\s+problem: uses <p>/);
-    const strict = await build(dir, "--strict");
+    const strict = await buildProcess(dir, "--strict");
     expect(strict.code).toBe(1);
     expect(strict.output).toMatch(/found 2 problems/);
   });
@@ -397,7 +410,7 @@ describe("a site with no publications yet (an author has just removed the exampl
     const dir = path.join(ROOT, "empty", "content");
     rmSync(path.dirname(dir), { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const { code, output } = await build(dir);
+    const { code, output } = await buildProcess(dir); // a process of its own, as the author runs it
     expect(code, output).toBe(0);
     const site = path.join(ROOT, "empty", "_site");
     expect(readFileSync(path.join(site, "index.html"), "utf8")).toContain("littlepress desk");

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../scripts/print.ts";
+import { main, type PrintUse } from "../../scripts/print.ts";
 import { launchChromium } from "../../scripts/browser.ts";
 import { pngDots, printImage } from "../../scripts/preview/print-image.ts";
 import { PaperRenderer } from "../../scripts/preview/render.ts";
@@ -24,9 +24,10 @@ function capture() {
   return { out, output: { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) } };
 }
 
-async function print(args: string[]) {
+/** `littlepress print` in this process, in this file's one Chromium (`use` may shorten the send's time limit). */
+async function print(args: string[], use: PrintUse = {}) {
   const { out, output } = capture();
-  const code = await main([...args, "--at", AT, "--tz", "UTC", "--retry-wait", "0.05"], output);
+  const code = await main([...args, "--at", AT, "--tz", "UTC", "--retry-wait", "0.05"], output, { browser, ...use });
   return { code, ...out };
 }
 
@@ -133,7 +134,10 @@ describe("littlepress print to a network printer", () => {
     "fails, exit 1, when the printer %s, and says how much it took at most, in bands",
     async (_, plan, why) => {
       printer.plans.push({ ...plan });
-      const r = await print([`${examples.url}/lighthouse/`, "--to", printer.url, "--retries", "0"]);
+      // A printer that stops reading is found out by the send's time limit, waited out here: 2 s, not the default
+      // 5 s and more for the job's size. A closing printer closes a second in, within the default limit.
+      const use = plan.kind === "stop" ? { sendTimeoutMs: 2_000 } : {};
+      const r = await print([`${examples.url}/lighthouse/`, "--to", printer.url, "--retries", "0"], use);
       expect(r.code).toBe(1);
       expect(r.stdout).not.toMatch(/print: sent/);
       expect(r.stderr.split("\n")).toHaveLength(2);

@@ -8,6 +8,7 @@ import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
+import { buildCommand } from "../helpers/build-command.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 
 const ROOT = ".test-work/live-data";
@@ -49,10 +50,19 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Builds the fixture (or `content`) with WIRE_URL set: the output of a failed build, or undefined. */
+/**
+ * Builds the fixture (or `content`) with WIRE_URL set: the output of a failed build, or undefined. The build
+ * command's main() runs in this process (test/helpers/build-command.ts); two cases build in a process of their own.
+ */
 async function buildWith(url: string, output: string, content = CONTENT): Promise<string | undefined> {
+  const run = await buildCommand(["--content", content, "--output", output], { WIRE_URL: url });
+  return run.code === 0 ? undefined : run.output;
+}
+
+/** buildWith, in a process of its own, as the author runs `npm run build`. */
+async function buildProcessWith(url: string, output: string): Promise<string | undefined> {
   try {
-    await buildSite(content, output, undefined, { env: { WIRE_URL: url } });
+    await buildSite(CONTENT, output, undefined, { env: { WIRE_URL: url } });
     return undefined;
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
@@ -72,7 +82,7 @@ async function editionHtml(site: string): Promise<string> {
 describe("a data file that fetches", { timeout: 120_000 }, () => {
   it("puts what the API answered in the edition", async () => {
     const site = path.join(ROOT, "ok", "_site");
-    expect(await buildWith(`${base}/headlines.json`, site)).toBeUndefined();
+    expect(await buildProcessWith(`${base}/headlines.json`, site)).toBeUndefined();
     const html = await editionHtml(site);
     expect(html).toContain("As of 6 a.m.:");
     expect(html).toMatch(/<li>Fog lifts by noon<\/li>\s*<li>Ferry back on time<\/li>/);
@@ -122,7 +132,8 @@ describe("a data file that fails by itself", { timeout: 120_000 }, () => {
   }
 
   it("names the file and the line of an error it throws (a missing setting)", async () => {
-    const output = await buildWith("", path.join(ROOT, "unset", "_site"));
+    // In a process of its own: the line is read from the error's stack, as Node gives it to the author's build.
+    const output = await buildProcessWith("", path.join(ROOT, "unset", "_site"));
     expect(output).toContain(`${DATA_FILE}: line 8\n`);
     expect(output).toContain("problem: threw an error: set WIRE_URL to the address of the headlines (JSON)");
     expect(output).toContain("fix: correct the data file: it is JavaScript that Eleventy imports and runs");

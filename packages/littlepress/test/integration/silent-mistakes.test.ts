@@ -10,6 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnStart } from "../../scripts/start.ts";
+import { buildCommand } from "../helpers/build-command.ts";
 import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
 const ROOT = path.join(".test-work", `silent-mistakes-${process.pid}`);
@@ -50,10 +51,14 @@ function paper(pub: object, editions: [string, string]): string {
 
 /** A tool of the kit, as npm runs it, on `dir`: its exit code and all it printed. */
 function tool(script: string, dir: string, ...flags: string[]): Promise<ScriptRun> {
-  const out = ["--output", path.join(path.dirname(dir), `_site-${script}-${flags.join("")}`)];
-  return kitScript(script, ["--content", dir, ...(script === "build" ? out : []), ...flags]);
+  return kitScript(script, ["--content", dir, ...(script === "build" ? output(dir, flags) : []), ...flags]);
 }
-const build = (dir: string, ...flags: string[]) => tool("build", dir, ...flags);
+const output = (dir: string, flags: string[]) => [
+  "--output",
+  path.join(path.dirname(dir), `_site-build-${flags.join("")}`),
+];
+/** The build command, its main() run in this process (test/helpers/build-command.ts). */
+const build = (dir: string, ...flags: string[]) => buildCommand(["--content", dir, ...output(dir, flags), ...flags]);
 const verify = (dir: string) => tool("verify", dir, "--no-preview");
 
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -61,7 +66,7 @@ afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 describe.concurrent("mistakes that passed without a word", { timeout: 120_000 }, () => {
   it("the paper written right builds without a warning, strict and verified", async () => {
     const dir = paper(publication(), [edition(0), edition(1)]);
-    const strict = await build(dir, "--strict");
+    const strict = await tool("build", dir, "--strict"); // as the author runs it: a process of its own
     expect(strict.code, strict.output).toBe(0);
     expect(strict.output).not.toMatch(/problem:/);
     const verified = await verify(dir);
