@@ -25,8 +25,10 @@ export const subscribe: FunctionHandler = withFaultBoundary(
     // Netlify's own field (the local server fills it from the socket or its trusted proxy), never a header.
     const client = context?.ip ?? "unknown";
     const { maxSubscriptions } = siteIndexOf(runtime.site);
-    // The runs ask the site at its own address; a self-hosted site without one is asked where it was reached.
-    const where = { origin: runtime.origin ?? url.origin, publicOrigin: url.origin, slug: routeSlug(req, context) };
+    // The publication is asked where the request reached it (on Netlify, the deploy it is on), or under the
+    // local server at its own address, whatever Host a client sent.
+    const origin = context?.littlepress?.origin ?? url.origin;
+    const where = { origin, publicOrigin: url.origin, slug: routeSlug(req, context) };
     return await subscribeRequest(req, {
       ...state,
       ...where,
