@@ -56,15 +56,6 @@ export function routeSlug(request: Request, context: ServeContext | undefined): 
   return /^\/([^/]+)\/[^/]+\/?$/.exec(new URL(request.url).pathname)?.[1] ?? "";
 }
 
-/**
- * The site's own address for the platform's runs (the delivery batches, the
- * pushes): the one the local server gives, else the one Netlify sets (URL);
- * undefined when neither is known.
- */
-export function siteAddress(context: ServeContext | undefined): string | undefined {
-  return context?.littlepress?.origin ?? process.env.URL;
-}
-
 /** The built site's folder name in the project (netlify.toml's publish). */
 const PUBLISHED = "_site";
 

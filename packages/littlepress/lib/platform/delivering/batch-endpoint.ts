@@ -38,7 +38,7 @@ export const deliverBackground: FunctionHandler = async (req, context) => {
     console.error(`deliver-background: refused a call (${call.refused})`);
     return jsonResponse({ error: "refused" }, 403);
   }
-  const origin = runtime.origin ?? new URL(req.url).origin;
+  const origin = runtime.originFor(req);
   const printKeys = runtime.printKeys();
   const endNotice = endNoticesOf(runtime.site);
   // A batch has a background function's 15 minutes, less a minute to keep what is left for a later run.

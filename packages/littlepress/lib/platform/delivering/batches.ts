@@ -5,7 +5,7 @@ import { subscriptionKey } from "../stores/store-keys.ts";
 import { deliverBatch } from "./deliver-batch.ts";
 import { BATCH_AGAIN_MS, batchKey, newId, type StoredBatch } from "./hand-over.ts";
 import { openRun, runReport, type DeliveryReport, type DeliveryRunOptions } from "./run.ts";
-import { sweepUpkeep } from "./upkeep.ts";
+import { pruneRateCounters } from "./upkeep.ts";
 
 /** What a batch did: the report of its deliveries, and whether it is kept for another try. */
 export interface BatchOutcome {
@@ -35,7 +35,8 @@ export async function runBatch(options: DeliveryRunOptions, key: string): Promis
     run,
     batch.ids.map((id) => subscriptionKey(id)),
   );
-  if (batch.repair && !options.dryRun) await sweepUpkeep(run);
+  // The daily sweep's batches also prune the rate limit's counters.
+  if (batch.repair && !options.dryRun) await pruneRateCounters(run);
   const report = runReport(run, batch.ids.length);
   if (options.dryRun) return { report, again: 0 };
   const again = new Set<string>(

@@ -26,7 +26,7 @@ export const deliver: FunctionHandler = withFaultBoundary(
       console.error(`deliver: ${state.error}`);
       return jsonResponse({ error: state.error }, 503);
     }
-    const origin = runtime.origin ?? new URL(req.url).origin;
+    const origin = runtime.originFor(req);
     const plan = await planRun({ store: state.store, at: new Date(), hand: handOverByPost(origin, state.sealKey) });
     console.log(`deliver: ${planSummary(plan)}`);
     // Then the push editions of this deploy, in what is left of the run's time.

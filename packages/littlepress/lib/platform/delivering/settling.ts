@@ -39,11 +39,7 @@ export async function settleDelivery(
   if (!(await o.store.replace(deliveryKey(sub.id, rec.date), record, version)))
     return takenOver(sub, rec, edition.etag);
   const after = await updateSubscription(o.store, stored, record, change);
-  // Upkeep after the delivery; what fails of it (the store) the next runs do again (see upkeep.ts).
-  if (after?.ended && !sub.ended) {
-    await dropKeys(o.store, sub);
-    await workOnEndNotice(run, after);
-  }
+  if (after?.ended && !sub.ended) await closeEnded(run, after);
   const [outcome, detail] = pauseNews(sub, after, record);
   return lineOf(sub, record, outcome, detail, record.etag);
 }
@@ -63,9 +59,16 @@ export async function finishEnd(run: Run, stored: Stored<Subscription>, done: De
   const end = recordedEnd(stored.value, done);
   if (!end || stored.value.ended) return;
   const after = await updateSubscription(o.store, stored, done, { ...end, endNotice: noticeAfter(done, o.at) });
-  if (!after?.ended) return;
-  await dropKeys(o.store, after);
-  await workOnEndNotice(run, after);
+  if (after?.ended) await closeEnded(run, after);
+}
+
+/**
+ * A subscription this run ended: out of the live index and the schedule, its
+ * seat given back (what fails of it, the next runs' upkeep does), and its end slip sent.
+ */
+async function closeEnded(run: Run, ended: Subscription): Promise<void> {
+  await dropKeys(run.o.store, ended);
+  await workOnEndNotice(run, ended);
 }
 
 /**

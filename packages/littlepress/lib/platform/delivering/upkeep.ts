@@ -58,7 +58,6 @@ async function keepIndexKeys(store: StateStore, sub: Subscription, indexes: RunI
  * its seat. Each step is tried on its own: what fails, a later run's upkeep does.
  */
 export async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
-  // Each step is tried on its own, and a failure is left to a later run's upkeep, which makes the same checks.
   await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
   await store.delete(slotKey(sub)).catch(() => undefined);
   await releaseSeat(store, sub, new Date()).catch(() => undefined);
@@ -79,15 +78,18 @@ export async function runUpkeep(run: Run, listed: Required<Omit<RunIndexes, "rep
       // Seats no subscription holds: a subscribe or a release cut short (young ones are left alone).
       await dropStraySeats(store, at, unseen(listed.seated), run.prunes);
     }
-    await pruneRateLimits(store, at, run.prunes, Math.min(8, run.concurrency));
+    await pruneRateCounters(run);
   } catch {
     // The store failed: the next run does it again, and the report is not lost for it.
   }
 }
 
-/** A daily sweep's batch also prunes the rate limit's counters of hours that are over (bounded). */
-export async function sweepUpkeep(run: Run): Promise<void> {
+/**
+ * The rate limit's counters of hours that are over, pruned within the run's
+ * deletions: after a self-hosted run, and by a daily sweep's batches.
+ */
+export async function pruneRateCounters(run: Run): Promise<void> {
   const { store, at } = run.o;
-  // The store failed: the next sweep prunes them.
+  // The store failed: the next run (or sweep) prunes them.
   await pruneRateLimits(store, at, run.prunes, Math.min(8, run.concurrency)).catch(() => 0);
 }
