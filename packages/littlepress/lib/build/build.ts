@@ -83,8 +83,8 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
     const problem = `has no Eleventy config file (${ELEVENTY_CONFIG_FILES.join(", ")}) and no content/ was given`;
     throw new ContentError([{ file: process.cwd(), field: "", problem, fix }]);
   }
+  // Set by the plugin with the run's options only: unset after a build, the config added no plugin they reached.
   let site: Site | undefined;
-  let added = false;
   await write(output, run.memory, ".", (next) => {
     const eleventy = new Eleventy(undefined, next, {
       quietMode: true,
@@ -93,20 +93,20 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
       source: "cli",
       configPath,
       config: (eleventyConfig) => {
-        eleventyConfig.on("eleventy.beforeConfig", (config: EleventyConfig) => {
-          added = runOverPlugin(config, { ...run, built: (read) => (site = read) });
-        });
+        eleventyConfig.on("eleventy.beforeConfig", (config: EleventyConfig) =>
+          runOverPlugin(config, { ...run, built: (read) => (site = read) }),
+        );
         // The input may be the project itself: earlier builds beside it are not its pages.
         const built = path.relative(process.cwd(), path.resolve(output));
         // (_site/, _site.next/, _site.old/, _site_data/ and the data's own .next and .old.)
         eleventyConfig.ignores.add(`${built}*/**`);
       },
     });
-    const check = () => {
-      if (!added)
+    const added = () => {
+      if (!site)
         throw new ContentError([{ file: configPath, field: "", problem: "does not add the littlepress plugin", fix }]);
     };
-    return { eleventy, added: check };
+    return { eleventy, added };
   });
   return site!;
 }
@@ -114,16 +114,15 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
 /**
  * Sets one run's options over those a project's config gives the plugin, as
  * plugin options: Eleventy runs the plugins a config added once the config has
- * returned, and its `eleventy.beforeConfig` event comes in between. False when
- * the config added no littlepress plugin (by name: the config's import of the
- * package may be another copy of the module than this one).
+ * returned, and its `eleventy.beforeConfig` event comes in between. The plugin
+ * is found by its name: the config's import of the package may be another copy
+ * of the module than this one.
  */
-function runOverPlugin(eleventyConfig: EleventyConfig, run: RunSettings & Pick<LittlepressOptions, "built">): boolean {
+function runOverPlugin(eleventyConfig: EleventyConfig, run: RunSettings & Pick<LittlepressOptions, "built">): void {
   const entry = eleventyConfig.plugins.find(
     (p) => (p.plugin as { name?: string } | undefined)?.name === littlepress.name,
   );
   if (entry) entry.options = { ...entry.options, ...run };
-  return entry !== undefined;
 }
 
 /**
