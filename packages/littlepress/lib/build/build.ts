@@ -11,7 +11,7 @@ import littlepress, { type LittlepressOptions, type RunSettings } from "./eleven
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
-import { removeAgainAtExit } from "./leftovers.ts";
+import { removeFailedBuild } from "./leftovers.ts";
 import type { RenderMemory } from "./render-memory.ts";
 import { swapIn } from "./swap-in.ts";
 
@@ -149,10 +149,8 @@ async function write(
     // Images of the pages kept from the memory were written by an earlier build.
     if (memory) await keepImages(output, next);
   } catch (error) {
-    await rm(next, { recursive: true, force: true });
-    await rm(nextData, { recursive: true, force: true });
     // Pages still in Eleventy's transforms are written after it failed, making `next` again.
-    removeAgainAtExit(next, nextData);
+    await removeFailedBuild(next, nextData);
     // A data file's failure (a fetch, an import, an error it threw) is the author's problem, said as one.
     throw dataFileFailure(error, input) ?? error;
   }
