@@ -40,6 +40,15 @@ async function until(
   }
 }
 
+/** Waits until the server's log says `pattern` (its lines reach this process after the page it served). */
+async function logged(pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!pattern.test(server.log)) {
+    if (Date.now() > deadline) throw new Error(`the log never said ${String(pattern)}:\n${server.log}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** The live channel as a browser's EventSource reads it: each `build` event's state, over a raw HTTP response. */
 function listen(): { states: LiveState[]; next(test: (s: LiveState) => boolean): Promise<LiveState>; close(): void } {
   const states: LiveState[] = [];
@@ -93,6 +102,8 @@ describe("npm start's live rebuilds", () => {
     expect(body).toContain("The first part, rewritten.");
     expect(res.headers.get("etag")).toMatch(/^"0-[0-9a-f]+"$/);
     expect((await get("/serial/edition/?delivery_count=1")).headers.get("etag")).toBe(before[1]);
+    // The next test counts the rebuilds its own save logs: this one's line must be in first.
+    await logged(/serial[/\\]editions[/\\]0\.md changed: rebuilt/);
   });
 
   it("takes sed -i's save (a temporary file renamed over the edition) as one rebuild naming the edition", async () => {
