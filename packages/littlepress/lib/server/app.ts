@@ -55,7 +55,7 @@ export function siteApp(o: SiteAppOptions): Hono<SiteEnv> {
             : fn.handler(c.req.raw, functionContext(c)),
       );
   }
-  app.on(["GET", "HEAD"], "*", staticFiles(o.site, o.config.headers));
+  app.on(["GET", "HEAD"], "*", staticFiles(o.site, o.config.headers, o.live));
   for (const rule of o.config.redirects.filter((r) => !r.force)) app.all(rule.from, redirect(rule, notFound));
   // What nothing above answered (Hono's not-found handler rather than a `*` route: a path that only
   // the site's files match is then dispatched to them alone, with no middleware chain around them).

@@ -4,10 +4,11 @@
 // and modification time (as nginx makes it), 304 by `fresh` (the RFC 9110 rules
 // Express uses: If-None-Match, else If-Modified-Since), and If-Range.
 //
-// Small files are answered from memory, checked against the disk by one stat per
-// request: @hono/node-server's serveStatic streams every file through a web
-// stream and waits a timer turn for its first chunk, which made the site's pages
-// 0.1x as fast as a plain Node server sending them, with a p99 of 15 ms.
+// Small files are answered from memory, checked against the disk at most once a
+// second (RECHECK_MS) and after every build under `npm start`: @hono/node-server's
+// serveStatic streams every file through a web stream and waits a timer turn for
+// its first chunk, which made the site's pages 0.1x as fast as a plain Node
+// server sending them, with a p99 of 15 ms; a stat per request cost another 12%.
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -19,6 +20,7 @@ import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
 import { getMimeType } from "hono/utils/mime";
+import type { LiveChannel } from "./live-reload.ts";
 import type { HeaderRule } from "./netlify-config.ts";
 
 /** What the app's requests carry: Node's request and response, and the file a static answer sent. */
@@ -29,6 +31,14 @@ export interface SiteEnv {
 
 /** As Netlify serves a site's files: cached, but checked with the server each time. */
 const CACHE_CONTROL = "public, max-age=0, must-revalidate";
+/**
+ * How long a kept file's check against the disk holds (as nginx's open_file_cache_valid, at a
+ * second): a site swapped in by a build in another process is served within it. Under `npm start`
+ * each build ends it at once (the live channel), so a saved page is served at the next request.
+ */
+export const RECHECK_MS = 1000;
+/** Request paths whose check is held at most (a crawl of many addresses starts them again). */
+const CHECKED_PATHS = 10_000;
 /** Files up to this size are kept in memory once read; larger ones are streamed from the disk. */
 const KEPT_FILE_BYTES = 1024 * 1024;
 /** What the kept files may take in all (the oldest read go first). */
@@ -39,8 +49,9 @@ const KEPT_BYTES = 64 * 1024 * 1024;
  * when there is none; a 200 or 206 carries netlify.toml's [[headers]] for the
  * path (not a 304 or an error), as Netlify sends them.
  */
-export function staticFiles(site: string, rules: readonly HeaderRule[] = []): Handler<SiteEnv> {
+export function staticFiles(site: string, rules: readonly HeaderRule[] = [], live?: LiveChannel): Handler<SiteEnv> {
   const files = new SiteFiles(site);
+  live?.subscribe(() => files.forgetChecks());
   const custom = headerRules(rules);
   // Not async: a file's answer is handed to Node as it is made, with no promise to wait for.
   return (c, next) => {
@@ -57,11 +68,20 @@ function headerRules(rules: readonly HeaderRule[]): (path: string) => Record<str
   const router = new SmartRouter<Record<string, string>>({ routers: [new RegExpRouter(), new TrieRouter()] });
   for (const rule of rules)
     router.add("GET", rule.for, Object.fromEntries(Object.entries(rule.values).map(([k, v]) => [k.toLowerCase(), v])));
-  return (path) => {
+  // By path, so that a path's headers are one object from request to request (answer's memo).
+  const byPath = new Map<string, Record<string, string> | undefined>();
+  const match = (path: string) => {
     const [matched] = router.match("GET", path);
     if (!matched.length) return undefined;
     if (matched.length === 1) return matched[0]![0];
     return matched.reduce<Record<string, string>>((all, [values]) => ({ ...all, ...values }), {});
+  };
+  return (path) => {
+    if (byPath.has(path)) return byPath.get(path);
+    if (byPath.size >= CHECKED_PATHS) byPath.clear();
+    const values = match(path);
+    byPath.set(path, values);
+    return values;
   };
 }
 
@@ -86,6 +106,8 @@ interface Found {
   headers: Readonly<Record<string, string>>;
   /** The same and Content-Length: a 200's. */
   whole: Readonly<Record<string, string>>;
+  /** A 200's headers with netlify.toml's for the path it was last asked by, made once. */
+  ruled?: { custom: Record<string, string>; whole: Readonly<Record<string, string>> };
 }
 
 /** The site's folder, with the small files last read from it. */
@@ -99,8 +121,34 @@ class SiteFiles {
     this.site = path.resolve(site);
   }
 
-  /** The file a request path names, or undefined for none (or a path that leaves the site). */
+  /** The kept file each request path found, and when it was last checked against the disk. */
+  private readonly checked = new Map<string, { at: number; file: string }>();
+
+  /**
+   * The file a request path names, or undefined for none (or a path that leaves the site).
+   * A kept file checked less than RECHECK_MS ago is not looked at again.
+   */
   find(requestPath: string): Found | undefined {
+    const now = performance.now();
+    const recent = this.checked.get(requestPath);
+    // Only while the file is kept: the memory's bound is the kept files'.
+    const kept = recent && now - recent.at < RECHECK_MS ? this.kept.get(recent.file) : undefined;
+    if (kept) return kept;
+    const found = this.look(requestPath);
+    if (!found?.kept) this.checked.delete(requestPath);
+    else {
+      if (this.checked.size >= CHECKED_PATHS) this.checked.clear();
+      this.checked.set(requestPath, { at: now, file: found.file });
+    }
+    return found;
+  }
+
+  /** Every file is checked against the disk at its next request (a build has swapped in a new site). */
+  forgetChecks(): void {
+    this.checked.clear();
+  }
+
+  private look(requestPath: string): Found | undefined {
     const file = sitePath(this.site, requestPath);
     if (file === undefined) return undefined;
     let info = stat(file);
@@ -203,7 +251,7 @@ const bytes = (found: Found, start: number, end: number): Uint8Array<ArrayBuffer
  */
 function answer(method: string, req: IncomingHttpHeaders, found: Found, custom?: Record<string, string>): Response {
   const { info } = found;
-  const whole = custom ? { ...found.headers, "content-length": String(info.size), ...custom } : found.whole;
+  const whole = custom ? wholeWith(found, custom) : found.whole;
   const etag = found.headers.etag!;
   if ((req["if-none-match"] !== undefined || req["if-modified-since"] !== undefined) && isFresh(req, found.headers))
     return new Response(null, { status: 304, headers: validators(found.headers) });
@@ -226,6 +274,12 @@ function answer(method: string, req: IncomingHttpHeaders, found: Found, custom?:
   }
   const body = size === 0 ? null : bytes(found, 0, size - 1);
   return new Response(body, { headers: whole });
+}
+
+/** A 200's headers and netlify.toml's for its path (a later value winning), kept with the file's version. */
+function wholeWith(found: Found, custom: Record<string, string>): Readonly<Record<string, string>> {
+  if (found.ruled?.custom !== custom) found.ruled = { custom, whole: { ...found.whole, ...custom } };
+  return found.ruled.whole;
 }
 
 /** The client's copy is current: `fresh`'s rules (If-None-Match, else If-Modified-Since; no-cache asks again). */

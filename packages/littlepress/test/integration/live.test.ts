@@ -178,6 +178,25 @@ describe("npm start's live rebuilds", () => {
     }
   });
 
+  it("serves the new build's files at the first request after its build event", async () => {
+    const channel = listen();
+    try {
+      await channel.next(() => true);
+      await new Promise((r) => setTimeout(r, 500)); // saves of the tests before may still be building
+      const last = channel.states.at(-1)!.build;
+      const meta = async () => ((await (await get("/serial/meta.json")).json()) as { description: string }).description;
+      expect(await meta()).toContain("serial");
+      // Asked a moment before the save: the server's check of the file against the disk is fresh.
+      const settings = path.join(CONTENT, "serial", "publication.json");
+      const json = JSON.parse(readFileSync(settings, "utf8")) as { description: string };
+      writeFileSync(settings, JSON.stringify({ ...json, description: "A serial, described again" }));
+      await channel.next((s) => s.build > last);
+      expect(await meta()).toBe("A serial, described again");
+    } finally {
+      channel.close();
+    }
+  });
+
   it("puts the reload script only into pages a browser opens as documents", async () => {
     const plain = await get("/serial/edition/?delivery_count=2");
     const plainBody = await plain.text();

@@ -1,11 +1,12 @@
 // The site's files as the local server sends them (lib/server/static-site.ts):
-// a file replaced on disk is served as it is now, with a new ETag; a large one
+// a file replaced on disk is served as it is now (within a second), with a new ETag; a large one
 // as whole as a small one; a path that cannot be a file name is a plain 404;
 // netlify.toml's [[headers]] ride on the file's answers as Netlify sends them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
+import { RECHECK_MS } from "../../lib/server/static-site.ts";
 import { rawOnce } from "../helpers/raw-http.ts";
 
 let site: string;
@@ -24,11 +25,12 @@ const get = (pathname: string, headers: Record<string, string> = {}) =>
   fetch(server.url + pathname, { headers, signal: AbortSignal.timeout(10_000) });
 
 describe("the site's files", () => {
-  it("serves a file replaced on disk as it is now", async () => {
+  it("serves a file replaced on disk as it is now, once the last check of it is a second old", async () => {
     writeFileSync(path.join(site, "note.txt"), "first\n");
     const first = await get("/note.txt");
     expect(await first.text()).toBe("first\n");
     writeFileSync(path.join(site, "note.txt"), "the second, longer\n");
+    await new Promise((r) => setTimeout(r, RECHECK_MS + 50));
     const second = await get("/note.txt");
     expect(await second.text()).toBe("the second, longer\n");
     expect(second.headers.get("etag")).not.toBe(first.headers.get("etag"));
