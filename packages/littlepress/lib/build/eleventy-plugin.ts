@@ -44,7 +44,7 @@ import { metaJson } from "../model/meta.ts";
 import { eachAtMost } from "../model/each-at-most.ts";
 import { DATA_DIR, SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
 import { swapIn } from "./swap-in.ts";
-import { loadSite, type PublicationSource, type Site } from "./site.ts";
+import { loadSite, type EditionSource, type PublicationSource, type Site } from "./site.ts";
 import { textFields } from "../model/config-fields.ts";
 import { slotToken } from "../model/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
@@ -63,6 +63,8 @@ interface EditionPage {
   variantIndex: number;
   /** What the page's templates see. */
   edition: EditionData;
+  /** What it is made from, with the publication's settings and the variant. */
+  source: EditionSource;
 }
 
 /**
@@ -244,7 +246,8 @@ async function loadPublications(
   let site: Site = { publications: [] };
   if (content !== undefined) {
     try {
-      site = loadSite(content, options.today ? { today: options.today } : {});
+      const read = options.memory?.editionFiles;
+      site = loadSite(content, { ...(options.today && { today: options.today }), ...(read && { read }) });
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
       problems.push(...error.problems);
@@ -558,7 +561,7 @@ function editionPages(publications: PublicationSource[]): Map<string, EditionPag
           render,
           ...(source.parts && { parts: source.parts }),
         };
-        pages.set(url, { pub, key: source.key, variant, variantIndex, edition });
+        pages.set(url, { pub, key: source.key, variant, variantIndex, edition, source });
       }
     });
   }
@@ -597,7 +600,8 @@ function changedPages(pages: Map<string, EditionPage>, memory: RenderMemory): Ma
 
 /**
  * All a page is rendered from, besides the layouts and the site's data: the
- * edition as the templates see it, and its publication's settings.
+ * edition's source, the variant, and its publication's settings (what the
+ * templates see is made from these alone).
  */
 function pageInputs(page: EditionPage): string {
   let settings = publicationInputs.get(page.pub);
@@ -605,11 +609,18 @@ function pageInputs(page: EditionPage): string {
     const { editions, ...rest } = page.pub;
     publicationInputs.set(page.pub, (settings = JSON.stringify([rest, editions.by])));
   }
-  return settings + JSON.stringify([page.edition, page.variant]);
+  let edition = editionInputs.get(page.source);
+  if (edition === undefined) editionInputs.set(page.source, (edition = JSON.stringify(page.source)));
+  return settings + edition + JSON.stringify(page.variant ?? null);
 }
 
 /** A publication's part of its pages' inputs, written once a build, not once a page. */
 const publicationInputs = new WeakMap<PublicationSource, string>();
+/**
+ * An edition's part, written once for each of its pages and, under `npm start`, once for as
+ * long as its file is unchanged (the memory keeps the edition a file gave: site.ts's `read`).
+ */
+const editionInputs = new WeakMap<EditionSource, string>();
 
 async function writePublications(
   publications: PublicationSource[],

@@ -1,9 +1,12 @@
 // What `npm start` keeps from one build to the next, so that a save costs
-// about what it changed: the edition pages rendered (a page whose inputs are
-// unchanged is not rendered again), and what the build worked out from each
-// page's HTML (its hashes and ETags, its estimated length, its compressed
-// bytes). Beside 1,000 editions a save changes one page; the other 999 were
+// about what it changed: what each edition file gave (read again only once
+// saved), the edition pages rendered (a page whose inputs are unchanged is not
+// rendered again), and what the build worked out from each page's HTML (its
+// hashes and ETags, its estimated length, its compressed bytes). Beside 1,000 editions a save changes one page; the other 999 were
 // hashed, measured and compressed again on every save before.
+
+import path from "node:path";
+import type { EditionRead } from "./site.ts";
 
 /** A page rendered by an earlier build: the inputs it was rendered from, and its HTML. */
 export interface RememberedPage {
@@ -18,6 +21,8 @@ export type Remember = <T>(html: string, fact: string, make: () => T) => T;
 export const workOut: Remember = (_html, _fact, make) => make();
 
 export class RenderMemory {
+  /** What each Markdown edition file gave (site.ts): kept until the file is saved again. */
+  readonly editionFiles = new Map<string, EditionRead>();
   /** Edition pages by URL. Valid while the layouts, global data and images are unchanged (see clear). */
   readonly pages = new Map<string, RememberedPage>();
   /** Facts by HTML, then by name, each with the last build that used it. */
@@ -41,9 +46,15 @@ export class RenderMemory {
     this.#build++;
   }
 
+  /** Forgets what these files gave: they were saved, added or removed since. */
+  forgetFiles(files: string[]): void {
+    for (const file of files) this.editionFiles.delete(path.resolve(file));
+  }
+
   /** Forgets everything: after a change that may alter any page (a layout, an image, global data). */
   clear(): void {
     this.pages.clear();
     this.#facts.clear();
+    this.editionFiles.clear();
   }
 }

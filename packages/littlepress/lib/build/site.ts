@@ -55,7 +55,15 @@ export interface Site {
 export interface LoadOptions {
   /** The build date, where an open-ended recurring rule starts its window (default: today, UTC). */
   today?: IsoDate;
+  /**
+   * What each Markdown edition file gave an earlier load, by its absolute path (`npm start`'s
+   * memory, which forgets the files a save changed): a file found here is not read again.
+   */
+  read?: Map<string, EditionRead>;
 }
+
+/** What one Markdown edition file gave, for a publication keyed `by`: an edition, or a problem. */
+export type EditionRead = { by: string } & ({ edition: EditionSource } | { problem: ContentProblem });
 
 /**
  * Reads and checks every publication under `contentDir`. Throws a ContentError
@@ -76,7 +84,7 @@ export function loadSite(contentDir: string, options: LoadOptions = {}): Site {
       continue;
     }
     const pub = read.publication;
-    const list = readEditions(pub, dir, tree, today);
+    const list = readEditions(pub, dir, tree, today, options.read);
     misplacedData(dir, problems);
     const file = path.join(dir, "publication.json");
     const sampleKey = list.length ? sampleOf(pub, list, file, problems) : "";
@@ -194,11 +202,17 @@ function readSiteSettings(
 }
 
 /** Every edition of a publication: its Markdown files, its data rows and its recurring dates, sorted by key. */
-function readEditions(pub: Publication, dir: string, tree: ContentTree, today: IsoDate): EditionSource[] {
+function readEditions(
+  pub: Publication,
+  dir: string,
+  tree: ContentTree,
+  today: IsoDate,
+  read?: Map<string, EditionRead>,
+): EditionSource[] {
   const { problems } = tree;
   const before = problems.length;
   const editionsDir = path.join(dir, "editions");
-  const markdown = readMarkdownEditions(pub, editionsDir, tree);
+  const markdown = readMarkdownEditions(pub, editionsDir, tree, read);
   const { rows, recurring } = dataEditions(pub, dir, today, problems);
   if (markdown.length + rows.length + recurring.length === 0) {
     if (problems.length === before)
@@ -249,37 +263,40 @@ export function markPush(edition: EditionSource, problems: ContentProblem[]): vo
 }
 
 /** The Markdown files in a publication's editions folder (none when there is no such folder). */
-function readMarkdownEditions(pub: Publication, dir: string, tree: ContentTree): EditionSource[] {
+function readMarkdownEditions(
+  pub: Publication,
+  dir: string,
+  tree: ContentTree,
+  read = new Map<string, EditionRead>(),
+): EditionSource[] {
   const { problems } = tree;
   const all = listFiles(tree, dir);
   const files = all.filter((f) => f.endsWith(".md"));
   problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
-  const field = KEY_FIELD[pub.editions.by];
   const editions: EditionSource[] = [];
   for (const file of files) {
-    const text = readText(file);
-    if ("problem" in text) {
-      problems.push(text.problem);
-      continue;
-    }
-    const front = splitFrontMatter(text.text);
-    if ("error" in front) {
-      problems.push({ file, field: "front matter", problem: front.error, fix: front.fix });
-      continue;
-    }
-    const pagination = paginationProblem(file, front.data);
-    if (pagination) {
-      problems.push(pagination);
-      continue;
-    }
-    const key = keyFromFrontMatter(pub.editions.by, front.data[field]);
-    if ("problem" in key) {
-      problems.push({ file, field, ...keyProblem(key, front, field) });
-      continue;
-    }
-    editions.push({ key: key.key, file: file.split(path.sep).join("/"), ...front });
+    const known = read.get(path.resolve(file));
+    const got = known?.by === pub.editions.by ? known : readEditionFile(pub, file);
+    if (got !== known) read.set(path.resolve(file), got);
+    if ("problem" in got) problems.push(got.problem);
+    else editions.push(got.edition);
   }
   return editions;
+}
+
+/** One Markdown edition file: its key, front matter and body, or what is wrong with it. */
+function readEditionFile(pub: Publication, file: string): EditionRead {
+  const { by } = pub.editions;
+  const field = KEY_FIELD[by];
+  const text = readText(file);
+  if ("problem" in text) return { by, problem: text.problem };
+  const front = splitFrontMatter(text.text);
+  if ("error" in front) return { by, problem: { file, field: "front matter", problem: front.error, fix: front.fix } };
+  const pagination = paginationProblem(file, front.data);
+  if (pagination) return { by, problem: pagination };
+  const key = keyFromFrontMatter(by, front.data[field]);
+  if ("problem" in key) return { by, problem: { file, field, ...keyProblem(key, front, field) } };
+  return { by, edition: { key: key.key, file: file.split(path.sep).join("/"), ...front } };
 }
 
 type Said = { problem: string; fix: string };

@@ -1,8 +1,13 @@
 // What npm start keeps between builds (lib/build/render-memory.ts): a fact of
 // a page's HTML is worked out once, kept while a build uses it, and dropped
-// after a build that did not.
-import { describe, expect, it } from "vitest";
+// after a build that did not; an edition file is read again once it is saved.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { RenderMemory, workOut } from "../../lib/build/render-memory.ts";
+import { loadSite } from "../../lib/build/site.ts";
+import type { ContentProblem } from "../../lib/model/content-error.ts";
+import { contentFolders, md, pub, problemsOf } from "../helpers/content-folder.ts";
 
 describe("RenderMemory", () => {
   it("works a fact out once for the same HTML, and apart for each name and each HTML", () => {
@@ -41,5 +46,40 @@ describe("RenderMemory", () => {
     workOut("<p>a</p>", "f", () => ++made);
     workOut("<p>a</p>", "f", () => ++made);
     expect(made).toBe(2);
+  });
+});
+
+describe("what edition files gave, kept by the memory (npm start)", () => {
+  const folders = contentFolders("unit-memory-");
+  afterAll(folders.remove);
+
+  it("reads again only the files a save changed, and all of them for another kind of key", () => {
+    const dir = folders.content({
+      "tales/publication.json": pub("delivery_count"),
+      "tales/editions/a.md": md("number: 0", "First."),
+      "tales/editions/b.md": md("number: 1", "Second."),
+    });
+    const memory = new RenderMemory();
+    const load = () => loadSite(dir, { read: memory.editionFiles }).publications[0]!.editions.list;
+    const [a, b] = load();
+    const edited = path.join(dir, "tales/editions/b.md");
+    writeFileSync(edited, md("number: 1", "Second, saved again."));
+    memory.forgetFiles([edited]);
+    const [a2, b2] = load();
+    expect(a2).toBe(a); // the very object: not read again
+    expect(b2).not.toBe(b);
+    expect(b2!.body).toBe("Second, saved again.\n");
+
+    // Keyed by date now: every file is read again, and each says what its front matter lacks.
+    writeFileSync(path.join(dir, "tales/publication.json"), JSON.stringify(pub("local_date")));
+    const problems = problemsOf(dir, { read: memory.editionFiles });
+    expect(problems.map((p) => p.field)).toEqual(["date", "date"]);
+  });
+
+  it("forgets them on clear (a layout or global data changed)", () => {
+    const memory = new RenderMemory();
+    memory.editionFiles.set(path.resolve("x.md"), { by: "delivery_count", problem: {} as ContentProblem });
+    memory.clear();
+    expect(memory.editionFiles.size).toBe(0);
   });
 });
