@@ -2,8 +2,9 @@
 // about what it changed: what each edition file gave (read again only once
 // saved), the edition pages rendered (a page whose inputs are unchanged is not
 // rendered again), and what the build worked out from each page's HTML (its
-// hashes and ETags, its estimated length, its compressed bytes). Beside 1,000 editions a save changes one page; the other 999 were
-// hashed, measured and compressed again on every save before.
+// hashes and ETags, its estimated length, its compressed bytes). Beside 1,000
+// editions a save changes one page; the other 999 were read, hashed, measured
+// and compressed again on every save before.
 
 import path from "node:path";
 import type { EditionRead } from "./site.ts";
