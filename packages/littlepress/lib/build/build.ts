@@ -156,6 +156,7 @@ async function write(
   }
   await swapIn(nextData, data);
   await swapIn(next, output);
+  memory?.files.settled(output);
 }
 
 /**

@@ -184,7 +184,8 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
       const siteJson = options.content === undefined ? sources.configFile : path.join(options.content, "site.json");
       warnings.push(...assumedUrlWarnings(assumedUrl, siteJson, options.deploy ?? false));
       reportWarnings(warnings, options.strict ?? false);
-      await writePublications(site.publications, rendered, directories.output, options.bundleBudget, remember);
+      const put = filePutter(directories.output, memory);
+      await writePublications(site.publications, rendered, directories.output, options.bundleBudget, remember, put);
       memory?.built();
       await writeSiteIndex(site, directories.output, siteUrl({ site: site.url ?? options.url }).url);
       // Beside the site, never in it, whichever command ran Eleventy (`littlepress build` then swaps both in).
@@ -622,12 +623,22 @@ const publicationInputs = new WeakMap<PublicationSource, string>();
  */
 const editionInputs = new WeakMap<EditionSource, string>();
 
+/** Writes a file of the build (a path under its output, with `/`); under `npm start`, links one that is unchanged. */
+type Put = (file: string, bytes: Buffer) => Promise<void>;
+
+function filePutter(output: string, memory: RenderMemory | undefined): Put {
+  if (!memory) return (file, bytes) => writeFile(path.join(output, file), bytes);
+  memory.files.begin();
+  return (file, bytes) => memory.files.put(output, file, bytes);
+}
+
 async function writePublications(
   publications: PublicationSource[],
   rendered: Map<string, RenderedEdition[]>,
   output: string,
   bundleBudget: number | undefined,
   remember: Remember,
+  put: Put,
 ) {
   const encoded: EncodedPublication[] = [];
   for (const pub of publications) {
@@ -648,18 +659,18 @@ async function writePublications(
   }
   for (const dir of new Set(files.map((f) => path.dirname(f.path))))
     await mkdir(path.join(output, dir), { recursive: true });
-  await eachAtMost(WRITES_AT_ONCE, files, (f) => writeFile(path.join(output, f.path), f.bytes));
+  await eachAtMost(WRITES_AT_ONCE, files, (f) => put(f.path, f.bytes));
   for (const { index } of encoded) {
     await writeFile(path.join(output, DATA_DIR, index.slug, "index.json"), JSON.stringify(index));
   }
   for (const pub of publications) {
     await mkdir(path.join(output, pub.slug), { recursive: true });
-    await writeFile(path.join(output, pub.slug, "meta.json"), JSON.stringify(metaJson(pub), null, 2) + "\n");
+    await put(`${pub.slug}/meta.json`, Buffer.from(JSON.stringify(metaJson(pub), null, 2) + "\n"));
     const icon = pub.iconFile ? { file: pub.iconFile, bytes: await readFile(pub.iconFile) } : undefined;
     // The same image gives the same icon: npm start makes it again only when it changed.
     const fact = icon ? `the icon from ${icon.file}` : "the default icon";
     const made = remember(icon ? icon.bytes.toString("base64") : "", fact, () => makeIcon(icon));
-    await writeFile(path.join(output, pub.slug, "icon.png"), await made);
+    await put(`${pub.slug}/icon.png`, await made);
   }
 }
 

@@ -7,6 +7,7 @@
 // and compressed again on every save before.
 
 import path from "node:path";
+import { KeptFiles } from "./kept-files.ts";
 import type { EditionRead } from "./site.ts";
 
 /** A page rendered by an earlier build: the inputs it was rendered from, and its HTML. */
@@ -22,6 +23,8 @@ export type Remember = <T>(html: string, fact: string, make: () => T) => T;
 export const workOut: Remember = (_html, _fact, make) => make();
 
 export class RenderMemory {
+  /** The files the last good build wrote: one of the same bytes is linked (kept by clear: bytes are bytes). */
+  readonly files = new KeptFiles();
   /** What each Markdown edition file gave (site.ts): kept until the file is saved again. */
   readonly editionFiles = new Map<string, EditionRead>();
   /** Edition pages by URL. Valid while the layouts, global data and images are unchanged (see clear). */
