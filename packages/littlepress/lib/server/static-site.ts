@@ -20,6 +20,7 @@ import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
 import { getMimeType } from "hono/utils/mime";
+import { RECHECK_MS } from "../edge/site-index.ts";
 import type { LiveChannel } from "./live-reload.ts";
 import type { HeaderRule } from "./netlify-config.ts";
 
@@ -31,12 +32,6 @@ export interface SiteEnv {
 
 /** As Netlify serves a site's files: cached, but checked with the server each time. */
 const CACHE_CONTROL = "public, max-age=0, must-revalidate";
-/**
- * How long a kept file's check against the disk holds (as nginx's open_file_cache_valid, at a
- * second): a site swapped in by a build in another process is served within it. Under `npm start`
- * each build ends it at once (the live channel), so a saved page is served at the next request.
- */
-export const RECHECK_MS = 1000;
 /** Request paths whose check is held at most (a crawl of many addresses starts them again). */
 const CHECKED_PATHS = 10_000;
 /** Files up to this size are kept in memory once read; larger ones are streamed from the disk. */
@@ -126,7 +121,10 @@ class SiteFiles {
 
   /**
    * The file a request path names, or undefined for none (or a path that leaves the site).
-   * A kept file checked less than RECHECK_MS ago is not looked at again.
+   * A kept file checked less than RECHECK_MS ago is not looked at again, as the functions'
+   * indexes are not (lib/edge/site-index.ts, as nginx's open_file_cache_valid at a second):
+   * a site swapped in by a build in another process is served within it. Under `npm start`
+   * each build ends the checks at once (the live channel).
    */
   find(requestPath: string): Found | undefined {
     const now = performance.now();

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { RECHECK_MS } from "../../lib/server/static-site.ts";
+import { RECHECK_MS } from "../../lib/edge/site-index.ts";
 import { rawOnce } from "../helpers/raw-http.ts";
 
 let site: string;
