@@ -44,6 +44,7 @@ import { metaJson } from "../model/meta.ts";
 import { eachAtMost } from "../model/each-at-most.ts";
 import { DATA_DIR, SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
 import { swapIn } from "./swap-in.ts";
+import { leaveUnwritten } from "./unwritten-pages.ts";
 import { loadSite, type EditionSource, type PublicationSource, type Site } from "./site.ts";
 import { textFields } from "../model/config-fields.ts";
 import { slotToken } from "../model/text-slots.ts";
@@ -151,7 +152,11 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
   const pages = editionPages(site.publications);
   const { memory } = options;
 
-  addEditions(eleventyConfig, memory ? changedPages(pages, memory) : pages, options.content);
+  const rendering = memory ? changedPages(pages, memory) : pages;
+  addEditions(eleventyConfig, rendering, options.content);
+  // Packed into shards from Eleventy's results: never written as pages (unwritten-pages.ts).
+  const output = eleventyConfig.directories.output;
+  const release = await leaveUnwritten([...rendering.keys()].map((url) => path.join(output, url)));
   // A blog's own home page stays its own: the desk's home is for sites of content/ publications.
   addDesk(eleventyConfig, site, options.content !== undefined);
 
@@ -178,6 +183,7 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
   eleventyConfig.on(
     "eleventy.after",
     async ({ results, directories }: { results: RenderResult[]; directories: { output: string } }) => {
+      release();
       const rendered = renderedEditions(pages, results, memory);
       const remember = memory?.remember ?? workOut;
       const warnings = printChecks(site, rendered, sources, remember);
