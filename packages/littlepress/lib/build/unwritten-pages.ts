@@ -13,8 +13,8 @@ const unwritten = new Set<string>();
 let patched: Promise<void> | undefined;
 
 interface FileWriter {
-  writeFileSync(file: string, content: unknown): void;
-  writeFile(file: string, content: unknown): Promise<void>;
+  writeFileSync: (this: FileWriter, file: string, content: unknown) => void;
+  writeFile: (this: FileWriter, file: string, content: unknown) => Promise<void>;
 }
 
 /**
@@ -37,10 +37,10 @@ async function patchWriter(): Promise<void> {
   const { FileSystemManager } = (await import(file)) as { FileSystemManager: { prototype: FileWriter } };
   const writer = FileSystemManager.prototype;
   const { writeFileSync, writeFile } = writer;
-  writer.writeFileSync = function (this: FileWriter, file, content) {
+  writer.writeFileSync = function (file, content) {
     if (!unwritten.has(path.resolve(file))) writeFileSync.call(this, file, content);
   };
-  writer.writeFile = async function (this: FileWriter, file, content) {
+  writer.writeFile = async function (file, content) {
     if (!unwritten.has(path.resolve(file))) await writeFile.call(this, file, content);
   };
 }

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { removeFailedBuild } from "../../lib/build/leftovers.ts";
 
 const leftovers = path.resolve("lib/build/leftovers.ts");
 
@@ -13,29 +14,27 @@ function folderWithLateWrites(root: string): { folder: string; stop: () => Promi
   const folder = path.join(root, "_site.next");
   mkdirSync(path.join(folder, "post"), { recursive: true });
   for (let i = 0; i < 300; i++) writeFileSync(path.join(folder, "post", `page-${i}.html`), "<p>page</p>");
-  let writing = true;
-  let written = 0;
+  const state = { writing: true, written: 0 };
   const writer = (async () => {
-    while (writing) {
+    while (state.writing) {
       // The removal can take a folder from under a call (ENOENT): the next round makes it again.
       await mkdir(path.join(folder, "post"), { recursive: true })
-        .then(() => writeFile(path.join(folder, "post", `late-${written++}.html`), "<p>late</p>"))
+        .then(() => writeFile(path.join(folder, "post", `late-${state.written++}.html`), "<p>late</p>"))
         .catch(() => {});
     }
   })();
   return {
     folder,
     stop: async () => {
-      writing = false;
+      state.writing = false;
       await writer;
-      return written;
+      return state.written;
     },
   };
 }
 
 describe("a failed build's folders", () => {
   it("are removed without an error of their own while late pages are still being written into them", async () => {
-    const { removeFailedBuild } = await import(leftovers);
     const root = mkdtempSync(path.join(os.tmpdir(), "leftovers-"));
     const { folder, stop } = folderWithLateWrites(root);
     await expect(removeFailedBuild(folder, path.join(root, "_site_data.next"))).resolves.toBeUndefined();
