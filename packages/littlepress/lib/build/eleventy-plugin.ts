@@ -602,15 +602,19 @@ function renderedEditions(
 
 /** The pages whose inputs differ from those the memory rendered them from (all of them, with an empty memory). */
 function changedPages(pages: Map<string, EditionPage>, memory: RenderMemory): Map<string, EditionPage> {
-  return new Map([...pages].filter(([url, page]) => memory.pages.get(url)?.inputs !== pageInputs(page)));
+  return new Map([...pages].filter(([url, page]) => !sameInputs(memory.pages.get(url)?.inputs, pageInputs(page))));
 }
+
+/** Part by part: an unchanged edition's part is the very string, compared at once, never joined to the rest. */
+const sameInputs = (a: readonly string[] | undefined, b: readonly string[]) =>
+  a !== undefined && a.length === b.length && a.every((part, i) => part === b[i]);
 
 /**
  * All a page is rendered from, besides the layouts and the site's data: the
  * edition's source, the variant, and its publication's settings (what the
  * templates see is made from these alone).
  */
-function pageInputs(page: EditionPage): string {
+function pageInputs(page: EditionPage): string[] {
   let settings = publicationInputs.get(page.pub);
   if (settings === undefined) {
     const { editions, ...rest } = page.pub;
@@ -618,7 +622,7 @@ function pageInputs(page: EditionPage): string {
   }
   let edition = editionInputs.get(page.source);
   if (edition === undefined) editionInputs.set(page.source, (edition = JSON.stringify(page.source)));
-  return settings + edition + JSON.stringify(page.variant ?? null);
+  return [settings, edition, JSON.stringify(page.variant ?? null)];
 }
 
 /** A publication's part of its pages' inputs, written once a build, not once a page. */

@@ -12,7 +12,8 @@ import type { EditionRead } from "./site.ts";
 
 /** A page rendered by an earlier build: the inputs it was rendered from, and its HTML. */
 export interface RememberedPage {
-  inputs: string;
+  /** Its publication's settings, its edition's source and its variant, each as JSON. */
+  inputs: readonly string[];
   html: string;
 }
 

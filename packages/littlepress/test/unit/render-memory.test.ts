@@ -34,7 +34,7 @@ describe("RenderMemory", () => {
 
   it("forgets pages and facts on clear (a layout or global data changed)", () => {
     const memory = new RenderMemory();
-    memory.pages.set("/a/", { inputs: "x", html: "<p>a</p>" });
+    memory.pages.set("/a/", { inputs: ["x"], html: "<p>a</p>" });
     memory.remember("<p>a</p>", "f", () => 1);
     memory.clear();
     expect(memory.pages.size).toBe(0);
