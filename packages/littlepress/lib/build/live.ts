@@ -109,7 +109,6 @@ export class LiveSite {
   private async rebuild(files: string[]): Promise<void> {
     const { content, output } = this.options;
     if (files.some((f) => content === undefined || !keepsMemory(content, f))) this.memory.clear();
-    else this.memory.forgetFiles(files);
     await eleventyForget(files);
     const started = performance.now();
     try {

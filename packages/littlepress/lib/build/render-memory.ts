@@ -1,12 +1,11 @@
 // What `npm start` keeps from one build to the next, so that a save costs
 // about what it changed: what each edition file gave (read again only once
-// saved), the edition pages rendered (a page whose inputs are unchanged is not
+// saved: its version changed), the edition pages rendered (a page whose inputs are unchanged is not
 // rendered again), and what the build worked out from each page's HTML (its
 // hashes and ETags, its estimated length, its compressed bytes). Beside 1,000
 // editions a save changes one page; the other 999 were read, hashed, measured
 // and compressed again on every save before.
 
-import path from "node:path";
 import { KeptFiles } from "./kept-files.ts";
 import type { EditionRead } from "./site.ts";
 
@@ -26,7 +25,7 @@ export const workOut: Remember = (_html, _fact, make) => make();
 export class RenderMemory {
   /** The files the last good build wrote: one of the same bytes is linked (kept by clear: bytes are bytes). */
   readonly files = new KeptFiles();
-  /** What each Markdown edition file gave (site.ts): kept until the file is saved again. */
+  /** What each Markdown edition file gave (site.ts): used while the file is of the same version. */
   readonly editionFiles = new Map<string, EditionRead>();
   /** Edition pages by URL. Valid while the layouts, global data and images are unchanged (see clear). */
   readonly pages = new Map<string, RememberedPage>();
@@ -49,11 +48,6 @@ export class RenderMemory {
   built(): void {
     for (const [html, { build }] of this.#facts) if (build !== this.#build) this.#facts.delete(html);
     this.#build++;
-  }
-
-  /** Forgets what these files gave: they were saved, added or removed since. */
-  forgetFiles(files: string[]): void {
-    for (const file of files) this.editionFiles.delete(path.resolve(file));
   }
 
   /** Forgets everything: after a change that may alter any page (a layout, an image, global data). */

@@ -57,13 +57,16 @@ export interface LoadOptions {
   today?: IsoDate;
   /**
    * What each Markdown edition file gave an earlier load, by its absolute path (`npm start`'s
-   * memory, which forgets the files a save changed): a file found here is not read again.
+   * memory): a file found here, of the same version, is not read again.
    */
   read?: Map<string, EditionRead>;
 }
 
-/** What one Markdown edition file gave, for a publication keyed `by`: an edition, or a problem. */
-export type EditionRead = { by: string } & ({ edition: EditionSource } | { problem: ContentProblem });
+/**
+ * What one Markdown edition file gave, for a publication keyed `by`: an edition, or a problem;
+ * `version` is the file's, when it was read (fileVersion).
+ */
+export type EditionRead = { by: string; version: string } & ({ edition: EditionSource } | { problem: ContentProblem });
 
 /**
  * Reads and checks every publication under `contentDir`. Throws a ContentError
@@ -275,9 +278,14 @@ function readMarkdownEditions(
   problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
   const editions: EditionSource[] = [];
   for (const file of files) {
-    const known = read.get(path.resolve(file));
-    const got = known?.by === pub.editions.by ? known : readEditionFile(pub, file);
-    if (got !== known) read.set(path.resolve(file), got);
+    // Checked by the file's version, not by the watcher's word: a save it never reported
+    // (in a linked folder, a burst past its queue) is read all the same.
+    const id = path.resolve(file);
+    const version = fileVersion(file);
+    const known = read.get(id);
+    const got =
+      known?.by === pub.editions.by && known.version === version ? known : readEditionFile(pub, file, version);
+    if (got !== known) read.set(id, got);
     if ("problem" in got) problems.push(got.problem);
     else editions.push(got.edition);
   }
@@ -285,18 +293,20 @@ function readMarkdownEditions(
 }
 
 /** One Markdown edition file: its key, front matter and body, or what is wrong with it. */
-function readEditionFile(pub: Publication, file: string): EditionRead {
-  const { by } = pub.editions;
+function readEditionFile(pub: Publication, file: string, version: string): EditionRead {
+  const by = pub.editions.by;
+  const read = { by, version };
   const field = KEY_FIELD[by];
   const text = readText(file);
-  if ("problem" in text) return { by, problem: text.problem };
+  if ("problem" in text) return { ...read, problem: text.problem };
   const front = splitFrontMatter(text.text);
-  if ("error" in front) return { by, problem: { file, field: "front matter", problem: front.error, fix: front.fix } };
+  if ("error" in front)
+    return { ...read, problem: { file, field: "front matter", problem: front.error, fix: front.fix } };
   const pagination = paginationProblem(file, front.data);
-  if (pagination) return { by, problem: pagination };
+  if (pagination) return { ...read, problem: pagination };
   const key = keyFromFrontMatter(by, front.data[field]);
-  if ("problem" in key) return { by, problem: { file, field, ...keyProblem(key, front, field) } };
-  return { by, edition: { key: key.key, file: file.split(path.sep).join("/"), ...front } };
+  if ("problem" in key) return { ...read, problem: { file, field, ...keyProblem(key, front, field) } };
+  return { ...read, edition: { key: key.key, file: file.split(path.sep).join("/"), ...front } };
 }
 
 type Said = { problem: string; fix: string };
@@ -349,4 +359,10 @@ function exists(p: string): boolean {
     // Any failure to stat is "not there" for the caller, which says what it looked for.
     return false;
   }
+}
+
+/** Changes when a file is saved, renamed over or replaced: its modification time, size and inode. */
+function fileVersion(file: string): string {
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : "gone";
 }

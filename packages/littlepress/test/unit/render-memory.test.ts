@@ -53,7 +53,7 @@ describe("what edition files gave, kept by the memory (npm start)", () => {
   const folders = contentFolders("unit-memory-");
   afterAll(folders.remove);
 
-  it("reads again only the files a save changed, and all of them for another kind of key", () => {
+  it("reads again only the files saved since, and all of them for another kind of key", () => {
     const dir = folders.content({
       "tales/publication.json": pub("delivery_count"),
       "tales/editions/a.md": md("number: 0", "First."),
@@ -63,8 +63,7 @@ describe("what edition files gave, kept by the memory (npm start)", () => {
     const load = () => loadSite(dir, { read: memory.editionFiles }).publications[0]!.editions.list;
     const [a, b] = load();
     const edited = path.join(dir, "tales/editions/b.md");
-    writeFileSync(edited, md("number: 1", "Second, saved again."));
-    memory.forgetFiles([edited]);
+    writeFileSync(edited, md("number: 1", "Second, saved again.")); // no word of it: its version tells
     const [a2, b2] = load();
     expect(a2).toBe(a); // the very object: not read again
     expect(b2).not.toBe(b);
@@ -78,7 +77,8 @@ describe("what edition files gave, kept by the memory (npm start)", () => {
 
   it("forgets them on clear (a layout or global data changed)", () => {
     const memory = new RenderMemory();
-    memory.editionFiles.set(path.resolve("x.md"), { by: "delivery_count", problem: {} as ContentProblem });
+    const problem = {} as ContentProblem;
+    memory.editionFiles.set(path.resolve("x.md"), { by: "delivery_count", version: "1:2:3", problem });
     memory.clear();
     expect(memory.editionFiles.size).toBe(0);
   });
