@@ -270,7 +270,7 @@ function readMarkdownEditions(
   pub: Publication,
   dir: string,
   tree: ContentTree,
-  read = new Map<string, EditionRead>(),
+  read?: Map<string, EditionRead>,
 ): EditionSource[] {
   const { problems } = tree;
   const all = listFiles(tree, dir);
@@ -278,18 +278,26 @@ function readMarkdownEditions(
   problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
   const editions: EditionSource[] = [];
   for (const file of files) {
-    // Checked by the file's version, not by the watcher's word: a save it never reported
-    // (in a linked folder, a burst past its queue) is read all the same.
-    const id = path.resolve(file);
-    const version = fileVersion(file);
-    const known = read.get(id);
-    const got =
-      known?.by === pub.editions.by && known.version === version ? known : readEditionFile(pub, file, version);
-    if (got !== known) read.set(id, got);
+    const got = read ? readAgainIfSaved(pub, file, read) : readEditionFile(pub, file, "");
     if ("problem" in got) problems.push(got.problem);
     else editions.push(got.edition);
   }
   return editions;
+}
+
+/**
+ * What a file gave the last load, if it is still of the same version; else read now and kept.
+ * Checked by the file's version, not by the watcher's word: a save it never reported (in a
+ * linked folder, a burst past its queue) is read all the same.
+ */
+function readAgainIfSaved(pub: Publication, file: string, read: Map<string, EditionRead>): EditionRead {
+  const id = path.resolve(file);
+  const version = fileVersion(file);
+  const known = read.get(id);
+  if (known?.by === pub.editions.by && known.version === version) return known;
+  const got = readEditionFile(pub, file, version);
+  read.set(id, got);
+  return got;
 }
 
 /** One Markdown edition file: its key, front matter and body, or what is wrong with it. */
