@@ -14,7 +14,7 @@ export interface ConfigCheck {
 export type ConfigValidator = (config: Record<string, unknown>) => ConfigCheck;
 
 // configSchema's schemas are made by this module from checked fields: checked against JSON Schema's
-// meta-schema by a test (config-schemas.test.ts), not by every function that starts (50 ms of a cold start).
+// meta-schema by a test (config-validator.test.ts), not by every function that starts (50 ms of a cold start).
 const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
 
 function fieldSchema(f: ConfigField): object {

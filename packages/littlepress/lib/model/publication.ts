@@ -48,7 +48,7 @@ export interface Publication {
 }
 
 // The schema is ours and constant: checked against JSON Schema's meta-schema by a test
-// (config-schemas.test.ts), not by every process that loads it (compiling the meta-schema took 50 ms).
+// (test/unit/publication.test.ts), not by every process that loads it (compiling the meta-schema took 50 ms).
 const ajv = new Ajv({ allErrors: true, useDefaults: true, discriminator: true, strict: false, validateSchema: false });
 const validatePublication = ajv.compile(publicationSchema);
 

@@ -1,3 +1,4 @@
+import { Ajv } from "ajv";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
 import { compileConfigValidator, configSchema, type ConfigCheck } from "../../lib/model/config-validator.ts";
@@ -317,5 +318,16 @@ describe("configSchema", () => {
     expect(schema.required).toEqual(["lang", "name"]);
     expect(schema.additionalProperties).toBe(false);
     expect(Object.keys(schema.properties)).toEqual(["lang", "size", "name", "code", "note"]);
+  });
+
+  // ajv compiles it unchecked (config-validator.ts: 50 ms of a cold start), so the check is made here.
+  it("is a schema JSON Schema's meta-schema accepts, for every kind of field and limit", () => {
+    const checker = new Ajv({ strict: false });
+    for (const schema of [configSchema(FIELDS), configSchema([])])
+      expect(checker.validateSchema(schema), JSON.stringify(checker.errors)).toBe(true);
+    // The check can fail: a limit of the wrong type is refused.
+    expect(checker.validateSchema({ type: "object", properties: { a: { type: "string", maxLength: "4" } } })).toBe(
+      false,
+    );
   });
 });

@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Ajv } from "ajv";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContentProblem } from "../../lib/model/content-error.ts";
 import { readPublication } from "../../lib/build/publication-file.ts";
 import type { Publication } from "../../lib/model/publication.ts";
+import { publicationSchema } from "../../lib/model/publication-schema.ts";
 
 let dir: string;
 let n = 0;
@@ -266,4 +268,10 @@ describe("readPublication: problems", () => {
       expect("publication" in result && result.publication.slug).toBe(slug);
     }
   });
+});
+
+// ajv compiles it unchecked (publication.ts: 50 ms of every build's start), so the check is made here.
+it("checks publication.json by a schema JSON Schema's meta-schema accepts", () => {
+  const checker = new Ajv({ strict: false });
+  expect(checker.validateSchema(publicationSchema), JSON.stringify(checker.errors)).toBe(true);
 });
