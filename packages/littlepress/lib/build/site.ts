@@ -13,6 +13,7 @@ import { dataEditions, paginationProblem } from "./data-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
 import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
 import { pushMark } from "../model/push.ts";
+import { fileVersion } from "../model/file-version.ts";
 import type { PostPart } from "./blog-posts.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
@@ -64,7 +65,7 @@ export interface LoadOptions {
 
 /**
  * What one Markdown edition file gave, for a publication keyed `by`: an edition, or a problem;
- * `version` is the file's, when it was read (fileVersion).
+ * `version` is the file's when it was read (model/file-version.ts).
  */
 export type EditionRead = { by: string; version: string } & ({ edition: EditionSource } | { problem: ContentProblem });
 
@@ -292,7 +293,7 @@ function readMarkdownEditions(
  */
 function readAgainIfSaved(pub: Publication, file: string, read: Map<string, EditionRead>): EditionRead {
   const id = path.resolve(file);
-  const version = fileVersion(file);
+  const version = versionOf(file);
   const known = read.get(id);
   if (known?.by === pub.editions.by && known.version === version) return known;
   const got = readEditionFile(pub, file, version);
@@ -369,8 +370,8 @@ function exists(p: string): boolean {
   }
 }
 
-/** Changes when a file is saved, renamed over or replaced: its modification time, size and inode. */
-function fileVersion(file: string): string {
-  const s = statSync(file, { throwIfNoEntry: false });
-  return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : "gone";
+/** The file's version now (fileVersion), or "gone". */
+function versionOf(file: string): string {
+  const facts = statSync(file, { throwIfNoEntry: false });
+  return facts ? fileVersion(facts) : "gone";
 }

@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
+import { fileVersion } from "../model/file-version.ts";
 
 /** Each site's site.json, by site folder; read again when the build replaces it. */
 const siteIndexes = new Map<string, Fresh<SiteIndex>>();
@@ -57,11 +58,10 @@ export function freshRead<T>(cache: Map<string, Fresh<T>>, key: string, file: ()
   return value;
 }
 
-/** Changes when the file is replaced: its modification time, size and inode. */
+/** Changes when the file is replaced (fileVersion). */
 function fileStamp(file: string): string {
   try {
-    const s = statSync(file);
-    return `${s.mtimeMs}:${s.size}:${s.ino}`;
+    return fileVersion(statSync(file));
   } catch {
     // A stamp of its own: the file appearing later is a change, and is read then.
     return "missing";
