@@ -1,8 +1,9 @@
 // What `npm start` keeps from one build to the next, so that a save costs
-// about what it changed: what each edition file gave (read again only once
-// saved: its version changed), the edition pages rendered (a page whose inputs are unchanged is not
-// rendered again), and what the build worked out from each page's HTML (its
-// hashes and ETags, its estimated length, its compressed bytes). Beside 1,000
+// about what it changed: what each edition file gave (read again once its
+// version changed), the edition pages rendered (a page whose inputs are
+// unchanged is not rendered again), what the build worked out from each page's
+// HTML (its hashes and ETags, its estimated length, its compressed bytes), and
+// the files it wrote (linked, not written, when unchanged). Beside 1,000
 // editions a save changes one page; the other 999 were read, hashed, measured
 // and compressed again on every save before.
 

@@ -32,8 +32,8 @@ export interface SiteEnv {
 
 /** As Netlify serves a site's files: cached, but checked with the server each time. */
 const CACHE_CONTROL = "public, max-age=0, must-revalidate";
-/** Request paths whose check is held at most (a crawl of many addresses starts them again). */
-const CHECKED_PATHS = 10_000;
+/** Request paths remembered at most, each map (a crawl of many addresses starts them again). */
+const REMEMBERED_PATHS = 10_000;
 /** Files up to this size are kept in memory once read; larger ones are streamed from the disk. */
 const KEPT_FILE_BYTES = 1024 * 1024;
 /** What the kept files may take in all (the oldest read go first). */
@@ -73,7 +73,7 @@ function headerRules(rules: readonly HeaderRule[]): (path: string) => Record<str
   };
   return (path) => {
     if (byPath.has(path)) return byPath.get(path);
-    if (byPath.size >= CHECKED_PATHS) byPath.clear();
+    if (byPath.size >= REMEMBERED_PATHS) byPath.clear();
     const values = match(path);
     byPath.set(path, values);
     return values;
@@ -135,7 +135,7 @@ class SiteFiles {
     const found = this.look(requestPath);
     if (!found?.kept) this.checked.delete(requestPath);
     else {
-      if (this.checked.size >= CHECKED_PATHS) this.checked.clear();
+      if (this.checked.size >= REMEMBERED_PATHS) this.checked.clear();
       this.checked.set(requestPath, { at: now, file: found.file });
     }
     return found;
