@@ -7,6 +7,7 @@ import path from "node:path";
 import { subscribe, type AsyncSubscription } from "@parcel/watcher";
 import { build, describeBuildError, eleventyForget } from "./build.ts";
 import { RenderMemory } from "./render-memory.ts";
+import { versionOf } from "./site.ts";
 import { isDataFile, TEMPLATE_FILE } from "./data-editions.ts";
 
 /** What open pages are told after each build: which build they should show, and what is wrong with the latest save. */
@@ -35,6 +36,8 @@ export class LiveSite {
   private readonly listeners = new Set<(state: LiveState) => void>();
   private watchers: AsyncSubscription[] = [];
   private changed = new Set<string>();
+  /** Each changed file's version as the build that took it in began (a late echo of that save is not built again). */
+  private readonly taken = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
@@ -98,8 +101,15 @@ export class LiveSite {
   private async next(): Promise<void> {
     if (this.running) return;
     while (this.changed.size) {
-      const files = [...this.changed];
+      // One save can reach the watcher as two batches further apart than its 50 ms (a write the machine
+      // paused halfway): the second names a file already built as it is now, and is dropped.
+      const fresh = [...this.changed]
+        .map((f) => [f, versionOf(f)] as const)
+        .filter(([f, v]) => this.taken.get(f) !== v);
       this.changed = new Set();
+      if (!fresh.length) continue;
+      for (const [file, version] of fresh) this.taken.set(file, version);
+      const files = fresh.map(([file]) => file);
       this.running = this.rebuild(files);
       await this.running;
       this.running = undefined;

@@ -371,7 +371,7 @@ function exists(p: string): boolean {
 }
 
 /** The file's version now (fileVersion), or "gone". */
-function versionOf(file: string): string {
+export function versionOf(file: string): string {
   const facts = statSync(file, { throwIfNoEntry: false });
   return facts ? fileVersion(facts) : "gone";
 }

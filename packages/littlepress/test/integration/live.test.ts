@@ -3,7 +3,7 @@
 // last good build up and says what is wrong, and the pages a rebuild keeps
 // from memory give the very bytes a clean build gives.
 import { execFile } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -111,6 +111,16 @@ describe("npm start's live rebuilds", () => {
     await run("sed", ["-i", "s/^Same words\\./Words by sed./", edition("1.md")]);
     await until("/serial/edition/?delivery_count=1", (_, body) => body.includes("Words by sed."));
     await expectOneRebuild(before);
+  });
+
+  it("does not build again for a change event that leaves the saved file as it was built (a chmod)", async () => {
+    writeFileSync(edition("1.md"), "---\nnumber: 1\n---\nChmod, then.\n");
+    await until("/serial/edition/?delivery_count=1", (_, body) => body.includes("Chmod, then."));
+    await logged(/serial[/\\]editions[/\\]1\.md changed: rebuilt/);
+    const before = server.log.length;
+    chmodSync(edition("1.md"), 0o600); // the watcher reports it as a change: same bytes, time, size and inode
+    await new Promise((r) => setTimeout(r, 400));
+    expect(server.log.slice(before)).not.toMatch(/changed/);
   });
 
   // An editor that writes its temporary file, and renames it over the edition a moment later (a busy machine's sed).
