@@ -2,10 +2,11 @@
 // in this process when they change (only the pages whose inputs changed are
 // rendered again), and tells open pages to reload or to show what went wrong.
 // A broken save never replaces the last good build.
-import { existsSync } from "node:fs";
+import { existsSync, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { subscribe, type AsyncSubscription } from "@parcel/watcher";
 import { build, describeBuildError, eleventyForget } from "./build.ts";
+import { watchFolders } from "./folder-watch.ts";
 import { RenderMemory } from "./render-memory.ts";
 import { versionOf } from "./site.ts";
 import { isDataFile, TEMPLATE_FILE } from "./data-editions.ts";
@@ -35,6 +36,7 @@ export class LiveSite {
   private readonly memory = new RenderMemory();
   private readonly listeners = new Set<(state: LiveState) => void>();
   private watchers: AsyncSubscription[] = [];
+  private folderWatchers: FSWatcher[] = [];
   private changed = new Set<string>();
   /** Each changed file's version as the build that took it in began (a late echo of that save is not built again). */
   private readonly taken = new Map<string, string>();
@@ -69,6 +71,7 @@ export class LiveSite {
         { ignore },
       );
       this.watchers.push(watcher);
+      this.folderWatchers.push(...watchFolders(root, built, (file) => ignored(file) || this.touched(file)));
     }
   }
 
@@ -83,7 +86,9 @@ export class LiveSite {
     clearTimeout(this.timer);
     this.listeners.clear();
     await Promise.all(this.watchers.map((w) => w.unsubscribe()));
+    for (const watcher of this.folderWatchers) watcher.close();
     this.watchers = [];
+    this.folderWatchers = [];
     await this.running;
   }
 
