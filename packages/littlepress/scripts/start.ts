@@ -84,13 +84,17 @@ export function spawnStart({
   content,
   output,
   timeoutMs = 60_000,
+  bin,
 }: {
   content: string;
   output: string;
   timeoutMs?: number;
+  /** The compiled command (dist/scripts/littlepress.js), run in `cwd` as a site runs it; else this script by tsx. */
+  bin?: { file: string; cwd: string };
 }): Promise<StartedProcess> {
-  const args = ["--import", "tsx", import.meta.filename, "--port", "0", "--content", content, "--output", output];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const start = bin ? [bin.file, "start"] : ["--import", "tsx", import.meta.filename];
+  const args = [...start, "--port", "0", "--content", content, "--output", output];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], ...(bin && { cwd: bin.cwd }) });
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));

@@ -1,14 +1,16 @@
 // Save to served under `npm start`: a publication of 1,000 editions is served
-// by scripts/start.ts in a child process; one edition file is saved again and
-// again, by a plain write or as an editor saves (a new file renamed over it),
-// and each time the edition is asked for until its new ETag is served.
+// by the compiled `littlepress start` in a child process, in the project
+// prepareBuildTools made (its .eleventy.js adds the plugin, as a site's does).
+// One edition file is saved again and again, by a plain write or as an editor
+// saves (a new file renamed over it), and each time the edition is asked for
+// until its new ETag is served.
 // The time runs from the write to that answer: the watcher, the rebuild (only
 // that edition rendered), the repacking, and the request.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { spawnStart } from "../start.ts";
 import { generateSite, random, SERIAL, splitEditions } from "./generate.ts";
-import { median, progress } from "./util.ts";
+import { compiledBin, median, progress } from "./util.ts";
 
 export interface LiveRow {
   /** Editions in the publication whose edition was saved. */
@@ -32,10 +34,12 @@ export interface SaveTimes {
 /** How long one save may take to show before the run gives up on it. */
 const GIVE_UP_MS = 20_000;
 
+/** `work` is a project prepareBuildTools made. */
 export async function benchLive(work: string, saves: number, editions = 1_000): Promise<LiveRow> {
   const content = path.join(work, "content-live");
   generateSite(content, totalForSerial(editions));
-  const server = await spawnStart({ content, output: path.join(work, "site-live") });
+  const bin = { file: compiledBin(), cwd: work };
+  const server = await spawnStart({ content: path.relative(work, content), output: "site-live", bin });
   const rng = random(7);
   try {
     const times = { write: [] as number[], rename: [] as number[] };
