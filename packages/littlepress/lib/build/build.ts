@@ -214,9 +214,18 @@ export function describeBuildError(error: unknown): string {
   const content = findContentError(error);
   if (content) return content.message;
   const lines = [...new Set(chainMessages(error, 6))];
+  return `The build failed:\n  ${lines.join("\n  ")}\n  fix: ${buildErrorFix(lines.join("\n"))}`;
+}
+
+/**
+ * What to do, from what Eleventy says failed: its config file (which never reached a template), or a template.
+ * (A data file's failure is a content problem of its own: dataFileFailure.)
+ */
+function buildErrorFix(said: string): string {
+  const config = /Eleventy config file '([^']+)'/.exec(said)?.[1];
+  if (config) return `correct ${config}, or the module it imports that the lines above name, and build again`;
   return (
-    `The build failed:\n  ${lines.join("\n  ")}\n` +
-    "  fix: correct the template named above (the line and column are given); " +
+    "correct the template named above (the line and column are given); " +
     'Liquid tags look like {% if config.lang == "fr" %}…{% endif %}'
   );
 }
