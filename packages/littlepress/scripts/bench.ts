@@ -90,6 +90,8 @@ interface Plan {
   /** The edition function in-process: seconds per run, and rounds. */
   handler: { seconds: number; rounds: number };
   coldRuns: number;
+  /** Each function started once before the timed runs (tsx's cache and the disk's filled): not in a quick run. */
+  coldWarmup: boolean;
   /** Saves timed under `npm start`, and the size of the publication saved in. */
   liveSaves: number;
   liveEditions: number;
@@ -116,9 +118,11 @@ function plan(options: BenchOptions): Plan {
   const loadSize = [...sizes].reverse().find((n) => n <= 10_000) ?? sizes[0]!;
   const plainLimit = (size: number) => (size >= BOUNDED_FROM ? PLAIN_LIMIT : undefined);
   if (options.quick) {
-    const load = { duration: 1, warmup: 1, rounds: 2, connections: 10 };
+    // One of everything, as short as each tool allows (wrk counts whole seconds): it shows every part still runs.
+    const load = { duration: 1, warmup: 1, rounds: 1, connections: 10 };
     const handler = { seconds: 0.3, rounds: 1 };
-    return { sizes, pairs: () => 1, plainLimit, loadSize, load, handler, coldRuns: 1, liveSaves: 2, liveEditions: 100 };
+    const live = { liveSaves: 2, liveEditions: 100 };
+    return { sizes, pairs: () => 1, plainLimit, loadSize, load, handler, coldRuns: 1, coldWarmup: false, ...live };
   }
   return {
     sizes,
@@ -128,6 +132,7 @@ function plan(options: BenchOptions): Plan {
     load: { duration: 5, warmup: 1, rounds: 3, connections: 10 },
     handler: { seconds: 2, rounds: 3 },
     coldRuns: 3,
+    coldWarmup: true,
     liveSaves: 20,
     liveEditions: 1_000,
   };
@@ -136,7 +141,7 @@ function plan(options: BenchOptions): Plan {
 export async function runBench(options: BenchOptions = {}): Promise<BenchReport> {
   setQuiet(!!options.quiet);
   const { sizes, pairs, plainLimit, loadSize, load: loadOptions, handler: handlerPlan, ...rest } = plan(options);
-  const { coldRuns, liveSaves, liveEditions } = rest;
+  const { coldRuns, coldWarmup, liveSaves, liveEditions } = rest;
   const only = new Set<Section>(options.only ?? SECTIONS);
   const runs = (section: Section) => only.has(section);
   const t0 = performance.now();
@@ -198,7 +203,14 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     let functionCold: FunctionColdResult | undefined;
     if (runs("cold")) {
       coldStart = await benchColdStarts(work, [...sites.values()], coldRuns);
-      functionCold = await benchFunctionColdStarts(work, loadSite.siteDir, loadSite.site, coldRuns, tree!.dir);
+      functionCold = await benchFunctionColdStarts(
+        work,
+        loadSite.siteDir,
+        loadSite.site,
+        coldRuns,
+        tree!.dir,
+        coldWarmup,
+      );
     }
 
     let live: LiveRow | undefined;

@@ -81,6 +81,7 @@ export async function benchFunctionColdStarts(
   site: SyntheticSite,
   runs: number,
   before?: string,
+  warmup = true,
 ): Promise<FunctionColdResult> {
   const trees: Partial<Record<Side, string>> = { after: ROOT, ...(before && { before }) };
   const { server, origin } = await siteServer(siteDir);
@@ -137,8 +138,8 @@ export async function benchFunctionColdStarts(
       return r;
     };
 
-    progress(`cold start of every function, before and after: a warm-up, then ${runs} run(s) each`);
-    for (const name of all) for (const side of sides.get(name)!) await once(side, name);
+    progress(`cold start of every function, before and after: ${warmup ? "a warm-up, then " : ""}${runs} run(s) each`);
+    if (warmup) for (const name of all) for (const side of sides.get(name)!) await once(side, name);
     const results = new Map<string, ColdRun[]>();
     for (let i = 0; i < runs; i++) {
       for (const name of all) {
