@@ -159,7 +159,8 @@ export function targets(r: Omit<BenchReport, "targets">): Target[] {
           `(max ${t.maxMs.toFixed(0)} ms over ${live.saves} saves)`,
         met: t.medianMs < median && t.p95Ms < p95,
         reading:
-          "The watcher waits 50 ms for the rest of a save; the rebuild renders that edition again and " +
+          "Node's watch of each folder tells of the save at once (@parcel/watcher, beside it, gathers 50 ms); " +
+          "the rebuild renders that edition again and " +
           "takes the other pages, their hashes, estimates and compressed bytes from the last build " +
           `(lib/build/render-memory.ts); a publication.json save renders all ${n(live.editions)} editions again, ` +
           `and was served in ${live.publicationMs.toFixed(0)} ms.`,
@@ -597,7 +598,8 @@ export function benchmarksMarkdown(r: BenchReport, previous?: string): string {
       "The cold start is the import and the answer, in the process.",
     "  The zips are each tree's own `bundleFunctions()` (scripts/bundle-size.ts; before's in a child process, " +
       "on a hard-linked copy of the site at the same path in its tree, so the zips name the same site files).",
-    "- Save to served: `npm start` (scripts/start.ts) in a child process on a synthetic publication; " +
+    "- Save to served: the compiled `littlepress start` in a child process, in the build's project, " +
+      "on a synthetic publication; " +
       "an edition file is saved again (a line added), by turns written in place and written beside it " +
       "(sedNNNNNN) then renamed over it, as sed -i and editors save,",
     "  and the edition asked for every 2 ms until its ETag changes: " +
