@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { isUtf8, type CharsetCodec } from "../model/charset.ts";
-import { compileConfigValidator, type ConfigValidator } from "../model/config-validator.ts";
+import { NO_SETTINGS, type ConfigValidator } from "../model/config-check.ts";
+import type { ConfigField } from "../model/config-fields.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import {
   decodeShard,
@@ -97,6 +98,18 @@ export function forgetSite(site: string): void {
 let iconv: Promise<CharsetCodec> | undefined;
 const charsetCodec = () => (iconv ??= import("iconv-lite").then((m) => m.default));
 
+/**
+ * The settings' validator. ajv, about half the edition function's import, is
+ * imported the first time a publication with settings is opened: one without
+ * any refuses whatever is sent, with no schema (NO_SETTINGS).
+ */
+let compiler: Promise<(fields: ConfigField[]) => ConfigValidator> | undefined;
+async function settingsValidator(fields: ConfigField[]): Promise<ConfigValidator> {
+  if (!fields.length) return NO_SETTINGS;
+  compiler ??= import("../model/config-validator.ts").then((m) => m.compileConfigValidator);
+  return (await compiler)(fields);
+}
+
 async function load(site: string, slug: string): Promise<OpenedPublication | undefined> {
   const dir = publicationDataDir(site, slug);
   let index: PublicationIndex;
@@ -110,6 +123,7 @@ async function load(site: string, slug: string): Promise<OpenedPublication | und
   const dictionary = shardDictionary(index);
   const key = index.sealKey === undefined ? undefined : Buffer.from(index.sealKey, "base64");
   const codec = isUtf8(index.charset) ? undefined : await charsetCodec();
+  const validate = await settingsValidator(index.fields);
   return published(
     index,
     async (id, origin) => {
@@ -119,7 +133,7 @@ async function load(site: string, slug: string): Promise<OpenedPublication | und
       if (!key) throw new Error(`shard ${range.remote} is sealed and the index holds no key`);
       return decodeShard(openSealedShard(stored, key), dictionary);
     },
-    codec,
+    { codec, validate },
   );
 }
 
@@ -153,10 +167,10 @@ const REMOTE_SHARD_TIMEOUT_MS = 4_000;
 
 /**
  * A publication held in memory (tests, benchmarks): the same lookups without
- * files. `codec` as for published().
+ * files. `tools` as for published().
  */
-export function publishedFromMemory({ index, shards }: PackedPublication, codec?: CharsetCodec): PublishedPublication {
-  return published(index, (id) => Promise.resolve(shards.get(id)!), codec);
+export function publishedFromMemory({ index, shards }: PackedPublication, tools?: OpenWith): PublishedPublication {
+  return published(index, (id) => Promise.resolve(shards.get(id)!), tools);
 }
 
 /**
@@ -169,6 +183,16 @@ export interface OpenedPublication extends PublishedPublication {
   at(origin: string): PublishedPublication;
 }
 
+/**
+ * What opening a publication takes besides its index, each imported by
+ * openPublication only for a publication that needs it: a codec for a charset
+ * other than UTF-8, and the validator of its settings when it has any.
+ */
+export interface OpenWith {
+  codec?: CharsetCodec;
+  validate?: ConfigValidator;
+}
+
 /** Reads a shard by id; `origin` is the site's address as the request reached it, when known. */
 export type ReadShard = (id: string, origin?: string) => Promise<EditionShard>;
 
@@ -177,11 +201,16 @@ export type ReadShard = (id: string, origin?: string) => Promise<EditionShard>;
  * least recently used dropped first. `codec` encodes the pages of a
  * publication whose charset is not UTF-8, and is needed for one.
  */
-export function published(index: PublicationIndex, readShard: ReadShard, codec?: CharsetCodec): OpenedPublication {
+export function published(
+  index: PublicationIndex,
+  readShard: ReadShard,
+  { codec, validate = NO_SETTINGS }: OpenWith = {},
+): OpenedPublication {
+  const name = index.slug || "/";
   if (!codec && !isUtf8(index.charset))
-    throw new Error(
-      `publication ${index.slug || "/"} is in ${index.charset} and was opened without a codec (iconv-lite)`,
-    );
+    throw new Error(`publication ${name} is in ${index.charset} and was opened without a codec (iconv-lite)`);
+  if (validate === NO_SETTINGS && index.fields.length)
+    throw new Error(`publication ${name} has settings and was opened without their validator (compileConfigValidator)`);
   const cache = new Map<string, Promise<EditionShard>>(); // insertion order doubles as recency
   const shard = (id: string, origin: string | undefined) => {
     const kept = cache.get(id);
@@ -211,7 +240,6 @@ export function published(index: PublicationIndex, readShard: ReadShard, codec?:
     }
     return found;
   };
-  const validate = compileConfigValidator(index.fields);
   const at = (origin?: string): PublishedPublication => ({
     index,
     validate,

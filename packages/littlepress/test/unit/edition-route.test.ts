@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { publicationSource } from "../helpers/publication-source.ts";
 import type { ChoiceField, ConfigField, TextField } from "../../lib/model/config-fields.ts";
+import { compileConfigValidator } from "../../lib/model/config-validator.ts";
 import type { EditionKey, EditionsBy } from "../../lib/model/edition-key.ts";
 import { decideEdition, type EditionDecision } from "../../lib/edge/edition-route.ts";
 import { decideSample } from "../../lib/edge/sample-route.ts";
@@ -77,7 +78,9 @@ function publication(by: EditionsBy, keys: EditionKey[], opts: Options = {}): Pu
         renders.push({ source: `content/test/editions/${key}.md`, key, variant, html: page(key, variant.id, fields) });
     }
   }
-  return publishedFromMemory(packPublication(source(by, keys, opts), renders));
+  return publishedFromMemory(packPublication(source(by, keys, opts), renders), {
+    validate: compileConfigValidator(fields),
+  });
 }
 
 const NOW = new Date("2026-11-22T12:00:00Z");

@@ -1,6 +1,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
+import { compileConfigValidator } from "../../lib/model/config-validator.ts";
 import { decideEdition, type EditionDecision } from "../../lib/edge/edition-route.ts";
 import { editionEtag, filledEtag } from "../../lib/model/etag.ts";
 import { editionAnswer, noEditionAnswer, REASON_HEADER, toResponse } from "../../lib/edge/edition-answer.ts";
@@ -44,7 +45,7 @@ function source(charset: string, fields: ConfigField[]): PublicationSource {
 function pub(html = "<p>stored</p>", charset = "utf-8", fields: ConfigField[] = []): PublishedPublication {
   return publishedFromMemory(
     packPublication(source(charset, fields), [{ source: "content/t/editions/3.md", key: "3", variant: PLAIN, html }]),
-    iconv,
+    { codec: iconv, validate: compileConfigValidator(fields) },
   );
 }
 

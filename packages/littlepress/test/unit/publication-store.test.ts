@@ -24,6 +24,8 @@ import {
 } from "../../lib/edge/publication-store.ts";
 import { RECHECK_MS } from "../../lib/edge/site-index.ts";
 import type { PublicationSource } from "../../lib/build/site.ts";
+import type { ConfigField } from "../../lib/model/config-fields.ts";
+import { compileConfigValidator } from "../../lib/model/config-validator.ts";
 
 const PLAIN = { id: "", values: {} };
 
@@ -305,6 +307,16 @@ describe("the charset codec", () => {
     expect(() => publishedFromMemory(pack)).toThrow(
       /sjis is in shift_jis and was opened without a codec \(iconv-lite\)/,
     );
-    expect(publishedFromMemory(pack, iconv).codec).toBe(iconv);
+    expect(publishedFromMemory(pack, { codec: iconv }).codec).toBe(iconv);
+  });
+
+  it("a publication with settings needs their validator: without one, it is not opened", () => {
+    const fields: ConfigField[] = [{ type: "text", name: "who", label: "Name", required: false }];
+    const pack = packPublication({ ...publicationSource({ slug: "asks", keys: ["0"] }), fields }, [
+      { source: "0.md", key: "0", variant: PLAIN, html: "<p>Hi</p>" },
+    ]);
+    expect(() => publishedFromMemory(pack)).toThrow(/asks has settings and was opened without their validator/);
+    const validate = compileConfigValidator(fields);
+    expect(publishedFromMemory(pack, { validate }).validate).toBe(validate);
   });
 });
