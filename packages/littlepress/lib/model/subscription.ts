@@ -298,13 +298,23 @@ export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?
 }
 
 /**
- * The end a settled delivery record made (a 410, or an unknown print key), for
- * a run that finds it recorded but not on its subscription (the run that
- * settled it died before its second write); undefined for any other record.
+ * What a settled delivery record changes in its subscription, for a run that
+ * finds it recorded but not on the subscription (the run that settled it died
+ * before its second write); undefined once the subscription shows it (its
+ * count is past the record's, or it ended). The change settle() gave, read
+ * back from the record: an end (a 410, an unknown print key), or the last
+ * ETag of an edition seen to the end. (The print key's failing streak is not
+ * read back: a day missed there only delays a pause.)
  */
-export function recordedEnd(sub: Pick<Subscription, "lastEtag">, rec: DeliveryRecord): SubscriptionChange | undefined {
+export function recordedChange(
+  sub: Pick<Subscription, "lastEtag" | "ended" | "deliveryCount">,
+  rec: DeliveryRecord,
+): SubscriptionChange | undefined {
+  if (sub.ended || sub.deliveryCount > rec.deliveryCount) return undefined;
   const reason = END_REASONS[rec.state];
-  return reason ? { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } } : undefined;
+  if (reason) return { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } };
+  const seen = rec.state === "printed" || rec.state === "not-printed";
+  return { lastEtag: seen ? lastEtagAfter(rec.status, rec.etag, sub.lastEtag) : sub.lastEtag, ended: null };
 }
 
 /**

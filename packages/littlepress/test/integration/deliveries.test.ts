@@ -272,6 +272,36 @@ describe("overlapping runs and a crash", () => {
     }
   });
 
+  it("counts a print whose run died after its record, before its subscription: next day, the next part", async () => {
+    freshStore();
+    const { key, id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");
+    // The run dies at its write of the subscription: the day's record says printed, the subscription nothing.
+    const dying: StateStore = {
+      ...store,
+      replace: async (k, value, version) => {
+        if (k === subscriptionKey(id)) throw new Error("the run died here");
+        return store.replace(k, value, version);
+      },
+    };
+    const cut = await run(past("2026-03-27", 6, "UTC"), { store: dying });
+    expect(cut.lines.map((l) => l.outcome)).toEqual(["error"]);
+    expect((await record(id, "2026-03-27"))?.state).toBe("printed");
+    expect((await sub(id)).deliveryCount).toBe(0);
+
+    // The next run, the same day, writes what the record says (and prints nothing again).
+    const next = await run(past("2026-03-27", 6, "UTC", 20));
+    expect(next.lines).toEqual([]);
+    const after = await sub(id);
+    expect(after.deliveryCount).toBe(1);
+    expect(after.lastEtag).toBe((await record(id, "2026-03-27"))!.etag);
+    // The next day prints the second part, not the first again.
+    const tomorrow = await run(past("2026-03-28", 6, "UTC"));
+    expect(tomorrow.lines.map((l) => `${l.deliveryCount}:${l.outcome}`)).toEqual(["1:printed"]);
+    expect(sirius.prints.map((p) => p.key)).toEqual([key, key]);
+    expect(sirius.prints[0]!.body).toContain("The first part.");
+    expect(sirius.prints[1]!.body).not.toContain("The first part.");
+  });
+
   it("lets a run whose claim was taken over leave the record to the run that took it", async () => {
     freshStore();
     const { id } = await subscribe("serial", "UTC", 6, "2026-03-26T00:00:00Z");

@@ -20,7 +20,7 @@ import { editionUrl, type FetchedEdition } from "./asking.ts";
 import { claim, CLAIM_RECHECK_MS, claimHeld, peek, undoClaim, type Claimed } from "./claims.ts";
 import { lineOf, storeFailedLine, type DeliveryLine } from "./report-lines.ts";
 import type { Run } from "./run.ts";
-import { finishEnd, settleDelivery, takenOver } from "./settling.ts";
+import { finishSettled, settleDelivery, takenOver } from "./settling.ts";
 
 /** What asking gave: the answer, its page, what to do with it, and who it is from (meta.json's name, once read). */
 export interface Asked {
@@ -41,7 +41,7 @@ export async function deliverOne(
   let pruning: Promise<unknown> | undefined;
   try {
     const claimed = o.dryRun ? await peek(o.store, o.at, sub, when) : await claim(o.store, o.at, sub, when);
-    if (claimed && "done" in claimed) return void (await finishEnd(run, stored, claimed.done));
+    if (claimed && "done" in claimed) return void (await finishSettled(run, stored, claimed.done));
     if (!claimed) return void run.held.add(sub.id);
     const claimedAt = run.now();
     // The day's first delivery prunes the subscription's old records (once a day, bounded, in time only), beside

@@ -5,7 +5,7 @@
 import { noticeAfter } from "../../model/end-notice.ts";
 import {
   afterDelivery,
-  recordedEnd,
+  recordedChange,
   settle,
   type DeliveryRecord,
   type EditionAnswer,
@@ -50,16 +50,23 @@ export function takenOver(sub: Subscription, rec: DeliveryRecord, etag: string |
 }
 
 /**
- * A day's delivery found settled as an end (a 410, an unknown print key) while
- * its subscription is still live: the run that settled it died before its
- * second write. The end is written now, with its notice, and the slip sent.
+ * A day's delivery found settled while its subscription does not show it: the
+ * run that settled it died before its second write. Its effect is written now
+ * (the count, the last ETag; an end with its notice, and the slip sent), so
+ * that the next day's delivery is the next one, not this one again.
  */
-export async function finishEnd(run: Run, stored: Stored<Subscription>, done: DeliveryRecord): Promise<void> {
+export async function finishSettled(run: Run, stored: Stored<Subscription>, done: DeliveryRecord): Promise<void> {
   const { o } = run;
-  const end = recordedEnd(stored.value, done);
-  if (!end || stored.value.ended) return;
-  const after = await updateSubscription(o.store, stored, done, { ...end, endNotice: noticeAfter(done, o.at) });
-  if (after?.ended) await closeEnded(run, after);
+  const change = recordedChange(stored.value, done);
+  if (!change) return;
+  const ends = change.ended !== null;
+  const after = await updateSubscription(
+    o.store,
+    stored,
+    done,
+    ends ? { ...change, endNotice: noticeAfter(done, o.at) } : change,
+  );
+  if (ends && after?.ended) await closeEnded(run, after);
 }
 
 /**
