@@ -4,7 +4,7 @@
 // A broken save never replaces the last good build.
 import { existsSync, type FSWatcher } from "node:fs";
 import path from "node:path";
-import { subscribe, type AsyncSubscription } from "@parcel/watcher";
+import { subscribe, type AsyncSubscription, type SubscribeCallback } from "@parcel/watcher";
 import { build, describeBuildError, eleventyForget } from "./build.ts";
 import { watchFolders } from "./folder-watch.ts";
 import { RenderMemory } from "./render-memory.ts";
@@ -62,15 +62,12 @@ export class LiveSite {
       const root = path.resolve(folder);
       // Never even walked: installed packages, git, the builds (a blog watches its whole project).
       const ignore = built.folders.filter((f) => f.startsWith(root + path.sep));
-      const watcher = await subscribe(
-        root,
-        (error, events) => {
-          if (error) return this.log(`littlepress: watching failed: ${String(error)}`);
-          for (const { path: file } of events) if (!ignored(file)) this.touched(file);
-        },
-        { ignore },
-      );
-      this.watchers.push(watcher);
+      const watcher = await watchTree(root, ignore, (error, events) => {
+        if (error) return this.log(`littlepress: watching failed: ${String(error)}`);
+        for (const { path: file } of events) if (!ignored(file)) this.touched(file);
+      });
+      if (watcher) this.watchers.push(watcher);
+      else this.log(`littlepress: cannot watch ${folder}/: a save there is not rebuilt until npm start restarts`);
       this.folderWatchers.push(...watchFolders(root, built, (file) => ignored(file) || this.touched(file)));
     }
   }
@@ -155,6 +152,27 @@ export class LiveSite {
   private log(line: string) {
     (this.options.log ?? console.log)(line);
   }
+}
+
+/**
+ * Parcel's watch of a folder and all under it, or undefined. Its walk of the
+ * tree fails ("No such file or directory") when a folder goes while it is
+ * read, as a tool's scratch folders do in a watched project: tried again, and
+ * never taking the server down with it.
+ */
+async function watchTree(
+  root: string,
+  ignore: string[],
+  listener: SubscribeCallback,
+): Promise<AsyncSubscription | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await subscribe(root, listener, { ignore });
+    } catch {
+      // A folder went during the walk: walk again.
+    }
+  }
+  return undefined;
 }
 
 /**
