@@ -218,12 +218,15 @@ export function describeBuildError(error: unknown): string {
 }
 
 /**
- * What to do, from what Eleventy says failed: its config file (which never reached a template), or a template.
+ * What to do, from what Eleventy says failed: its config file or its input folder (which never reached a
+ * template), or a template.
  * (A data file's failure is a content problem of its own: dataFileFailure.)
  */
 function buildErrorFix(said: string): string {
   const config = /Eleventy config file '([^']+)'/.exec(said)?.[1];
   if (config) return `correct ${config}, or the module it imports that the lines above name, and build again`;
+  const input = /The "([^"]+)" `input` parameter/.exec(said)?.[1];
+  if (input) return `make the folder ${input} (or name the one you build: --content, or the config's input)`;
   return (
     "correct the template named above (the line and column are given); " +
     'Liquid tags look like {% if config.lang == "fr" %}…{% endif %}'

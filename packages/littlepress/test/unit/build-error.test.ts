@@ -38,6 +38,12 @@ it("a config file that cannot be loaded: the fix names it, not a template", asyn
   expect(said).not.toMatch(/Liquid tags/);
 });
 
+it("an input folder that is not there: the fix says to make it or name another", async () => {
+  const said = await failure("no-input", { "eleventy.config.mjs": "export default () => {};\n" });
+  expect(said).toMatch(/fix: make the folder \S*src \(or name the one you build/);
+  expect(said).not.toMatch(/Liquid tags/);
+});
+
 it("a template that does not parse keeps the template's fix", async () => {
   const said = await failure("template", {
     // .test-work/ is git-ignored, and Eleventy leaves out what git ignores unless told not to.
