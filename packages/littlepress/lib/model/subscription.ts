@@ -242,39 +242,38 @@ export function settle(
 ): { record: DeliveryRecord; change: SubscriptionChange } {
   const action: EditionAction = editionAction(edition.status, edition.etag, sub.lastEtag);
   const base = { ...rec, at: at.toISOString(), status: edition.status, etag: edition.etag };
-  const same = { lastEtag: sub.lastEtag, ended: sub.ended };
-  const seen = { ...same, lastEtag: lastEtagAfter(edition.status, edition.etag, sub.lastEtag) };
-  const ends = (state: DeliveryState) => ({ ...same, ended: { at: at.toISOString(), reason: END_REASONS[state]! } });
-  const record = (state: DeliveryState, detail: string): DeliveryRecord => ({
-    ...base,
-    state,
-    detail,
-    printed: state === "printed",
-  });
+  const settled = (state: DeliveryState, detail: string, printKey?: "reached" | "failed") => {
+    const record: DeliveryRecord = { ...base, state, detail, printed: state === "printed" };
+    const change = changeOf(sub, record);
+    return { record, change: printKey ? { ...change, printKey } : change };
+  };
   switch (action) {
     case "same":
-      return { record: record("not-printed", "same ETag as last time"), change: seen };
+      return settled("not-printed", "same ETag as last time");
     case "none":
-      return { record: record("not-printed", "204: nothing today"), change: same };
+      return settled("not-printed", "204: nothing today");
     case "end":
-      return { record: record("ended", "410: the series is over"), change: ends("ended") };
+      return settled("ended", "410: the series is over");
     case "error":
-      return { record: record("failed", edition.error ?? `edition/ answered ${edition.status}`), change: same };
+      return settled("failed", edition.error ?? `edition/ answered ${edition.status}`);
     case "print":
-      if (print === "sent")
-        return { record: record("printed", "sent to the printer"), change: { ...seen, printKey: "reached" } };
-      if (print === "offline")
-        return { record: record("offline", "printer offline (504)"), change: { ...same, printKey: "failed" } };
-      if (print === "unknown-key")
-        return {
-          record: record("unknown-key", "print key unknown (404)"),
-          change: ends("unknown-key"),
-        };
-      return {
-        record: record("failed", print?.error ?? "not sent"),
-        change: print === undefined ? same : { ...same, printKey: "failed" },
-      };
+      if (print === "sent") return settled("printed", "sent to the printer", "reached");
+      if (print === "offline") return settled("offline", "printer offline (504)", "failed");
+      if (print === "unknown-key") return settled("unknown-key", "print key unknown (404)");
+      return settled("failed", print?.error ?? "not sent", print === undefined ? undefined : "failed");
   }
+}
+
+/**
+ * What a settled record changes in its subscription (settle's rule, one home): an
+ * end (a 410, an unknown print key) ends it; an edition seen to the end (printed,
+ * or judged the same) moves the last ETag; anything else changes neither.
+ */
+function changeOf(sub: Pick<Subscription, "lastEtag" | "ended">, rec: DeliveryRecord): SubscriptionChange {
+  const reason = END_REASONS[rec.state];
+  if (reason) return { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } };
+  const seen = rec.state === "printed" || rec.state === "not-printed";
+  return { lastEtag: seen ? lastEtagAfter(rec.status, rec.etag, sub.lastEtag) : sub.lastEtag, ended: sub.ended };
 }
 
 /**
@@ -302,19 +301,14 @@ export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?
  * finds it recorded but not on the subscription (the run that settled it died
  * before its second write); undefined once the subscription shows it (its
  * count is past the record's, or it ended). The change settle() gave, read
- * back from the record: an end (a 410, an unknown print key), or the last
- * ETag of an edition seen to the end. (The print key's failing streak is not
+ * back from the record (changeOf). (The print key's failing streak is not
  * read back: a day missed there only delays a pause.)
  */
 export function recordedChange(
   sub: Pick<Subscription, "lastEtag" | "ended" | "deliveryCount">,
   rec: DeliveryRecord,
 ): SubscriptionChange | undefined {
-  if (sub.ended || sub.deliveryCount > rec.deliveryCount) return undefined;
-  const reason = END_REASONS[rec.state];
-  if (reason) return { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } };
-  const seen = rec.state === "printed" || rec.state === "not-printed";
-  return { lastEtag: seen ? lastEtagAfter(rec.status, rec.etag, sub.lastEtag) : sub.lastEtag, ended: null };
+  return sub.ended || sub.deliveryCount > rec.deliveryCount ? undefined : changeOf(sub, rec);
 }
 
 /**
