@@ -57,18 +57,20 @@ export class LiveSite {
     // beside 1,000 editions, on the thread that rebuilds. (Node 20's own recursive watch on Linux
     // loses a file an editor saves by renaming over it.) A folder that is not there is not watched.
     const built = builtFolders(this.options.output);
-    const ignored = (file: string) => isEditorScratch(file) || built(file);
+    const heard = (file: string) => {
+      if (!isEditorScratch(file) && !built(file)) this.touched(file);
+    };
     for (const folder of this.options.watch.filter((f) => existsSync(f))) {
       const root = path.resolve(folder);
       // Never even walked: installed packages, git, the builds (a blog watches its whole project).
       const ignore = built.folders.filter((f) => f.startsWith(root + path.sep));
       const watcher = await watchTree(root, ignore, (error, events) => {
         if (error) return this.log(`littlepress: watching failed: ${String(error)}`);
-        for (const { path: file } of events) if (!ignored(file)) this.touched(file);
+        for (const { path: file } of events) heard(file);
       });
       if (watcher) this.watchers.push(watcher);
       else this.log(`littlepress: cannot watch ${folder}/: a save there is not rebuilt until npm start restarts`);
-      this.folderWatchers.push(...watchFolders(root, built, (file) => ignored(file) || this.touched(file)));
+      this.folderWatchers.push(...watchFolders(root, built, heard));
     }
   }
 
