@@ -1,8 +1,11 @@
 // Eleventy configuration: a table of contents. The work is in the littlepress
 // plugin (lib/build/eleventy-plugin.ts), which calls the publication model in lib/model/.
-// Run it through `npm run build`, which loads the TypeScript modules with tsx.
+// The plugin is imported as a site imports it, by the package's name: the
+// compiled one (dist/). Run by `npm run build` (tsx), the build has added the
+// plugin of the TypeScript source first, and Eleventy skips the second one (it
+// is unique by name); run compiled, as the tests' child processes run, the two are one.
 import path from "node:path";
-import littlepress from "./lib/build/eleventy-plugin.ts";
+import littlepress from "littlepress";
 
 /**
  * The content folder: content/<slug>/publication.json and content/<slug>/editions/*.md.

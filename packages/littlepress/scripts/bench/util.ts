@@ -1,6 +1,6 @@
 // Small helpers shared by the benchmark modules: child processes, statistics, progress.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,19 +21,38 @@ export function installedPackage(name: string, from = ROOT): string {
 
 /**
  * The kit's command as a site runs it: compiled to dist/ (as npm pack ships it,
- * with no TypeScript compiled on the way), compiled here first, once a process
- * (every part of a run, and every test of a file, builds with the same tree).
- * Without type checking (`npm run typecheck` does that): the same JavaScript in
- * a third of the time.
+ * with no TypeScript compiled on the way). Compiled here first unless dist/ is
+ * newer than every source file (the tests' global setup compiles it once a run,
+ * and each part of the run, and each test, then starts the same tree). Without
+ * type checking (`npm run typecheck` does that): the same JavaScript in a third
+ * of the time.
  */
 export function compiledBin(): string {
-  if (!compiled) {
+  const bin = path.join(ROOT, "dist", "scripts", "littlepress.js");
+  if (!existsSync(bin) || !compiledFresh()) {
+    const begun = new Date();
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
-    compiled = path.join(ROOT, "dist", "scripts", "littlepress.js");
+    // Dated when the compile started: a file saved while it ran is newer, and compiled again next time.
+    mkdirSync(path.dirname(COMPILED_STAMP), { recursive: true });
+    writeFileSync(COMPILED_STAMP, "");
+    utimesSync(COMPILED_STAMP, begun, begun);
   }
-  return compiled;
+  return bin;
 }
-let compiled: string | undefined;
+
+/** Touched by each compile (in the git-ignored work folder: npm pack ships dist/). */
+const COMPILED_STAMP = path.join(ROOT, ".test-work", "dist-compiled");
+
+/** True when the last compile came after every change to what tsconfig.build.json compiles. */
+function compiledFresh(): boolean {
+  if (!existsSync(COMPILED_STAMP)) return false;
+  const compiledAt = statSync(COMPILED_STAMP).mtimeMs;
+  const sources = ["lib", "scripts", "functions"].flatMap((dir) =>
+    readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((file) => path.join(dir, file)),
+  );
+  const inputs = [...sources, "tsconfig.json", "tsconfig.build.json", "package.json"];
+  return inputs.every((file) => statSync(path.join(ROOT, file)).mtimeMs < compiledAt);
+}
 
 const started = performance.now();
 let quiet = false;

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/check.ts";
 import { fakeEdition, goodPublication, makePng, type RunningFake, startFake } from "./broken-servers.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const run = promisify(execFile);
 
@@ -138,7 +139,7 @@ describe("reports", () => {
 
   it("runs as a script: the same answer and exit code from a real process", async () => {
     const url = `http://127.0.0.1:${await closedPort()}/pub/`;
-    const failure = await run(process.execPath, ["--import", "tsx", "scripts/check.ts", url, "--timeout", "2"], {
+    const failure = await run(process.execPath, [compiled("scripts/check.ts"), url, "--timeout", "2"], {
       timeout: 15_000,
     }).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect(failure).toMatchObject({ code: 1 });

@@ -8,6 +8,8 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { BuildOptions } from "../../lib/build/build.ts";
+import { compiledBin } from "../../scripts/bench/util.ts";
+import { compiled } from "./kit-script.ts";
 import { builtSite, FIXTURES } from "./sites.ts";
 
 const run = promisify(execFile);
@@ -21,8 +23,8 @@ export interface BuildProcess {
 }
 
 /**
- * Builds `content` into `output` in a child process: with the build script,
- * or, given `options` the command line has no flag for (a tiny bundle budget)
+ * Builds `content` into `output` in a child process: with the compiled build
+ * script, or, given `options` the command line has no flag for (a tiny bundle budget)
  * or another clock, with build() itself.
  */
 export async function buildSite(
@@ -37,12 +39,12 @@ export async function buildSite(
           "--input-type=module",
           "-e",
           (child.now ? movedClock(child.now) : "") +
-            'const { build } = await import("./lib/build/build.ts"); ' +
+            `const { build } = await import(${JSON.stringify(`./${compiled("lib/build/build.ts")}`)}); ` +
             `await build(${JSON.stringify({ ...options, content, output })});`,
         ]
-      : ["scripts/build.ts", "--content", content, "--output", output];
+      : [compiled("scripts/build.ts"), "--content", content, "--output", output];
   const env = { ...process.env, ...child.env };
-  await run(process.execPath, ["--import", "tsx", ...args], { timeout: 120_000, env });
+  await run(process.execPath, args, { timeout: 120_000, env });
 }
 
 /** Code that moves the process's clock to `now` (and lets it run on from there) before anything else runs. */
@@ -58,6 +60,8 @@ function movedClock(now: string): string {
 }
 
 export default async function setup() {
+  // Once a run, before anything starts it: the children run the kit compiled, as the package ships it.
+  compiledBin();
   const root = path.join(".test-work", `sites-${process.pid}`);
   process.env.LITTLEPRESS_TEST_SITES = root; // inherited by the test workers
   await Promise.all(readdirSync(FIXTURES).map((name) => buildSite(`${FIXTURES}/${name}`, builtSite(name))));

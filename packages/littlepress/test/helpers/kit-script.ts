@@ -1,6 +1,10 @@
-// A tool of the kit run as `npm run <tool>` runs it (node through tsx, in a
-// child process), whatever its exit code: the code and everything it printed.
+// A tool of the kit run as the package runs it (`littlepress <tool>`): plain
+// node on its compiled module under dist/, in a child process, whatever its
+// exit code: the code and everything it printed. The tests' global setup
+// compiles dist/ once a run (compiledBin), so every child starts the same tree
+// without tsx, which took longer than most tools' work.
 import { execFile } from "node:child_process";
+import path from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -10,14 +14,20 @@ export interface ScriptRun {
   output: string;
 }
 
-/** `node --import tsx scripts/<script>.ts <args>`, within `timeout` ms, with `env` if given. */
+/** A module of the kit as compiled: scripts/build.ts is dist/scripts/build.js, functions/x.mts dist/functions/x.mjs. */
+export const compiled = (source: string) => path.join("dist", source.replace(/\.ts$/, ".js").replace(/\.mts$/, ".mjs"));
+
+/** `littlepress start` as a site runs it, for scripts/start.ts's spawnStart: the compiled command, here. */
+export const COMPILED_START = { file: compiled("scripts/littlepress.ts"), cwd: "." };
+
+/** `node dist/scripts/<script>.js <args>`, within `timeout` ms, with `env` if given. */
 export async function kitScript(
   script: string,
   args: string[],
   { timeout = 100_000, env }: { timeout?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ScriptRun> {
   try {
-    const r = await run(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], {
+    const r = await run(process.execPath, [compiled(`scripts/${script}.ts`), ...args], {
       timeout,
       ...(env && { env }),
     });

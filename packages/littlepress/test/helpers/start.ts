@@ -1,4 +1,4 @@
-// Runs `npm start` as an author does (scripts/start.ts, in a child process) on
+// Runs `npm start` as an author does (littlepress start, compiled, in a child process) on
 // a content folder of the test's own, copied from fixtures, for one test file.
 // The server binds a free 127.0.0.1 port and is stopped with Ctrl+C after the file.
 import { cpSync, mkdirSync, rmSync } from "node:fs";
@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { spawnStart, type StartedProcess } from "../../scripts/start.ts";
 import { FIXTURES } from "./sites.ts";
+import { COMPILED_START } from "./kit-script.ts";
 
 export interface StartedSite {
   readonly url: string;
@@ -26,7 +27,7 @@ export function withStart(name: string, fixtures: string[]): StartedSite {
     rmSync(root, { recursive: true, force: true });
     mkdirSync(content, { recursive: true });
     for (const f of fixtures) cpSync(path.join(FIXTURES, f), path.join(content, path.basename(f)), { recursive: true });
-    started = await spawnStart({ content, output });
+    started = await spawnStart({ content, output, bin: COMPILED_START });
   });
   afterAll(async () => {
     await started?.stop();

@@ -14,6 +14,7 @@ import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { rawOnce, RawConnection, rawRequest, type RawResponse } from "../helpers/raw-http.ts";
 import { builtSite } from "../helpers/sites.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const SITE = path.resolve(builtSite("examples"));
 const DATA = siteDataDir(SITE);
@@ -378,7 +379,7 @@ describe("generated requests (fast-check)", () => {
 
 describe("npm run serve", () => {
   it("on SIGTERM stops accepting, finishes the request in flight, and exits 0", async () => {
-    const args = ["--import", "tsx", "scripts/serve.ts", "--port", "0", "--host", "127.0.0.1", "--site", SITE];
+    const args = [compiled("scripts/serve.ts"), "--port", "0", "--host", "127.0.0.1", "--site", SITE];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     let log = "";

@@ -11,12 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { runCheck } from "../../scripts/check/run-check.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const run = promisify(execFile);
 
 /** What a blog's config imports the plugin from (the lead may switch it to the packed package). */
-const PLUGIN = path.resolve("lib/build/eleventy-plugin.ts");
-const BUILD_SCRIPT = path.resolve("scripts/build.ts");
+const PLUGIN = path.resolve(compiled("lib/build/eleventy-plugin.ts"));
+const BUILD_SCRIPT = path.resolve(compiled("scripts/build.ts"));
 const ROOT = path.join(".test-work", `blog-posts-${process.pid}`);
 
 const POSTS = {
@@ -101,7 +102,7 @@ function writeBlog(name: string, files: Record<string, string>): string {
 /** `npm run build` in the blog's folder, as its author runs it. */
 async function buildBlog(dir: string): Promise<{ code: number; output: string }> {
   try {
-    const r = await run(process.execPath, ["--import", "tsx", BUILD_SCRIPT], { cwd: dir, timeout: 60_000 });
+    const r = await run(process.execPath, [BUILD_SCRIPT], { cwd: dir, timeout: 60_000 });
     return { code: 0, output: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

@@ -6,6 +6,7 @@ import iconv from "iconv-lite";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { fillSlots } from "../../lib/model/text-slots.ts";
 import { BASE, getEdition, siteContext, useSite } from "../helpers/handlers.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 beforeAll(() => useSite("basic"));
 afterEach(() => vi.useRealTimers());
@@ -239,13 +240,14 @@ describe("charset", () => {
 const SHIFT_JIS_REQUEST = "/shiftjis/edition/?delivery_count=0&name=%E5%A4%AA%E9%83%8E";
 
 /**
- * Answers one request with functions/edition.mts in a new Node process, and
- * says what it answered and whether iconv-lite was loaded by then.
+ * Answers one request with functions/edition.mts, compiled as a deploy runs it,
+ * in a new Node process, and says what it answered and whether iconv-lite was
+ * loaded by then.
  */
 async function answerInFreshProcess(pathAndQuery: string) {
   const code = `
     const [site, address] = process.argv.slice(1);
-    const { default: edition } = await import("./functions/edition.mts");
+    const { default: edition } = await import(${JSON.stringify(`./${compiled("functions/edition.mts")}`)});
     const slug = new URL(address).pathname.split("/")[1]; // Netlify's context.params, from the route /:slug/edition/
     const res = await edition(new Request(address), { littlepress: { site }, params: { slug } });
     const body = Buffer.from(await res.arrayBuffer()).toString("base64");
@@ -254,15 +256,7 @@ async function answerInFreshProcess(pathAndQuery: string) {
     const folder = [sep, "node_modules", sep, "iconv-lite", sep].join("");
     const iconv = Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes(folder));
     console.log(JSON.stringify({ status: res.status, type: res.headers.get("content-type"), body, iconv }));`;
-  const args = [
-    "--import",
-    "tsx",
-    "--input-type=module",
-    "-e",
-    code,
-    siteContext.littlepress!.site!,
-    BASE + pathAndQuery,
-  ];
+  const args = ["--input-type=module", "-e", code, siteContext.littlepress!.site!, BASE + pathAndQuery];
   const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as {
     status: number;

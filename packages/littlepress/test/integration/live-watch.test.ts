@@ -1,12 +1,13 @@
 // npm start's watch never takes the server down: a folder it cannot watch is
-// said once, and the rest are watched (LiveSite in a child process through tsx,
-// as npm start runs it in the kit, on real files).
+// said once, and the rest are watched (LiveSite, compiled, in a child process,
+// as littlepress start runs it, on real files).
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
 import { FIXTURES } from "../helpers/sites.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const run = promisify(execFile);
 mkdirSync(".test-work", { recursive: true });
@@ -21,7 +22,7 @@ it("starts when a folder cannot be watched (a file named as one), says so, and r
   const saved = path.join(content, "serial", "editions", "0.md");
   const script = `
     import { writeFileSync } from "node:fs";
-    const { LiveSite } = await import("./lib/build/live.ts");
+    const { LiveSite } = await import(${JSON.stringify(`./${compiled("lib/build/live.ts")}`)});
     const lines = [];
     const live = new LiveSite({
       content: ${JSON.stringify(path.relative(".", content))},
@@ -37,7 +38,7 @@ it("starts when a folder cannot be watched (a file named as one), says so, and r
     await live.close();
     console.log(JSON.stringify({ first, second, lines }));
   `;
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], {
     timeout: 60_000,
   });
   const { first, second, lines } = JSON.parse(stdout.trim().split("\n").at(-1)!) as {

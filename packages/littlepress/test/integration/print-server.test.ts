@@ -20,6 +20,7 @@ import { readPrintersConfig, runHomePrinters, type HomePrinter } from "../../scr
 import { main } from "../../scripts/print-server.ts";
 import { jobDots, startEscPosPrinter, type FakeEscPosPrinter } from "../helpers/escpos-printer.ts";
 import { withServer } from "../helpers/server.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const basic = withServer("basic");
 let browser: Browser;
@@ -206,15 +207,7 @@ describe("littlepress print-server, running", () => {
     const config = path.join(dir, "printers.json");
     const printers = [{ id: "desk", name: "Desk", to: printer.url, publication: `${basic.url}/serial/`, hour: 6 }];
     await writeFile(config, JSON.stringify({ state: "state", printers }));
-    const child = spawn(process.execPath, [
-      "--import",
-      "tsx",
-      "scripts/print-server.ts",
-      "--config",
-      config,
-      "--interval",
-      "1",
-    ]);
+    const child = spawn(process.execPath, [compiled("scripts/print-server.ts"), "--config", config, "--interval", "1"]);
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnStart } from "../../scripts/start.ts";
 import { buildCommand } from "../helpers/build-command.ts";
-import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
+import { COMPILED_START, kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
 const ROOT = path.join(".test-work", `silent-mistakes-${process.pid}`);
 
@@ -154,7 +154,11 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
     expect(plain.output).toMatch(said);
     expect(verified.code).toBe(1);
     expect(verified.output).toMatch(said);
-    const started = await spawnStart({ content: dir, output: path.join(path.dirname(dir), "_site-start") });
+    const started = await spawnStart({
+      content: dir,
+      output: path.join(path.dirname(dir), "_site-start"),
+      bin: COMPILED_START,
+    });
     try {
       expect(started.log).toMatch(said);
     } finally {

@@ -12,6 +12,7 @@ import { LIVE_EVENTS } from "../../lib/server/live-reload.ts";
 import { spawnStart } from "../../scripts/start.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { FIXTURES } from "../helpers/sites.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const ROOT = path.join(".test-work", `start-first-build-${process.pid}`);
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -40,7 +41,7 @@ describe("npm start before its first build", { timeout: 90_000 }, () => {
     const slow = "export default async () => {\n  await new Promise((r) => setTimeout(r, 1500));\n  return {};\n};\n";
     const { content, output } = contentWith("slow", { "serial/serial.11tydata.js": slow });
     const port = await freePort();
-    const args = ["--import", "tsx", "scripts/start.ts", "--port", String(port), "--content", content];
+    const args = [compiled("scripts/start.ts"), "--port", String(port), "--content", content];
     const child = spawn(process.execPath, [...args, "--output", output], { stdio: ["ignore", "pipe", "pipe"] });
     let log = "";
     child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));

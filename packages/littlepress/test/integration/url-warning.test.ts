@@ -13,7 +13,7 @@ import { assumedUrlWarnings } from "../../lib/build/edition-images.ts";
 import { SITE_INDEX, siteDataDir } from "../../lib/model/site-paths.ts";
 import { builtForWarning } from "../../scripts/serve.ts";
 import { spawnStart } from "../../scripts/start.ts";
-import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
+import { compiled, COMPILED_START, kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
 const ROOT = path.join(".test-work", `url-warning-${process.pid}`);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>';
@@ -47,7 +47,7 @@ async function build(
 
 /** `npm run serve -- --site <site> --port 0`: the address it serves at and what it printed, then Ctrl+C. */
 async function serve(site: string): Promise<{ url: string; output: string }> {
-  const args = ["--import", "tsx", "scripts/serve.ts", "--site", site, "--port", "0"];
+  const args = [compiled("scripts/serve.ts"), "--site", site, "--port", "0"];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -118,7 +118,7 @@ describe.concurrent("npm run build of editions with images and no url", { timeou
 
 describe("npm start", { timeout: 120_000 }, () => {
   it("builds for its own address and says nothing of url", async () => {
-    const started = await spawnStart({ content, output: path.join(ROOT, "start", "_site") });
+    const started = await spawnStart({ content, output: path.join(ROOT, "start", "_site"), bin: COMPILED_START });
     try {
       const html = await (await fetch(`${started.url}/pics/edition/?delivery_count=0`)).text();
       expect(html).toContain(`src="${started.url}/pics/img/`);

@@ -15,6 +15,7 @@ import { preview, type PreviewResult } from "../../scripts/preview/run.ts";
 import { PaperRenderer, RenderError } from "../../scripts/preview/render.ts";
 import { formatSummary } from "../../scripts/preview/summary.ts";
 import { builtSite, FIXTURES } from "../helpers/sites.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 /** preview/index.json, as the test reads it (the shape it checks is the documented one). */
 interface PreviewIndexJson {
@@ -183,7 +184,7 @@ describe("a page that does not load", () => {
 
 describe("the command line", () => {
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    run(process.execPath, ["--import", "tsx", "scripts/preview.ts", ...args], {
+    run(process.execPath, [compiled("scripts/preview.ts"), ...args], {
       env: { ...process.env, ...env },
       timeout: 60_000,
     }).then(

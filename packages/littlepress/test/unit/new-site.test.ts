@@ -9,6 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main, NOT_STARTER, notStarter, REPOSITORY_ONLY, siteName, sitePackage } from "../../scripts/new.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const run = promisify(execFile);
 const VERSION = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
@@ -166,7 +167,7 @@ describe("littlepress new", () => {
 // Through the package's command, as `npx littlepress new` runs it.
 describe("littlepress new, as a command", () => {
   const littlepress = (...args: string[]) =>
-    run(process.execPath, ["--import", "tsx", "scripts/littlepress.ts", "new", ...args], { timeout: 60_000 }).then(
+    run(process.execPath, [compiled("scripts/littlepress.ts"), "new", ...args], { timeout: 60_000 }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );

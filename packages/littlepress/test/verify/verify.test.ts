@@ -11,13 +11,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/verify.ts";
 import type { Report } from "../../scripts/check/report.ts";
 import { formatVerdict } from "../../scripts/verify/summary.ts";
+import { compiled } from "../helpers/kit-script.ts";
 
 const CONTENT = "test/verify/content";
 const exec = promisify(execFile);
 
 /** Runs `npm run verify -- ...argv` as a child process; resolves to its exit code and output. */
 async function verify(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const args = ["--import", "tsx", "scripts/verify.ts", ...argv];
+  const args = [compiled("scripts/verify.ts"), ...argv];
   try {
     const { stdout, stderr } = await exec(process.execPath, args, { timeout: 100_000, killSignal: "SIGKILL" });
     return { code: 0, stdout, stderr };
