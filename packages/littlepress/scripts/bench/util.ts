@@ -1,6 +1,7 @@
 // Small helpers shared by the benchmark modules: child processes, statistics, progress.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,37 +22,36 @@ export function installedPackage(name: string, from = ROOT): string {
 
 /**
  * The kit's command as a site runs it: compiled to dist/ (as npm pack ships it,
- * with no TypeScript compiled on the way). Compiled here first unless dist/ is
- * newer than every source file (the tests' global setup compiles it once a run,
- * and each part of the run, and each test, then starts the same tree). Without
- * type checking (`npm run typecheck` does that): the same JavaScript in a third
- * of the time.
+ * with no TypeScript compiled on the way). Compiled here first unless every
+ * file of dist/ is newer than its source (npm install's prepare has compiled
+ * it, or the tests' global setup, once a run: each part of the run, and each
+ * test, then starts the same tree). Without type checking (`npm run typecheck`
+ * does that): the same JavaScript in a third of the time.
  */
 export function compiledBin(): string {
-  const bin = path.join(ROOT, "dist", "scripts", "littlepress.js");
-  if (!existsSync(bin) || !compiledFresh()) {
-    const begun = new Date();
+  if (!compiledFresh()) {
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
-    // Dated when the compile started: a file saved while it ran is newer, and compiled again next time.
-    mkdirSync(path.dirname(COMPILED_STAMP), { recursive: true });
-    writeFileSync(COMPILED_STAMP, "");
-    utimesSync(COMPILED_STAMP, begun, begun);
   }
-  return bin;
+  return path.join(ROOT, "dist", "scripts", "littlepress.js");
 }
 
-/** Touched by each compile (in the git-ignored work folder: npm pack ships dist/). */
-const COMPILED_STAMP = path.join(ROOT, ".test-work", "dist-compiled");
-
-/** True when the last compile came after every change to what tsconfig.build.json compiles. */
+/** True when each file tsconfig.build.json compiles has its outputs, newer than it and than the configs. */
 function compiledFresh(): boolean {
-  if (!existsSync(COMPILED_STAMP)) return false;
-  const compiledAt = statSync(COMPILED_STAMP).mtimeMs;
-  const sources = ["lib", "scripts", "functions"].flatMap((dir) =>
-    readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((file) => path.join(dir, file)),
+  const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
+  const configFile = path.join(ROOT, "tsconfig.build.json");
+  const config = ts.getParsedCommandLineOfConfigFile(configFile, undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: () => undefined,
+  });
+  if (!config || config.errors.length) return false;
+  const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : Number.NaN);
+  const configs = Math.max(
+    ...["tsconfig.json", "tsconfig.build.json", "package.json"].map((f) => mtime(path.join(ROOT, f))),
   );
-  const inputs = [...sources, "tsconfig.json", "tsconfig.build.json", "package.json"];
-  return inputs.every((file) => statSync(path.join(ROOT, file)).mtimeMs < compiledAt);
+  return config.fileNames.every((source) => {
+    const newest = Math.max(mtime(source), configs);
+    return ts.getOutputFileNames(config, source, false).every((output) => mtime(output) > newest);
+  });
 }
 
 const started = performance.now();
