@@ -3,8 +3,10 @@
 // handlers that Chromium will (node-html-parser misses `<svg/onload=…>`, a
 // script's `<!-- <script>` escapes, `<title>` text and more: see
 // test/unit/html-readers.test.ts). The build's one reader of edition HTML:
-// the print checks, the slot checks and the length estimate all walk this tree.
+// the print checks, the slot checks and the length estimate all walk this tree
+// (a tidy page's is built by tidy-page.ts, the same tree sooner).
 import { parse, type DefaultTreeAdapterTypes as T } from "parse5";
+import { tidyPage } from "./tidy-page.ts";
 
 export type PageNode = T.ChildNode;
 export type PageElement = T.Element;
@@ -15,7 +17,9 @@ export type PageElement = T.Element;
  * `scripting: false` reads `<noscript>` as a browser without scripts does: as markup.
  */
 export function parsePage(html: string, { locations = false, scripting = true } = {}): T.Document {
-  return parse(html, { sourceCodeLocationInfo: locations, scriptingEnabled: scripting });
+  // A tidy page (most editions) is read at once, to the same tree; it has no <noscript> for `scripting` to change.
+  const tidy = locations ? undefined : tidyPage(html);
+  return tidy ?? parse(html, { sourceCodeLocationInfo: locations, scriptingEnabled: scripting });
 }
 
 export const isElement = (node: PageNode | T.ParentNode): node is PageElement => "tagName" in node;
