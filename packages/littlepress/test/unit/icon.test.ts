@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { ContentError } from "../../lib/model/content-error.ts";
-import { ICON_SIZE, makeIcon } from "../../lib/build/icon.ts";
+import { DEFAULT_ICON_SVG, drawIcon, ICON_SIZE, makeIcon } from "../../lib/build/icon.ts";
 
 // Light blue sky with a yellow sun: both light, nearly the same grey.
 const SKY = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">
@@ -29,10 +29,12 @@ describe("makeIcon", () => {
     expect(share(22, 22)).toBeLessThan(share(0, 0)); // the sun's middle against the sky's corner
   });
 
-  it("makes the default icon when there is no image", async () => {
-    const { info, black } = await pixels(await makeIcon());
+  it("makes the default icon when there is no image: the one drawn from its SVG, pixel for pixel", async () => {
+    const { data, info, black } = await pixels(await makeIcon());
     expect([info.width, info.height]).toEqual([ICON_SIZE, ICON_SIZE]);
     expect(black).toBeGreaterThan(0.05);
+    const drawn = await pixels(await drawIcon({ file: "the default icon", bytes: Buffer.from(DEFAULT_ICON_SVG) }));
+    expect(drawn.data.equals(data)).toBe(true);
   });
 
   it("refuses an image that comes out blank, naming its file", async () => {
