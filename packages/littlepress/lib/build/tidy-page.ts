@@ -62,6 +62,7 @@ function characters(text: string): string | undefined {
 
 function attributes(source: string): T.Element["attrs"] | undefined {
   const attrs: T.Element["attrs"] = [];
+  if (!source) return attrs; // most tags of an edition
   for (const m of source.matchAll(ATTRIBUTE)) {
     const name = m[1]!.toLowerCase();
     const value = characters(m[2] ?? m[3] ?? m[4] ?? "");
@@ -152,10 +153,10 @@ export function tidyPage(page: string): T.Document | undefined {
     }
     if (part !== "body" || !BODY.has(name)) return false;
     const parent = open.at(-1);
-    const inside = (names: Set<string> | string[]) => open.some((e) => [...names].includes(e.tagName));
-    if (CLOSE_P.has(name) && inside(["p"])) return false;
+    const inside = (tag: string) => open.some((e) => e.tagName === tag);
+    if (CLOSE_P.has(name) && inside("p")) return false;
     if (HEADINGS.has(name) && parent && HEADINGS.has(parent.tagName)) return false;
-    if (name === "a" && inside(["a"])) return false;
+    if (name === "a" && inside("a")) return false;
     if (name === "pre" && page[TAG.lastIndex] === "\n") return false; // the parser drops that newline
     const items = LIST_ITEMS[name];
     if (items && !items.includes(parent?.tagName ?? "")) return false;
