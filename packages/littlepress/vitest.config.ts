@@ -27,6 +27,11 @@ export default defineConfig({
     // Most tests wait on a child process, a socket or Chromium: on two cores, two workers (Vitest's
     // default is one fewer than the cores) keep both busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A worker runs file after file in one module graph: a file does not import Eleventy, the kit and
+    // their packages again (a fifth of the suite's CPU time). The tests restore what they change (the
+    // environment, the clock, spies, the working folder); `vitest --sequence.shuffle` shows one that does not.
+    isolate: false,
+    unstubEnvs: true,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
