@@ -39,13 +39,22 @@ const CHARACTERS: Record<string, string> = {
   nbsp: "\u00a0",
 };
 
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y;
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-const DOCTYPE = /^\s*<!doctype html>/i;
+// Whitespace in a tag is HTML's (tab, line feed, form feed, carriage return, space), not JavaScript's \s: a
+// no-break space there belongs to a name or a value.
+const TAG = new RegExp(
+  String.raw`<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'>/=]+` +
+    String.raw`(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>\x60]+))?)*)[\t\n\f\r ]*(\/?)>`,
+  "y",
+);
+const ATTRIBUTE = new RegExp(
+  String.raw`([^\t\n\f\r "'>/=]+)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r "'=<>\x60]+)))?`,
+  "g",
+);
+const DOCTYPE = /^[\t\n\f\r ]*<!doctype html>/i;
 const WHITESPACE = /^[ \t\n\f]*$/;
 /** Where the parser ends a <style>'s raw text, and the end tag read here there (an odd one is left to the parser). */
-const STYLE_ENDS = /<\/style[\s/>]/gi;
-const STYLE_END = /<\/style\s*>/iy;
+const STYLE_ENDS = /<\/style[\t\n\f\r />]/gi;
+const STYLE_END = /<\/style[\t\n\f\r ]*>/iy;
 
 /** Text with its few named characters read, or undefined for a character the page's parser would read otherwise. */
 function characters(text: string): string | undefined {

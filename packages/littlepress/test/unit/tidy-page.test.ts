@@ -99,6 +99,7 @@ describe("tidyPage", () => {
       "text\r\nwith a carriage return",
       "<br></br>",
       "<p title=a title=b>twice</p>",
+      "<p\u00a0class=x>a no-break space is no space in a tag</p>",
     ];
     for (const body of untidy) expect(tidyPage(page(body)), body).toBeUndefined();
     expect(tidyPage("<html><head></head><body></body></html>"), "quirks mode").toBeUndefined();
@@ -120,7 +121,16 @@ describe("tidyPage", () => {
     const names = ["p", "div", "span", "em", "strong", "b", "a", "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2"];
     const more = ["pre", "code", "blockquote", "table", "tr", "td", "img", "br", "hr", "section", "figure", "q"];
     const tag = fc.constantFrom(...names, ...more, "P", "Em");
-    const attr = fc.constantFrom("", ' class="x"', " id=y", " title='a &amp; b'", ' data-x="&lt;"', " hidden");
+    const attr = fc.constantFrom(
+      "",
+      ' class="x"',
+      " id=y",
+      " title='a &amp; b'",
+      ' data-x="&lt;"',
+      " hidden",
+      "\u00a0id=z",
+      " id=a\vb",
+    );
     const text = fc.constantFrom("word", " ", "\n", "a &amp; b", "&nbsp;", "&copy;", "x & y", "\t", "<", "&#39;");
     const piece = fc.oneof(
       fc.tuple(tag, attr).map(([t, a]) => `<${t}${a}>`),
