@@ -26,15 +26,18 @@ export function installedPackage(name: string, from = ROOT): string {
  * with no TypeScript compiled on the way). Compiled here first unless every
  * file of dist/ is newer than its source (npm install's prepare has compiled
  * it, or the tests' global setup, once a run: each part of the run, and each
- * test, then starts the same tree). Without type checking (`npm run typecheck`
- * does that): the same JavaScript in a third of the time.
+ * test, then starts the same tree). Checked once a process: the sources do not
+ * change while a bench runs. Without type checking (`npm run typecheck` does
+ * that): the same JavaScript in a third of the time.
  */
 export function compiledBin(): string {
-  if (!compiledFresh()) {
+  if (!checked && !compiledFresh()) {
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
   }
+  checked = true;
   return path.join(ROOT, "dist", "scripts", "littlepress.js");
 }
+let checked = false;
 
 /** True when each file tsconfig.build.json compiles has its outputs, newer than it and than the configs. */
 function compiledFresh(): boolean {
