@@ -2,7 +2,7 @@
 // read, and how --help and bad arguments are answered (usage on --help, exit 0;
 // one line and "see --help" on a mistake, exit 2; never a stack trace).
 import { shownLine } from "../lib/model/printer-name.ts";
-import { createServer } from "node:net";
+import { connect, createServer, type AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
@@ -128,20 +128,37 @@ export function listenPort(option: string | undefined): { port: number } | { pro
 }
 
 /**
- * The port `port` names, checked free on `host` by listening on it for a
- * moment; for port 0, a free one the system picks. `npm start` builds for the
- * address before it listens there (another program could take the port in
- * between; then the listen fails as it would have at once).
+ * The port a server will listen on once it is ready (`npm start` builds for its address first), checked
+ * free on `host` without accepting anything: a listener, even for a moment, would take a client's
+ * connection and reset it. Port 0 is one the system picks, by listening on it for a moment (no client
+ * knows that number yet). Any other port is in use when a connection to it is accepted, free when it is
+ * refused; the server's own listen still tells if another program takes it in between.
  */
 export async function freePort(port: number, host = "127.0.0.1"): Promise<number> {
+  if (port === 0) return systemPickedPort(host);
+  const answer = await new Promise<"accepted" | "refused" | "unknown">((resolve) => {
+    const socket = connect({ port, host, timeout: 1_000 });
+    const settle = (result: "accepted" | "refused" | "unknown") => (socket.destroy(), resolve(result));
+    socket.once("connect", () => settle("accepted"));
+    socket.once("timeout", () => settle("unknown"));
+    socket.once("error", (error: NodeJS.ErrnoException) =>
+      settle(error.code === "ECONNREFUSED" ? "refused" : "unknown"),
+    );
+  });
+  if (answer === "accepted")
+    throw new Error(`port ${port} on ${host} is in use by another program; pick another with --port`);
+  return port;
+}
+
+async function systemPickedPort(host: string): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once("error", reject);
-    probe.listen(port, host, resolve);
+    probe.listen(0, host, resolve);
   });
-  const address = probe.address();
+  const { port } = probe.address() as AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : port;
+  return port;
 }
 
 /** Ctrl+C and SIGTERM run `stop` (which lets the requests in flight finish), then exit 0. */

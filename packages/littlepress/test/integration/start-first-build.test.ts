@@ -4,7 +4,7 @@
 // process starts; the first connection it accepts must get the real edition.
 // A first build that fails still ends with the server up, showing the problem.
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -76,6 +76,30 @@ describe("npm start before its first build", { timeout: 90_000 }, () => {
     } finally {
       child.kill("SIGINT");
       await exited;
+    }
+  });
+
+  it("on a port another program holds, says so at once and builds nothing", async () => {
+    const { content, output } = contentWith("busy", {});
+    const other = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const { port } = other.address() as { port: number };
+    try {
+      const args = [compiled("scripts/start.ts"), "--port", String(port), "--content", content, "--output", output];
+      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+      let log = "";
+      child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      const code = await new Promise((resolve) => child.once("exit", resolve));
+      clearTimeout(timer);
+      expect(code, log).toBe(1);
+      expect(log).toBe(
+        `littlepress: cannot start: port ${port} on 127.0.0.1 is in use by another program; pick another with --port\n`,
+      );
+      expect(existsSync(output)).toBe(false);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
     }
   });
 
