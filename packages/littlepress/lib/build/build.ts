@@ -11,7 +11,7 @@ import littlepress, { type LittlepressOptions, type RunSettings } from "./eleven
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
-import { removeFailedBuild } from "./leftovers.ts";
+import { followCopies, removeFailedBuild, type PassthroughCopies } from "./leftovers.ts";
 import type { RenderMemory } from "./render-memory.ts";
 import { swapIn } from "./swap-in.ts";
 
@@ -143,13 +143,17 @@ async function write(
   await rm(nextData, { recursive: true, force: true });
   const { eleventy, added } = make(next);
   eleventy.disableLogger(); // errors are reported once, by describeBuildError
+  let copies: PassthroughCopies | undefined;
   try {
+    await eleventy.init();
+    copies = followCopies(eleventy);
     await eleventy.write();
     added?.();
     // Images of the pages kept from the memory were written by an earlier build.
     if (memory) await keepImages(output, next);
   } catch (error) {
-    // Pages still in Eleventy's transforms are written after it failed, making `next` again.
+    // Its passthrough copies go on into `next` after Eleventy failed; pages still in its transforms too.
+    await copies?.settled();
     await removeFailedBuild(next, nextData);
     // A data file's failure (a fetch, an import, an error it threw) is the author's problem, said as one.
     throw dataFileFailure(error, input) ?? error;
@@ -213,13 +217,15 @@ export async function functionDataSize(output = "_site", folder?: string): Promi
 export function describeBuildError(error: unknown): string {
   const content = findContentError(error);
   if (content) return content.message;
-  const lines = [...new Set(chainMessages(error, 6))];
+  // Eleventy's wrappers repeat what they wrap ("Error copying passthrough files: <the cause>"): said once.
+  const said = [...new Set(chainMessages(error, 6))];
+  const lines = said.filter((line, i) => !said.some((other, j) => j !== i && other !== line && other.includes(line)));
   return `The build failed:\n  ${lines.join("\n  ")}\n  fix: ${buildErrorFix(lines.join("\n"))}`;
 }
 
 /**
- * What to do, from what Eleventy says failed: its config file or its input folder (which never reached a
- * template), or a template.
+ * What to do, from what Eleventy says failed: its config file, its input folder (which never reached a
+ * template), two files for one page, a passthrough copy, or a template.
  * (A data file's failure is a content problem of its own: dataFileFailure.)
  */
 function buildErrorFix(said: string): string {
@@ -227,6 +233,18 @@ function buildErrorFix(said: string): string {
   if (config) return `correct ${config}, or the module it imports that the lines above name, and build again`;
   const input = /The "([^"]+)" `input` parameter/.exec(said)?.[1];
   if (input) return `make the folder ${input} (or name the one you build: --content, or the config's input)`;
+  if (/^Output conflict: /m.test(said))
+    return (
+      "give one of the files named above a permalink of its own; littlepress's desk has /index.html in a site " +
+      "with a content folder, and /<slug>/index.html for each publication " +
+      `(docs/eleventy-plugin.md: "The desk, and the blog's home page")`
+    );
+  const copied = /Having trouble copying '([^']+)'/.exec(said)?.[1];
+  if (copied)
+    return (
+      `correct the Eleventy config's addPassthroughCopy of ${copied}: its files must exist and be readable, ` +
+      "and its destination must be inside the site's output folder"
+    );
   return (
     "correct the template named above (the line and column are given); " +
     'Liquid tags look like {% if config.lang == "fr" %}…{% endif %}'

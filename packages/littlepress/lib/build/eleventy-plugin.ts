@@ -153,7 +153,7 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
   const { memory } = options;
 
   const rendering = memory ? changedPages(pages, memory) : pages;
-  addEditions(eleventyConfig, rendering, options.content);
+  addEditions(eleventyConfig, rendering, options.content, editionsFolders(sources, eleventyConfig.directories.input));
   // Packed into shards from Eleventy's results: never written as pages (unwritten-pages.ts).
   const output = eleventyConfig.directories.output;
   const release = await leaveUnwritten([...rendering.keys()].map((url) => path.join(output, url)));
@@ -294,7 +294,12 @@ littlepress.eleventyPluginOptions = { unique: true };
  * template up with a linear search over all of them, so a build of 100,000
  * templates grows with the square of their number. Pages of one template do not.)
  */
-function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionPage>, content: string | undefined) {
+function addEditions(
+  eleventyConfig: EleventyConfig,
+  pages: Map<string, EditionPage>,
+  content: string | undefined,
+  editionsFolder: (slug: string) => string,
+) {
   eleventyConfig.addBundle("css");
   // Editions are rendered with its renderTemplate (renderEdition, below).
   eleventyConfig.addPlugin(RenderPlugin);
@@ -313,7 +318,7 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
     // In the editions folder, so that Eleventy's directory data (editions/editions.json) applies.
-    const template = `${page.pub.slug}/editions/littlepress-editions-${page.variantIndex}.11ty.js`;
+    const template = `${editionsFolder(page.pub.slug)}/littlepress-editions-${page.variantIndex}.11ty.js`;
     const list = byTemplate.get(template) ?? byTemplate.set(template, []).get(template)!;
     list.push(page.edition);
   }
@@ -330,6 +335,20 @@ function addEditions(eleventyConfig: EleventyConfig, pages: Map<string, EditionP
       },
     );
   }
+}
+
+/**
+ * Where a publication's editions template goes, relative to Eleventy's input: its editions folder, so that
+ * the directory data there and above (`<slug>/<slug>.11tydata.js`, `editions/editions.json`) is the
+ * editions' data. A blog's input may hold the content folder (input ".", content "content"). A
+ * publication of posts, or of a content folder outside the input, has `<slug>/editions` under the input.
+ */
+function editionsFolders(sources: Sources, input: string): (slug: string) => string {
+  return (slug) => {
+    const dir = path.relative(input, sources.get(slug)?.dir ?? input);
+    const inInput = dir !== "" && !dir.startsWith("..") && !path.isAbsolute(dir);
+    return inInput ? `${dir.split(path.sep).join("/")}/editions` : `${slug}/editions`;
+  };
 }
 
 /** What Eleventy hands the eleventy.after event for each page it wrote. */

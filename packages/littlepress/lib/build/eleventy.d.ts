@@ -41,7 +41,11 @@ declare module "@11ty/eleventy" {
       },
     );
     disableLogger(): void;
+    /** Reads the config and the input (write() does it when not yet done), as Eleventy's command line does first. */
+    init(): Promise<void>;
     write(): Promise<unknown>;
+    /** Eleventy's copier of passthrough files, made by init(). Not in Eleventy's documentation. */
+    passthroughManager?: { copyPassthrough(pass: unknown): Promise<unknown> };
   }
   /** Eleventy's bundle plugin ({% css %}, getBundle), built in. */
   export const BundlePlugin: (eleventyConfig: unknown, options?: Record<string, unknown>) => void;
