@@ -47,7 +47,7 @@ export async function contactSheet(strips: Strip[]): Promise<Buffer> {
   }
   return sharp({ create: { width, height, channels: 3, background: BACKGROUND } })
     .composite(layers)
-    .png({ palette: true, compressionLevel: 9 })
+    .png({ palette: true, compressionLevel: 9, effort: 1 })
     .toBuffer();
 }
 

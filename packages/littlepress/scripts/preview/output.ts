@@ -28,6 +28,8 @@ export const pngName = (key: EditionKey) => `${key}.png`;
 export interface VariantSheet {
   key: EditionKey;
   strips: Strip[];
+  /** Its image, when it was made as soon as its strips were (while the next editions render); else made here. */
+  png?: Buffer;
 }
 
 const variantSheetName = (key: EditionKey) => `${VARIANTS_DIR}/${key}.png`;
@@ -92,7 +94,7 @@ async function writeVariantSheets(
   } else await rm(folder, { recursive: true, force: true });
   for (const sheet of sheets.filter((s) => s.strips.length)) {
     await mkdir(folder, { recursive: true });
-    await writeFile(path.join(dir, variantSheetName(sheet.key)), await contactSheet(sheet.strips));
+    await writeFile(path.join(dir, variantSheetName(sheet.key)), sheet.png ?? (await contactSheet(sheet.strips)));
     fresh.set(sheet.key, {
       key: sheet.key,
       file: variantSheetName(sheet.key),

@@ -378,7 +378,6 @@ async function load(page: Page, url: string, timeoutMs: number, width: number): 
     if (/timeout/i.test(firstLine(error))) throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
     throw new RenderError(`could not be loaded: ${firstLine(error)}`);
   }
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
 }
 
 /** What the edition wrote, as near as can be told: the failed file URL less the temporary folder. */
@@ -390,23 +389,12 @@ function relativePart(url: string, folder: string): string {
 async function capture(page: Page, timeoutMs: number, width: number): Promise<Omit<Render, "blocked" | "relative">> {
   // Make the viewport as tall as the page, so that what is measured is what is
   // captured; wait for images it now shows; measure again until the length settles.
-  let m = await measure(page);
+  // (Each wait and its measure are one call into the page: a page costs a few
+  // milliseconds a call, and verify renders hundreds.)
+  let m = await measure(page, "fonts");
   for (let round = 0; round < 3; round++) {
     await page.setViewportSize({ width, height: clampHeight(m.height) });
-    await page.evaluate(() =>
-      Promise.all(
-        [...document.images]
-          .filter((img) => !img.complete)
-          .map(
-            (img) =>
-              new Promise((done) => {
-                img.addEventListener("load", done, { once: true });
-                img.addEventListener("error", done, { once: true });
-              }),
-          ),
-      ),
-    );
-    const again = await measure(page);
+    const again = await measure(page, "images");
     const settled = again.height === m.height;
     m = again;
     if (settled) break;
@@ -424,14 +412,28 @@ async function capture(page: Page, timeoutMs: number, width: number): Promise<Om
 
 const clampHeight = (height: number) => Math.max(1, Math.min(height, MAX_HEIGHT));
 
-function measure(page: Page): Promise<{ height: number; width: number }> {
-  return page.evaluate(() => {
+/** The page's length and width, once its fonts are ready, or once the images it shows now have loaded (or failed). */
+function measure(page: Page, after: "fonts" | "images"): Promise<{ height: number; width: number }> {
+  return page.evaluate(async (waitFor) => {
+    if (waitFor === "fonts") await document.fonts.ready;
+    else
+      await Promise.all(
+        [...document.images]
+          .filter((img) => !img.complete)
+          .map(
+            (img) =>
+              new Promise((done) => {
+                img.addEventListener("load", done, { once: true });
+                img.addEventListener("error", done, { once: true });
+              }),
+          ),
+      );
     const root = document.documentElement;
     return {
       height: Math.ceil(Math.max(root.scrollHeight, document.body?.scrollHeight ?? 0)),
       width: Math.ceil(Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0)),
     };
-  });
+  }, after);
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { CHROMIUM, launchChromium } from "../browser.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { firstLine, PreviewError } from "./errors.ts";
-import type { Strip } from "./contact-sheet.ts";
+import { contactSheet, type Strip } from "./contact-sheet.ts";
 import { copyIntoSite, writePublicationPreview, type Rendered, type VariantSheet } from "./output.ts";
 import { writeReadmeImages } from "./readme.ts";
 import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer, RenderError, type Render } from "./render.ts";
@@ -257,9 +257,16 @@ async function previewPublication(
       if (first.defaults) rendered.push(print.then((png) => ({ key, png, heightPx: render.heightPx })));
       strips.push(print.then((png) => ({ key: first.label, png, height: Math.min(render.heightPx, MAX_HEIGHT) })));
     }
-    // An edition whose settings give more than one page gets a sheet of them side by side.
-    if (pages.size > 1)
-      sheets.push(Promise.all(strips).then((s) => ({ key, strips: s.filter((x) => x !== undefined) })));
+    // An edition whose settings give more than one page gets a sheet of them side by side, made (by sharp,
+    // off this thread) as soon as its pages are printed, while Chromium renders the next editions.
+    if (pages.size > 1) {
+      const sheet = Promise.all(strips).then(async (s) => {
+        const ready = s.filter((x) => x !== undefined);
+        return { key, strips: ready, ...(ready.length && { png: await contactSheet(ready) }) };
+      });
+      sheet.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
+      sheets.push(sheet);
+    }
   }
   result.variants += variants;
   result.pages += distinct.size;
