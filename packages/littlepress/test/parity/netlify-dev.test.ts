@@ -1,8 +1,8 @@
 // Parity with Netlify: the same built site, served by netlify-cli's own
 // emulator (offline, no login), answers through netlify.toml's routes exactly
 // as the spec and the local server do. Bounded in time; stops what it started.
-import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,6 +36,12 @@ function projectWithStarterConfig(): string {
   mkdirSync(".test-work", { recursive: true });
   const project = mkdtempSync(path.join(".test-work", "netlify-project-"));
   copyFileSync(STARTER_NETLIFY_CONFIG, path.join(project, "netlify.toml"));
+  // netlify-cli keeps what it serves (.netlify/functions-serve, the functions unzipped) at the root of the
+  // git repository it runs in, and its state in the nearest .netlify/state.json above. Without both here they
+  // were this repository's: it emptied the functions of a `netlify serve` running at the root.
+  execFileSync("git", ["init", "--quiet", project]);
+  mkdirSync(path.join(project, ".netlify"));
+  writeFileSync(path.join(project, ".netlify", "state.json"), "{}\n");
   return project;
 }
 
