@@ -235,8 +235,8 @@ function buildErrorFix(said: string): string {
   if (input) return `make the folder ${input} (or name the one you build: --content, or the config's input)`;
   if (/^Output conflict: /m.test(said))
     return (
-      "give one of the files named above a permalink of its own; littlepress's desk has /index.html in a site " +
-      "with a content folder, and /<slug>/index.html for each publication " +
+      "give one of the files named above a permalink of its own; littlepress's desk has /<slug>/index.html for " +
+      "each publication, and /index.html in a site whose content folder is Eleventy's input " +
       `(docs/eleventy-plugin.md: "The desk, and the blog's home page")`
     );
   const copied = /Having trouble copying '([^']+)'/.exec(said)?.[1];

@@ -157,8 +157,10 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
   // Packed into shards from Eleventy's results: never written as pages (unwritten-pages.ts).
   const output = eleventyConfig.directories.output;
   const release = await leaveUnwritten([...rendering.keys()].map((url) => path.join(output, url)));
-  // A blog's own home page stays its own: the desk's home is for sites of content/ publications.
-  addDesk(eleventyConfig, site, options.content !== undefined);
+  // The desk's home is the home page of a site of publications, whose content folder is Eleventy's input
+  // (the starter's). A blog keeps its own, whether its publications are its posts or a folder inside it.
+  const input = eleventyConfig.directories.input;
+  addDesk(eleventyConfig, site, options.content !== undefined && path.resolve(options.content) === path.resolve(input));
 
   // Images in editions: fitted to the paper, greyscale, absolute URLs (and not the site's own image transform's).
   skipImageTransform(eleventyConfig, (url) => pages.has(url));

@@ -38,8 +38,7 @@ function writeBlog(name: string, files: Record<string, string> = {}): string {
   rmSync(dir, { recursive: true, force: true });
   const all: Record<string, string> = {
     "eleventy.config.js": config(`{ assets: "assets" }`),
-    // The blog's own pages; its home would be the desk's /index.html (docs/eleventy-plugin.md).
-    "about.njk": "<!doctype html><title>About</title><p>Hello.</p>\n",
+    "index.njk": "<!doctype html><title>My blog</title><p>Welcome.</p>\n",
     "content/almanac/publication.json": JSON.stringify({
       name: "The Almanac",
       description: "A fact a day.",
@@ -82,7 +81,7 @@ async function editions(dir: string): Promise<string[]> {
 const buildFolders = (dir: string) => readdirSync(dir).filter((f) => f.startsWith("_site"));
 
 describe("a blog with a content folder of publications and files passed through", () => {
-  it("gives the editions the publication's directory data, and copies the blog's files", async () => {
+  it("gives the editions the publication's directory data, keeps the blog's home, copies its files", async () => {
     const dir = writeBlog("data");
     const built = await buildBlog(dir);
     expect(built, built.output).toMatchObject({ code: 0 });
@@ -90,6 +89,9 @@ describe("a blog with a content folder of publications and files passed through"
     expect(others).toEqual([]);
     expect(edition).toContain("Today's fact: Tides follow the moon.");
     expect(readFileSync(path.join(dir, "_site/assets/file-599.txt"), "utf8")).toBe("asset 599\n");
+    // The blog's home page stays its own (the desk's home is a starter's); the publication has its desk page.
+    expect(readFileSync(path.join(dir, "_site/index.html"), "utf8")).toContain("<title>My blog</title>");
+    expect(readFileSync(path.join(dir, "_site/almanac/index.html"), "utf8")).toContain("The Almanac");
   });
 
   it("a data file that throws while files are being copied: its problem, no stack, the last site kept", async () => {
@@ -110,6 +112,18 @@ describe("a blog with a content folder of publications and files passed through"
       expect(buildFolders(dir).sort()).toEqual(["_site", "_site_data"]);
       expect(await editions(dir)).toEqual(before);
     }
+  });
+
+  it("a page of the blog's own where the publication's desk page goes: both named, and what to do", async () => {
+    const dir = writeBlog("clash", { "almanac.njk": "---\npermalink: /almanac/index.html\n---\nMy almanac page\n" });
+    const failed = await buildBlog(dir);
+    expect(failed.code, failed.output).toBe(1);
+    expect(failed.output).toMatch(/^The build failed:\n {2}Output conflict: .*`\.\/_site\.next\/almanac\/index\.html`/);
+    expect(failed.output).toContain("./almanac.njk");
+    expect(failed.output).toContain(
+      "fix: give one of the files named above a permalink of its own; littlepress's desk has /<slug>/index.html",
+    );
+    expect(buildFolders(dir)).toEqual([]);
   });
 
   it("a copy that fails: which one, and what to correct in the config; no stack, the last site kept", async () => {
