@@ -9,17 +9,12 @@
 //   good site with nothing half made beside it. (Eleventy 3.1 does not await its
 //   copies once a template or a data file has failed, and a copy failing then
 //   ended the process.)
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
-import { compiled } from "../helpers/kit-script.ts";
+import { buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
 
-const run = promisify(execFile);
-const PLUGIN = path.resolve(compiled("lib/build/eleventy-plugin.ts"));
-const BUILD_SCRIPT = path.resolve(compiled("scripts/build.ts"));
 const ROOT = path.join(".test-work", `blog-content-${process.pid}`);
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
@@ -34,8 +29,6 @@ export default function (eleventyConfig) {
 
 /** The blog: its home page, its assets (many files: copying them takes a while), and one publication. */
 function writeBlog(name: string, files: Record<string, string> = {}): string {
-  const dir = path.join(ROOT, name);
-  rmSync(dir, { recursive: true, force: true });
   const all: Record<string, string> = {
     "eleventy.config.js": config(`{ assets: "assets" }`),
     "index.njk": "<!doctype html><title>My blog</title><p>Welcome.</p>\n",
@@ -52,22 +45,7 @@ function writeBlog(name: string, files: Record<string, string> = {}): string {
     ...files,
   };
   for (let i = 0; i < 600; i++) all[`assets/file-${i}.txt`] = `asset ${i}\n`;
-  for (const [file, text] of Object.entries(all)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
-}
-
-/** `littlepress build` in the blog's folder, as its author runs it. */
-async function buildBlog(dir: string): Promise<{ code: number; output: string }> {
-  try {
-    const r = await run(process.execPath, [BUILD_SCRIPT], { cwd: dir, timeout: 60_000 });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
+  return writeProject(path.join(ROOT, name), all);
 }
 
 async function editions(dir: string): Promise<string[]> {
@@ -83,7 +61,7 @@ const buildFolders = (dir: string) => readdirSync(dir).filter((f) => f.startsWit
 describe("a blog with a content folder of publications and files passed through", () => {
   it("gives the editions the publication's directory data, keeps the blog's home, copies its files", async () => {
     const dir = writeBlog("data");
-    const built = await buildBlog(dir);
+    const built = await buildProject(dir);
     expect(built, built.output).toMatchObject({ code: 0 });
     const [edition, ...others] = await editions(dir);
     expect(others).toEqual([]);
@@ -96,7 +74,7 @@ describe("a blog with a content folder of publications and files passed through"
 
   it("a data file that throws while files are being copied: its problem, no stack, the last site kept", async () => {
     const dir = writeBlog("throws");
-    expect((await buildBlog(dir)).code).toBe(0);
+    expect((await buildProject(dir)).code).toBe(0);
     const before = await editions(dir);
     writeFileSync(
       path.join(dir, "content/almanac/almanac.11tydata.js"),
@@ -104,7 +82,7 @@ describe("a blog with a content folder of publications and files passed through"
     );
     // Each time, the copies are at a different point when the data file throws.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const failed = await buildBlog(dir);
+      const failed = await buildProject(dir);
       expect(failed.code, failed.output).toBe(1);
       expect(failed.output).toMatch(/^littlepress found 1 problem in your content:\n {2}content\/almanac\/almanac/);
       expect(failed.output).toContain("set ALMANAC_KEY to the almanac service's key");
@@ -116,7 +94,7 @@ describe("a blog with a content folder of publications and files passed through"
 
   it("a page of the blog's own where the publication's desk page goes: both named, and what to do", async () => {
     const dir = writeBlog("clash", { "almanac.njk": "---\npermalink: /almanac/index.html\n---\nMy almanac page\n" });
-    const failed = await buildBlog(dir);
+    const failed = await buildProject(dir);
     expect(failed.code, failed.output).toBe(1);
     expect(failed.output).toMatch(/^The build failed:\n {2}Output conflict: .*`\.\/_site\.next\/almanac\/index\.html`/);
     expect(failed.output).toContain("./almanac.njk");
@@ -128,10 +106,10 @@ describe("a blog with a content folder of publications and files passed through"
 
   it("a copy that fails: which one, and what to correct in the config; no stack, the last site kept", async () => {
     const dir = writeBlog("copy");
-    expect((await buildBlog(dir)).code).toBe(0);
+    expect((await buildProject(dir)).code).toBe(0);
     const before = await editions(dir);
     writeFileSync(path.join(dir, "eleventy.config.js"), config(`{ assets: "../elsewhere/assets" }`));
-    const failed = await buildBlog(dir);
+    const failed = await buildProject(dir);
     expect(failed.code, failed.output).toBe(1);
     expect(failed.output).toBe(
       "The build failed:\n" +

@@ -2,22 +2,15 @@
 // littlepress plugin for its posts: built by the real `npm run build` in the
 // blog's folder (no --content: the blog's own config), served by the kit's
 // server, asked as the platform asks, and checked by the conformance checker.
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { runCheck } from "../../scripts/check/run-check.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { compiled } from "../helpers/kit-script.ts";
+import { buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
 
-const run = promisify(execFile);
-
-/** What a blog's config imports the plugin from (the lead may switch it to the packed package). */
-const PLUGIN = path.resolve(compiled("lib/build/eleventy-plugin.ts"));
-const BUILD_SCRIPT = path.resolve(compiled("scripts/build.ts"));
 const ROOT = path.join(".test-work", `blog-posts-${process.pid}`);
 
 const POSTS = {
@@ -89,26 +82,7 @@ title: My blog
   ...POSTS,
 };
 
-function writeBlog(name: string, files: Record<string, string>): string {
-  const dir = path.join(ROOT, name);
-  rmSync(dir, { recursive: true, force: true });
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
-}
-
-/** `npm run build` in the blog's folder, as its author runs it. */
-async function buildBlog(dir: string): Promise<{ code: number; output: string }> {
-  try {
-    const r = await run(process.execPath, [BUILD_SCRIPT], { cwd: dir, timeout: 60_000 });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
-}
+const writeBlog = (name: string, files: Record<string, string>) => writeProject(path.join(ROOT, name), files);
 
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
@@ -117,7 +91,7 @@ describe("a blog's posts as publications", () => {
   let dir = "";
   beforeAll(async () => {
     dir = writeBlog("blog", BLOG);
-    const built = await buildBlog(dir);
+    const built = await buildProject(dir);
     expect(built, built.output).toMatchObject({ code: 0 });
     server = await startServer({ port: 0, siteDir: path.join(dir, "_site") });
   }, 60_000);
@@ -225,9 +199,9 @@ describe("a blog's mistakes fail the build by name", () => {
       "eleventy.config.js": CONFIG(PUBLICATIONS),
       "posts/ok.md": "---\ntitle: Fine\ndate: 2026-03-02\n---\nFine.\n",
     });
-    expect((await buildBlog(dir)).code).toBe(0);
+    expect((await buildProject(dir)).code).toBe(0);
     writeFileSync(path.join(dir, "posts/bad.md"), "---\ntitle: Bad\ndate: 2026-02-30\n---\nBad.\n");
-    const { code, output } = await buildBlog(dir);
+    const { code, output } = await buildProject(dir);
     expect(code).toBe(1);
     expect(output).toContain("littlepress found 1 problem in your content:");
     expect(output).toContain("posts/bad.md: date\n    problem: `date` 2026-02-30 is not a real calendar date");
@@ -241,7 +215,7 @@ describe("a blog's mistakes fail the build by name", () => {
       "posts/ok.md": "---\ntitle: Fine\ndate: 2026-03-02\n---\nFine.\n",
       "posts/soon.md": "---\ntitle: Soon\ndate: 2026-03-03\npush: soon\n---\nSoon.\n",
     });
-    const { code, output } = await buildBlog(dir);
+    const { code, output } = await buildProject(dir);
     expect(code).toBe(1);
     expect(output).toContain(
       'posts/soon.md: push\n    problem: push is "soon", which is neither true nor false\n' +
@@ -258,7 +232,7 @@ describe("a blog's mistakes fail the build by name", () => {
     ]`),
       "posts/ok.md": "---\ndate: 2026-03-02\n---\nFine.\n",
     });
-    const { code, output } = await buildBlog(dir);
+    const { code, output } = await buildProject(dir);
     expect(code).toBe(1);
     expect(output).toContain(
       'eleventy.config.js: littlepress option posts[0].by\n    problem: must be "date" or "serial", got "weekly"',
@@ -274,7 +248,7 @@ describe("a blog's mistakes fail the build by name", () => {
       "eleventy.config.js": "export default function () {}\n",
       "index.md": "# Home\n",
     });
-    const { code, output } = await buildBlog(dir);
+    const { code, output } = await buildProject(dir);
     expect(code).toBe(1);
     expect(output).toContain("eleventy.config.js\n    problem: does not add the littlepress plugin");
   });
@@ -290,7 +264,7 @@ describe("a blog's mistakes fail the build by name", () => {
         )
         .replace("  });\n  return", "  }));\n  return"),
     });
-    const { code, output } = await buildBlog(dir);
+    const { code, output } = await buildProject(dir);
     expect(code).toBe(1);
     expect(output).toContain("problem: does not add the littlepress plugin");
     expect(output).toContain("not from inside another plugin");
@@ -335,7 +309,7 @@ export const config = { dir: { input: "content", includes: "../_includes" } };
     await sharp({ create: { width: 30, height: 60, channels: 3, background: grey } })
       .png()
       .toFile(path.join(postsOf(dir), "evening/tall.png"));
-    const built = await buildBlog(dir);
+    const built = await buildProject(dir);
     expect(built, built.output).toMatchObject({ code: 0 });
     server = await startServer({ port: 0, siteDir: path.join(dir, "_site") });
   }, 60_000);
@@ -370,7 +344,7 @@ export const config = { dir: { input: "content", includes: "../_includes" } };
     const lost = path.join(postsOf(dir), "lost.md");
     writeFileSync(lost, post("Lost", "2026-03-05", "![Gone](gone.png)"));
     try {
-      const { code, output } = await buildBlog(dir);
+      const { code, output } = await buildProject(dir);
       expect(code).toBe(1);
       expect(output).toContain('content/posts/lost.md: <img src="gone.png">\n    problem: the image cannot be read');
       expect(output).toContain("fix: put the image file next to the edition (a post's, next to the post)");
