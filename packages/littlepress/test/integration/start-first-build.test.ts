@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LIVE_EVENTS } from "../../lib/server/live-reload.ts";
+import { freePort } from "../../scripts/cli.ts";
 import { spawnStart } from "../../scripts/start.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { FIXTURES } from "../helpers/sites.ts";
@@ -27,20 +28,12 @@ function contentWith(name: string, extra: Record<string, string>): { content: st
   return { content, output: path.join(ROOT, name, "_site") };
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 describe("npm start before its first build", { timeout: 90_000 }, () => {
   it("accepts no connection until the site is built: the first answer to edition/ is the edition", async () => {
     // A data file that takes its time, as one that fetches does: the build lasts at least 1.5 s.
     const slow = "export default async () => {\n  await new Promise((r) => setTimeout(r, 1500));\n  return {};\n};\n";
     const { content, output } = contentWith("slow", { "serial/serial.11tydata.js": slow });
-    const port = await freePort();
+    const port = await freePort(0);
     const args = [compiled("scripts/start.ts"), "--port", String(port), "--content", content];
     const child = spawn(process.execPath, [...args, "--output", output], { stdio: ["ignore", "pipe", "pipe"] });
     let log = "";
