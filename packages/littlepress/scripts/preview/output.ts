@@ -28,7 +28,7 @@ export const pngName = (key: EditionKey) => `${key}.png`;
 export interface VariantSheet {
   key: EditionKey;
   strips: Strip[];
-  /** Its image, when it was made as soon as its strips were (while the next editions render); else made here. */
+  /** Its image (contactSheet of the strips), made as soon as they were printed; none without strips. */
   png?: Buffer;
 }
 
@@ -92,9 +92,10 @@ async function writeVariantSheets(
         kept.push(v);
     }
   } else await rm(folder, { recursive: true, force: true });
-  for (const sheet of sheets.filter((s) => s.strips.length)) {
+  for (const sheet of sheets) {
+    if (!sheet.png) continue;
     await mkdir(folder, { recursive: true });
-    await writeFile(path.join(dir, variantSheetName(sheet.key)), sheet.png ?? (await contactSheet(sheet.strips)));
+    await writeFile(path.join(dir, variantSheetName(sheet.key)), sheet.png);
     fresh.set(sheet.key, {
       key: sheet.key,
       file: variantSheetName(sheet.key),

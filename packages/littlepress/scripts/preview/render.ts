@@ -178,13 +178,13 @@ export class PaperRenderer {
       await writeFile(file, printed);
       this.pageFile = pathToFileURL(file).href;
       this.pageHtml = printed;
-      await bounded(
+      const loaded = await bounded(
         load(page, this.pageFile, this.timeoutMs, this.width),
         this.timeoutMs + 1000,
         `did not load in ${seconds(this.timeoutMs)}`,
       );
       const render = await bounded(
-        capture(page, this.timeoutMs, this.width),
+        capture(page, loaded, this.timeoutMs, this.width),
         this.timeoutMs,
         `could not be captured in ${seconds(this.timeoutMs)}`,
       );
@@ -370,7 +370,8 @@ async function fetchEdition(url: string, timeoutMs: number): Promise<string> {
   return decodeHtml(new Uint8Array(body), charsetOf(response.headers.get("content-type") ?? ""), iconv);
 }
 
-async function load(page: Page, url: string, timeoutMs: number, width: number): Promise<void> {
+/** Loads the page, and measures it once its fonts are ready (a font that never loads is a page that did not). */
+async function load(page: Page, url: string, timeoutMs: number, width: number): Promise<Size> {
   await page.setViewportSize({ width, height: 1 });
   try {
     await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
@@ -378,6 +379,7 @@ async function load(page: Page, url: string, timeoutMs: number, width: number): 
     if (/timeout/i.test(firstLine(error))) throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
     throw new RenderError(`could not be loaded: ${firstLine(error)}`);
   }
+  return measure(page, "fonts");
 }
 
 /** What the edition wrote, as near as can be told: the failed file URL less the temporary folder. */
@@ -386,12 +388,17 @@ function relativePart(url: string, folder: string): string {
   return url.startsWith(base) ? url.slice(base.length) : url;
 }
 
-async function capture(page: Page, timeoutMs: number, width: number): Promise<Omit<Render, "blocked" | "relative">> {
+async function capture(
+  page: Page,
+  loaded: Size,
+  timeoutMs: number,
+  width: number,
+): Promise<Omit<Render, "blocked" | "relative">> {
   // Make the viewport as tall as the page, so that what is measured is what is
   // captured; wait for images it now shows; measure again until the length settles.
   // (Each wait and its measure are one call into the page: a page costs a few
   // milliseconds a call, and verify renders hundreds.)
-  let m = await measure(page, "fonts");
+  let m = loaded;
   for (let round = 0; round < 3; round++) {
     await page.setViewportSize({ width, height: clampHeight(m.height) });
     const again = await measure(page, "images");
@@ -412,8 +419,14 @@ async function capture(page: Page, timeoutMs: number, width: number): Promise<Om
 
 const clampHeight = (height: number) => Math.max(1, Math.min(height, MAX_HEIGHT));
 
+/** A page's length and width, in CSS pixels. */
+interface Size {
+  height: number;
+  width: number;
+}
+
 /** The page's length and width, once its fonts are ready, or once the images it shows now have loaded (or failed). */
-function measure(page: Page, after: "fonts" | "images"): Promise<{ height: number; width: number }> {
+function measure(page: Page, after: "fonts" | "images"): Promise<Size> {
   return page.evaluate(async (waitFor) => {
     if (waitFor === "fonts") await document.fonts.ready;
     else
