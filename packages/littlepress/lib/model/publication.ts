@@ -1,10 +1,10 @@
-import { Ajv } from "ajv";
 import { describeAjvError } from "./ajv-problems.ts";
 import type { CharsetCodec } from "./charset.ts";
 import { checkFields, type ConfigField } from "./config-fields.ts";
 import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import type { EditionsBy } from "./edition-key.ts";
-import { publicationSchema, REQUIRED_HINTS } from "./publication-schema.ts";
+import { REQUIRED_HINTS } from "./publication-schema.ts";
+import { validatePublication } from "./publication-validator.ts";
 import { SAFE_SLUG } from "./site-paths.ts";
 import { checkRecurrence, WEEKDAY_NAMES, type Recurrence } from "./recurrence.ts";
 
@@ -46,11 +46,6 @@ export interface Publication {
   /** Subscriber settings, in form order. */
   fields: ConfigField[];
 }
-
-// The schema is ours and constant: checked against JSON Schema's meta-schema by a test
-// (test/unit/publication.test.ts), not by every process that loads it (compiling the meta-schema took 50 ms).
-const ajv = new Ajv({ allErrors: true, useDefaults: true, discriminator: true, strict: false, validateSchema: false });
-const validatePublication = ajv.compile(publicationSchema);
 
 const RESERVED_SLUGS = new Set(["edition", "validate_config", "sample", "meta.json", "icon.png"]);
 

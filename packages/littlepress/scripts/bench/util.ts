@@ -33,6 +33,8 @@ export function installedPackage(name: string, from = ROOT): string {
 export function compiledBin(): string {
   if (!checked && !compiledFresh()) {
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
+    // prepare's last step, as the package ships.
+    execFileSync("npx", ["tsx", "scripts/precompile-validator.ts"], { cwd: ROOT, stdio: "inherit" });
   }
   checked = true;
   return path.join(ROOT, "dist", "scripts", "littlepress.js");

@@ -1,0 +1,94 @@
+// The package checks publication.json with ajv's standalone code
+// (scripts/precompile-validator.ts, npm run prepare), the kit's source with the
+// schema compiled at load (lib/model/publication-validator.ts). They must be
+// the same check: the same answer, the same errors and the same defaults filled
+// in, for every publication.json of the fixtures and for every way of breaking
+// one field of them; and dist/ must hold the standalone code.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ValidateFunction } from "ajv";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { validatePublication } from "../../lib/model/publication-validator.ts";
+import { compiledBin, ROOT } from "../../scripts/bench/util.ts";
+import { COMPILED_VALIDATOR, standaloneValidator } from "../../scripts/precompile-validator.ts";
+import { projectFiles } from "../helpers/project-files.ts";
+
+const work = path.join(ROOT, ".test-work");
+let folder: string;
+let standalone: ValidateFunction;
+
+beforeAll(async () => {
+  mkdirSync(work, { recursive: true });
+  // Inside the package, so that the code's imports of ajv's runtime helpers resolve as in dist/.
+  folder = mkdtempSync(path.join(work, "validator-"));
+  const file = path.join(folder, "publication-validator.js");
+  writeFileSync(file, standaloneValidator());
+  standalone = ((await import(pathToFileURL(file).href)) as { validatePublication: ValidateFunction })
+    .validatePublication;
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Every publication.json the fixtures hold, parsed. */
+function fixtures(): unknown[] {
+  const files = projectFiles(".", ["test"]).filter((f) => f.endsWith("/publication.json"));
+  expect(files.length).toBeGreaterThan(10);
+  return files.flatMap((f) => {
+    try {
+      return [JSON.parse(readFileSync(f, "utf8")) as unknown];
+    } catch {
+      return []; // a fixture of broken JSON: the parser's answer, not the schema's
+    }
+  });
+}
+
+const ODD_VALUES: unknown[] = [undefined, null, 0, -1, 1.5, "", "x", "a@b", true, [], [[]], {}, { type: "text" }];
+
+/** The value, then each copy with one field (at any depth) removed or replaced by an odd value. */
+function mutations(value: unknown): unknown[] {
+  const out: unknown[] = [value];
+  const walk = (node: unknown, replace: (v: unknown) => unknown) => {
+    if (node === null || typeof node !== "object") return;
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      const at = (v: unknown) =>
+        replace(
+          Array.isArray(node)
+            ? node.map((c: unknown, i) => (String(i) === key ? v : c)).filter((c) => c !== undefined)
+            : Object.fromEntries(Object.entries({ ...node, [key]: v }).filter(([, c]) => c !== undefined)),
+        );
+      for (const odd of ODD_VALUES) out.push(at(odd));
+      walk(child, at);
+    }
+  };
+  walk(value, (v) => v);
+  return out;
+}
+
+/** What a validator says of `input`: valid or not, its errors, and the input with the defaults it filled in. */
+function outcome(validate: ValidateFunction, input: unknown) {
+  const data = structuredClone(input);
+  const valid = validate(data);
+  return { valid, errors: validate.errors ?? null, data };
+}
+
+it("answers as the schema compiled at load does (errors, defaults), for every way of breaking a field", () => {
+  const inputs = fixtures().flatMap(mutations);
+  expect(inputs.length).toBeGreaterThan(1000);
+  let invalid = 0;
+  for (const input of inputs) {
+    const expected = outcome(validatePublication, input);
+    expect(outcome(standalone, input), JSON.stringify(input)).toEqual(expected);
+    if (!expected.valid) invalid++;
+  }
+  // Both kinds of answer were compared, many times.
+  expect(invalid).toBeGreaterThan(500);
+  expect(inputs.length - invalid).toBeGreaterThan(50);
+});
+
+it("is what the package ships in dist/ (npm run prepare's last step)", () => {
+  compiledBin();
+  // Compared whole, and said in one sentence: a diff of 40 KB of generated code tells nothing more.
+  const shipped = readFileSync(COMPILED_VALIDATOR, "utf8") === standaloneValidator();
+  expect(shipped, "dist/ holds another validator: run npm run prepare (it makes the standalone code)").toBe(true);
+});
