@@ -2,7 +2,7 @@
 // then says what the functions carry. Content problems are printed for the
 // author, without a stack trace.
 import { PUBLIC_SHARDS_DIR, siteDataDir } from "../lib/model/site-paths.ts";
-import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
+import { answerUsage, eleventyRunsOnce, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
 export const USAGE = `Usage: npm run build [-- options]
 
@@ -66,4 +66,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   return 0;
 }
 
-runTool("build", import.meta.url, main);
+runTool("build", import.meta.url, (argv) => {
+  eleventyRunsOnce();
+  return main(argv);
+});

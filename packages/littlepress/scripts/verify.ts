@@ -12,7 +12,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { findContentError } from "../lib/model/content-error.ts";
 import { eleventyConfigFile, nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
-import { answerUsage, inertOutput, parseToolArgs, processOutput, runTool, timeoutProblem, type Output } from "./cli.ts";
+import {
+  answerUsage,
+  eleventyRunsOnce,
+  inertOutput,
+  parseToolArgs,
+  processOutput,
+  runTool,
+  timeoutProblem,
+  type Output,
+} from "./cli.ts";
 import type { Verdict } from "./verify/run.ts";
 import { formatVerdict } from "./verify/summary.ts";
 import { plural } from "../lib/model/words.ts";
@@ -174,4 +183,7 @@ function report(verdicts: Verdict[], started: number, out: Output): number {
   return failed.length ? 1 : 0;
 }
 
-runTool("verify", import.meta.url, main);
+runTool("verify", import.meta.url, (argv) => {
+  eleventyRunsOnce();
+  return main(argv);
+});

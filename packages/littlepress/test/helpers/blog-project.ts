@@ -23,10 +23,17 @@ export function writeProject(dir: string, files: Record<string, string>): string
   return dir;
 }
 
-/** `littlepress build` in the project's folder: its exit code, and what it printed. */
-export async function buildProject(dir: string): Promise<{ code: number; output: string }> {
+/** `littlepress build` in the project's folder, with `env` added to the environment: its exit code, and output. */
+export async function buildProject(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; output: string }> {
   try {
-    const r = await run(process.execPath, [BUILD_SCRIPT], { cwd: dir, timeout: 60_000 });
+    const r = await run(process.execPath, [BUILD_SCRIPT], {
+      cwd: dir,
+      timeout: 60_000,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, output: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
