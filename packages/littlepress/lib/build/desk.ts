@@ -1,5 +1,3 @@
-import { build as esbuild } from "esbuild";
-import { PACKAGE_ROOT, siblingModule } from "./package-files.ts";
 import type { SpecField } from "../model/config-fields.ts";
 import { specField } from "../model/config-fields.ts";
 import { dateText, utcDateOf } from "../model/dates.ts";
@@ -142,29 +140,3 @@ export function deskPublication(pub: PublicationSource, root: string | undefined
 
 /** Where the desk's pages load the model's rules from: the site's /_desk/model.js. */
 export const DESK_MODEL_FILE = "_desk/model.js";
-
-/** The model's rules that the desk uses (lib/model/desk-rules.ts), bundled once per process. */
-let deskModel: Promise<string> | undefined;
-
-/**
- * lib/model/desk-rules.ts and what it imports, bundled into one ES module for
- * the browser, which cannot load TypeScript: the desk imports it as
- * ./model.js, so its simulator keeps the model's rules rather than a copy. The
- * model does not change while a process runs (`npm start` rebuilds the
- * content, not the kit), so the bundle is made once and written into every build.
- */
-export function deskModelScript(): Promise<string> {
-  deskModel ??= esbuild({
-    // From the package's folder, whatever the working folder: the bundle names its source files by path.
-    absWorkingDir: PACKAGE_ROOT,
-    entryPoints: [siblingModule("../model/desk-rules", import.meta.url)],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    legalComments: "none",
-    banner: { js: "// Made by the build from lib/model/desk-rules.ts (lib/build/desk.ts): edit that, not this." },
-  }).then((result) => result.outputFiles[0]!.text);
-  return deskModel;
-}

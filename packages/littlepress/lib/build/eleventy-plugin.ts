@@ -14,7 +14,8 @@ import {
   type ContentProblem,
 } from "../model/content-error.ts";
 import { packageFile } from "./package-files.ts";
-import { DESK_MODEL_FILE, deskModelScript, deskPublication } from "./desk.ts";
+import { DESK_MODEL_FILE, deskPublication } from "./desk.ts";
+import { deskModelScript } from "./desk-model.ts";
 import { makeIcon } from "./icon.ts";
 import { deflateBody, deflateHead, encodeShard, shardDictionary, type ShardDeflate } from "../model/shard.ts";
 import { contentHash } from "../model/etag.ts";

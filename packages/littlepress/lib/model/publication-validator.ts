@@ -2,7 +2,7 @@
 // fills in the defaults, so the rest of the kit sees every field. Here the
 // schema is compiled when the module loads. The package ships ajv's standalone
 // code for the same schema and options in this module's place instead
-// (scripts/precompile-validator.ts, run by `npm run prepare`): a build then
+// (scripts/precompile.ts, run by `npm run prepare`): a build then
 // loads no compiler and compiles nothing, some 60 ms of every build and every
 // tool that reads publications.
 import { Ajv, type Options, type ValidateFunction } from "ajv";

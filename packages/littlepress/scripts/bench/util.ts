@@ -34,7 +34,7 @@ export function compiledBin(): string {
   if (!checked && !compiledFresh()) {
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
     // prepare's last step, as the package ships.
-    execFileSync("npx", ["tsx", "scripts/precompile-validator.ts"], { cwd: ROOT, stdio: "inherit" });
+    execFileSync("npx", ["tsx", "scripts/precompile.ts"], { cwd: ROOT, stdio: "inherit" });
   }
   checked = true;
   return path.join(ROOT, "dist", "scripts", "littlepress.js");

@@ -1,9 +1,10 @@
-// The package checks publication.json with ajv's standalone code
-// (scripts/precompile-validator.ts, npm run prepare), the kit's source with the
-// schema compiled at load (lib/model/publication-validator.ts). They must be
-// the same check: the same answer, the same errors and the same defaults filled
-// in, for every publication.json of the fixtures and for every way of breaking
-// one field of them; and dist/ must hold the standalone code.
+// What `npm run prepare` makes ahead (scripts/precompile.ts) is what the kit's
+// source makes when it loads:
+// - publication.json's check: ajv's standalone code in the package, the schema
+//   compiled at load in the source (lib/model/publication-validator.ts). The
+//   same answer, the same errors and the same defaults filled in, for every
+//   publication.json of the fixtures and every way of breaking one field of them.
+// - dist/ holds what prepare makes, the desk's bundle of the model's rules too.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,7 +12,7 @@ import type { ValidateFunction } from "ajv";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { validatePublication } from "../../lib/model/publication-validator.ts";
 import { compiledBin, ROOT } from "../../scripts/bench/util.ts";
-import { COMPILED_VALIDATOR, standaloneValidator } from "../../scripts/precompile-validator.ts";
+import { PRECOMPILED, standaloneValidator } from "../../scripts/precompile.ts";
 import { projectFiles } from "../helpers/project-files.ts";
 
 const work = path.join(ROOT, ".test-work");
@@ -23,7 +24,7 @@ beforeAll(async () => {
   // Inside the package, so that the code's imports of ajv's runtime helpers resolve as in dist/.
   folder = mkdtempSync(path.join(work, "validator-"));
   const file = path.join(folder, "publication-validator.js");
-  writeFileSync(file, standaloneValidator());
+  writeFileSync(file, await standaloneValidator());
   standalone = ((await import(pathToFileURL(file).href)) as { validatePublication: ValidateFunction })
     .validatePublication;
 });
@@ -86,9 +87,11 @@ it("answers as the schema compiled at load does (errors, defaults), for every wa
   expect(inputs.length - invalid).toBeGreaterThan(50);
 });
 
-it("is what the package ships in dist/ (npm run prepare's last step)", () => {
+it("is what the package ships in dist/, as the desk's model bundle is (npm run prepare's last step)", async () => {
   compiledBin();
-  // Compared whole, and said in one sentence: a diff of 40 KB of generated code tells nothing more.
-  const shipped = readFileSync(COMPILED_VALIDATOR, "utf8") === standaloneValidator();
-  expect(shipped, "dist/ holds another validator: run npm run prepare (it makes the standalone code)").toBe(true);
+  for (const { file, make } of PRECOMPILED) {
+    // Compared whole, and said in one sentence: a diff of 40 KB of generated code tells nothing more.
+    const shipped = readFileSync(file, "utf8") === (await make());
+    expect(shipped, `${file} is not what npm run prepare makes: run it`).toBe(true);
+  }
 });

@@ -1,0 +1,72 @@
+// `npm run prepare`'s last step: what two modules of the kit make when they
+// load, made ahead and written over their compiled files in dist/ (each
+// module's own comment says why), with the same exports:
+// - lib/model/publication-validator: ajv's standalone code for publication.json's
+//   schema (VALIDATOR_OPTIONS, validatePublication);
+// - lib/build/desk-model: the desk's bundle of the model's rules (deskModelScript).
+// Not shipped: the package carries its output.
+import { writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { Ajv } from "ajv";
+import standalone from "ajv/dist/standalone/index.js";
+import { deskModelScript } from "../lib/build/desk-model.ts";
+import { packageFile } from "../lib/build/package-files.ts";
+import { publicationSchema } from "../lib/model/publication-schema.ts";
+import { VALIDATOR_OPTIONS } from "../lib/model/publication-validator.ts";
+import { scriptArgs } from "./cli.ts";
+
+const MADE = "// Made by scripts/precompile.ts (npm run prepare)";
+
+/** The modules made ahead: their compiled file in dist/, and what is written there. */
+export const PRECOMPILED = [
+  { file: packageFile("dist", "lib", "model", "publication-validator.js"), make: standaloneValidator },
+  { file: packageFile("dist", "lib", "build", "desk-model.js"), make: deskModelModule },
+];
+
+/** The validator module: the schema's validator compiled ahead, with the options it was compiled with. */
+export function standaloneValidator(): Promise<string> {
+  const ajv = new Ajv({ ...VALIDATOR_OPTIONS, code: { source: true, esm: true } });
+  ajv.addSchema(publicationSchema, "publication");
+  const code = standalone.default(ajv, { validatePublication: "publication" });
+  return Promise.resolve(
+    `${MADE} from lib/model/publication-schema.ts:\n` +
+      "// ajv's standalone code in place of lib/model/publication-validator.ts's compile at load.\n" +
+      // ajv's ES module code still requires its few runtime helpers (ucs2length, for minLength).
+      'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n' +
+      `export const VALIDATOR_OPTIONS = ${JSON.stringify(VALIDATOR_OPTIONS)};\n` +
+      code +
+      "\n",
+  );
+}
+
+/** The desk model module: the bundle esbuild makes, as a string the module gives. */
+export async function deskModelModule(): Promise<string> {
+  return (
+    `${MADE}: lib/build/desk-model.ts's bundle, made ahead.\n` +
+    `const SCRIPT = ${JSON.stringify(await deskModelScript())};\n` +
+    "export function deskModelScript() {\n  return Promise.resolve(SCRIPT);\n}\n"
+  );
+}
+
+const USAGE = `Usage: npm run prepare
+
+Compiles the package into dist/, then, as this script, makes ahead what two of
+its modules make when they load, and writes it over their compiled files:
+publication.json's schema check (ajv's standalone code) and the desk's bundle
+of the model's rules (esbuild's). A build then loads neither ajv's compiler nor
+esbuild. npm runs prepare on install and on pack.
+
+Options:
+  -h, --help   show this text
+
+Example:
+  npm run prepare`;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && scriptArgs("prepare", USAGE, {})) {
+  try {
+    for (const { file, make } of PRECOMPILED) writeFileSync(file, await make());
+  } catch (error) {
+    console.error(`prepare: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}
