@@ -120,10 +120,10 @@ export function runTool(tool: string, moduleUrl: string, main: (argv: string[]) 
 }
 
 /**
- * For a command that runs Eleventy once and exits (build, verify), before it loads Eleventy. Eleventy's ES module
- * cache-buster serves only its --watch and --serve (a changed config or data file imported again); on Node before
- * 22.15 it resolves every import through a loader thread, about 100 ms of a build. Eleventy's own switch turns it
- * off, unless the author has set it.
+ * For a command that runs Eleventy once and exits (build, verify, preview), before it loads Eleventy.
+ * Eleventy's ES module cache-buster serves only its --watch and --serve (a changed config or data file
+ * imported again); on Node before 22.15 it resolves every import through a loader thread, about 100 ms
+ * of a build. Eleventy's own switch turns it off, unless the author has set it.
  */
 export function eleventyRunsOnce(): void {
   process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "1";

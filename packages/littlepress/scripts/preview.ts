@@ -10,7 +10,15 @@ import { pathToFileURL } from "node:url";
 import { PreviewError } from "./preview/errors.ts";
 import type { PreviewOptions } from "./preview/run.ts";
 import { formatSummary, printWarnings } from "./preview/summary.ts";
-import { answerUsage, inertOutput, parseToolArgs, processOutput, timeoutProblem, type Output } from "./cli.ts";
+import {
+  answerUsage,
+  eleventyRunsOnce,
+  inertOutput,
+  parseToolArgs,
+  processOutput,
+  timeoutProblem,
+  type Output,
+} from "./cli.ts";
 import { plural } from "../lib/model/words.ts";
 
 export type { Output };
@@ -133,6 +141,7 @@ export async function main(argv: string[], raw: Output = processOutput): Promise
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  eleventyRunsOnce();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
