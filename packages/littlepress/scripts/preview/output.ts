@@ -1,9 +1,10 @@
 // Writes a publication's preview folder: one PNG per edition, the contact
 // sheet and index.json; then puts a copy into the built site, where the local
 // server shows it at once.
-import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
+import { swapIn } from "../../lib/build/swap-in.ts";
 import type { EditionKey } from "../../lib/model/edition-key.ts";
 import { contactSheet, type Strip } from "./contact-sheet.ts";
 import {
@@ -139,7 +140,14 @@ export async function copyIntoSite(dir: string, site: string, slug: string): Pro
   const pubDir = path.join(site, slug);
   if (!(await stat(pubDir).catch(() => undefined))?.isDirectory()) return undefined;
   const target = path.join(pubDir, "preview");
-  await rm(target, { recursive: true, force: true });
-  await cp(dir, target, { recursive: true });
+  // Copied beside it, then swapped in whole: a server reading the site, or another preview of it at the same
+  // time, never meets half a folder (two at once removed each other's files as they copied them).
+  const next = await mkdtemp(path.join(pubDir, ".preview-"));
+  try {
+    await cp(dir, next, { recursive: true });
+    await swapIn(next, target, `${next}.old`);
+  } finally {
+    await rm(next, { recursive: true, force: true });
+  }
   return target;
 }
