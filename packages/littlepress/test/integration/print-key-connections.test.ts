@@ -87,3 +87,48 @@ describe("connections to a print-key service", () => {
     expect(await post("/slow")).toMatchObject({ status: 200 });
   });
 });
+
+describe("a kept connection the service closes as it is used", () => {
+  // The race a kept connection has: the service drops it (its keep-alive time is up) just as the next
+  // request goes out on it. Here deterministically: every connection's second request is reset unanswered.
+  let resetting: Server;
+  let url = "";
+  const requests = { answered: 0, reset: 0 };
+  beforeAll(async () => {
+    resetting = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { requests?: number };
+      socket.requests = (socket.requests ?? 0) + 1;
+      req.resume();
+      if (socket.requests > 1 || req.url === "/always") {
+        requests.reset++;
+        socket.resetAndDestroy();
+        return;
+      }
+      requests.answered++;
+      req.on("end", () => res.end('{"status":"sent"}'));
+    });
+    await new Promise<void>((resolve) => resetting.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    resetting.closeAllConnections();
+    await new Promise((resolve) => resetting.close(resolve));
+  });
+
+  it("sends the request again on another connection, and says a failure only once it is not that", async () => {
+    const allowed = { allowed: [{ origin: url, private: true }], timeoutMs: 2_000 };
+    const body = new TextEncoder().encode("<p>news</p>");
+    for (let i = 0; i < 5; i++) {
+      const reply = await askPrintKey(new URL(`${url}/printkey/k${i}`), { method: "POST", body }, allowed);
+      expect(reply, `request ${i}`).toMatchObject({ status: 200 });
+    }
+    // Each request after the first met a reset connection, and was answered on a new one.
+    expect(requests).toEqual({ answered: 5, reset: 4 });
+    // A reset on a connection of its own is the service's answer: said at once, not sent again.
+    expect(await askPrintKey(new URL(`${url}/always`), { method: "POST", body }, allowed)).toEqual({
+      failed: "could not be reached (ECONNRESET)",
+    });
+    // Two resets: on the kept connection (sent again), then on its own one (said).
+    expect(requests.reset).toBe(6);
+  });
+});

@@ -62,8 +62,20 @@ export async function askPrintKey(
     headers: { ...req.headers, ...(req.body ? { "Content-Length": String(req.body.byteLength) } : {}) },
     agent: connectionsTo(url, entry, policy.lookup ?? dnsLookup),
   };
-  return exchange(url, options, req.body, policy);
+  for (let attempt = 1; ; attempt++) {
+    const reply = await exchange(url, options, req.body, policy);
+    if (reply !== CLOSED_UNDER_IT) return reply;
+    // The service closed the kept connection as the request went out on it (a server keeps an idle one only
+    // so long, and a busy process may hand it out late): it closed a connection it was not reading from, so the
+    // request goes again, as Node's docs advise (request.reusedSocket), on another connection.
+    if (attempt === KEPT_CONNECTION_TRIES) return { failed: why({ code: "ECONNRESET" }) };
+  }
 }
+
+/** A request sent on a kept connection that the other end had closed: nothing was answered. */
+const CLOSED_UNDER_IT = Symbol("closed under it");
+/** Tries on kept connections before a failure is said: each stale one is dropped, so a new one comes soon. */
+const KEPT_CONNECTION_TRIES = 3;
 
 /** How long a connection to a print-key service is kept open unused: well under a server's usual 5 s. */
 const IDLE_CONNECTION_MS = 1_000;
@@ -120,12 +132,13 @@ function exchange(
   options: RequestOptions,
   body: Uint8Array | undefined,
   policy: PrintKeyPolicy,
-): Promise<PrintKeyReply | PrintKeyProblem> {
+): Promise<PrintKeyReply | PrintKeyProblem | typeof CLOSED_UNDER_IT> {
   const maxBytes = policy.maxBytes ?? PRINT_KEY_MAX_BYTES;
   return new Promise((resolve) => {
     let settled = false;
+    let answered = false;
     // A reply read to its end leaves its connection to the pool; any other ending closes it.
-    const finish = (result: PrintKeyReply | PrintKeyProblem, whole = false) => {
+    const finish = (result: PrintKeyReply | PrintKeyProblem | typeof CLOSED_UNDER_IT, whole = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -134,6 +147,7 @@ function exchange(
     };
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const request = send(url, options, (res: IncomingMessage) => {
+      answered = true;
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400)
         return finish({ failed: `answered ${status}, a redirect, which is not followed` });
@@ -160,9 +174,12 @@ function exchange(
       res.once("error", (error) => finish({ failed: why(error) }));
     });
     const timer = setTimeout(() => finish({ failed: "timed out" }), policy.timeoutMs ?? PRINT_KEY_TIMEOUT_MS);
-    request.once("error", (error) =>
-      finish(error instanceof PrivateAddress ? { refused: error.message } : { failed: why(error) }),
-    );
+    request.once("error", (error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (request.reusedSocket && !answered && (code === "ECONNRESET" || code === "EPIPE"))
+        return finish(CLOSED_UNDER_IT);
+      finish(error instanceof PrivateAddress ? { refused: error.message } : { failed: why(error) });
+    });
     request.end(body);
   });
 }
