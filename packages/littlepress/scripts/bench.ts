@@ -119,7 +119,8 @@ function plan(options: BenchOptions): Plan {
   const plainLimit = (size: number) => (size >= BOUNDED_FROM ? PLAIN_LIMIT : undefined);
   if (options.quick) {
     // One of everything, as short as each tool allows (wrk counts whole seconds): it shows every part still runs.
-    const load = { duration: 1, warmup: 1, rounds: 1, connections: 10 };
+    // No warm-up: it is the measured run again, unmeasured, and a quick run's figures are not kept.
+    const load = { duration: 1, warmup: 0, rounds: 1, connections: 10 };
     const handler = { seconds: 0.3, rounds: 1 };
     const live = { liveSaves: 2, liveEditions: 100 };
     return { sizes, pairs: () => 1, plainLimit, loadSize, load, handler, coldRuns: 1, coldWarmup: false, ...live };

@@ -25,7 +25,7 @@ export const STATIC_PATH = "/static-edition.html";
 export interface LoadOptions {
   /** Seconds per measured run (whole seconds: wrk's unit). */
   duration: number;
-  /** Seconds of warm-up per side, before the first round. */
+  /** Seconds of warm-up per side, before the first round (0: none, as in the quick run). */
   warmup: number;
   /** Rounds; each runs every side once. */
   rounds: number;
@@ -140,8 +140,8 @@ export async function benchLoad(
     const run = (side: SideName, seconds: number) =>
       wrk(targets[side][0].url, targets[side][1], seconds, options.connections);
 
-    progress(`load: ${tool}, warm-up ${options.warmup} s per side`);
-    for (const side of SIDES) await run(side, options.warmup);
+    progress(`load: ${tool}, ${options.warmup ? `warm-up ${options.warmup} s per side` : "no warm-up"}`);
+    if (options.warmup) for (const side of SIDES) await run(side, options.warmup);
     const runs = Object.fromEntries(SIDES.map((s) => [s, [] as WrkRun[]])) as Record<SideName, WrkRun[]>;
     const ratios = { ratio: [] as number[], staticRatio: [] as number[], expressRatio: [] as number[] };
     const beforeRatios = { ratio: [] as number[], staticRatio: [] as number[], expressRatio: [] as number[] };
