@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vitest/config";
+import { SlowFirst } from "./test/helpers/slow-first.ts";
 
 const DESK_ASSETS = path.resolve("layouts/desk/assets");
 
@@ -33,6 +34,8 @@ export default defineConfig({
     // environment, the clock, spies, the working folder); `vitest --sequence.shuffle` shows one that does not.
     isolate: false,
     unstubEnvs: true,
+    // A first run knows no durations: the files that run longest start first all the same.
+    sequence: { sequencer: SlowFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
