@@ -1,6 +1,7 @@
 // Runs the local server on a free 127.0.0.1 port for the tests of one describe
 // block. The server hands the functions the site it serves with each request.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll } from "vitest";
@@ -46,3 +47,18 @@ export function netlifySide(): { root: string; remove: () => void } {
 let sides = 0;
 const NETLIFY_ADDRESS = JSON.stringify("/.netlify/functions/deliver-background");
 const PACKAGE_FUNCTIONS = path.resolve("functions");
+
+/**
+ * `count` ports on 127.0.0.1 that nothing listens on: bound at once (so each is another), then let go, and none of
+ * `besides`. Start the servers a test needs first, and pass their ports: the system hands a port it has just let go
+ * to the next server that asks for any, and a "closed" port that is a test's own server answers.
+ */
+export async function closedPorts(count: number, besides: readonly number[] = []): Promise<number[]> {
+  for (;;) {
+    const servers = Array.from({ length: count }, () => createTcpServer());
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve))));
+    const ports = servers.map((s) => (s.address() as AddressInfo).port);
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    if (!ports.some((port) => besides.includes(port))) return ports;
+  }
+}

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { buildCommand } from "../helpers/build-command.ts";
 import { buildSite } from "../helpers/build-sites.ts";
+import { closedPorts } from "../helpers/server.ts";
 
 const ROOT = ".test-work/live-data";
 const CONTENT = "test/live-fixtures";
@@ -40,15 +41,6 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-/** A port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /**
  * Builds the fixture (or `content`) with WIRE_URL set: the output of a failed build, or undefined. The build
@@ -100,7 +92,7 @@ describe("a data file that fetches", { timeout: 120_000 }, () => {
   });
 
   it("fails the build on a refused connection, saying so", async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/headlines.json`;
+    const url = `http://127.0.0.1:${(await closedPorts(1))[0]}/headlines.json`;
     const output = await buildWith(url, path.join(ROOT, "refused", "_site"));
     expect(output).toContain(`${DATA_FILE}: ${url}\n`);
     expect(output).toMatch(

@@ -34,7 +34,7 @@ import { fileStore } from "../../lib/platform/stores/state-store.ts";
 import { subscribeRequest } from "../../lib/platform/subscribing/subscribe.ts";
 import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import { rawOnce, type RawResponse } from "../helpers/raw-http.ts";
-import { netlifySide } from "../helpers/server.ts";
+import { closedPorts, netlifySide } from "../helpers/server.ts";
 import { builtSite } from "../helpers/sites.ts";
 
 const MiB = 1024 * 1024;
@@ -72,15 +72,6 @@ function stop(server: Server): Promise<void> {
     server.closeAllConnections();
     server.close(() => resolve());
   });
-}
-
-/** A port nothing listens on (bound, then let go). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await listen(server, "127.0.0.1");
-  const { port } = server.address() as AddressInfo;
-  await stop(server);
-  return port;
 }
 
 interface Seen {
@@ -584,13 +575,11 @@ describe("DNS rebinding", () => {
 describe("the subscribe page as a port scanner", () => {
   it("answers a listed closed port, an unlisted open one and an unlisted closed one byte for byte alike", async () => {
     clearSinks();
-    const [listedClosed, listedClosedNotPrivate, unlistedClosed] = [
-      await closedPort(),
-      await closedPort(),
-      await closedPort(),
-    ];
     const html = await startSink((_req, res) => void res.writeHead(200, { "Content-Type": "text/html" }).end("<h1>"));
     const failing = await startSink((_req, res) => void res.writeHead(500).end("{}"));
+    // After the sinks: a port let go before them was once handed to one (failing saw two requests).
+    const open = [html, failing, ...sinks()].map((sink) => sink.port);
+    const [listedClosed, listedClosedNotPrivate, unlistedClosed] = await closedPorts(3, open);
     const allowed = [
       { origin: `http://127.0.0.1:${listedClosed}`, private: true },
       { origin: `http://127.0.0.1:${listedClosedNotPrivate}`, private: false },
