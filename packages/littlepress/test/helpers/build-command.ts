@@ -17,17 +17,18 @@ let turns: Promise<unknown> = Promise.resolve();
 let registered = false;
 
 /**
- * Runs `build <args>` here, with `env` added to the environment while it runs (as a child's would be). The builds
+ * Runs `build <args>` here, with `env` added to the environment while it runs (as a child's would be; a name given
+ * undefined is unset meanwhile). The builds
  * take turns, so each one's console and environment are its own; and, as in a new process, nothing Eleventy read of
  * the content folder (`--content`) in an earlier build is kept.
  */
-export function buildCommand(args: string[], env: Record<string, string> = {}): Promise<ScriptRun> {
+export function buildCommand(args: string[], env: Record<string, string | undefined> = {}): Promise<ScriptRun> {
   const run = turns.then(() => buildHere(args, env));
   turns = run.catch(() => undefined);
   return run;
 }
 
-async function buildHere(args: string[], env: Record<string, string>): Promise<ScriptRun> {
+async function buildHere(args: string[], env: Record<string, string | undefined>): Promise<ScriptRun> {
   // Eleventy imports the project's .eleventy.js, and it the plugin's TypeScript, as under `npm run build`'s tsx.
   if (!registered) {
     register();
@@ -50,7 +51,10 @@ async function buildHere(args: string[], env: Record<string, string>): Promise<S
     vi.spyOn(console, "error").mockImplementation(toErr),
   ];
   const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, env);
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   try {
     const code = await main(args, {
       stdout: (text) => void (stdout += text),

@@ -7,6 +7,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnStart } from "../../scripts/start.ts";
+import { buildCommand } from "../helpers/build-command.ts";
 import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
 const ROOT = path.join(".test-work", `edition-length-build-${process.pid}`);
@@ -29,8 +30,11 @@ async function content(): Promise<string> {
   return dir;
 }
 
+/** `npm run build`, in a process of its own as the author runs it; the --strict build in this one (buildCommand). */
 const build = (dir: string, output: string, ...flags: string[]): Promise<ScriptRun> =>
   kitScript("build", ["--content", dir, "--output", output, ...flags]);
+const buildHere = (dir: string, output: string, ...flags: string[]): Promise<ScriptRun> =>
+  buildCommand(["--content", dir, "--output", output, ...flags]);
 
 let dir: string;
 beforeAll(async () => {
@@ -62,7 +66,7 @@ describe.concurrent("an edition longer than the printer prints", { timeout: 120_
   });
 
   it("npm run build -- --strict fails it", async () => {
-    const { code, output } = await build(dir, path.join(ROOT, "strict"), "--strict");
+    const { code, output } = await buildHere(dir, path.join(ROOT, "strict"), "--strict");
     expect(code).toBe(1);
     expectLengthWarning(output);
   });

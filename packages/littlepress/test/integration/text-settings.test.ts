@@ -7,6 +7,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { fillSlots } from "../../lib/model/text-slots.ts";
+import { buildCommand } from "../helpers/build-command.ts";
 import { kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
 const ROOT = ".test-work/text-settings";
@@ -42,10 +43,18 @@ function content(name: string, edition: string): string {
   return dir;
 }
 
+/** `npm run build`: in a process of its own, as the author runs it; `here`, in this one (buildCommand). */
 function build(dir: string, ...flags: string[]): Promise<ScriptRun> {
-  const out = path.join(path.dirname(dir), "_site");
-  return kitScript("build", ["--content", dir, "--output", out, ...flags]);
+  return kitScript("build", buildArgs(dir, flags));
 }
+const buildHere = (dir: string, ...flags: string[]) => buildCommand(buildArgs(dir, flags));
+const buildArgs = (dir: string, flags: string[]) => [
+  "--content",
+  dir,
+  "--output",
+  path.join(dir, "..", "_site"),
+  ...flags,
+];
 
 const FIX = /fix: print it as it is, \{\{ config\.pet_name \}\}; use a select setting for choices/;
 
@@ -67,7 +76,7 @@ describe.concurrent("a text setting in a condition", { timeout: 120_000 }, () =>
 
   it("a check for a value at all (truthiness) fails too, however it is spaced", async () => {
     const dir = content("truthy", "{%-if config.pet_name-%}\nHi {{ config.pet_name }}\n{%-endif-%}\n");
-    const { code, output } = await build(dir, "--strict");
+    const { code, output } = await buildHere(dir, "--strict");
     expect(code).toBe(1);
     expect(output).toMatch(/problem: the text setting `pet_name` is used in a condition, a loop or a filter at line 4/);
     expect(output).toMatch(FIX);
@@ -81,7 +90,7 @@ describe("a text setting printed as it is", { timeout: 120_000 }, () => {
       '{% assign pet = config.pet_name %}<p title="{{ pet }}">' +
         '{% if config.lang == "fr" %}Bonjour{% else %}Hello{% endif %}, {{ config.pet_name }}!</p>\n',
     );
-    const { code, output } = await build(dir, "--strict");
+    const { code, output } = await buildHere(dir, "--strict");
     expect(output).toContain("littlepress: built");
     expect(code).toBe(0);
     const pub = await openPublication("pet", path.resolve(path.dirname(dir), "_site"));

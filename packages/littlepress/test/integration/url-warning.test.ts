@@ -13,6 +13,7 @@ import { assumedUrlWarnings } from "../../lib/build/edition-images.ts";
 import { SITE_INDEX, siteDataDir } from "../../lib/model/site-paths.ts";
 import { builtForWarning } from "../../scripts/serve.ts";
 import { spawnStart } from "../../scripts/start.ts";
+import { buildCommand } from "../helpers/build-command.ts";
 import { compiled, COMPILED_START, kitScript, type ScriptRun } from "../helpers/kit-script.ts";
 
 const ROOT = path.join(".test-work", `url-warning-${process.pid}`);
@@ -33,16 +34,23 @@ function contentWithImage(name: string, site?: object): string {
   return content;
 }
 
-/** `npm run build` with exactly these of CI and URL set; its exit code and what it printed. */
+/**
+ * `npm run build` with exactly these of CI and URL set; its exit code and what it printed. In this process
+ * (buildCommand), as the builds take turns; `inChild`, in a process of its own, as the author runs it.
+ */
 async function build(
   content: string,
   output: string,
   set: { CI?: string; URL?: string },
   ...flags: string[]
 ): Promise<ScriptRun> {
-  const { CI: _ci, URL: _url, ...env } = process.env;
   const args = ["--content", content, "--output", output, ...flags];
-  return kitScript("build", args, { timeout: 120_000, env: { ...env, ...set } });
+  return buildCommand(args, { CI: set.CI, URL: set.URL });
+}
+
+async function buildInChild(content: string, output: string): Promise<ScriptRun> {
+  const { CI: _ci, URL: _url, ...env } = process.env;
+  return kitScript("build", ["--content", content, "--output", output], { timeout: 120_000, env });
 }
 
 /** `npm run serve -- --site <site> --port 0`: the address it serves at and what it printed, then Ctrl+C. */
@@ -85,7 +93,7 @@ afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 describe.concurrent("npm run build of editions with images and no url", { timeout: 120_000 }, () => {
   it("warns outside CI, naming site.json's url, the address the images point at and the fix", async () => {
-    const { code, output } = await build(content, path.join(ROOT, "local"), {});
+    const { code, output } = await buildInChild(content, path.join(ROOT, "local"));
     expect(code).toBe(0);
     expect(output).toMatch(WARNING);
     expect(output).toMatch(/fix: add "url": "https:\/\/<your site>" .* to content\/site\.json/);
