@@ -14,6 +14,8 @@ import { outsideFolder } from "./packed.ts";
 const run = promisify(execFile);
 let site: string;
 
+const PASSING = 'import { expect, it } from "vitest";\nit("adds", () => expect(1 + 1).toBe(2));\n';
+
 beforeAll(() => {
   site = outsideFolder("test-command");
   cpSync("scripts", path.join(site, "scripts"), { recursive: true });
@@ -24,14 +26,14 @@ beforeAll(() => {
     JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext" }, include: ["test"] }),
   );
   writeFileSync(path.join(site, "vitest.config.mjs"), "export default { test: { include: ['test/**/*.test.ts'] } };\n");
+  mkdirSync(path.join(site, "test"));
+  writeFileSync(path.join(site, "test", "sum.test.ts"), PASSING);
+  writeFileSync(path.join(site, "test", "typo.ts"), 'export const count: number = "three";\n');
 });
 afterAll(() => rmSync(site, { recursive: true, force: true }));
 
-/** `node scripts/test.js` in the site, with `files` under test/: its exit code and output. */
-async function npmTest(files: Record<string, string>) {
-  rmSync(path.join(site, "test"), { recursive: true, force: true });
-  mkdirSync(path.join(site, "test"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(site, "test", name), text);
+/** `node scripts/test.js` in the site: its exit code and output. */
+async function npmTest() {
   try {
     const { stdout, stderr } = await run(process.execPath, ["scripts/test.js"], { cwd: site, timeout: 60_000 });
     return { code: 0, output: stdout + stderr };
@@ -41,13 +43,8 @@ async function npmTest(files: Record<string, string>) {
   }
 }
 
-const PASSING = 'import { expect, it } from "vitest";\nit("adds", () => expect(1 + 1).toBe(2));\n';
-
 it("fails on a type error after the tests have run, naming the command and the error", async () => {
-  const { code, output } = await npmTest({
-    "sum.test.ts": PASSING,
-    "typo.ts": 'export const count: number = "three";\n',
-  });
+  const { code, output } = await npmTest();
   expect(output).toMatch(/1 passed/);
   expect(output).toMatch(/npm exec -- tsc failed \(exit 2\):\ntest\/typo\.ts\(1,14\): error TS2322/);
   expect(code).toBe(2); // tsc's own exit code

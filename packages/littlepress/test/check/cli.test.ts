@@ -1,12 +1,12 @@
 // The command line: arguments, exit codes, text and JSON output, progress on
 // stderr, and a clear answer (never a stack trace) for bad input.
 import { execFile } from "node:child_process";
-import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/check.ts";
 import { fakeEdition, goodPublication, makePng, type RunningFake, startFake } from "./broken-servers.ts";
 import { compiled } from "../helpers/kit-script.ts";
+import { closedPorts } from "../helpers/server.ts";
 
 const run = promisify(execFile);
 
@@ -16,15 +16,6 @@ async function cli(...argv: string[]) {
   let stderr = "";
   const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
   return { code, stdout, stderr };
-}
-
-/** A port on 127.0.0.1 with nothing listening: taken, then released. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const find = (report: { checks: { id: string }[] }, id: string) => report.checks.find((c) => c.id === id);
@@ -129,7 +120,7 @@ describe("reports", () => {
   });
 
   it("an unreachable server is a FAIL with a reason, exit 1, no stack trace", async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/pub/`;
+    const url = `http://127.0.0.1:${(await closedPorts(1))[0]}/pub/`;
     const { code, stdout, stderr } = await cli(url);
     expect(code).toBe(1);
     expect(stdout).toMatch(/FAIL {2}meta\.reachable: meta\.json answers 200\n {8}no answer: connection refused/);
@@ -138,7 +129,7 @@ describe("reports", () => {
   });
 
   it("runs as a script: the same answer and exit code from a real process", async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/pub/`;
+    const url = `http://127.0.0.1:${(await closedPorts(1))[0]}/pub/`;
     const failure = await run(process.execPath, [compiled("scripts/check.ts"), url, "--timeout", "2"], {
       timeout: 15_000,
     }).catch((e: { code: number; stdout: string; stderr: string }) => e);

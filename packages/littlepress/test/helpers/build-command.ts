@@ -18,9 +18,8 @@ let registered = false;
 
 /**
  * Runs `build <args>` here, with `env` added to the environment while it runs (as a child's would be; a name given
- * undefined is unset meanwhile). The builds
- * take turns, so each one's console and environment are its own; and, as in a new process, nothing Eleventy read of
- * the content folder (`--content`) in an earlier build is kept.
+ * undefined is unset meanwhile). The builds take turns, so each one's console and environment are its own; and, as
+ * in a new process, nothing Eleventy read of the content folder (`--content`) in an earlier build is kept.
  */
 export function buildCommand(args: string[], env: Record<string, string | undefined> = {}): Promise<ScriptRun> {
   const run = turns.then(() => buildHere(args, env));

@@ -43,18 +43,16 @@ function content(name: string, edition: string): string {
   return dir;
 }
 
-/** `npm run build`: in a process of its own, as the author runs it; `here`, in this one (buildCommand). */
+/** `npm run build` of `dir` into the _site/ beside it: in a process of its own, as the author runs it. */
 function build(dir: string, ...flags: string[]): Promise<ScriptRun> {
   return kitScript("build", buildArgs(dir, flags));
 }
+/** The same build in this process (buildCommand). */
 const buildHere = (dir: string, ...flags: string[]) => buildCommand(buildArgs(dir, flags));
-const buildArgs = (dir: string, flags: string[]) => [
-  "--content",
-  dir,
-  "--output",
-  path.join(dir, "..", "_site"),
-  ...flags,
-];
+const buildArgs = (dir: string, flags: string[]) => {
+  const out = path.join(path.dirname(dir), "_site");
+  return ["--content", dir, "--output", out, ...flags];
+};
 
 const FIX = /fix: print it as it is, \{\{ config\.pet_name \}\}; use a select setting for choices/;
 

@@ -36,7 +36,7 @@ function contentWithImage(name: string, site?: object): string {
 
 /**
  * `npm run build` with exactly these of CI and URL set; its exit code and what it printed. In this process
- * (buildCommand), as the builds take turns; `inChild`, in a process of its own, as the author runs it.
+ * (buildCommand), as the builds take turns; buildInChild, in a process of its own, as the author runs it.
  */
 async function build(
   content: string,
