@@ -14,7 +14,9 @@ export default defineConfig(
     "**/_site/",
     "**/_site.*/",
     "**/.netlify/",
-    "**/preview/",
+    // The print preview's output (npm run preview), not the source folders named preview/.
+    "preview/",
+    "packages/littlepress/preview/",
     "**/.test-work/",
     "**/dist/",
     "content/",
