@@ -1,10 +1,12 @@
 // The print preview: builds the site (unless told not to), serves it on a free
 // local port, renders each chosen edition in headless Chromium at the paper's
 // width, reduces it to black and white as the printer does, and writes the
-// preview folders. The browser and the server are closed on every path.
+// preview folders. The server, and the browser unless the caller lent one,
+// are closed on every path.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import type { Browser } from "playwright-core";
 import { CHROMIUM, launchChromium } from "../browser.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { firstLine, PreviewError } from "./errors.ts";
@@ -56,6 +58,8 @@ export interface PreviewOptions {
   now?: Date;
   /** One line of progress at a time (the CLI writes them to stderr). */
   progress?: (line: string) => void;
+  /** A Chromium to render in, left open (default: one started for this preview, and closed). */
+  browser?: Browser;
 }
 
 export interface PublicationPreview {
@@ -120,9 +124,11 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
   const partial = options.edition !== undefined;
   const server = await startServer({ port: 0, siteDir: site });
   try {
-    const browser = await launchChromium().catch((error: unknown) => {
-      throw new PreviewError(chromiumMissing(`Chromium at ${CHROMIUM} did not start (${firstLine(error)})`));
-    });
+    const browser =
+      options.browser ??
+      (await launchChromium().catch((error: unknown) => {
+        throw new PreviewError(chromiumMissing(`Chromium at ${CHROMIUM} did not start (${firstLine(error)})`));
+      }));
     try {
       const renderer = await PaperRenderer.open(browser, { dir: site, url: server.url }, timeoutMs);
       try {
@@ -166,7 +172,7 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
         await renderer.close();
       }
     } finally {
-      await browser.close();
+      if (!options.browser) await browser.close();
     }
   } finally {
     await server.close();

@@ -1,9 +1,9 @@
-// Shared pieces of the desk's browser tests: one Chromium per test file, a
-// fresh context (own localStorage) per test, and a record of every request
+// Shared pieces of the desk's browser tests: the worker's Chromium, a fresh
+// context (own localStorage) per test, and a record of every request
 // the pages make, so a test can check that none left the local server.
 import { afterAll, beforeAll } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "../../scripts/browser.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 
 export interface DeskBrowser {
   /** A new page in a fresh context; every request it makes is recorded in `requests`. */
@@ -27,11 +27,10 @@ export function withBrowser(server: { readonly url: string }): DeskBrowser {
   const requests: { url: string; byDesk: boolean }[] = [];
   const errors: string[] = [];
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await workerBrowser();
   });
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-    await browser?.close();
   });
   return {
     requests,

@@ -11,9 +11,9 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main, type PrintUse } from "../../scripts/print.ts";
-import { launchChromium } from "../../scripts/browser.ts";
 import { pngDots, printImage } from "../../scripts/preview/print-image.ts";
 import { PaperRenderer } from "../../scripts/preview/render.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 import { EscPosStream, jobDots, startEscPosPrinter, type FakeEscPosPrinter } from "../helpers/escpos-printer.ts";
 import { withServer } from "../helpers/server.ts";
 
@@ -48,10 +48,7 @@ let browser: Browser;
 let printer: FakeEscPosPrinter;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 beforeEach(async () => {
   printer = await startEscPosPrinter();

@@ -14,10 +14,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
-import { launchChromium } from "../../scripts/browser.ts";
 import { Renderers } from "../../scripts/print/escpos-print.ts";
 import { readPrintersConfig, runHomePrinters, type HomePrinter } from "../../scripts/print/home-printers.ts";
 import { main } from "../../scripts/print-server.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 import { jobDots, startEscPosPrinter, type FakeEscPosPrinter } from "../helpers/escpos-printer.ts";
 import { withServer } from "../helpers/server.ts";
 import { compiled } from "../helpers/kit-script.ts";
@@ -30,12 +30,11 @@ let dir: string;
 let store: StateStore;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await workerBrowser();
   renderers = new Renderers(browser);
 });
 afterAll(async () => {
   await renderers?.close();
-  await browser?.close();
 });
 beforeEach(async () => {
   printer = await startEscPosPrinter();

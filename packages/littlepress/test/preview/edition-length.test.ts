@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LengthEstimator } from "../../lib/build/edition-length.ts";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
 import { preview } from "../../scripts/preview/run.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 
 const work = path.join(".test-work", `edition-length-${process.pid}`);
@@ -62,7 +63,8 @@ beforeAll(async () => {
   const estimates = new Map<string, number>();
   for await (const e of eachEdition((await openPublication("paper", path.resolve(site)))!))
     estimates.set(e.key, estimator.estimate(e.html));
-  const result = await preview({ content, site, build: false, out: path.join(work, "preview") });
+  const browser = await workerBrowser();
+  const result = await preview({ content, site, build: false, out: path.join(work, "preview"), browser });
   measured = result.rows.map((r) => ({ key: r.key, real: r.heightPx!, estimate: estimates.get(r.key)! }));
   // The calibration, for a look: how far short the measure is of Chromium, edition by edition.
   const errors = measured.map((m) => ({ ...m, short: `${(((m.real - m.estimate) / m.real) * 100).toFixed(1)}%` }));

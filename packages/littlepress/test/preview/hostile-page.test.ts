@@ -16,11 +16,11 @@ import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../scripts/browser.ts";
 import { main as print } from "../../scripts/print.ts";
 import { decodePng } from "../../scripts/preview/print-image.ts";
 import { MAX_HEIGHT, PaperRenderer } from "../../scripts/preview/render.ts";
 import { startSirius } from "../../scripts/sirius.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 
 const RENDER_TIMEOUT = 60_000;
 const header = { at: new Date("2026-11-23T06:00:00Z"), from: "Hostile", timeZone: "UTC" };
@@ -116,11 +116,10 @@ beforeAll(async () => {
   });
   siteUrl = await listen(site);
   canaryUrl = await listen(canary);
-  browser = await launchChromium();
+  browser = await workerBrowser();
 }, RENDER_TIMEOUT);
 
-afterAll(async () => {
-  await browser?.close();
+afterAll(() => {
   site.closeAllConnections();
   site.close();
   canary.closeAllConnections();

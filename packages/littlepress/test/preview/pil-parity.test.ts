@@ -9,9 +9,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertToDots, cropToPaper } from "../../lib/model/bilevel.ts";
-import { launchChromium } from "../../scripts/browser.ts";
 import { decodePng } from "../../scripts/preview/print-image.ts";
 import { siriusPage } from "../../scripts/preview/sirius-page.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 import { pilConvert, pilVersion } from "../helpers/pil.ts";
 
 const work = path.join(".test-work", `pil-parity-${process.pid}`);
@@ -98,9 +98,9 @@ async function screenshots(): Promise<Record<string, Buffer>> {
       transparent: true,
     },
   };
-  const browser = await launchChromium();
+  const browser = await workerBrowser();
+  const context = await browser.newContext({ viewport: { width: 384, height: 1 }, deviceScaleFactor: 1 });
   try {
-    const context = await browser.newContext({ viewport: { width: 384, height: 1 }, deviceScaleFactor: 1 });
     const shots: Record<string, Buffer> = {};
     for (const [name, page] of Object.entries(pages)) {
       const tab = await context.newPage();
@@ -110,7 +110,7 @@ async function screenshots(): Promise<Record<string, Buffer>> {
     }
     return shots;
   } finally {
-    await browser.close();
+    await context.close();
   }
 }
 

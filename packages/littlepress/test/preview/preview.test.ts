@@ -10,10 +10,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../scripts/browser.ts";
 import { preview, type PreviewResult } from "../../scripts/preview/run.ts";
 import { PaperRenderer, RenderError } from "../../scripts/preview/render.ts";
 import { formatSummary } from "../../scripts/preview/summary.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 import { builtSite, FIXTURES } from "../helpers/sites.ts";
 import { compiled } from "../helpers/kit-script.ts";
 
@@ -142,7 +142,17 @@ describe("npm run preview on a small publication", () => {
   });
 
   it("renders one edition with --edition and keeps the others in index.json", async () => {
-    const again = await preview({ content: CONTENT, site: builtSite("preview"), build: false, out, edition: "0" });
+    // In the worker's Chromium, lent: the preview leaves it open (beforeAll's started its own and closed it).
+    const browser = await workerBrowser();
+    const again = await preview({
+      content: CONTENT,
+      site: builtSite("preview"),
+      build: false,
+      out,
+      edition: "0",
+      browser,
+    });
+    expect(browser.isConnected()).toBe(true);
     expect(again.rows.map((r) => r.key)).toEqual(["0"]);
     const index = JSON.parse(await readFile(path.join(dir, "index.json"), "utf8")) as PreviewIndexJson;
     expect(index.editions.map((e: { key: string }) => e.key)).toEqual(["0", "1", "2", "3"]);
@@ -162,22 +172,20 @@ describe("a page that does not load", () => {
 
   it("is given up after the timeout with a RenderError, not waited on", async () => {
     const { port } = hanging.address() as { port: number };
-    const browser = await launchChromium();
+    const renderer = await PaperRenderer.open(
+      await workerBrowser(),
+      { dir: builtSite("preview"), url: `http://127.0.0.1:${port}` },
+      1000,
+    );
     try {
-      const renderer = await PaperRenderer.open(
-        browser,
-        { dir: builtSite("preview"), url: `http://127.0.0.1:${port}` },
-        1000,
-      );
       const started = performance.now();
       const header = { at: new Date(), from: "Sampler" };
       const error = await renderer.render(`http://127.0.0.1:${port}/sampler/edition/`, header).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RenderError);
       expect((error as Error).message).toBe("did not load in 1 s");
       expect(performance.now() - started).toBeLessThan(5000);
-      await renderer.close();
     } finally {
-      await browser.close();
+      await renderer.close();
     }
   });
 });

@@ -11,6 +11,7 @@ import { PaperRenderer } from "../../scripts/preview/render.ts";
 import { preview, type PreviewResult } from "../../scripts/preview/run.ts";
 import { LONG_TEXT_CHARS, longValue, subscriberSettings } from "../../scripts/preview/settings.ts";
 import type { PreviewIndex } from "../../scripts/preview/summary.ts";
+import { workerBrowser } from "../helpers/browser.ts";
 import { buildSite } from "../helpers/build-sites.ts";
 
 const work = path.join(".test-work", `variants-${process.pid}`);
@@ -117,7 +118,7 @@ describe("npm run preview on a publication whose settings give the same pages", 
     await buildSite(content, site);
     const spy = vi.spyOn(PaperRenderer.prototype, "renderPage");
     try {
-      result = await preview({ content, site, build: false, out });
+      result = await preview({ content, site, build: false, out, browser: await workerBrowser() });
       renders = spy.mock.calls.length;
     } finally {
       spy.mockRestore();
