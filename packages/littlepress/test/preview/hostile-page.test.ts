@@ -178,10 +178,14 @@ describe("a hostile edition, rendered by the print tools", () => {
       siteRequests.length = 0;
       const out = { stdout: "", stderr: "" };
       const device = path.join(dir, "lp0");
-      const code = await print([`${siteUrl}/pub/`, "--to", device, "--at", "2026-11-23T06:00:00Z", "--tz", "UTC"], {
-        stdout: (t) => (out.stdout += t),
-        stderr: (t) => (out.stderr += t),
-      });
+      const code = await print(
+        [`${siteUrl}/pub/`, "--to", device, "--at", "2026-11-23T06:00:00Z", "--tz", "UTC"],
+        {
+          stdout: (t) => (out.stdout += t),
+          stderr: (t) => (out.stderr += t),
+        },
+        { browser },
+      );
       await new Promise((r) => setTimeout(r, 1000));
       expect(out.stderr).toBe("");
       expect(code).toBe(0);
@@ -278,10 +282,14 @@ describe("a page 2,000,000 px long", () => {
     async () => {
       const out = { stdout: "", stderr: "" };
       const device = path.join(dir, "lp-tall");
-      const code = await print([`${siteUrl}/tall/`, "--to", device, "--at", "2026-11-23T06:00:00Z", "--tz", "UTC"], {
-        stdout: (t) => (out.stdout += t),
-        stderr: (t) => (out.stderr += t),
-      });
+      const code = await print(
+        [`${siteUrl}/tall/`, "--to", device, "--at", "2026-11-23T06:00:00Z", "--tz", "UTC"],
+        {
+          stdout: (t) => (out.stdout += t),
+          stderr: (t) => (out.stderr += t),
+        },
+        { browser },
+      );
       expect(out.stderr).toBe("");
       expect(code).toBe(0);
       expect(out.stdout).toMatch(/^print: rendered 384 x 10000 dots/m);
