@@ -117,6 +117,9 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
       ? `; ${plural(report.unchecked, "subscription")} not read (this run's time was up), left for the next run`
       : "") +
     (report.pruned ? `; ${plural(report.pruned, "old entry", "old entries")} pruned` : "") +
+    (report.unknown
+      ? `; ${plural(report.unknown, "page")} sent with no answer (unknown: they may have printed, and are not sent again)`
+      : "") +
     "\n";
   const lines = [...report.lines, ...report.paused].map(
     (l) =>

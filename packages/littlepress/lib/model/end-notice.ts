@@ -11,8 +11,8 @@
 // is claimed, settled and retried like a delivery (subscription.ts), with the
 // subscription's own conditional replace as the claim.
 import { escapeHtml } from "./html-escape.ts";
-import { MAX_ATTEMPTS, retryDue } from "./retries.ts";
-import type { DeliveryRecord, PrintResult } from "./subscription.ts";
+import { claimJob, jobNext, tryState, type PrintResult } from "./print-job.ts";
+import type { DeliveryRecord } from "./subscription.ts";
 
 /**
  * Where a subscription's end notice stands:
@@ -21,12 +21,14 @@ import type { DeliveryRecord, PrintResult } from "./subscription.ts";
  * - "printed": the printer took the slip;
  * - "offline", "failed": the printer was offline (504), or the print key or the publication
  *   could not be reached; tried again by a later run, backing off as deliveries do;
+ * - "unknown": the slip was sent and no answer came: it may have printed, so it is not sent again;
  * - "off": not printed: the publication's publication.json says `"end_notice": false`;
  * - "no-printer": not printed: the print key no longer exists (the print-key service said
  *   404), so there is no printer to print it on;
  * - "gave-up": not printed: MAX_ATTEMPTS tries failed.
  */
-export type EndNoticeState = "due" | "sending" | "printed" | "offline" | "failed" | "off" | "no-printer" | "gave-up";
+export type EndNoticeState =
+  "due" | "sending" | "printed" | "offline" | "failed" | "unknown" | "off" | "no-printer" | "gave-up";
 
 export interface EndNotice {
   state: EndNoticeState;
@@ -70,14 +72,11 @@ export function noticeAfter(record: Pick<DeliveryRecord, "state">, at: Date): En
  */
 export function noticeNext(notice: EndNotice | null | undefined, at: Date): "claim" | "give-up" | "leave" {
   if (!notice) return "leave"; // ended before notices were kept, or not by the run
-  if (notice.state !== "due" && !retryDue(notice, at)) return "leave";
-  return notice.attempts >= MAX_ATTEMPTS ? "give-up" : "claim";
+  return jobNext(notice, at, "due");
 }
 
-/** The notice claimed by a run at `at` (one more try). */
-export function claimNotice(notice: EndNotice, at: Date): EndNotice {
-  return { state: "sending", at: at.toISOString(), attempts: notice.attempts + 1, detail: "claimed" };
-}
+/** The notice claimed by a run at `at` (one more try): every print job's claim. */
+export const claimNotice = (notice: EndNotice, at: Date): EndNotice => claimJob(notice, at);
 
 /** The notice after its tries ran out. */
 export function gaveUpNotice(notice: EndNotice, at: Date): EndNotice {
@@ -99,11 +98,12 @@ export function settleNotice(claimed: EndNotice, print: PrintResult, at: Date): 
     at: at.toISOString(),
     detail,
   });
-  if (print === "sent") return settled("printed", "the end slip was sent to the printer");
-  if (print === "offline") return settled("offline", "printer offline (504); tried again by a later run");
-  if (print === "unknown-key")
+  const { state, detail } = tryState(print);
+  if (state === "printed") return settled(state, "the end slip was sent to the printer");
+  if (state === "unknown-key")
     return settled("no-printer", "no end slip: the print key is unknown (404), so there is no printer to print it on");
-  return settled("failed", `${print.error}; tried again by a later run`);
+  if (state === "unknown") return settled(state, detail);
+  return settled(state, `${detail}; tried again by a later run`);
 }
 
 /**

@@ -18,8 +18,7 @@
 // print key took the page and before the one write that settles its claim
 // leaves a claim that a later run takes over, and that page prints twice.
 import type { EditionKey } from "./edition-key.ts";
-import { MAX_ATTEMPTS } from "./retries.ts";
-import type { PrintResult } from "./subscription.ts";
+import { MAX_ATTEMPTS, tryState, type PrintResult } from "./print-job.ts";
 
 /**
  * Where one subscription's copy of a push edition stands:
@@ -28,9 +27,10 @@ import type { PrintResult } from "./subscription.ts";
  * - "not-printed": nothing to print for this subscriber (no copy built for its settings);
  * - "offline", "failed": the printer was offline, or the print key could not be reached:
  *   retried by later runs, backing off as deliveries do, up to MAX_ATTEMPTS tries;
+ * - "unknown": the copy was sent and no answer came: it may have printed, so it is not sent again;
  * - "unknown-key": the print key no longer exists (404); not retried (the next delivery ends it).
  */
-export type PushState = "sending" | "printed" | "not-printed" | "offline" | "failed" | "unknown-key";
+export type PushState = "sending" | "printed" | "not-printed" | "offline" | "failed" | "unknown" | "unknown-key";
 
 /** One subscription's copy of one push edition: the store keeps one per subscription and edition. */
 export interface PushRecord {
@@ -95,10 +95,6 @@ export function pushOpen(rec: PushRecord): boolean {
   return rec.state === "sending" || rec.state === "offline" || rec.state === "failed";
 }
 
-export function reclaimPush(rec: PushRecord, at: Date): PushRecord {
-  return { ...rec, state: "sending", at: at.toISOString(), attempts: rec.attempts + 1, detail: "claimed again" };
-}
-
 /** The record after the print key answered (or after there was nothing to print: `print` undefined, with why). */
 export function settlePush(
   rec: PushRecord,
@@ -108,8 +104,5 @@ export function settlePush(
 ): PushRecord {
   const base = { ...rec, at: at.toISOString(), etag };
   if (typeof print === "object" && "nothing" in print) return { ...base, state: "not-printed", detail: print.nothing };
-  if (print === "sent") return { ...base, state: "printed", detail: "sent to the printer" };
-  if (print === "offline") return { ...base, state: "offline", detail: "printer offline (504)" };
-  if (print === "unknown-key") return { ...base, state: "unknown-key", detail: "print key unknown (404)" };
-  return { ...base, state: "failed", detail: print.error };
+  return { ...base, ...tryState(print) };
 }

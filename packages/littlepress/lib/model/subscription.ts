@@ -7,6 +7,7 @@ import { editionAction, lastEtagAfter, type EditionAction } from "./delivery-rul
 import { localDeliveryTime, type LocalDeliveryTime } from "./delivery-time.ts";
 import type { EndNotice } from "./end-notice.ts";
 import { daysBetween } from "./recurrence.ts";
+import { claimJob, printKeyReached, tryState, type PrintResult } from "./print-job.ts";
 import { todayIn } from "./time-zones.ts";
 
 /** A printer's subscription to one publication. */
@@ -143,10 +144,14 @@ export function deliveryDueAt(
  * - "not-printed": nothing to print (204, or the same ETag as last time);
  * - "ended": 410, the series is over;
  * - "offline": the printer was offline (504); retried within the day;
- * - "failed": the publication or the print key could not be reached; retried within the day;
+ * - "failed": the publication or the print key could not be reached, or the print key surely did not take
+ *   the edition; retried within the day;
+ * - "unknown": the edition was sent and no answer came: it may have printed, so it is not sent again;
  * - "unknown-key": the print key no longer exists (404); the subscription ends.
+ * (The lifecycle every print job shares is print-job.ts's.)
  */
-export type DeliveryState = "sending" | "printed" | "not-printed" | "ended" | "offline" | "failed" | "unknown-key";
+export type DeliveryState =
+  "sending" | "printed" | "not-printed" | "ended" | "offline" | "failed" | "unknown" | "unknown-key";
 
 /** One subscription's delivery on one date: the store keeps one per subscription and date. */
 export interface DeliveryRecord {
@@ -168,7 +173,7 @@ export interface DeliveryRecord {
   detail: string;
 }
 
-// The claim and retry timings are retries.ts's (push editions use them without the rest of this file).
+// The claim and retry rules are every print job's (print-job.ts).
 export {
   claimable,
   MAX_ATTEMPTS,
@@ -177,7 +182,8 @@ export {
   RETRY_MAX_MS,
   retryDelayMs,
   STALE_CLAIM_MS,
-} from "./retries.ts";
+  type PrintResult,
+} from "./print-job.ts";
 
 /** A fresh claim of `due` for `sub` (the first attempt). */
 export function firstClaim(sub: Subscription, due: DueDelivery, at: Date): DeliveryRecord {
@@ -197,12 +203,7 @@ export function firstClaim(sub: Subscription, due: DueDelivery, at: Date): Deliv
 }
 
 /** The same delivery claimed again (a retry, or a crashed run's claim resumed). */
-export function reclaim(rec: DeliveryRecord, at: Date): DeliveryRecord {
-  return { ...rec, state: "sending", at: at.toISOString(), attempts: rec.attempts + 1, detail: "claimed again" };
-}
-
-/** What the print key answered: sirius's contract, or why it could not be asked. */
-export type PrintResult = "sent" | "offline" | "unknown-key" | { error: string };
+export const reclaim = (rec: DeliveryRecord, at: Date): DeliveryRecord => claimJob(rec, at);
 
 /** What /edition/ answered (status null: no answer, with the reason in `error`). */
 export interface EditionAnswer {
@@ -256,23 +257,25 @@ export function settle(
       return settled("ended", "410: the series is over");
     case "error":
       return settled("failed", edition.error ?? `edition/ answered ${edition.status}`);
-    case "print":
-      if (print === "sent") return settled("printed", "sent to the printer", "reached");
-      if (print === "offline") return settled("offline", "printer offline (504)", "failed");
-      if (print === "unknown-key") return settled("unknown-key", "print key unknown (404)");
-      return settled("failed", print?.error ?? "not sent", print === undefined ? undefined : "failed");
+    case "print": {
+      if (!print) return settled("failed", "not sent");
+      const { state, detail } = tryState(print);
+      return settled(state, detail, printKeyReached(print));
+    }
   }
 }
 
 /**
  * What a settled record changes in its subscription (settle's rule, one home): an
  * end (a 410, an unknown print key) ends it; an edition seen to the end (printed,
- * or judged the same) moves the last ETag; anything else changes neither.
+ * or judged the same) moves the last ETag, and so does one sent with no answer
+ * (unknown: it may have printed, and the same ETag must not print it again);
+ * anything else changes neither.
  */
 function changeOf(sub: Pick<Subscription, "lastEtag" | "ended">, rec: DeliveryRecord): SubscriptionChange {
   const reason = END_REASONS[rec.state];
   if (reason) return { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } };
-  const seen = rec.state === "printed" || rec.state === "not-printed";
+  const seen = rec.state === "printed" || rec.state === "not-printed" || rec.state === "unknown";
   return { lastEtag: seen ? lastEtagAfter(rec.status, rec.etag, sub.lastEtag) : sub.lastEtag, ended: sub.ended };
 }
 

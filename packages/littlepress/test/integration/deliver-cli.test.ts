@@ -96,7 +96,7 @@ it("reports what a run left for the next one, what it did not read, and the paus
     etag: null,
   };
   const report = { at: "2026-04-05T06:05:00.000Z", subscriptions: 40, due: 30, lines: [], left: 20, unchecked: 6 };
-  expect(reportText({ ...report, paused: [paused], pruned: 0, notices: [] }, false)).toBe(
+  expect(reportText({ ...report, paused: [paused], pruned: 0, notices: [], unknown: 0 }, false)).toBe(
     "deliver: at 2026-04-05T06:05:00.000Z: 40 subscriptions, 30 due, " +
       "10 of them delivered already today (or held by another run), " +
       "20 of them left for the next run (this run's time was up), 1 paused (their print keys kept failing); " +

@@ -1,8 +1,10 @@
-// The print-key client keeps its connections to a service open between
-// requests (a delivery run POSTs thousands of pages to one service: a new
-// connection and TLS handshake each would cost more round trips than the POST),
-// and closes the ones it cannot trust to be clean: a reply it stopped reading.
-// An idle connection is closed soon after, so a function holds none between runs.
+// The print-key client keeps its connections to a service open between GETs
+// (a subscribe checks keys, a run reads publications), and closes the ones it
+// cannot trust to be clean: a reply it stopped reading. An idle connection is
+// closed soon after, so a function holds none between runs. A POST prints, so
+// it goes once, on a connection of its own: a kept connection the service
+// closes as a request goes out on it cannot say whether the service read it,
+// and sending again would print twice (sirius has no idempotency key).
 // Over real HTTP, against a server on 127.0.0.1 that counts connections.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -42,10 +44,12 @@ afterAll(async () => {
 });
 
 const policy = (): PrintKeyPolicy => ({ allowed: [{ origin, private: true }], timeoutMs: 2_000 });
+const body = new TextEncoder().encode("<p>news</p>");
+const get = (path: string) => askPrintKey(new URL(`${origin}${path}`), { method: "GET" }, policy());
 const post = (path: string) =>
   askPrintKey(
     new URL(`${origin}${path}`),
-    { method: "POST", headers: { "Content-Type": "text/html" }, body: new TextEncoder().encode("<p>news</p>") },
+    { method: "POST", headers: { "Content-Type": "text/html" }, body },
     policy(),
   );
 
@@ -57,34 +61,43 @@ async function until(done: () => boolean): Promise<boolean> {
 }
 
 describe("connections to a print-key service", () => {
-  it("sends one request after another on one kept connection, and closes it once idle", async () => {
+  it("sends one GET after another on one kept connection, and closes it once idle", async () => {
     await until(() => closed === connections);
     const [before, closedBefore] = [connections, closed];
-    for (let i = 0; i < 20; i++) expect(await post(`/printkey/k${i}`)).toMatchObject({ status: 200 });
+    for (let i = 0; i < 20; i++) expect(await get(`/printkey/k${i}`)).toMatchObject({ status: 200 });
     expect(connections - before).toBe(1);
     // Idle for longer than the client keeps it (a second): closed by the client, well before the server's 5 s.
     expect(await until(() => closed - closedBefore === 1)).toBe(true);
   });
 
-  it("opens no more connections than requests in flight at once", async () => {
+  it("opens no more connections for GETs than are in flight at once", async () => {
     await until(() => closed === connections);
     const before = connections;
     for (let round = 0; round < 3; round++)
-      await Promise.all(Array.from({ length: 8 }, (_, i) => post(`/printkey/k${i}`)));
+      await Promise.all(Array.from({ length: 8 }, (_, i) => get(`/printkey/k${i}`)));
     expect(connections - before).toBe(8);
+  });
+
+  it("sends each POST on a connection of its own, closed once answered", async () => {
+    await until(() => closed === connections);
+    const [before, closedBefore] = [connections, closed];
+    for (let i = 0; i < 5; i++) expect(await post(`/printkey/k${i}`)).toMatchObject({ status: 200 });
+    expect(connections - before).toBe(5);
+    expect(await until(() => closed - closedBefore === 5)).toBe(true);
   });
 
   it("closes a connection whose reply it stopped reading, and the next request gets a clean one", async () => {
     await until(() => closed === connections);
     const [before, closedBefore] = [connections, closed];
-    expect(await post("/big")).toEqual({ failed: `sent a reply larger than ${PRINT_KEY_MAX_BYTES} bytes` });
+    expect(await get("/big")).toEqual({ failed: `sent a reply larger than ${PRINT_KEY_MAX_BYTES} bytes` });
     expect(await until(() => closed - closedBefore === 1)).toBe(true);
-    expect(await post("/printkey/after")).toMatchObject({ status: 200 });
+    expect(await get("/printkey/after")).toMatchObject({ status: 200 });
     expect(connections - before).toBe(2);
   });
 
   it("waits for a reply slower than the time it keeps an idle connection", async () => {
     expect(await post("/slow")).toMatchObject({ status: 200 });
+    expect(await get("/slow")).toMatchObject({ status: 200 });
   });
 });
 
@@ -115,20 +128,36 @@ describe("a kept connection the service closes as it is used", () => {
     await new Promise((resolve) => resetting.close(resolve));
   });
 
-  it("sends the request again on another connection, and says a failure only once it is not that", async () => {
+  it("sends a GET again on another connection, and says a failure only once it is not that", async () => {
     const allowed = { allowed: [{ origin: url, private: true }], timeoutMs: 2_000 };
-    const body = new TextEncoder().encode("<p>news</p>");
     for (let i = 0; i < 5; i++) {
-      const reply = await askPrintKey(new URL(`${url}/printkey/k${i}`), { method: "POST", body }, allowed);
+      const reply = await askPrintKey(new URL(`${url}/printkey/k${i}`), { method: "GET" }, allowed);
       expect(reply, `request ${i}`).toMatchObject({ status: 200 });
     }
     // Each request after the first met a reset connection, and was answered on a new one.
     expect(requests).toEqual({ answered: 5, reset: 4 });
     // A reset on a connection of its own is the service's answer: said at once, not sent again.
-    expect(await askPrintKey(new URL(`${url}/always`), { method: "POST", body }, allowed)).toEqual({
+    expect(await askPrintKey(new URL(`${url}/always`), { method: "GET" }, allowed)).toEqual({
       failed: "could not be reached (ECONNRESET)",
+      unanswered: true,
     });
     // Two resets: on the kept connection (sent again), then on its own one (said).
     expect(requests.reset).toBe(6);
+  });
+
+  it("never sends a POST twice: one the service read and then reset is unanswered, and went once", async () => {
+    const allowed = { allowed: [{ origin: url, private: true }], timeoutMs: 2_000 };
+    const body = new TextEncoder().encode("<p>news</p>");
+    const before = { ...requests };
+    for (let i = 0; i < 5; i++) {
+      const reply = await askPrintKey(new URL(`${url}/printkey/p${i}`), { method: "POST", body }, allowed);
+      // A connection of its own each: the service's first request on it, answered.
+      expect(reply, `request ${i}`).toMatchObject({ status: 200 });
+    }
+    expect(requests.answered - before.answered).toBe(5);
+    expect(requests.reset - before.reset).toBe(0);
+    const reset = await askPrintKey(new URL(`${url}/always`), { method: "POST", body }, allowed);
+    expect(reset).toEqual({ failed: "could not be reached (ECONNRESET)", unanswered: true });
+    expect(requests.reset - before.reset).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../../lib/model/dates.ts";
 import { openPrintKey, parsePrintKeyUrl, printUrl, sealPrintKey } from "../../lib/model/print-key.ts";
-import { REQUESTS_PER_DELIVERY, runTimes } from "../../lib/model/run-budget.ts";
+import { PRINT_TIMEOUT_MS, REQUESTS_PER_DELIVERY, runTimes, sendWindow } from "../../lib/model/run-budget.ts";
 import {
   afterDelivery,
   claimable,
@@ -214,13 +214,25 @@ describe("what is kept, and for how long", () => {
 });
 
 describe("a run's time", () => {
-  it("starts no delivery later than the budget less the requests one delivery makes", () => {
+  it("starts no delivery later than the budget less its two asks and the shortest window a send starts with", () => {
     expect(runTimes(1000, 25_000, 5_000)).toEqual({
       startBy: 1000 + 25_000 - REQUESTS_PER_DELIVERY * 5_000,
       readBy: 21_000,
+      endBy: 26_000,
+      sendMinMs: 10_000,
     });
-    expect(runTimes(0, 15_000, 5_000)).toHaveProperty("error");
-    expect(runTimes(0, 2_000, 300)).toEqual({ startBy: 1_100, readBy: 1_700 });
+    expect(REQUESTS_PER_DELIVERY).toBe(4);
+    expect(runTimes(0, 20_000, 5_000)).toHaveProperty("error");
+    expect(runTimes(0, 2_000, 300)).toEqual({ startBy: 800, readBy: 1_700, endBy: 2_000, sendMinMs: 600 });
+  });
+
+  it("lets a send wait as long as the run has left, up to the print timeout, and starts none with less than its window", () => {
+    const times = { endBy: 100_000, sendMinMs: 10_000 };
+    expect(sendWindow(times, 0)).toBe(PRINT_TIMEOUT_MS > 100_000 ? 100_000 : PRINT_TIMEOUT_MS);
+    expect(sendWindow(times, 0, 30_000)).toBe(30_000);
+    expect(sendWindow(times, 85_000)).toBe(15_000);
+    expect(sendWindow(times, 90_000)).toBe(10_000);
+    expect(sendWindow(times, 90_001)).toBeUndefined();
   });
 });
 

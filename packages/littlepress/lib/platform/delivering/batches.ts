@@ -4,7 +4,7 @@
 import { subscriptionKey } from "../stores/store-keys.ts";
 import { deliverBatch } from "./deliver-batch.ts";
 import { BATCH_AGAIN_MS, batchKey, newId, type StoredBatch } from "./hand-over.ts";
-import { openRun, runReport, type DeliveryReport, type DeliveryRunOptions } from "./run.ts";
+import { openRun, RunReport, type DeliveryReport, type DeliveryRunOptions } from "./run-state.ts";
 import { pruneRateCounters } from "./upkeep.ts";
 
 /** What a batch did: the report of its deliveries, and whether it is kept for another try. */
@@ -16,7 +16,7 @@ export interface BatchOutcome {
   gone?: boolean;
 }
 
-/** Outcomes that a later try may change: the delivery or slip is tried again. */
+/** Outcomes that a later try may change: the delivery or slip is tried again ("unknown" never is). */
 const TRY_AGAIN = new Set(["offline", "failed", "error"]);
 
 /**
@@ -28,22 +28,24 @@ const TRY_AGAIN = new Set(["offline", "failed", "error"]);
 export async function runBatch(options: DeliveryRunOptions, key: string): Promise<BatchOutcome> {
   const { store, at } = options;
   const kept = await store.get<StoredBatch>(key);
-  if (!kept) return { report: runReport(openRun(options), 0), again: 0, gone: true };
+  if (!kept) return { report: new RunReport().final(at, 0, 0), again: 0, gone: true };
   const batch = kept.value;
   const run = openRun(options, { repair: batch.repair === true });
+  const progress = new RunReport();
   await deliverBatch(
     run,
+    progress,
     batch.ids.map((id) => subscriptionKey(id)),
   );
   // The daily sweep's batches also prune the rate limit's counters.
   if (batch.repair && !options.dryRun) await pruneRateCounters(run);
-  const report = runReport(run, batch.ids.length);
+  const report = progress.final(at, batch.ids.length, run.prunes.taken ?? 0);
   if (options.dryRun) return { report, again: 0 };
   const again = new Set<string>(
     [...report.lines, ...report.notices].filter((l) => TRY_AGAIN.has(l.outcome)).map((l) => l.subscription),
   );
   // Deliveries another run holds (a function that died a moment ago, its claims not stale yet): tried again.
-  for (const id of run.held) again.add(id);
+  for (const id of progress.held) again.add(id);
   // What the batch had no time for (its 15 minutes) is handed over again whole: claims make that safe.
   const retry = report.left || report.unchecked ? batch.ids : batch.ids.filter((id) => again.has(id));
   if (retry.length) {

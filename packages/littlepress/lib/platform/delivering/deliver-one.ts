@@ -1,26 +1,31 @@
-// One subscription's delivery for its day, top-down: claim it (claims.ts), ask
-// the publication (asking.ts), post the page to the print key
-// (../printers/print-key-post.ts), settle the record and the subscription
-// (settling.ts). Never throws: a store that fails under a delivery is its
-// report line, and its claim goes stale for the next run to resume.
+// One subscription's delivery for its day, as a print job (lib/platform/
+// printing/print-job.ts): its record, claimed once per subscription and
+// date; what to print, asked of the publication (asking.ts); the page sent to
+// the print key (../printers/print-key-post.ts); then the record and the
+// subscription settled (settling.ts). Never throws: a store that fails under a
+// delivery is its report line, and its claim goes stale for the next run to resume.
 import { editionAction, type EditionAction } from "../../model/delivery-rules.ts";
+import { printerName } from "../../model/printer-name.ts";
 import {
   deliveryExpired,
+  firstClaim,
+  settle,
   type DeliveryRecord,
   type DueDelivery,
   type EditionAnswer,
-  type PrintResult,
   type Subscription,
+  type SubscriptionChange,
 } from "../../model/subscription.ts";
-import { printerName } from "../../model/printer-name.ts";
-import { postToPrinter } from "../printers/print-key-post.ts";
+import { postToPrinter, printService } from "../printers/print-key-post.ts";
+import { runJob, type PrintJob } from "../printing/print-job.ts";
+import { recordSlot } from "../printing/record-slot.ts";
 import type { Stored } from "../stores/state-store.ts";
+import { deliveryKey } from "../stores/store-keys.ts";
 import { pruneDeliveries } from "../stores/subscriptions.ts";
 import { editionUrl, type FetchedEdition } from "./asking.ts";
-import { claim, CLAIM_RECHECK_MS, claimHeld, peek, undoClaim, type Claimed } from "./claims.ts";
 import { lineOf, storeFailedLine, type DeliveryLine } from "./report-lines.ts";
-import type { Run } from "./run.ts";
-import { finishSettled, settleDelivery, takenOver } from "./settling.ts";
+import type { RunReport, RunSettings } from "./run-state.ts";
+import { finishSettled, settleSubscription, takenOver } from "./settling.ts";
 
 /** What asking gave: the answer, its page, what to do with it, and who it is from (meta.json's name, once read). */
 export interface Asked {
@@ -30,35 +35,67 @@ export interface Asked {
   from?: string;
 }
 
-/** One subscription's delivery for the day `when`: claim, ask, print, record. */
+/** What a delivery's job leaves beside its record: the pruning it started, the change its settle made. */
+interface Beside {
+  pruning?: Promise<unknown>;
+  change?: SubscriptionChange;
+}
+
+/** One subscription's delivery for the day `when`: claim, ask, print, record; its line goes to the report. */
 export async function deliverOne(
-  run: Run,
+  run: RunSettings,
+  report: RunReport,
   stored: Stored<Subscription>,
   when: DueDelivery,
-): Promise<DeliveryLine | undefined> {
-  const { o } = run;
+): Promise<void> {
   const sub = stored.value;
-  let pruning: Promise<unknown> | undefined;
+  const beside: Beside = {};
   try {
-    const claimed = o.dryRun ? await peek(o.store, o.at, sub, when) : await claim(o.store, o.at, sub, when);
-    if (claimed && "done" in claimed) return void (await finishSettled(run, stored, claimed.done));
-    if (!claimed) return void run.held.add(sub.id);
-    const claimedAt = run.now();
-    // The day's first delivery prunes the subscription's old records (once a day, bounded, in time only), beside
-    // the delivery rather than after it: the store round trips on a delivery's way are what a batch waits on.
-    if (claimed.attempts === 1 && !o.dryRun) pruning = pruneOldRecords(run, sub);
-    const asked = await ask(run, sub, claimed);
-    if (o.dryRun) return dryRunLine(sub, claimed, asked);
-    return await printAndSettle(run, stored, claimed, claimedAt, asked);
+    const done = await runJob(deliveryJob(run, sub, when, beside), run.jobs);
+    if (done.step === "found" && !run.o.dryRun) await finishSettled(run, report, stored, done.record);
+    else if (done.step === "held") report.held.add(sub.id);
+    else if (done.step === "late") report.left();
+    else if (done.step === "taken-over") report.delivered(takenOver(sub, done.record, done.record.etag));
+    else if (done.step === "would") report.delivered(dryRunLine(sub, done.record, done.prepared));
+    else if (done.step === "settled")
+      report.delivered(await settleSubscription(run, report, stored, done.record, beside.change!));
   } catch (error) {
-    return storeFailedLine(sub, when, error);
+    report.delivered(storeFailedLine(sub, when, error));
   } finally {
-    await pruning;
+    await beside.pruning;
   }
 }
 
+/** A day's delivery as a print job. Its first claim also prunes the subscription's old records. */
+function deliveryJob(
+  run: RunSettings,
+  sub: Subscription,
+  when: DueDelivery,
+  beside: Beside,
+): PrintJob<DeliveryRecord, Asked> {
+  const { o } = run;
+  return {
+    slot: recordSlot(o.store, deliveryKey(sub.id, when.date)),
+    first: () => firstClaim(sub, when, o.at),
+    service: printService(sub, o.sealKey),
+    prepare: (claimed) => {
+      // Beside the delivery rather than after it: the store round trips on a delivery's way are what a batch waits on.
+      if (claimed.attempts === 1 && !o.dryRun) beside.pruning = pruneOldRecords(run, sub);
+      return ask(run, sub, claimed);
+    },
+    page: ({ action, page, from }) =>
+      action === "print" && page && from !== undefined ? { ...page, from } : undefined,
+    send: (page, boundMs) => postToPrinter({ ...o, timeoutMs: boundMs }, sub, page, page.from),
+    settle: (claimed, asked, print) => {
+      const { record, change } = settle(sub, claimed, asked.edition, print, new Date(o.at.getTime()));
+      beside.change = change;
+      return record;
+    },
+  };
+}
+
 /** The publication's meta.json and the day's edition, both from the run's cache, and what the answer means. */
-async function ask(run: Run, sub: Subscription, rec: DeliveryRecord): Promise<Asked> {
+async function ask(run: RunSettings, sub: Subscription, rec: DeliveryRecord): Promise<Asked> {
   const meta = await run.cache.metaOf(sub.slug);
   const fetched: FetchedEdition =
     "error" in meta
@@ -69,49 +106,8 @@ async function ask(run: Run, sub: Subscription, rec: DeliveryRecord): Promise<As
   return { edition, page, action, ...(!("error" in meta) && { from: meta.name }) };
 }
 
-/**
- * Posts what is to print and settles the claim. The claim is this run's until it goes stale (STALE_CLAIM_MS): a
- * first claim younger than o.claimRecheckMs is settled from the version its create answered, without reading it
- * back; an older one (a slow edition/), or a reclaim, is read back before the POST. Either way one conditional
- * write settles the record after the POST: the window in which a crash prints a page twice is that one write.
- */
-async function printAndSettle(
-  run: Run,
-  stored: Stored<Subscription>,
-  claimed: Claimed,
-  claimedAt: number,
-  asked: Asked,
-): Promise<DeliveryLine | undefined> {
-  const { o } = run;
-  const sub = stored.value;
-  const { version, previous, ...rec } = claimed;
-  const fresh = version && run.now() - claimedAt < (o.claimRecheckMs ?? CLAIM_RECHECK_MS);
-  const held = fresh ? version : await claimHeld(o.store, rec);
-  if (!held) return takenOver(sub, rec, asked.edition.etag);
-  let print: PrintResult | undefined;
-  if (asked.action === "print" && asked.page && asked.from !== undefined) {
-    const posted = await post(run, sub, asked.page, asked.from);
-    if (posted === "late") {
-      // Nothing was sent: the claim is undone (it is this run's, and fresh), and the next run takes the delivery.
-      await undoClaim(o.store, rec, previous, held);
-      run.left++;
-      return undefined;
-    }
-    print = posted;
-  }
-  return settleDelivery(run, stored, rec, asked.edition, print, held);
-}
-
-/** The POST to the print key, once there is a place among those in flight, unless that took the run past its time. */
-function post(run: Run, sub: Subscription, page: NonNullable<Asked["page"]>, from: string) {
-  const { o } = run;
-  return run.posts(async () =>
-    run.now() < run.times.readBy - o.timeoutMs ? postToPrinter(o, sub, page, from) : ("late" as const),
-  );
-}
-
 /** The subscription's delivery records older than the run keeps, deleted (bounded by the run's budget). */
-function pruneOldRecords(run: Run, sub: Subscription): Promise<unknown> {
+function pruneOldRecords(run: RunSettings, sub: Subscription): Promise<unknown> {
   const { o } = run;
   const expired = (date: string) => deliveryExpired(date, o.at, run.keepDays);
   // A store that fails here fails the delivery's own writes too, and says so there; the next day prunes again.

@@ -5,15 +5,13 @@
 // offline printer). The slip goes through the same print-key client, with the
 // same allow-list and checks, as every delivery (deliver-one.ts's post).
 //
-// Exactly once, as far as a print key allows: the notice is claimed with a
-// conditional replace of the subscription (only the run whose write lands
-// sends), and settled with another once the print key answered. A run that
-// dies between the print key accepting the slip and that one write leaves a
-// claim that a later run takes over once stale (STALE_CLAIM_MS): that slip
-// prints twice. Anywhere else, a run that dies sends nothing twice, and the
-// slip still goes, once, with a later run.
+// The slip is a print job (lib/platform/printing/print-job.ts), whose record
+// is the subscription's own endNotice: claimed with a conditional replace of
+// the subscription (only the run whose write lands sends), settled with
+// another once the print key answered, with every job's window (a run that
+// dies between the send and that write: the slip prints twice) and rule (sent
+// with no answer: unknown, never sent again).
 import {
-  claimNotice,
   endNoticePage,
   gaveUpNotice,
   noticeNext,
@@ -21,13 +19,14 @@ import {
   settleNotice,
   type EndNotice,
 } from "../../model/end-notice.ts";
-import type { PrintResult, Subscription } from "../../model/subscription.ts";
+import type { Subscription } from "../../model/subscription.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
+import { postToPrinter, printService } from "../printers/print-key-post.ts";
+import { runJob, type JobRunner, type JobSlot, type Page, type PrintJob } from "../printing/print-job.ts";
 import type { StateStore, Stored } from "../stores/state-store.ts";
 import { subscriptionKey } from "../stores/store-keys.ts";
-import { postToPrinter } from "../printers/print-key-post.ts";
 import { noticeLine } from "./report-lines.ts";
-import type { Run } from "./run.ts";
+import type { RunReport, RunSettings } from "./run-state.ts";
 
 /** What sending a notice needs of its run. */
 export interface NoticeWork {
@@ -42,8 +41,12 @@ export interface NoticeWork {
   subscribeUrl(slug: string): string;
   /** The publication's name (its meta.json's), or why it could not be read. */
   name(slug: string): Promise<string | { error: string }>;
-  /** POSTs a page to the subscription's print key, from `from`, as a delivery's edition is POSTed. */
-  post(sub: Subscription, page: { bytes: ArrayBuffer; type: string }, from: string): Promise<PrintResult>;
+  /** The deploy's sealing key, which opens the print key. */
+  sealKey: Buffer;
+  /** POSTs a page to the subscription's print key, as a delivery's edition is POSTed. */
+  post(sub: Subscription, page: Page, boundMs: number): ReturnType<typeof postToPrinter>;
+  /** What every print job of the run is given. */
+  jobs: JobRunner;
 }
 
 /** What became of a notice: its outcome ("printed", "offline", "off", "taken over", "would print", …) and why. */
@@ -58,101 +61,126 @@ const WRITE_TRIES = 5;
 
 /**
  * Does what the end notice of the subscription `id` needs at the run's
- * instant, if anything: gives it up, marks it off, or claims, prints and
- * settles it. Undefined when there was nothing to do, or another run is doing
- * it. Throws when the store fails (a claim left behind goes stale for a later run).
+ * instant, if anything: gives it up, marks it off, or prints it as a print
+ * job. Undefined when there was nothing to do, or another run is doing it.
+ * Throws when the store fails (a claim left behind goes stale for a later run).
  */
 export async function sendEndNotice(w: NoticeWork, id: string): Promise<NoticeOutcome | undefined> {
-  const key = subscriptionKey(id);
-  const read = await w.store.get<Subscription>(key);
-  const sub = read?.value;
-  const notice = sub?.endNotice;
-  if (!read || !sub?.ended || !notice) return undefined;
-  const next = noticeNext(notice, w.at);
+  const slot = noticeSlot(w.store, id);
+  const read = await slot.read();
+  const sub = slot.subscription();
+  if (!read || !sub) return undefined;
+  const next = noticeNext(read.value, w.at);
   if (next === "leave") return undefined;
-  const on = w.on(sub.slug);
-  if (w.dryRun) {
-    if (next === "claim" && on) return { sub, outcome: "would print", detail: "would print the end slip" };
-    return { sub, outcome: "would not print", detail: on ? "its tries are spent" : "turned off (end_notice)" };
+  if (!w.on(sub.slug)) {
+    if (w.dryRun) return { sub, outcome: "would not print", detail: "turned off (end_notice)" };
+    const off = offNotice(read.value, w.at);
+    return (await slot.write(off, read)) ? { sub, outcome: off.state, detail: off.detail } : undefined;
   }
-  const replace = (value: Subscription, n: EndNotice, version: string) =>
-    w.store.replace(key, { ...value, endNotice: n }, version);
-  if (next === "give-up" || !on) {
-    const settled = next === "give-up" ? gaveUpNotice(notice, w.at) : offNotice(notice, w.at);
-    return (await replace(sub, settled, read.version))
-      ? { sub, outcome: settled.state, detail: settled.detail }
-      : undefined;
-  }
-  const claimed = claimNotice(notice, w.at);
-  if (!(await replace(sub, claimed, read.version))) return undefined; // another run was first
-  // The claim read back (it is still this run's), and the copy the print goes out with.
-  const held = await heldClaim(w.store, key, claimed);
-  if (!held) return { sub, outcome: "taken over", detail: "another run took this end slip over" };
-  const name = await w.name(sub.slug);
-  const print: PrintResult =
-    typeof name === "string"
-      ? await w.post(held.value, slipPage(name, w.subscribeUrl(sub.slug)), name)
-      : { error: name.error };
-  const settled = settleNotice(claimed, print, w.at);
-  // Settled on the latest copy while the claim on it is still this run's (another writer may have
-  // changed something else meanwhile): one write, the crash window above.
-  let latest: Stored<Subscription> | undefined = held;
-  for (let tries = 0; latest && tries < WRITE_TRIES; tries++) {
-    if (await replace(latest.value, settled, latest.version))
-      return { sub: latest.value, outcome: settled.state, detail: settled.detail };
-    latest = await heldClaim(w.store, key, claimed);
-  }
-  return { sub, outcome: "taken over", detail: `${settled.detail}; another run took this end slip over` };
+  const done = await runJob(slipJob(w, sub, slot), w.jobs);
+  if (done.step === "would") return { sub, outcome: "would print", detail: "would print the end slip" };
+  if (done.step === "held" || done.step === "found" || done.step === "late") return undefined;
+  if (done.step === "taken-over") return { sub, outcome: "taken over", detail: "another run took this end slip over" };
+  if (w.dryRun) return { sub, outcome: "would not print", detail: "its tries are spent" };
+  return { sub: slot.subscription() ?? sub, outcome: done.record.state, detail: done.record.detail };
+}
+
+/** The slip as a print job: its record is the subscription's own endNotice. */
+function slipJob(
+  w: NoticeWork,
+  sub: Subscription,
+  slot: JobSlot<EndNotice>,
+): PrintJob<EndNotice, Page | { error: string }> {
+  return {
+    slot,
+    owed: "due",
+    service: printService(sub, w.sealKey),
+    prepare: async () => {
+      const name = await w.name(sub.slug);
+      return typeof name === "string" ? slipPage(name, w.subscribeUrl(sub.slug)) : name;
+    },
+    page: (prepared) => ("error" in prepared ? undefined : prepared),
+    send: (page, boundMs) => w.post(sub, page, boundMs),
+    settle: (claimed, prepared, print) =>
+      settleNotice(claimed, print ?? { error: "error" in prepared ? prepared.error : "not sent" }, new Date(w.at)),
+    gaveUp: (notice) => gaveUpNotice(notice, w.at),
+  };
+}
+
+/**
+ * A subscription's endNotice as a job's slot. Its writes replace the whole
+ * subscription, so one that another writer changed meanwhile (a delivery's
+ * count, an unsubscribe's…) is read again and written over while its notice
+ * is still the one the write was for.
+ */
+function noticeSlot(store: StateStore, id: string): JobSlot<EndNotice> & { subscription(): Subscription | undefined } {
+  const key = subscriptionKey(id);
+  let latest: Stored<Subscription> | undefined;
+  const read = async () => {
+    latest = await store.get<Subscription>(key);
+    const notice = latest?.value.ended ? latest.value.endNotice : undefined;
+    return notice && latest ? { value: notice, version: latest.version } : undefined;
+  };
+  return {
+    read,
+    subscription: () => latest?.value,
+    // A notice is written with the end that owes it, never created here, and it always has a record to go back to.
+    create: () => Promise.resolve(undefined),
+    remove: () => Promise.resolve(),
+    write: async (notice, over) => {
+      for (let tries = 0; tries < WRITE_TRIES; tries++) {
+        const current = latest?.version === over.version ? latest : await store.get<Subscription>(key);
+        if (!current || JSON.stringify(current.value.endNotice) !== JSON.stringify(over.value)) return false;
+        const value = { ...current.value, endNotice: notice };
+        if (await store.replace(key, value, current.version)) {
+          latest = { value, version: "" }; // read again before any later write over it
+          return true;
+        }
+        latest = undefined;
+      }
+      return false;
+    },
+  };
 }
 
 /**
  * Works on an ended subscription's end notice for a delivery run, and adds its
- * line to the run's; a store that fails is said in the line (the next runs do it again).
+ * line to the run's report; a store that fails is said in the line (the next runs do it again).
  */
-export async function workOnEndNotice(run: Run, sub: Subscription): Promise<void> {
+export async function workOnEndNotice(run: RunSettings, report: RunReport, sub: Subscription): Promise<void> {
   try {
     const done = await sendEndNotice(noticeWork(run), sub.id);
-    if (done) run.notices.push(noticeLine(done.sub, run.o.at, done.outcome, done.detail));
+    if (done) report.noticed(noticeLine(done.sub, run.o.at, done.outcome, done.detail));
   } catch (error) {
-    run.notices.push(noticeLine(sub, run.o.at, "error", `the store failed: ${(error as Error).message}`));
+    report.noticed(noticeLine(sub, run.o.at, "error", `the store failed: ${(error as Error).message}`));
   }
 }
 
 /** What sending end notices needs of a run: its store and clock, meta.json's name, its print-key POST. */
-function noticeWork(run: Run): NoticeWork {
-  const { o, cache, posts } = run;
+function noticeWork(run: RunSettings): NoticeWork {
+  const { o, cache } = run;
   return {
     store: o.store,
     at: o.at,
     dryRun: o.dryRun,
+    sealKey: o.sealKey,
+    jobs: run.jobs,
     on: (slug) => o.endNotice?.(slug) ?? true,
     subscribeUrl: (slug) => new URL(slug ? `/${slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin).href,
     name: async (slug) => {
       const meta = await cache.metaOf(slug);
       return "error" in meta ? { error: meta.error } : meta.name;
     },
-    post: (sub, page, from) => posts(() => postToPrinter(o, sub, page, from)),
+    post: (sub, page, boundMs) => postToPrinter({ ...o, timeoutMs: boundMs }, sub, page, page.from),
   };
 }
 
-/** The subscription while its notice is still the claim `claimed` (this run's), else undefined. */
-async function heldClaim(
-  store: StateStore,
-  key: string,
-  claimed: EndNotice,
-): Promise<Stored<Subscription> | undefined> {
-  const held = await store.get<Subscription>(key);
-  const n = held?.value.endNotice;
-  const ours = n && n.state === "sending" && n.at === claimed.at && n.attempts === claimed.attempts;
-  return ours ? held : undefined;
-}
-
-/** The slip as the print key takes it: HTML in UTF-8. */
-function slipPage(name: string, subscribeUrl: string): { bytes: ArrayBuffer; type: string } {
-  const bytes = new TextEncoder().encode(endNoticePage(name, subscribeUrl));
+/** The slip as the print key takes it: HTML in UTF-8, from the publication. */
+function slipPage(name: string, subscribeUrl: string): Page {
   return {
-    bytes: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    bytes: new TextEncoder().encode(endNoticePage(name, subscribeUrl)),
     type: "text/html; charset=utf-8",
+    from: name,
   };
 }
 

@@ -10,7 +10,7 @@
 // signed with) and URL (the site's address, set by Netlify).
 import { withFaultBoundary } from "../../edge/fault.ts";
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
-import { DELIVERY_TIMEOUT_MS, RUN_BUDGET_MS } from "../../model/run-budget.ts";
+import { RUN_BUDGET_MS } from "../../model/run-budget.ts";
 import { scheduledPushes } from "../pushing/push-run.ts";
 import { platformRuntime } from "../runtime.ts";
 import { handOverByPost } from "./hand-over.ts";
@@ -30,7 +30,7 @@ export const deliver: FunctionHandler = withFaultBoundary(
     const plan = await planRun({ store: state.store, at: new Date(), hand: handOverByPost(origin, state.sealKey) });
     console.log(`deliver: ${planSummary(plan)}`);
     // Then the push editions of this deploy, in what is left of the run's time.
-    const pushBy = started + RUN_BUDGET_MS - DELIVERY_TIMEOUT_MS;
+    const pushBy = started + RUN_BUDGET_MS;
     const { site } = runtime;
     await scheduledPushes({ ...state, site, origin, printKeys: runtime.printKeys(), at: new Date() }, pushBy);
     return jsonResponse(plan);

@@ -1,45 +1,36 @@
-// The "settle" stage of a delivery: the claimed record written with what
-// happened (one conditional write, the model's settle()), then the
-// subscription updated from it (its ETag, its count, a pause, an end). A
-// subscription that the delivery ended leaves the indexes and owes its end slip.
+// After a delivery's print job settled its record (the model's settle(), one
+// conditional write, lib/platform/printing/print-job.ts): the subscription
+// updated from it (its ETag, its count, a pause, an end). A subscription that
+// the delivery ended leaves the indexes and owes its end slip.
 import { noticeAfter } from "../../model/end-notice.ts";
 import {
   afterDelivery,
   recordedChange,
-  settle,
   type DeliveryRecord,
-  type EditionAnswer,
-  type PrintResult,
   type Subscription,
   type SubscriptionChange,
 } from "../../model/subscription.ts";
 import type { StateStore, Stored } from "../stores/state-store.ts";
-import { deliveryKey, subscriptionKey } from "../stores/store-keys.ts";
+import { subscriptionKey } from "../stores/store-keys.ts";
 import { workOnEndNotice } from "./end-notices.ts";
 import { lineOf, pauseNews, type DeliveryLine } from "./report-lines.ts";
-import type { Run } from "./run.ts";
+import type { RunReport, RunSettings } from "./run-state.ts";
 import { dropKeys } from "./upkeep.ts";
 
-/** Writes a delivery's outcome over its claim (held at `version`), then its effect on the subscription. */
-export async function settleDelivery(
-  run: Run,
+/** A settled delivery's effect on its subscription (its ETag, its count, a pause, an end), and its report line. */
+export async function settleSubscription(
+  run: RunSettings,
+  report: RunReport,
   stored: Stored<Subscription>,
-  rec: DeliveryRecord,
-  edition: EditionAnswer,
-  print: PrintResult | undefined,
-  version: string,
+  record: DeliveryRecord,
+  settled: SubscriptionChange,
 ): Promise<DeliveryLine> {
-  const { o } = run;
   const sub = stored.value;
-  const settled = settle(sub, rec, edition, print, new Date(o.at.getTime()));
-  const { record } = settled;
   // An end carries its notice in the same write: owed after a 410, impossible after an unknown key.
-  const ends = settled.change.ended && !sub.ended;
-  const change = ends ? { ...settled.change, endNotice: noticeAfter(record, o.at) } : settled.change;
-  if (!(await o.store.replace(deliveryKey(sub.id, rec.date), record, version)))
-    return takenOver(sub, rec, edition.etag);
-  const after = await updateSubscription(o.store, stored, record, change);
-  if (after?.ended && !sub.ended) await closeEnded(run, after);
+  const ends = settled.ended && !sub.ended;
+  const change = ends ? { ...settled, endNotice: noticeAfter(record, run.o.at) } : settled;
+  const after = await updateSubscription(run.o.store, stored, record, change);
+  if (after?.ended && !sub.ended) await closeEnded(run, report, after);
   const [outcome, detail] = pauseNews(sub, after, record);
   return lineOf(sub, record, outcome, detail, record.etag);
 }
@@ -55,7 +46,12 @@ export function takenOver(sub: Subscription, rec: DeliveryRecord, etag: string |
  * (the count, the last ETag; an end with its notice, and the slip sent), so
  * that the next day's delivery is the next one, not this one again.
  */
-export async function finishSettled(run: Run, stored: Stored<Subscription>, done: DeliveryRecord): Promise<void> {
+export async function finishSettled(
+  run: RunSettings,
+  report: RunReport,
+  stored: Stored<Subscription>,
+  done: DeliveryRecord,
+): Promise<void> {
   const { o } = run;
   const change = recordedChange(stored.value, done);
   if (!change) return;
@@ -66,16 +62,16 @@ export async function finishSettled(run: Run, stored: Stored<Subscription>, done
     done,
     ends ? { ...change, endNotice: noticeAfter(done, o.at) } : change,
   );
-  if (ends && after?.ended) await closeEnded(run, after);
+  if (ends && after?.ended) await closeEnded(run, report, after);
 }
 
 /**
  * A subscription this run ended: out of the live index and the schedule, its
  * seat given back (what fails of it, the next runs' upkeep does), and its end slip sent.
  */
-async function closeEnded(run: Run, ended: Subscription): Promise<void> {
+async function closeEnded(run: RunSettings, report: RunReport, ended: Subscription): Promise<void> {
   await dropKeys(run.o.store, ended);
-  await workOnEndNotice(run, ended);
+  await workOnEndNotice(run, report, ended);
 }
 
 /**

@@ -12,7 +12,7 @@ import { pruneRateLimits } from "../stores/rate-limit-pruning.ts";
 import { dropStrayIndexKeys } from "../stores/subscriptions.ts";
 import { removeSubscription } from "../stores/subscription-removal.ts";
 import { dropStraySeats, releaseSeat } from "../subscribing/seats.ts";
-import type { Run, RunIndexes } from "./run.ts";
+import type { RunIndexes, RunReport, RunSettings } from "./run-state.ts";
 
 /**
  * Keeps a subscription's entries right before its delivery: removes one that
@@ -20,7 +20,7 @@ import type { Run, RunIndexes } from "./run.ts";
  * the next run when the run's deletions ran out), and keeps the live index in
  * step with it (in it while live, out of it once ended; its seat given back once ended).
  */
-export async function upkeep(run: Run, sub: Subscription): Promise<boolean> {
+export async function upkeep(run: RunSettings, sub: Subscription): Promise<boolean> {
   const { store, at } = run.o;
   try {
     if (subscriptionExpired(sub, at, run.keepDays)) {
@@ -68,12 +68,16 @@ export async function dropKeys(store: StateStore, sub: Subscription): Promise<vo
  * subscription holds (known only once every subscription was read), and the
  * rate limit's counters of hours that are over.
  */
-export async function runUpkeep(run: Run, listed: Required<Omit<RunIndexes, "repair">>): Promise<void> {
+export async function runUpkeep(
+  run: RunSettings,
+  report: RunReport,
+  listed: Required<Omit<RunIndexes, "repair">>,
+): Promise<void> {
   if (run.o.dryRun || run.now() >= run.times.startBy) return;
   const { store, at } = run.o;
-  const unseen = (keys: ReadonlySet<string>) => [...keys].filter((key) => !run.seen.has(key));
+  const unseen = (keys: ReadonlySet<string>) => [...keys].filter((key) => !report.seen.has(key));
   try {
-    if (!run.unchecked) {
+    if (!report.unchecked) {
       await dropStrayIndexKeys(store, at, [...unseen(listed.indexed), ...unseen(listed.slotted)], run.prunes);
       // Seats no subscription holds: a subscribe or a release cut short (young ones are left alone).
       await dropStraySeats(store, at, unseen(listed.seated), run.prunes);
@@ -88,7 +92,7 @@ export async function runUpkeep(run: Run, listed: Required<Omit<RunIndexes, "rep
  * The rate limit's counters of hours that are over, pruned within the run's
  * deletions: after a self-hosted run, and by a daily sweep's batches.
  */
-export async function pruneRateCounters(run: Run): Promise<void> {
+export async function pruneRateCounters(run: RunSettings): Promise<void> {
   const { store, at } = run.o;
   // The store failed: the next run (or sweep) prunes them.
   await pruneRateLimits(store, at, run.prunes, Math.min(8, run.concurrency)).catch(() => 0);

@@ -4,6 +4,11 @@
 // check runs inside the connection's own name lookup, so DNS rebinding
 // between a check and a connect has nothing to rebind), never following a
 // redirect, and reading at most so many bytes for at most so long.
+//
+// A GET goes on a kept connection, and goes again on another when the kept one
+// was closed under it. A POST prints: it goes once, on a connection of its own,
+// and a failure says whether the service can have taken it (print-job.ts's
+// rule: a page sent with no answer is never sent again).
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
@@ -36,9 +41,11 @@ export interface PrintKeyReply {
 /**
  * Why nothing came back. `refused`: the site would not send there (not on the
  * allow-list, or a private address); `failed`: it tried and got no usable
- * reply (refused connection, timeout, a reply too large, a redirect).
+ * reply (refused connection, timeout, a reply too large, a redirect), with
+ * `unanswered` when the whole request had gone out and no answer came: the
+ * service may have acted on it.
  */
-export type PrintKeyProblem = { refused: string } | { failed: string };
+export type PrintKeyProblem = { refused: string } | { failed: string; unanswered?: true };
 
 export interface PrintKeyRequest {
   method: "GET" | "POST";
@@ -57,10 +64,11 @@ export async function askPrintKey(
   const host = url.hostname;
   if (isAddressLiteral(host) && !entry.private && !isPublicAddress(host))
     return { refused: "a private address, which this site's list does not allow" };
+  const kept = req.method === "GET";
   const options: RequestOptions = {
     method: req.method,
     headers: { ...req.headers, ...(req.body ? { "Content-Length": String(req.body.byteLength) } : {}) },
-    agent: connectionsTo(url, entry, policy.lookup ?? dnsLookup),
+    agent: connectionsTo(url, entry, policy.lookup ?? dnsLookup, kept),
   };
   for (let attempt = 1; ; attempt++) {
     const reply = await exchange(url, options, req.body, policy);
@@ -80,7 +88,7 @@ const KEPT_CONNECTION_TRIES = 3;
 /** How long a connection to a print-key service is kept open unused: well under a server's usual 5 s. */
 const IDLE_CONNECTION_MS = 1_000;
 
-/** The connection pools, by resolver, then by allow-list entry. */
+/** The connection pools, by resolver, then by allow-list entry and whether connections are kept. */
 const pools = new WeakMap<typeof dnsLookup, Map<string, HttpAgent>>();
 
 /**
@@ -90,14 +98,15 @@ const pools = new WeakMap<typeof dnsLookup, Map<string, HttpAgent>>();
  * was made through its entry's own lookup (public addresses only, unless the
  * entry is private), and stays connected to the address that was checked.
  */
-function connectionsTo(url: URL, entry: PrintKeyOrigin, resolve: typeof dnsLookup): HttpAgent {
+function connectionsTo(url: URL, entry: PrintKeyOrigin, resolve: typeof dnsLookup, keepAlive: boolean): HttpAgent {
   let byEntry = pools.get(resolve);
   if (!byEntry) pools.set(resolve, (byEntry = new Map<string, HttpAgent>()));
-  const name = `${entry.origin}${entry.private ? " private" : ""}`; // the origin names the scheme too
+  // The origin names the scheme too.
+  const name = `${entry.origin}${entry.private ? " private" : ""}${keepAlive ? " kept" : ""}`;
   let agent = byEntry.get(name);
   if (!agent) {
     const lookup = entry.private ? resolve : checkedLookup(resolve);
-    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, lookup };
+    const options = { keepAlive, timeout: IDLE_CONNECTION_MS, lookup };
     agent = url.protocol === "https:" ? new HttpsAgent(options) : new HttpAgent(options);
     byEntry.set(name, agent);
   }
@@ -137,6 +146,9 @@ function exchange(
   return new Promise((resolve) => {
     let settled = false;
     let answered = false;
+    // The whole request handed to the system: from here on, no whole answer means the service may have it.
+    let sent = false;
+    let status = 0;
     // A reply read to its end leaves its connection to the pool; any other ending closes it.
     const finish = (result: PrintKeyReply | PrintKeyProblem | typeof CLOSED_UNDER_IT, whole = false) => {
       if (settled) return;
@@ -148,7 +160,7 @@ function exchange(
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const request = send(url, options, (res: IncomingMessage) => {
       answered = true;
-      const status = res.statusCode ?? 0;
+      status = res.statusCode ?? 0;
       if (status >= 300 && status < 400)
         return finish({ failed: `answered ${status}, a redirect, which is not followed` });
       const declared = Number(res.headers["content-length"] ?? 0);
@@ -171,14 +183,23 @@ function exchange(
           true,
         ),
       );
-      res.once("error", (error) => finish({ failed: why(error) }));
+      // Cut off after a success status: the service said it took the request.
+      res.once("error", (error) =>
+        finish(status < 300 ? { failed: why(error), unanswered: true } : { failed: why(error) }),
+      );
     });
-    const timer = setTimeout(() => finish({ failed: "timed out" }), policy.timeoutMs ?? PRINT_KEY_TIMEOUT_MS);
+    // Cut off before any answer, or after a success status: the service may have acted on it (an error status
+    // is the service's own word that it did not).
+    const unanswered = (failed: string) =>
+      finish(sent && (!answered || (status >= 200 && status < 300)) ? { failed, unanswered: true } : { failed });
+    const timer = setTimeout(() => unanswered("timed out"), policy.timeoutMs ?? PRINT_KEY_TIMEOUT_MS);
+    request.once("finish", () => (sent = true));
     request.once("error", (error) => {
       const code = (error as NodeJS.ErrnoException).code;
       if (request.reusedSocket && !answered && (code === "ECONNRESET" || code === "EPIPE"))
         return finish(CLOSED_UNDER_IT);
-      finish(error instanceof PrivateAddress ? { refused: error.message } : { failed: why(error) });
+      if (error instanceof PrivateAddress) return finish({ refused: error.message });
+      unanswered(why(error));
     });
     request.end(body);
   });

@@ -1,11 +1,26 @@
 // The one way a page reaches a subscriber's printer: POSTed to its print key,
 // opened with the deploy's sealing key, through the print-key client (its
 // allow-list and limits), and the print key's answer read as sirius gives it.
-// Deliveries, end slips and push editions all print through here.
+// Deliveries, end slips and push editions all print through here, each as a
+// print job (lib/platform/printing/print-job.ts), which bounds the POST by the
+// run's time left: sirius answers only once it has rendered the page.
 import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
 import { openPrintKey, printUrl } from "../../model/print-key.ts";
 import type { PrintResult, Subscription } from "../../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
+
+/**
+ * The print service a subscription's print key is at (its origin), whose
+ * in-flight limit its pages wait for; "" when the key cannot be opened (its
+ * POST fails at once, and says why).
+ */
+export function printService(sub: Pick<Subscription, "printKey">, sealKey: Buffer): string {
+  try {
+    return openPrintKey(sub.printKey, sealKey).origin;
+  } catch {
+    return "";
+  }
+}
 
 /**
  * POSTs a page (an edition, an end slip, a push edition) to the print key, as
@@ -27,11 +42,14 @@ export async function postToPrinter(
   const reply = await askPrintKey(
     printUrl(key, from),
     { method: "POST", headers: { "Content-Type": page.type }, body: new Uint8Array(page.bytes) },
-    // Within the run's own per-request bound, which its time budget counts on.
+    // Within the bound the print job gives it (the run's time left), which its time budget counts on.
     { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? DELIVERY_TIMEOUT_MS) },
   );
   // The reasons name no URL: a print key is a secret.
   if ("refused" in reply) return { error: `the print key was not sent to: ${reply.refused}` };
+  // Sent whole and never answered: sirius may be rendering it still (it goes on when a client hangs up).
+  if ("failed" in reply && reply.unanswered)
+    return { unknown: `sent, then the print key ${reply.failed} before it answered in full` };
   if ("failed" in reply) return { error: `the print key ${reply.failed}` };
   if (reply.status === 200) return "sent";
   if (reply.status === 504) return "offline";

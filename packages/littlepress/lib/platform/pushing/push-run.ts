@@ -14,12 +14,10 @@
 // the same print-key client as every delivery (allow-list, public addresses
 // only, no redirects, bounded), from the publication's name.
 //
-// Once per subscription and edition: a claim (pushed/<id>/<edition>) created
-// only if new, checked again before the POST, settled with one conditional
-// replace after. A run that dies before the POST sends nothing, and its claim
-// is taken over once stale; one that dies after the print key took the page
-// but before that one write leaves a claim that a later run takes over: that
-// copy prints twice (the deliveries' gap: a print key takes no request id).
+// Once per subscription and edition: each copy is a print job
+// (lib/platform/printing/print-job.ts) whose record is pushed/<id>/<edition>,
+// with every job's claim, settle, window and rule (a copy sent with no answer
+// is unknown, never sent again).
 import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { eachAtMost } from "../../model/each-at-most.ts";
@@ -29,21 +27,23 @@ import {
   firstPushClaim,
   pushEligible,
   pushOpen,
-  reclaimPush,
   settlePush,
   type PushEntry,
   type PushRecord,
 } from "../../model/push.ts";
 import type { EditionShard } from "../../model/shard.ts";
 import { siteDataDir } from "../../model/site-paths.ts";
-import { claimable } from "../../model/retries.ts";
-import type { PrintResult, Subscription } from "../../model/subscription.ts";
+import { DELIVERY_TIMEOUT_MS, sendWindow, SEND_WINDOW_TIMEOUTS } from "../../model/run-budget.ts";
+import type { Subscription } from "../../model/subscription.ts";
 import { editionAnswer } from "../../edge/edition-answer.ts";
 import { serveCopy } from "../../edge/edition-copy.ts";
 import { openPublication, type PublishedPublication } from "../../edge/publication-store.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
 import type { PrintKeyPolicy } from "../printers/print-key-client.ts";
-import { postToPrinter } from "../printers/print-key-post.ts";
+import { postToPrinter, printService } from "../printers/print-key-post.ts";
+import { serviceLimits } from "../printing/in-flight.ts";
+import { runJob, type JobRunner, type Page, type PrintJob } from "../printing/print-job.ts";
+import { recordSlot } from "../printing/record-slot.ts";
 import type { StateStore } from "../stores/state-store.ts";
 import { pushedKey, pushKey } from "../stores/store-keys.ts";
 import { storedSubscriptions } from "../stores/subscriptions.ts";
@@ -66,12 +66,12 @@ export interface PushRunOptions {
   only?: { slug: string; edition: EditionKey };
   /** Only say what would be sent: no claims, no POSTs, nothing written. */
   dryRun?: boolean;
-  /** Prints in flight at once (default 16). */
+  /** Copies worked on at once, and the most pages in flight to one print service (default 16). */
   concurrency?: number;
-  /** Per print-key request (default 5 s). */
+  /** The longest a send waits for the print service's answer (default PRINT_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** Whether the run may still start a print (its time budget); default: always. */
-  inTime?: () => boolean;
+  /** The run's end on performance.now()'s clock: no send waits past it, and none starts too close to it; default: none. */
+  endBy?: number;
 }
 
 /** One line of a push run's report. */
@@ -98,6 +98,8 @@ export interface PushReport {
   lines: PushLine[];
   /** Copies still to print that this run did not start, its time being up. */
   left: number;
+  /** Copies sent with no answer: they may have printed, and are not sent again. */
+  unknown: number;
 }
 
 /** A push edition found in the built site. */
@@ -130,8 +132,9 @@ export async function pushEditionsOf(site: string, origin?: string): Promise<Fou
 export async function runPushes(o: PushRunOptions): Promise<PushReport> {
   const all = await pushEditionsOf(o.site, o.origin);
   const wanted = o.only ? all.filter((p) => p.slug === o.only!.slug && p.edition === o.only!.edition) : all;
-  const report: PushReport = { pushes: [], lines: [], left: 0 };
+  const report: PushReport = { pushes: [], lines: [], left: 0, unknown: 0 };
   if (!wanted.length) return report;
+  const jobs = jobRunner(o);
   const root = siteIndexOf(o.site).root;
   // Read once, and only when a push still owes copies: a site whose pushes are all done reads none
   // (the scheduled run comes here every 15 minutes).
@@ -140,14 +143,34 @@ export async function runPushes(o: PushRunOptions): Promise<PushReport> {
     (await (subs ??= storedSubscriptions(o.store))).filter(
       (s) => (s.slug === slug || (s.slug === "" && root === slug)) && !s.ended,
     );
-  for (const push of wanted) await runPush(o, push, liveFor, report);
+  for (const push of wanted) await runPush(o, jobs, push, liveFor, report);
   report.lines.sort((a, b) => a.slug.localeCompare(b.slug) || a.subscription.localeCompare(b.subscription));
+  report.unknown = report.lines.filter((l) => l.outcome === "unknown").length;
   return report;
 }
+
+/** What every copy's print job is given: the run's instant and clock, its services' limits, its time. */
+function jobRunner(o: PushRunOptions): JobRunner {
+  const now = () => performance.now();
+  const times = { endBy: o.endBy ?? Infinity, sendMinMs: SEND_WINDOW_TIMEOUTS * DELIVERY_TIMEOUT_MS };
+  return {
+    at: o.at,
+    now,
+    recheckMs: 0, // a copy's claim is always read back before its send
+    limits: serviceLimits(o.concurrency ?? PUSH_CONCURRENCY, now),
+    sendWindow: () => sendWindow(times, now(), o.timeoutMs),
+    dryRun: o.dryRun,
+  };
+}
+
+/** Whether the run may still start a copy: time for a send is left. */
+const inTime = (o: PushRunOptions) =>
+  o.endBy === undefined || performance.now() < o.endBy - SEND_WINDOW_TIMEOUTS * DELIVERY_TIMEOUT_MS;
 
 /** One push edition: a copy to every live subscription it owes one, then marked done when none is left open. */
 async function runPush(
   o: PushRunOptions,
+  jobs: JobRunner,
   push: FoundPush,
   liveFor: (slug: string) => Promise<Subscription[]>,
   report: PushReport,
@@ -172,7 +195,7 @@ async function runPush(
   let open = 0;
   await eachAtMost(o.concurrency ?? PUSH_CONCURRENCY, owed, async (sub) => {
     // The store failed under this copy: said in its line, and left open for the next run.
-    const line = await pushOne(o, push, sub, name).catch((error: unknown): PushLine & { open: boolean } => ({
+    const line = await pushOne(o, jobs, push, sub, name).catch((error: unknown): PushLine & { open: boolean } => ({
       ...lineOf(push, sub, "error", `the store failed: ${(error as Error).message}`),
       open: true,
     }));
@@ -219,45 +242,61 @@ function lineOf(push: FoundPush, sub: Subscription, outcome: string, detail: str
 }
 
 /**
- * One subscription's copy of a push: claim, render, print, settle. Its line
- * says what happened ("done": settled before, nothing to say; "left": the
- * run's time was up), and `open` whether it may still print on a later run.
+ * One subscription's copy of a push, as a print job: claim, render, print,
+ * settle. Its line says what happened ("done": settled before, nothing to say;
+ * "left": the run's time was up), and `open` whether it may still print on a later run.
  */
 async function pushOne(
   o: PushRunOptions,
+  jobs: JobRunner,
   push: FoundPush,
   sub: Subscription,
   name: string,
 ): Promise<PushLine & { open: boolean }> {
-  const key = pushedKey(sub.id, push.edition);
   const line = (outcome: string, detail: string, open: boolean) => ({ ...lineOf(push, sub, outcome, detail), open });
-  const held = await o.store.get<PushRecord>(key);
-  if (held && !claimable(held.value, o.at)) return line("done", held.value.detail, pushOpen(held.value));
-  if (o.inTime && !o.inTime()) return line("left", "the run's time was up", true);
-  const page = renderFor(push, sub);
-  if (o.dryRun) {
-    return "nothing" in page
-      ? line("would not print", page.nothing, false)
-      : line("would print", `would print on ${printerName(sub.printer)}`, true);
+  if (!inTime(o)) return line("left", "the run's time was up", true);
+  const done = await runJob(copyJob(o, push, sub, name), jobs);
+  switch (done.step) {
+    case "found":
+    case "gave-up":
+      return line("done", done.record.detail, pushOpen(done.record));
+    case "held":
+      return line("done", "another run claimed it", true);
+    case "late":
+      return line("left", "the run's time was up", true);
+    case "would":
+      return "nothing" in done.prepared
+        ? line("would not print", done.prepared.nothing, false)
+        : line("would print", `would print on ${printerName(sub.printer)}`, true);
+    case "taken-over":
+      return line("taken over", "another run took this copy over", true);
+    case "settled":
+      return line(done.record.state, done.record.detail, pushOpen(done.record));
   }
-  // The claim: a create, or a stale or retryable one taken over from the version read.
-  let claimed: PushRecord;
-  if (!held) {
-    claimed = firstPushClaim(sub.id, push.slug, push.edition, o.at);
-    if (!(await o.store.create(key, claimed))) return line("done", "another run claimed it", true);
-  } else {
-    claimed = reclaimPush(held.value, o.at);
-    if (!(await o.store.replace(key, claimed, held.version))) return line("done", "another run claimed it", true);
-  }
-  // Still this run's claim just before the POST (a run so slow its claim went stale was taken over).
-  const mine = await o.store.get<PushRecord>(key);
-  const ours = mine && mine.value.state === "sending" && mine.value.at === claimed.at;
-  if (!ours) return line("taken over", "another run took this copy over", true);
-  const print: PrintResult | { nothing: string } = "nothing" in page ? page : await postToPrinter(o, sub, page, name);
-  const settled = settlePush(claimed, print, "etag" in page ? page.etag : null, new Date(o.at.getTime()));
-  if (!(await o.store.replace(key, settled, mine.version)))
-    return line("taken over", `${settled.detail}; another run took this copy over`, true);
-  return line(settled.state, settled.detail, pushOpen(settled));
+}
+
+/** A subscriber's copy of a push edition as a print job. */
+function copyJob(
+  o: PushRunOptions,
+  push: FoundPush,
+  sub: Subscription,
+  name: string,
+): PrintJob<PushRecord, ReturnType<typeof renderFor>> {
+  return {
+    slot: recordSlot(o.store, pushedKey(sub.id, push.edition)),
+    first: () => firstPushClaim(sub.id, push.slug, push.edition, o.at),
+    service: printService(sub, o.sealKey),
+    prepare: (): Promise<ReturnType<typeof renderFor>> => Promise.resolve(renderFor(push, sub)),
+    page: (copy): Page | undefined => ("nothing" in copy ? undefined : { ...copy, from: name }),
+    send: (page, boundMs) => postToPrinter({ ...o, timeoutMs: boundMs }, sub, page, page.from),
+    settle: (claimed, copy, print) =>
+      settlePush(
+        claimed,
+        print ?? ("nothing" in copy ? copy : { error: "not sent" }),
+        "etag" in copy ? copy.etag : null,
+        new Date(o.at.getTime()),
+      ),
+  };
 }
 
 /** The copy of the push edition built for the subscriber's settings, as /edition/ would answer it. */
@@ -292,17 +331,16 @@ async function publicationName(site: string, slug: string): Promise<string> {
 /**
  * A push run in a function: the scheduled one's, after its deliveries
  * (scheduled-run.ts), and the deploy's (deploy-push.ts). Within the
- * function's budget (no print starts later than `startBy` on
- * performance.now()'s clock), logging a line per copy. Never throws: what
- * fails is left to the next run, which does it again; the report, or
- * undefined when the run failed.
+ * function's budget (no send waits past `endBy` on performance.now()'s
+ * clock), logging a line per copy. Never throws: what fails is left to the
+ * next run, which does it again; the report, or undefined when the run failed.
  */
 export async function scheduledPushes(
-  o: Omit<PushRunOptions, "inTime">,
-  startBy: number,
+  o: Omit<PushRunOptions, "endBy">,
+  endBy: number,
 ): Promise<PushReport | undefined> {
   try {
-    const report = await runPushes({ ...o, inTime: () => performance.now() < startBy });
+    const report = await runPushes({ ...o, endBy });
     for (const l of report.lines)
       console.log(`push: ${l.slug || "/"} ${l.edition} ${l.subscription}: ${l.outcome} (${l.detail})`);
     if (report.left) console.log(`push: ${report.left} copies left for the next run (the time was up)`);

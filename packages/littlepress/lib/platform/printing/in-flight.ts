@@ -1,0 +1,96 @@
+// How many pages a run sends at once to one print service. sirius renders a
+// page in PhantomJS before it answers, with no queue: one page takes 0.3-1.7 s,
+// 16 at once 3-5 s each, 48 at once 7-11 s each (platform.md). A fixed number
+// in flight either floods a shared service or starves a fast one, so each
+// service gets a limit that follows its answers (additive increase,
+// multiplicative decrease, on how long it takes to answer):
+// - it starts at START and grows by one each time an answer comes about as fast
+//   as the fastest seen (a service with room answers as fast with more in flight);
+// - an answer that took more than SLOWER times the fastest (plus SLACK_MS, so a
+//   service answering in a millisecond is not read as slow for jitter), or an
+//   error status or no answer, shrinks it by a quarter, at most once per round
+//   of answers, never below one.
+// A service that renders one page at a time settles where its answers stay
+// fast: about as many in flight as it renders at once.
+
+/** Pages in flight to a service that has not answered yet. */
+export const START = 2;
+/** An answer this many times slower than the fastest seen says the service is loaded. */
+const SLOWER = 2;
+/** Below this, a slower answer is jitter, not load. */
+const SLACK_MS = 50;
+/** What is left of the limit after a slow answer. */
+const SHRINK = 0.75;
+
+/** One service's limit, and what holds it. */
+export interface ServiceLimit {
+  /** Runs `work` once fewer than the limit are in flight to the service; `work` says whether its answer came fast. */
+  run<R>(work: () => Promise<R>, answered: (result: R) => boolean): Promise<R>;
+  /** The limit now, and the most that were in flight at once so far. */
+  readonly limit: number;
+  readonly peak: number;
+}
+
+/** The limits of a run, one per print service (by origin), each at most `max` in flight. */
+export function serviceLimits(max: number, now: () => number = () => performance.now()) {
+  const limits = new Map<string, ServiceLimit>();
+  return (service: string): ServiceLimit => {
+    let limit = limits.get(service);
+    if (!limit) limits.set(service, (limit = adaptiveLimit(max, now)));
+    return limit;
+  };
+}
+
+export type ServiceLimits = ReturnType<typeof serviceLimits>;
+
+function adaptiveLimit(max: number, now: () => number): ServiceLimit {
+  let limit = Math.min(START, max);
+  let active = 0;
+  let peak = 0;
+  let fastest = Infinity;
+  // Answers since the last shrink: the next shrink waits for a round of them, so one burst of slow answers
+  // (every page that was in flight when the service slowed) counts once.
+  let sinceShrink = Infinity;
+  const waiting: (() => void)[] = [];
+  const admit = () => {
+    while (active < Math.floor(limit) && waiting.length) {
+      active++;
+      waiting.shift()!();
+    }
+  };
+  const settle = (took: number, ok: boolean) => {
+    sinceShrink++;
+    if (ok) fastest = Math.min(fastest, took);
+    const slow = !ok || took > fastest * SLOWER + SLACK_MS;
+    if (!slow) limit = Math.min(max, limit + 1);
+    else if (sinceShrink >= limit) {
+      limit = Math.max(1, limit * SHRINK);
+      sinceShrink = 0;
+    }
+  };
+  return {
+    async run(work, answered) {
+      if (active < Math.floor(limit)) active++;
+      else await new Promise<void>((go) => waiting.push(go));
+      peak = Math.max(peak, active);
+      const started = now();
+      try {
+        const result = await work();
+        settle(now() - started, answered(result));
+        return result;
+      } catch (error) {
+        settle(now() - started, false);
+        throw error;
+      } finally {
+        active--;
+        admit();
+      }
+    },
+    get limit() {
+      return Math.floor(limit);
+    },
+    get peak() {
+      return peak;
+    },
+  };
+}
