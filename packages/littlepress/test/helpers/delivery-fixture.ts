@@ -52,6 +52,8 @@ export function deliveryFixture(name: string): DeliveryFixture {
     sirius.prints.length = 0;
     sirius.requests.length = 0;
     sirius.printers.clear();
+    sirius.renderMs = undefined;
+    sirius.peakRendering = 0;
     if (fixture.folder) rmSync(fixture.folder, { recursive: true, force: true });
   });
   return fixture;

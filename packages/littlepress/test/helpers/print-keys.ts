@@ -19,6 +19,8 @@ export interface FakePrinter {
   answers?: number[];
   /** POSTs get no answer at all while set (held until the server closes). */
   hold?: boolean;
+  /** POSTs print, then the connection is reset unanswered (an answer lost on the way, a proxy that gave up). */
+  hangUp?: boolean;
 }
 
 export interface Print {
@@ -42,6 +44,14 @@ export interface FakePrintKeys {
   requests: string[];
   /** A wait before answering each POST, as a print-key service across the internet takes (default 0; the benches). */
   latencyMs: number;
+  /**
+   * How long a print takes to render before it is answered, given the prints being rendered at once (itself
+   * included): sirius renders every page in PhantomJS before it answers, and slows as more come at once
+   * (platform.md). Default: none.
+   */
+  renderMs?: (rendering: number) => number;
+  /** The most prints that were being rendered at once. */
+  peakRendering: number;
   /**
    * Once this many prints were answered, the next ones print and get no answer (held until the server
    * closes): a printer that printed and whose answer was lost. Default: every print is answered.
@@ -95,15 +105,26 @@ export function printKeysToStart(printers: Record<string, FakePrinter> = {}): {
     if (printer.hold) return;
     const answer = printer.answers?.shift();
     if (answer !== undefined) return json(answer, { status: "failed" });
+    if (fake.renderMs) await render(fake.renderMs);
     prints.push({ key: m[1]!, from: url.searchParams.get("from"), contentType: type, body: body.toString("utf8") });
+    if (printer.hangUp) return void req.socket.resetAndDestroy();
     if (fake.answeredPrints !== undefined && prints.length > fake.answeredPrints) return;
     return json(200, { status: "sent" });
+  };
+  let rendering = 0;
+  // Like sirius, the render goes on to the end whether or not the client is still there.
+  const render = async (renderMs: (rendering: number) => number) => {
+    rendering++;
+    fake.peakRendering = Math.max(fake.peakRendering, rendering);
+    await new Promise((r) => setTimeout(r, renderMs(rendering)));
+    rendering--;
   };
   // As Node and most servers keep a connection: a client may send its next request on it.
   server.keepAliveTimeout = 5000;
   const fake: FakePrintKeys = {
     url: "",
     latencyMs: 0,
+    peakRendering: 0,
     keyUrl: (key) => `${fake.url}/printkey/${key}`,
     allowed: [],
     policy: { allowed: [] },

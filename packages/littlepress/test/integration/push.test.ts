@@ -224,6 +224,18 @@ describe("a push", () => {
     expect(await pushed(id, "1")).toMatchObject({ state: "printed", attempts: 2 });
   });
 
+  it("never sends again a copy it sent with no answer: unknown, and counted so", async () => {
+    freshStore();
+    const { key, id } = await subscribe("news");
+    sirius.printers.get(key)!.hangUp = true;
+    const report = await run();
+    expect(report.lines.map((l) => l.outcome)).toEqual(["unknown"]);
+    expect(report.unknown).toBe(1);
+    for (const minutes of [16, 31, 61, 121]) expect((await run(AT + minutes * 60_000)).lines).toEqual([]);
+    expect(sirius.prints).toHaveLength(1);
+    expect(await pushed(id, "1")).toMatchObject({ state: "unknown", attempts: 1 });
+  });
+
   it("prints once per subscriber when two runs overlap", async () => {
     freshStore();
     const subs = [];
