@@ -17,6 +17,7 @@ import {
   type ShardRange,
 } from "../model/shard.ts";
 import { publicationDataDir, SAFE_SLUG } from "../model/site-paths.ts";
+import { charsetCodec } from "./charset-codec.ts";
 import { forgetSiteIndex, freshRead, siteIndexOf, type Fresh } from "./site-index.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
@@ -91,14 +92,6 @@ export function forgetSite(site: string): void {
 }
 
 /**
- * iconv-lite, imported the first time a publication in a charset other than
- * UTF-8 is opened: a site whose publications are all in UTF-8 never loads it.
- * Opening is asynchronous anyway; encoding a page stays synchronous.
- */
-let iconv: Promise<CharsetCodec> | undefined;
-const charsetCodec = () => (iconv ??= import("iconv-lite").then((m) => m.default));
-
-/**
  * The settings' validator. ajv, about half the edition function's import, is
  * imported the first time a publication with settings is opened: one without
  * any refuses whatever is sent, with no schema (NO_SETTINGS).
@@ -122,6 +115,7 @@ async function load(site: string, slug: string): Promise<OpenedPublication | und
   const ranges = new Map(index.shards.map((r) => [r.id, r]));
   const dictionary = shardDictionary(index);
   const key = index.sealKey === undefined ? undefined : Buffer.from(index.sealKey, "base64");
+  // iconv-lite only for a publication in another charset than UTF-8 (charset-codec.ts).
   const codec = isUtf8(index.charset) ? undefined : await charsetCodec();
   const validate = await settingsValidator(index.fields);
   return published(

@@ -8,9 +8,19 @@ import { openSealed, seal } from "./seal.ts";
 const MAX_URL_LENGTH = 500;
 
 /**
+ * A print key's path as sirius shows one: `/printkey/<secret>` on its own
+ * host, or `/<secret>` on its device-key domain (its DEVICE_KEY_DOMAIN
+ * setting; Nord's printers show `https://device.li/<secret>`, and its curl
+ * examples POST there). `/printkey` alone is the route without its key.
+ */
+const KEY_PATH = /^\/(?:printkey\/)?(?!printkey$)[A-Za-z0-9_-]+$/;
+
+/**
  * A print key URL as the subscriber pasted it, checked: http(s), with a
- * `/printkey/<secret>` path and nothing after it. A reason string when it is
- * not one (the reason never repeats the URL: it may be someone's key).
+ * `/printkey/<secret>` or `/<secret>` path and nothing after it. One trailing
+ * slash is taken off: no key ends in one, and sirius knows no key with it
+ * (404). A reason string when it is not one (the reason never repeats the
+ * URL: it may be someone's key).
  */
 export function parsePrintKeyUrl(text: string): URL | { error: string } {
   const trimmed = text.trim();
@@ -20,14 +30,21 @@ export function parsePrintKeyUrl(text: string): URL | { error: string } {
   try {
     url = new URL(trimmed);
   } catch {
-    return { error: "Print key: that is not a URL; it looks like https://<host>/printkey/<key>." };
+    return {
+      error: "Print key: that is not a URL; it looks like https://device.li/<key> or https://<host>/printkey/<key>.",
+    };
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
     return { error: "Print key: the URL must start with https://." };
   if (url.username || url.password || url.hash || url.search)
     return { error: "Print key: paste the URL alone, without a query or a #fragment." };
-  if (!/^\/printkey\/[A-Za-z0-9_-]+\/?$/.test(url.pathname))
-    return { error: "Print key: the URL's path must be /printkey/<key>, as your printer's page shows it." };
+  url.pathname = url.pathname.replace(/(.)\/$/, "$1");
+  if (!KEY_PATH.test(url.pathname))
+    return {
+      error:
+        "Print key: the URL's path must be /<key> (as in https://device.li/<key>) or /printkey/<key>, " +
+        "as your printer's page shows it.",
+    };
   return url;
 }
 
@@ -41,7 +58,11 @@ export function openPrintKey(sealed: string, key: Buffer): URL {
   return new URL(openSealed(Buffer.from(sealed, "base64"), key).toString("utf8"));
 }
 
-/** The URL that prints: the print key with `from` naming the sender (the publication). */
+/**
+ * The URL that prints: the print key as given, path and all, with `from`
+ * naming the sender (the publication). sirius's own curl examples POST to the
+ * very URL its page shows (`https://device.li/<secret>?from=…`).
+ */
 export function printUrl(printKey: URL, from: string): URL {
   const url = new URL(printKey.href);
   url.searchParams.set("from", from);
@@ -59,9 +80,14 @@ export interface PrintKeyOrigin {
   private: boolean;
 }
 
-/** Nord Projects' public sirius instance, https only: the one print-key service a new site trusts. */
+/**
+ * Nord Projects' public sirius instance and its device-key domain, https only:
+ * the print-key services a new site trusts. Its printers' pages show keys as
+ * `https://device.li/<secret>`, and Nord's own app prints to them there.
+ */
 export const DEFAULT_PRINT_KEY_ORIGINS: readonly PrintKeyOrigin[] = [
   { origin: "https://littleprinter.nordprojects.co", private: false },
+  { origin: "https://device.li", private: false },
 ];
 
 /**

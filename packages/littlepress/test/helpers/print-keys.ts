@@ -5,7 +5,11 @@
 //   answers 504 {"status": "failed-offline"}; an unknown key 404; another body type 415.
 // - GET /printkey/<key> with Accept: application/json answers
 //   {"name", "owner", "status": "online" | "offline"}.
+// - /<key> answers as /printkey/<key> does, as the device-key domain sirius
+//   shows keys on (https://device.li/<key>); a key with a trailing slash is
+//   unknown (404), as on sirius.
 // It binds 127.0.0.1 on a free port and keeps every print for the tests to read.
+import type { lookup as dnsLookup, LookupOptions } from "node:dns";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PrintKeyOrigin } from "../../lib/model/print-key.ts";
@@ -87,7 +91,7 @@ export function printKeysToStart(printers: Record<string, FakePrinter> = {}): {
       res.writeHead(status, { "Content-Type": "application/json" });
       res.end(JSON.stringify(value));
     };
-    const m = /^\/printkey\/([^/]+)\/?$/.exec(url.pathname);
+    const m = /^\/(?:printkey\/)?([^/]+)$/.exec(url.pathname);
     const printer = m ? keys.get(m[1]!) : undefined;
     if (!m || !printer) return json(404, { error: "Not found" });
     if (req.method === "GET") {
@@ -145,6 +149,33 @@ export function printKeysToStart(printers: Record<string, FakePrinter> = {}): {
     fake.policy = { allowed: [{ origin: url, private: true }] };
   };
   return { sirius: fake, listen };
+}
+
+/** A resolver of the test's (a print-key policy's `lookup`), and the names it was asked. */
+export interface NameOnLoopback {
+  lookup: typeof dnsLookup;
+  asked: string[];
+}
+
+/**
+ * A `dns.lookup` that answers `name` (device.li, say) with 127.0.0.1, in both
+ * forms node:net asks (one address, or `all: true`'s list), and any other name
+ * with ENOTFOUND: whatever the code under test asks, nothing leaves loopback.
+ */
+export function nameOnLoopback(name: string): NameOnLoopback {
+  const asked: string[] = [];
+  const lookup = (hostname: string, options: unknown, callback?: unknown) => {
+    const done = (typeof options === "function" ? options : callback) as (...args: unknown[]) => void;
+    const all = typeof options === "object" && options !== null && (options as LookupOptions).all === true;
+    asked.push(hostname);
+    process.nextTick(() => {
+      if (hostname !== name)
+        return done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
+      if (all) done(null, [{ address: "127.0.0.1", family: 4 }]);
+      else done(null, "127.0.0.1", 4);
+    });
+  };
+  return { lookup: lookup as unknown as typeof dnsLookup, asked };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

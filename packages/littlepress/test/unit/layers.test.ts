@@ -125,7 +125,8 @@ const ICONV: Record<string, "never" | "import()"> = {
   validate_config: "import()",
   // deliver opens publications to print push editions (lib/platform/pushing/push-run.ts).
   deliver: "import()",
-  "deliver-background": "never",
+  // Both delivering functions POST editions to print keys in UTF-8 (lib/platform/printers/utf8-page.ts).
+  "deliver-background": "import()",
   // A deploy's push run opens publications too (lib/platform/pushing/deploy-push.ts).
   "deploy-succeeded-background": "import()",
   deliveries: "never",

@@ -124,13 +124,19 @@ describe("allowedPrintKeyOrigin", () => {
     expect(allowedPrintKeyOrigin(new URL("https://littleprinter.nordprojects.co/printkey/abc"), [])).toBeUndefined();
   });
 
-  it("trusts only the public sirius by default, over https, at public addresses only", () => {
-    expect(DEFAULT_PRINT_KEY_ORIGINS).toEqual([sirius]);
+  it("trusts only the public sirius and its device-key domain by default, over https, at public addresses only", () => {
+    const deviceLi: PrintKeyOrigin = { origin: "https://device.li", private: false };
+    expect(DEFAULT_PRINT_KEY_ORIGINS).toEqual([sirius, deviceLi]);
     expect(
       allowedPrintKeyOrigin(new URL("https://littleprinter.nordprojects.co/printkey/k"), DEFAULT_PRINT_KEY_ORIGINS),
     ).toEqual(sirius);
-    expect(
-      allowedPrintKeyOrigin(new URL("http://littleprinter.nordprojects.co/printkey/k"), DEFAULT_PRINT_KEY_ORIGINS),
-    ).toBeUndefined();
+    expect(allowedPrintKeyOrigin(new URL("https://device.li/k"), DEFAULT_PRINT_KEY_ORIGINS)).toEqual(deviceLi);
+    for (const refused of [
+      "http://littleprinter.nordprojects.co/printkey/k",
+      "http://device.li/k",
+      "https://evil.device.li/k",
+      "https://device.li.evil.example/k",
+    ])
+      expect(allowedPrintKeyOrigin(new URL(refused), DEFAULT_PRINT_KEY_ORIGINS), refused).toBeUndefined();
   });
 });

@@ -270,12 +270,46 @@ describe("print keys", () => {
     expect((parsePrintKeyUrl(" https://littleprinter.example/printkey/Ab3_x-9 ") as URL).href).toBe(
       "https://littleprinter.example/printkey/Ab3_x-9",
     );
-    for (const bad of ["", "not a url", "ftp://h/printkey/abc", "https://h/other/abc", "https://h/printkey/abc?x=1"]) {
+    const bads = ["", "not a url", "ftp://h/printkey/abc", "https://h/other/abc", "https://h/printkey/abc?x=1"];
+    for (const bad of [...bads, "https://device.li/abc?x=1", "https://device.li/abc#x"]) {
       const result = parsePrintKeyUrl(bad);
       expect(result).toHaveProperty("error");
       expect((result as { error: string }).error).toMatch(/^Print key: /);
       if (bad) expect((result as { error: string }).error).not.toContain(bad);
     }
+  });
+
+  it("accepts a key as sirius shows it on its device-key domain (https://device.li/<key>)", () => {
+    expect((parsePrintKeyUrl("https://device.li/k3y0fth3pr1nt3r") as URL).href).toBe(
+      "https://device.li/k3y0fth3pr1nt3r",
+    );
+    expect(printUrl(parsePrintKeyUrl("https://device.li/k3y") as URL, "Serial").href).toBe(
+      "https://device.li/k3y?from=Serial",
+    );
+  });
+
+  it("takes one trailing slash off either form, which sirius would not know the key with", () => {
+    expect((parsePrintKeyUrl("https://device.li/abc/") as URL).href).toBe("https://device.li/abc");
+    expect((parsePrintKeyUrl("https://h.example/printkey/abc/") as URL).href).toBe("https://h.example/printkey/abc");
+  });
+
+  it("refuses a path that is neither form, saying what both look like", () => {
+    for (const bad of [
+      "https://device.li/",
+      "https://device.li",
+      "https://device.li/abc//",
+      "https://device.li/a/b",
+      "https://h.example/printkey",
+      "https://h.example/printkey/",
+      "https://h.example/printkey//",
+      "https://h.example/printkey/abc/def",
+      "https://h.example/print%20key",
+    ])
+      expect(parsePrintKeyUrl(bad), bad).toEqual({
+        error:
+          "Print key: the URL's path must be /<key> (as in https://device.li/<key>) or /printkey/<key>, " +
+          "as your printer's page shows it.",
+      });
   });
 
   it("seals a print key under the deploy's key: it opens with that key only", () => {

@@ -8,6 +8,7 @@ import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
 import { openPrintKey, printUrl } from "../../model/print-key.ts";
 import type { PrintResult, Subscription } from "../../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
+import { utf8Page } from "./utf8-page.ts";
 
 /**
  * The print service a subscription's print key is at (its origin), whose
@@ -39,9 +40,10 @@ export async function postToPrinter(
     // The decipher's error names no cause a person can act on; this does, and never shows the key.
     return { error: "the print key cannot be opened with this deploy's key (LITTLEPRESS_SEAL_KEY changed?)" };
   }
+  const sent = await utf8Page(page); // sirius reads every body as UTF-8
   const reply = await askPrintKey(
     printUrl(key, from),
-    { method: "POST", headers: { "Content-Type": page.type }, body: new Uint8Array(page.bytes) },
+    { method: "POST", headers: { "Content-Type": sent.type }, body: new Uint8Array(sent.bytes) },
     // Within the bound the print job gives it (the run's time left), which its time budget counts on.
     { ...o.printKeys, timeoutMs: Math.min(o.printKeys.timeoutMs ?? Infinity, o.timeoutMs ?? DELIVERY_TIMEOUT_MS) },
   );

@@ -73,7 +73,7 @@ ${alert}
 <input type="hidden" name="action" value="subscribe">
 <label for="print_key">Your printer's print key URL</label>
 <input id="print_key" name="print_key" type="text" inputmode="url" autocomplete="off" spellcheck="false" required
- placeholder="https://…/printkey/…">
+ placeholder="https://device.li/…">
 <p class="hint">From your printer's page on its sirius server. It is kept encrypted and never shown again.</p>
 <label for="zone">Time zone</label>
 <input id="zone" name="zone" type="text" value="${escapeHtml(v.zone)}" placeholder="Europe/London" required>
@@ -118,13 +118,26 @@ function settingInput(f: SpecField, value: string): string {
   return `<label for="${id}">${label}</label>${input}`;
 }
 
-/** After subscribing: the private link, shown once. */
-export function subscribedPage(meta: PageMeta, printer: string, link: string, when: string): string {
+/**
+ * After subscribing: the private link, shown once. A printer offline just now
+ * is said so, with what happens then: a subscriber who sees nothing print
+ * would otherwise think the subscription had failed.
+ */
+export function subscribedPage(
+  meta: PageMeta,
+  printer: { name: string; offline: boolean },
+  link: string,
+  when: string,
+): string {
+  const name = escapeHtml(printerName(printer.name));
+  const offline = printer.offline
+    ? `\n<p>${name} is offline just now: it will print ${escapeHtml(meta.name)} once it is back online.</p>`
+    : "";
   return shell(
     `Subscribed to ${meta.name}`,
     `<h1>Subscribed to ${escapeHtml(meta.name)}</h1>
 <div class="done" role="status">
-<p>${escapeHtml(printerName(printer))} will print ${escapeHtml(meta.name)} ${escapeHtml(when)}.</p>
+<p>${name} will print ${escapeHtml(meta.name)} ${escapeHtml(when)}.</p>${offline}
 </div>
 <p>Keep this private link: it is the only way to unsubscribe, and it is not shown again.</p>
 <p><code>${escapeHtml(link)}</code></p>`,

@@ -9,7 +9,7 @@
 import type { SpecField } from "../../model/config-fields.ts";
 import { pad } from "../../model/dates.ts";
 import { parsePrintKeyUrl } from "../../model/print-key.ts";
-import { printerName } from "../../model/printer-name.ts";
+import { printerName, UNNAMED_PRINTER } from "../../model/printer-name.ts";
 import { isTimeZone } from "../../model/time-zones.ts";
 import { MAX_BODY_BYTES } from "../../edge/config-request.ts";
 import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
@@ -173,22 +173,28 @@ async function subscribe(
   const link = new URL(o.slug ? `/${o.slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin);
   link.searchParams.set("unsubscribe", `${subscription.id}.${token}`);
   const when = `every day at ${pad(hour)}:00 (${values.zone}), from the next one on`;
-  return html(subscribedPage(meta, printer.name, link.href, when));
+  return html(subscribedPage(meta, printer, link.href, when));
+}
+
+/** The printer a print key names, and whether it is offline just now (a subscription to it is still made). */
+interface KeyPrinter {
+  name: string;
+  offline: boolean;
 }
 
 /**
- * The print key's GET, as sirius answers it: the printer's name, or what to
- * tell the subscriber. Every key the site will not or cannot ask (not on the
+ * The print key's GET, as sirius answers it: the printer, or what to tell
+ * the subscriber. Every key the site will not or cannot ask (not on the
  * allow-list, a private address, no answer, not a print key's answer) gets the
  * same message, so the page tells nothing about hosts or ports; only a listed
  * service's own 404 is told apart.
  */
-async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<{ name: string } | { error: string }> {
+async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<KeyPrinter | { error: string }> {
   const reply = await askPrintKey(key, { method: "GET", headers: { Accept: "application/json" } }, o.printKeys);
   if ("status" in reply && reply.status === 404)
     return { error: `Print key: ${key.host} does not know this key; copy it again from your printer's page.` };
-  const name = "status" in reply && reply.status === 200 ? nameFrom(reply.body) : undefined;
-  if (name !== undefined) return { name };
+  const printer = "status" in reply ? printerFrom(reply.status, reply.body) : undefined;
+  if (printer) return printer;
   const services = o.printKeys.allowed.map((entry) => new URL(entry.origin).host).join(", ");
   return {
     error:
@@ -198,16 +204,25 @@ async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<{ name: str
   };
 }
 
-/** The printer's name from a print key's JSON reply; undefined when the reply is not such JSON. */
-function nameFrom(body: Buffer): string | undefined {
+/**
+ * The printer in a print key's JSON reply; undefined when the reply is not
+ * such JSON. sirius answers 200 {"name", "owner", "status": "online" |
+ * "offline"}; a 504 {"status": "failed-offline"} (what it answers a print to an
+ * offline printer) also says the key is known and its printer offline, but not
+ * its name. Offline is no reason to refuse: later deliveries print once the
+ * printer is back.
+ */
+function printerFrom(status: number, body: Buffer): KeyPrinter | undefined {
+  let answer: { name?: unknown; status?: unknown } | null;
   try {
-    const answer = JSON.parse(body.toString("utf8")) as { name?: unknown } | null;
-    if (typeof answer !== "object" || answer === null) return undefined;
-    return printerName(answer.name);
+    answer = JSON.parse(body.toString("utf8")) as typeof answer;
   } catch {
     // Not JSON: the caller tells the subscriber it is not a print key's answer (never what it held).
     return undefined;
   }
+  if (typeof answer !== "object" || answer === null) return undefined;
+  if (status === 504 && answer.status === "failed-offline") return { name: UNNAMED_PRINTER, offline: true };
+  return status === 200 ? { name: printerName(answer.name), offline: answer.status === "offline" } : undefined;
 }
 
 /** POSTs the settings to the publication's validate_config/ as the platform did; its answer or why there is none. */
