@@ -170,6 +170,11 @@ export async function main(argv: string[], out: Output = processOutput, use: Pri
     const { job, report } = printed;
     if (!report.ok) {
       if (report.off) return fail(`${to.text}: ${report.error}; nothing printed (${report.tries} tries)`);
+      if (report.unknown)
+        return fail(
+          `${to.text}: ${report.error}. Not sent again: the printer may have printed all of it ` +
+            `(${report.tries} ${report.tries === 1 ? "try" : "tries"})`,
+        );
       return fail(
         `${to.text}: ${report.error}; gave up after ${report.tries} tries. ` +
           "The printer may have printed part of the edition: see the lines above",
@@ -179,11 +184,12 @@ export async function main(argv: string[], out: Output = processOutput, use: Pri
       report.partial.length > 0
         ? `, whole, on try ${report.tries} (the printer may have printed part of an earlier try: see above)`
         : "";
-    // What "sent" is known to mean: a network printer read the job to its end and closed the connection; a device
-    // file took every byte; CUPS queued it.
+    // What "sent" is known to mean: a network printer closed the connection once the whole job had left this
+    // computer (what it read of it, TCP cannot tell: the system's buffers take a whole job); a device file took
+    // every byte; CUPS queued it.
     const taken =
       to.kind === "tcp"
-        ? "the printer read all of it and closed the connection"
+        ? "the whole job left this computer and the printer closed the connection (whether it printed all of it is not known)"
         : to.kind === "device"
           ? "every byte written to the device"
           : "queued with CUPS";

@@ -1,24 +1,27 @@
 // The home print server's run: for each local ESC/POS printer, subscribed to
 // one publication, the platform's side played as the kit plays it for print
-// keys (lib/model/subscription.ts: when a delivery is due, its claim, retries
-// backing off, delivery_count, the last ETag, the end; delivery-rules.ts: what
-// an answer means; end-notice.ts: the end slip), with the printer on the
-// network, a device file or CUPS in place of a print key. State is kept in a
+// keys (lib/model/subscription.ts: when a delivery is due, delivery_count, the
+// last ETag, the end; delivery-rules.ts: what an answer means; end-notice.ts:
+// the end slip), each print one print job (lib/platform/printing/
+// print-job.ts: its claim, its retries backing off, a job sent whole with no
+// word from the printer never sent again), with the printer on the network, a
+// device file or CUPS in place of a print key. State is kept in a
 // state store (the file store), so a restart neither prints twice nor forgets
 // where a series was.
-import { endNoticePage, claimNotice, noticeAfter, noticeNext, settleNotice } from "../../lib/model/end-notice.ts";
+import { endNoticePage, noticeAfter, settleNotice, type EndNotice } from "../../lib/model/end-notice.ts";
 import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../../lib/model/escpos-raster.ts";
+import { PRINT_TIMEOUT_MS } from "../../lib/model/run-budget.ts";
 import {
   afterDelivery,
-  claimable,
   deliveryDueAt,
   firstClaim,
-  reclaim,
   settle,
   type DeliveryRecord,
+  type DueDelivery,
   type EditionAnswer,
   type PrintResult,
   type Subscription,
+  type SubscriptionChange,
 } from "../../lib/model/subscription.ts";
 import { editionAction } from "../../lib/model/delivery-rules.ts";
 import { isTimeZone } from "../../lib/model/time-zones.ts";
@@ -29,6 +32,10 @@ import {
   publicationPolicy,
   readPublication,
 } from "../../lib/platform/printers/escpos-publication.ts";
+import { serviceLimits } from "../../lib/platform/printing/in-flight.ts";
+import { noticeSlot } from "../../lib/platform/printing/notice-slot.ts";
+import { runJob, type JobRunner, type Page, type PrintJob } from "../../lib/platform/printing/print-job.ts";
+import { recordSlot } from "../../lib/platform/printing/record-slot.ts";
 import type { StateStore } from "../../lib/platform/stores/state-store.ts";
 import { MAX_HEIGHT, RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
@@ -151,86 +158,135 @@ async function subscriptionOf(printer: HomePrinter, o: HomeRunOptions): Promise<
   return sub;
 }
 
+/** What a delivery's job leaves beside its record: the subscription as it stands, the settle's change, the dots. */
+interface Beside {
+  sub: Subscription;
+  change?: SubscriptionChange;
+  dots: string;
+}
+
+/** What the home printers' jobs are given: one printer's page at a time, and no run budget (the send's own limits). */
+function homeRunner(o: HomeRunOptions): JobRunner {
+  const now = () => performance.now();
+  return { at: o.at, now, recheckMs: 0, limits: serviceLimits(1, now), sendWindow: () => PRINT_TIMEOUT_MS };
+}
+
 async function runPrinter(printer: HomePrinter, o: HomeRunOptions): Promise<PrinterStatus> {
   const status = (outcome: string, line: string): PrinterStatus => ({
     id: printer.id,
     outcome,
     line: `${printer.name}: ${line}`,
   });
-  let sub = await subscriptionOf(printer, o);
-  if (sub.ended) return endSlip(printer, sub, o, status);
+  const sub = await subscriptionOf(printer, o);
+  if (sub.ended) return endSlip(printer, o, status);
   const due = deliveryDueAt(sub, o.at);
   if (!due) return status("waiting", `next delivery at ${String(printer.hour).padStart(2, "0")}:00 ${printer.zone}`);
-  const stored = await o.store.get<DeliveryRecord>(recKey(printer.id, due.date));
-  let claim: DeliveryRecord;
-  if (!stored) claim = firstClaim(sub, due, o.at);
-  else if (claimable(stored.value, o.at)) claim = reclaim(stored.value, o.at);
-  else return status("done", `${due.date}: ${stored.value.detail} (delivery_count ${stored.value.deliveryCount})`);
-  await o.store.put(recKey(printer.id, due.date), claim);
-  sub = afterDelivery(sub, claim); // delivery_count counts deliveries, printed or not
-  await o.store.put(subKey(printer.id), sub);
-
-  const policy = publicationPolicy(printer.publication, o.timeoutMs);
-  const meta = await readPublication(printer.publication, policy);
-  let answer: EditionAnswer;
-  let html: string | undefined;
-  let name = printer.publication.href;
-  if ("error" in meta) answer = { status: null, etag: null, error: meta.error };
-  else {
-    name = meta.name;
-    const reply = await fetchEdition(
-      printer.publication,
-      meta,
-      { localDeliveryTime: claim.localDeliveryTime, deliveryCount: claim.deliveryCount, settings: printer.settings },
-      policy,
-    );
-    answer =
-      "error" in reply ? { status: null, etag: null, error: reply.error } : { status: reply.status, etag: reply.etag };
-    if (!("error" in reply)) html = reply.html;
+  const beside: Beside = { sub, dots: "" };
+  const done = await runJob(deliveryJob(printer, due, o, beside), homeRunner(o));
+  if (done.step !== "settled") {
+    const found = "record" in done ? done.record : undefined;
+    const count = found?.deliveryCount ?? sub.deliveryCount;
+    return status("done", `${due.date}: ${found?.detail ?? "another run is at it"} (delivery_count ${count})`);
   }
-  let print: PrintResult | undefined;
-  let dots = "";
-  if (editionAction(answer.status, answer.etag, sub.lastEtag) === "print") {
-    const header: PrintHeader = { at: new Date(due.time.ms), from: name, timeZone: printer.zone };
-    const sent = await send(printer, html ?? "", header, o);
-    print = sent.result;
-    dots = sent.dots;
-  }
-  const settled = settle(sub, claim, answer, print, o.at);
-  const record =
-    print === "offline"
-      ? { ...settled.record, detail: "printer off or unreachable; tried again by a later run" }
-      : settled.record;
+  const record = done.record;
   const notice = noticeAfter(record, o.at);
-  await o.store.put(recKey(printer.id, due.date), record);
-  sub = afterDelivery(sub, record, { ...settled.change, ...(notice ? { endNotice: notice } : {}) });
-  await o.store.put(subKey(printer.id), sub);
+  const after = afterDelivery(beside.sub, record, { ...beside.change!, ...(notice ? { endNotice: notice } : {}) });
+  await o.store.put(subKey(printer.id), after);
   const etag = record.etag ? `, ETag ${record.etag}` : "";
-  const what = `${due.date} delivery_count ${record.deliveryCount}: ${record.detail}${etag}${dots}`;
+  const what = `${due.date} delivery_count ${record.deliveryCount}: ${record.detail}${etag}${beside.dots}`;
   if (record.state === "ended") {
-    const slip = await endSlip(printer, sub, o, status);
+    const slip = await endSlip(printer, o, status);
     return status("ended", `${what}; ${slip.line.slice(printer.name.length + 2)}`);
   }
   return status(record.state, what);
 }
 
-/** Prints the end slip a 410 owes (end-notice.ts's rules: claimed, settled, retried by later runs). */
+/** What asking the publication gave: its answer, its page, and its name. */
+interface HomeAsked {
+  answer: EditionAnswer;
+  html?: string;
+  name: string;
+}
+
+/** A printer's day as a print job (lib/platform/printing/print-job.ts), its record kept in the state folder. */
+function deliveryJob(
+  printer: HomePrinter,
+  due: DueDelivery,
+  o: HomeRunOptions,
+  beside: Beside,
+): PrintJob<DeliveryRecord, HomeAsked> {
+  return {
+    slot: recordSlot(o.store, recKey(printer.id, due.date)),
+    first: () => firstClaim(beside.sub, due, o.at),
+    service: printer.id,
+    prepare: async (claimed) => {
+      beside.sub = afterDelivery(beside.sub, claimed); // delivery_count counts deliveries, printed or not
+      await o.store.put(subKey(printer.id), beside.sub);
+      return askPublication(printer, claimed, o);
+    },
+    page: ({ answer, html, name }) =>
+      editionAction(answer.status, answer.etag, beside.sub.lastEtag) === "print"
+        ? { bytes: new TextEncoder().encode(html ?? ""), type: "text/html; charset=utf-8", from: name }
+        : undefined,
+    send: async (page) => {
+      const header: PrintHeader = { at: new Date(due.time.ms), from: page.from, timeZone: printer.zone };
+      const sent = await send(printer, new TextDecoder().decode(page.bytes), header, o);
+      beside.dots = sent.dots;
+      return sent.result;
+    },
+    settle: (claimed, asked, print) => {
+      const { record, change } = settle(beside.sub, claimed, asked.answer, print, o.at);
+      beside.change = change;
+      return print === "offline"
+        ? { ...record, detail: "printer off or unreachable; tried again by a later run" }
+        : record;
+    },
+  };
+}
+
+/** The publication's meta.json and the day's edition, as the platform asks for them. */
+async function askPublication(printer: HomePrinter, claimed: DeliveryRecord, o: HomeRunOptions): Promise<HomeAsked> {
+  const policy = publicationPolicy(printer.publication, o.timeoutMs);
+  const meta = await readPublication(printer.publication, policy);
+  if ("error" in meta)
+    return { answer: { status: null, etag: null, error: meta.error }, name: printer.publication.href };
+  const reply = await fetchEdition(
+    printer.publication,
+    meta,
+    { localDeliveryTime: claimed.localDeliveryTime, deliveryCount: claimed.deliveryCount, settings: printer.settings },
+    policy,
+  );
+  if ("error" in reply) return { answer: { status: null, etag: null, error: reply.error }, name: meta.name };
+  return { answer: { status: reply.status, etag: reply.etag }, html: reply.html, name: meta.name };
+}
+
+/** Prints the end slip a 410 owes, as a print job whose record is the subscription's endNotice (end-notice.ts's rules). */
 async function endSlip(
   printer: HomePrinter,
-  sub: Subscription,
   o: HomeRunOptions,
   status: (outcome: string, line: string) => PrinterStatus,
 ): Promise<PrinterStatus> {
-  const notice = sub.endNotice;
-  if (noticeNext(notice, o.at) !== "claim" || !notice)
-    return status("done", `ended (${sub.ended?.reason ?? "over"}); ${notice?.detail ?? "no end slip"}`);
-  const claimed = claimNotice(notice, o.at);
-  await o.store.put(subKey(printer.id), { ...sub, endNotice: claimed });
-  const page = endNoticePage(await publicationName(printer, o), printer.publication.href);
-  const sent = await send(printer, page, { at: o.at, from: "", timeZone: printer.zone }, o);
-  const settled = settleNotice(claimed, sent.result, o.at);
-  await o.store.put(subKey(printer.id), { ...sub, endNotice: settled });
-  return status("end-slip", `ended (${sub.ended?.reason ?? "over"}); ${settled.detail}`);
+  const slot = noticeSlot(o.store, subKey(printer.id));
+  const job: PrintJob<EndNotice, Page> = {
+    slot,
+    owed: "due",
+    service: printer.id,
+    prepare: async () => ({
+      bytes: new TextEncoder().encode(endNoticePage(await publicationName(printer, o), printer.publication.href)),
+      type: "text/html; charset=utf-8",
+      from: "",
+    }),
+    page: (page) => page,
+    send: async (page) =>
+      (await send(printer, new TextDecoder().decode(page.bytes), { at: o.at, from: "", timeZone: printer.zone }, o))
+        .result,
+    settle: (claimed, _page, print) => settleNotice(claimed, print ?? { error: "not sent" }, o.at),
+  };
+  const done = await runJob(job, homeRunner(o));
+  const sub = slot.subscription();
+  const ended = `ended (${sub?.ended?.reason ?? "over"})`;
+  if (done.step !== "settled") return status("done", `${ended}; ${sub?.endNotice?.detail ?? "no end slip"}`);
+  return status("end-slip", `${ended}; ${done.record.detail}`);
 }
 
 async function publicationName(printer: HomePrinter, o: HomeRunOptions): Promise<string> {
@@ -254,9 +310,11 @@ async function send(
     );
     const cut = printed.heightPx > MAX_HEIGHT ? ` (the page is ${printed.heightPx} px long: cut at ${MAX_HEIGHT})` : "";
     const dots = `, ${printed.dots.width}x${printed.dots.height} dots${cut}`;
-    if (printed.report.ok) return { result: "sent", dots };
-    if (printed.report.off) return { result: "offline", dots };
-    return { result: { error: `${printed.report.error} (the printer may have printed part of it)` }, dots };
+    const { report } = printed;
+    if (report.ok) return { result: "sent", dots };
+    if (report.off) return { result: "offline", dots };
+    if (report.unknown) return { result: { unknown: report.error ?? "no answer" }, dots };
+    return { result: { error: `${report.error} (the printer may have printed part of it)` }, dots };
   } catch (error) {
     if (error instanceof RenderError) return { result: { error: `the page ${error.message}` }, dots: "" };
     throw error;

@@ -128,9 +128,10 @@ export interface FakeEscPosPrinter {
   /**
    * How the next connections go, one entry each, used up in order after dropAfter's: "stop" reads `after` bytes,
    * then no more and never closes (out of paper; 0: a printer that never reads); "close" reads `after` bytes, stops,
-   * and a second later closes with the rest unread (its TCP stack resets the connection, as a printer's does).
+   * and a second later closes with the rest unread (its TCP stack resets the connection, as a printer's does);
+   * "keep" reads the whole job and prints it, and never closes its side (`after` unused).
    */
-  plans: { kind: "stop" | "close"; after: number }[];
+  plans: { kind: "stop" | "close" | "keep"; after: number }[];
   /** Stops listening (the printer is switched off); connections are refused. */
   switchOff(): Promise<void>;
   /** Listens again on the same port. */
@@ -151,7 +152,8 @@ export async function startEscPosPrinter(): Promise<FakeEscPosPrinter> {
     const index = connections.push(0) - 1;
     const drop = dropAfter.shift();
     const plan = drop === undefined ? plans.shift() : undefined;
-    const limit = drop ?? plan?.after;
+    const keeps = plan?.kind === "keep";
+    const limit = drop ?? (keeps ? undefined : plan?.after);
     let stopped = false;
     const stop = () => {
       if (stopped) return;
@@ -159,7 +161,7 @@ export async function startEscPosPrinter(): Promise<FakeEscPosPrinter> {
       socket.pause();
       if (plan?.kind === "close") setTimeout(() => socket.resetAndDestroy(), 1000);
     };
-    if (plan && plan.after === 0) stop();
+    if (plan && !keeps && plan.after === 0) stop();
     socket.on("data", (chunk: Buffer) => {
       if (stopped) return;
       const take = limit === undefined ? chunk.length : Math.min(chunk.length, limit - connections[index]!);
@@ -169,11 +171,11 @@ export async function startEscPosPrinter(): Promise<FakeEscPosPrinter> {
       }
       // A reset, as a printer that is switched off or loses its network mid-job.
       if (drop !== undefined && connections[index]! >= drop) socket.resetAndDestroy();
-      else if (plan && connections[index]! >= plan.after) stop();
+      else if (plan && !keeps && connections[index]! >= plan.after) stop();
     });
     // The job is over: close our side too, as a raw port does; not when stopped, which never gets to the end of it.
     socket.once("end", () => {
-      if (!stopped) socket.end();
+      if (!stopped && !keeps) socket.end();
     });
     if (!plan) socket.setTimeout(10_000, () => socket.destroy());
   };

@@ -112,11 +112,11 @@ describe("print-server runs", () => {
   it("does not count a job the printer did not take as printed, and prints it whole on a later run", async () => {
     const printers = home(`${basic.url}/serial/`);
     expect((await run(printers, "2026-11-23T05:00:00Z")).outcome).toBe("waiting");
-    printer.plans.push({ kind: "stop", after: 3000 }); // out of paper a few rows in: it never reads the rest
-    const stuck = await run(printers, "2026-11-23T06:00:00Z");
-    expect(stuck.outcome).toBe("failed");
-    expect(stuck.line).toMatch(
-      /delivery_count 0: the printer did not take the whole job in [\d.]+ s .*: the printer took at most .*bands/,
+    printer.dropAfter.push(3000); // switched off a few rows in: it resets the connection, the rest unread
+    const dropped = await run(printers, "2026-11-23T06:00:00Z");
+    expect(dropped.outcome).toBe("failed");
+    expect(dropped.line).toMatch(
+      /delivery_count 0: the connection dropped mid-job .*: the printer took at most .*bands/,
     );
     const record = (await store.get<{ printed: boolean; state: string }>("deliveries/kitchen/2026-11-23"))!.value;
     expect(record).toMatchObject({ printed: false, state: "failed" });
@@ -126,6 +126,22 @@ describe("print-server runs", () => {
     expect(retried.line).toMatch(/delivery_count 0: sent to the printer, ETag "0-/); // the same delivery
     expect(printer.connections).toHaveLength(2);
     expect(printer.stream.jobs.at(-1)!.cut).toBe(true);
+  }, 60_000);
+
+  it("never sends again a job that left whole to a printer that said nothing: unknown", async () => {
+    const printers = home(`${basic.url}/serial/`);
+    expect((await run(printers, "2026-11-23T05:00:00Z")).outcome).toBe("waiting");
+    // It read the whole job and kept the connection open (or stopped reading with the job in the system's
+    // buffers): whether it printed is not known.
+    printer.plans.push({ kind: "keep", after: 0 });
+    const kept = await run(printers, "2026-11-23T06:00:00Z");
+    expect(kept.outcome).toBe("unknown");
+    expect(kept.line).toMatch(
+      /delivery_count 0: the printer did not take the whole job in [\d.]+ s .*it may have printed/,
+    );
+    for (const at of ["06:15", "06:30", "07:00", "08:00", "10:00"])
+      expect((await run(printers, `2026-11-23T${at}:00Z`)).outcome).toBe("done");
+    expect(printer.connections).toHaveLength(1);
   }, 60_000);
 
   it("prints an ETag once, whatever the day", async () => {

@@ -22,8 +22,9 @@ import {
 import type { Subscription } from "../../model/subscription.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
 import { postToPrinter, printService } from "../printers/print-key-post.ts";
+import { noticeSlot } from "../printing/notice-slot.ts";
 import { runJob, type JobRunner, type JobSlot, type Page, type PrintJob } from "../printing/print-job.ts";
-import type { StateStore, Stored } from "../stores/state-store.ts";
+import type { StateStore } from "../stores/state-store.ts";
 import { subscriptionKey } from "../stores/store-keys.ts";
 import { noticeLine } from "./report-lines.ts";
 import type { RunReport, RunSettings } from "./run-state.ts";
@@ -56,9 +57,6 @@ export interface NoticeOutcome {
   detail: string;
 }
 
-/** Writes to a subscription at most this many times in a row when other writers keep changing it. */
-const WRITE_TRIES = 5;
-
 /**
  * Does what the end notice of the subscription `id` needs at the run's
  * instant, if anything: gives it up, marks it off, or prints it as a print
@@ -66,7 +64,7 @@ const WRITE_TRIES = 5;
  * Throws when the store fails (a claim left behind goes stale for a later run).
  */
 export async function sendEndNotice(w: NoticeWork, id: string): Promise<NoticeOutcome | undefined> {
-  const slot = noticeSlot(w.store, id);
+  const slot = noticeSlot(w.store, subscriptionKey(id));
   const read = await slot.read();
   const sub = slot.subscription();
   if (!read || !sub) return undefined;
@@ -104,42 +102,6 @@ function slipJob(
     settle: (claimed, prepared, print) =>
       settleNotice(claimed, print ?? { error: "error" in prepared ? prepared.error : "not sent" }, new Date(w.at)),
     gaveUp: (notice) => gaveUpNotice(notice, w.at),
-  };
-}
-
-/**
- * A subscription's endNotice as a job's slot. Its writes replace the whole
- * subscription, so one that another writer changed meanwhile (a delivery's
- * count, an unsubscribe's…) is read again and written over while its notice
- * is still the one the write was for.
- */
-function noticeSlot(store: StateStore, id: string): JobSlot<EndNotice> & { subscription(): Subscription | undefined } {
-  const key = subscriptionKey(id);
-  let latest: Stored<Subscription> | undefined;
-  const read = async () => {
-    latest = await store.get<Subscription>(key);
-    const notice = latest?.value.ended ? latest.value.endNotice : undefined;
-    return notice && latest ? { value: notice, version: latest.version } : undefined;
-  };
-  return {
-    read,
-    subscription: () => latest?.value,
-    // A notice is written with the end that owes it, never created here, and it always has a record to go back to.
-    create: () => Promise.resolve(undefined),
-    remove: () => Promise.resolve(),
-    write: async (notice, over) => {
-      for (let tries = 0; tries < WRITE_TRIES; tries++) {
-        const current = latest?.version === over.version ? latest : await store.get<Subscription>(key);
-        if (!current || JSON.stringify(current.value.endNotice) !== JSON.stringify(over.value)) return false;
-        const value = { ...current.value, endNotice: notice };
-        if (await store.replace(key, value, current.version)) {
-          latest = { value, version: "" }; // read again before any later write over it
-          return true;
-        }
-        latest = undefined;
-      }
-      return false;
-    },
   };
 }
 

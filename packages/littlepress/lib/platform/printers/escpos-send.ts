@@ -46,7 +46,15 @@ export function parseDestination(text: string): Destination | { problem: string 
  * byte was written; to CUPS, lp took the job. `reached`: some bytes went out to the printer before the failure (it
  * may have printed some); `bytesOut`: how many left this computer, at most (the printer may have read fewer).
  */
-export type SendOutcome = { sent: true } | { error: string; reached: boolean; bytesOut: number };
+export type SendOutcome =
+  | { sent: true }
+  | {
+      error: string;
+      reached: boolean;
+      bytesOut: number;
+      /** Connected, and the printer neither took the job nor refused it (no close, no reset): it may be printing. */
+      unanswered?: true;
+    };
 
 export interface SendOptions {
   /** Connect, write and the printer's close, in all (default: jobTimeoutMs of the job's size). */
@@ -93,17 +101,23 @@ function sendTcp(dest: { host: string; port: number }, bytes: Uint8Array, timeou
       socket.destroy();
       resolve(outcome);
     };
-    const fail = (error: string) =>
-      settle({ error, reached: connected, bytesOut: Math.min(socket.bytesWritten, bytes.length) });
+    const fail = (error: string, unanswered = false) =>
+      settle({
+        error,
+        reached: connected,
+        bytesOut: Math.min(socket.bytesWritten, bytes.length),
+        ...(unanswered && { unanswered }),
+      });
     const seconds = `${Math.round(timeoutMs / 100) / 10} s`;
     const timer = setTimeout(
       () =>
-        fail(
-          !connected
-            ? `no answer in ${seconds}`
-            : `the printer did not take the whole job in ${seconds} ` +
-                "(it stopped reading: out of paper, cover open, or busy)",
-        ),
+        !connected
+          ? fail(`no answer in ${seconds}`)
+          : fail(
+              `the printer did not take the whole job in ${seconds} ` +
+                "(it stopped reading, or kept the connection open: out of paper, cover open, or busy)",
+              true,
+            ),
       timeoutMs,
     );
     // Whatever the printer sends back is read (and ignored), so that its close and its reset are seen.
@@ -207,6 +221,11 @@ export interface JobReport {
   partial: string[];
   /** Nothing ever connected: the printer is off, or not there. */
   off: boolean;
+  /**
+   * The last try's whole job left this computer and the printer never said it took it (it kept the connection
+   * open, or closed it mid-way): it may have printed all of it, so the job is not sent again (print-job.ts's rule).
+   */
+  unknown?: boolean;
 }
 
 /**
@@ -226,7 +245,10 @@ export function tookAtMost(job: EscPosJob, bytesOut: number): string {
   return `the printer took at most ${bands} of ${n} bands (${left} left this computer)`;
 }
 
-/** Sends `job` to `dest`, again whole after a failure, at most `retries` more times; never throws. */
+/**
+ * Sends `job` to `dest`, again whole after a failure that left part of it here, at most `retries` more times;
+ * never after a try whose whole job left this computer (unknown: the printer may have printed it). Never throws.
+ */
 export async function sendJob(dest: Destination, job: EscPosJob, options: SendJobOptions = {}): Promise<JobReport> {
   const retries = options.retries ?? 2;
   const partial: string[] = [];
@@ -244,6 +266,9 @@ export async function sendJob(dest: Destination, job: EscPosJob, options: SendJo
       lastError = `${last.error}: ${tookAtMost(job, ofJob)}`;
       partial.push(`try ${tries}: ${lastError}`);
       options.log?.(`try ${tries}: ${lastError}`);
+      // Nothing says the printer stopped short of the end (it neither closed nor reset): it may have printed it all.
+      if (last.unanswered && ofJob >= job.bytes.length)
+        return { ok: false, tries, error: lastError, partial, off: false, unknown: true };
     } else options.log?.(`try ${tries}: ${last.error}`);
     if (tries <= retries) await new Promise((r) => setTimeout(r, options.retryWaitMs ?? 2000));
   }
