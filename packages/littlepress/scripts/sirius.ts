@@ -6,11 +6,13 @@
 // 384 px wide in headless Chromium, cut at 10,000 px, dithered as PIL does
 // (the preview's pipeline: preview/render.ts, preview/print-image.ts).
 //
-// sirius renders before it answers; the stand-in answers as soon as it has a
-// print and renders it after (one at a time, in one Chromium started on the
-// first print), so that a delivery run's 5-second bound is not spent on a
-// browser starting. A print that cannot be rendered was still accepted: the
-// terminal says why it has no image.
+// It answers as sirius does (platform.md, "How sirius renders and answers"):
+// only once the page is rendered, one print at a time (sirius runs one
+// gunicorn worker), so every print waits for those before it and answers
+// slow down as more come at once; a client that hangs up does not stop the
+// render, which is written all the same. A print that cannot be rendered is
+// still answered 200 (sirius's PhantomJS prints what it got): the terminal
+// says why it has no image.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, open, readFile, writeFile } from "node:fs/promises";
@@ -31,8 +33,8 @@ export const DEFAULT_PORT = 9100;
 export const DEFAULT_OUT = ".littlepress/prints";
 /** The largest body taken; an edition is a few kilobytes, an image a few hundred. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** How many prints may wait for the browser; past that a print is accepted but not rendered. */
-export const MAX_WAITING = 20;
+/** How many prints may wait for the browser; past that a print is answered 503 (busy) and not taken. */
+export const MAX_WAITING = 200;
 /** The default printer, kept in the --out folder so that its key is the same from one run to the next. */
 export const DEFAULT_PRINTER_FILE = "printer.json";
 const DEFAULT_PRINTER_NAME = "Kitchen";
@@ -120,6 +122,8 @@ interface Job {
   html: string;
   at: Date;
   notes: string[];
+  /** Called once its image is written or could not be (true), or once it is dropped, never begun (false). */
+  done: (taken: boolean) => void;
 }
 
 export async function startSirius(options: SiriusOptions): Promise<LocalSirius> {
@@ -166,20 +170,23 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
       log(`${head}  not rendered: ${why}`);
     }
     for (const note of job.notes) log(`          ${note}`);
+    job.done(true);
   };
   const work = async () => {
     while (queue.length) await printOne(queue.shift()!);
   };
-  const enqueue = (job: Job) => {
+  /** Queues a print: resolves once it is rendered (true), or dropped (false); undefined when too many wait already. */
+  const enqueue = (job: Omit<Job, "done">): Promise<boolean> | undefined => {
     if (queue.length >= MAX_WAITING) {
       log(
-        `${clock(job.at)}  ${job.printer.name}  from ${JSON.stringify(job.from)}  not rendered: ` +
-          `${MAX_WAITING} prints are waiting already`,
+        `${clock(job.at)}  ${job.printer.name}  from ${JSON.stringify(job.from)}  not taken: ` +
+          `${MAX_WAITING} prints are waiting already (answered 503)`,
       );
-      return;
+      return undefined;
     }
-    queue.push(job);
+    const rendered = new Promise<boolean>((done) => queue.push({ ...job, done }));
     working ??= work().finally(() => (working = undefined));
+    return rendered;
   };
 
   const server = createServer((req, res) => {
@@ -231,13 +238,16 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
       log(`${head}  offline: answered 504, nothing printed`);
       return json(res, 504, { status: "failed-offline" });
     }
-    json(res, 200, { status: "sent" });
-    if (stopping) return;
+    if (stopping) return json(res, 503, { error: "Service Unavailable" });
     const notes: string[] = [];
     const charset = charsetOf(contentType);
     if (page.text && charset && !isUtf8(charset))
       notes.push(`sirius reads every body as UTF-8: this one says charset=${charset}, and may print wrong`);
-    enqueue({ printer, from, html: page.html, at, notes });
+    const rendered = enqueue({ printer, from, html: page.html, at, notes });
+    if (!rendered) return json(res, 503, { error: "Service Unavailable" });
+    // Answered once rendered, as sirius answers; a client that left meanwhile finds the print made all the same.
+    const taken = await rendered;
+    if (!res.destroyed) json(res, taken ? 200 : 503, taken ? { status: "sent" } : { error: "Service Unavailable" });
   };
 
   await new Promise<void>((resolve, reject) => {
@@ -264,8 +274,10 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
     close: async () => {
       stopping = true;
       const dropped = queue.splice(0);
-      for (const job of dropped)
+      for (const job of dropped) {
         log(`${clock(job.at)}  ${job.printer.name}  from ${JSON.stringify(job.from)}  not rendered: stopped`);
+        job.done(false);
+      }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const cut = setTimeout(() => server.closeAllConnections(), 2_000);

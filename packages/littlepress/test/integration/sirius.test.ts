@@ -206,6 +206,49 @@ describe("prints, as the printer would print them", () => {
   );
 });
 
+describe("answers as sirius answers", () => {
+  it(
+    "answers a print only once its image is written, one print at a time, so prints sent together wait",
+    async () => {
+      const before = new Set(pngs());
+      const made = () => pngs().filter((f) => !before.has(f)).length;
+      const written: number[] = [];
+      await Promise.all(
+        ["One", "Two", "Three"].map(async (name) => {
+          const res = await post(kitchen, "text/html; charset=utf-8", `<h1>${name}</h1>`, name);
+          expect(res.status).toBe(200);
+          // When its answer comes, its own image is there: every answer finds one more image than the last.
+          written.push(made());
+        }),
+      );
+      expect(written).toEqual([1, 2, 3]);
+    },
+    RENDER_TIMEOUT,
+  );
+
+  it(
+    "renders and writes a print whose client hung up before the answer",
+    async () => {
+      const before = new Set(pngs());
+      // The whole request written, then the connection closed: a client that gave up before the answer.
+      const conn = await RawConnection.open(sirius.url);
+      const body = "<h1>Still printed</h1>";
+      await conn.write(
+        `POST /printkey/${kitchen}?from=Gone HTTP/1.1\r\nHost: x\r\nContent-Type: text/html; charset=utf-8\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      conn.socket.end();
+      // Its render goes on; idle() waits for what was accepted (the request may still be on its way in).
+      const deadline = Date.now() + 10_000;
+      while (!lines.some((l) => l.includes('from "Gone"')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      await sirius.idle();
+      expect(pngs().filter((f) => !before.has(f))).toEqual([expect.stringMatching(/-gone\.png$/)]);
+    },
+    RENDER_TIMEOUT,
+  );
+});
+
 describe("a page that does not render", () => {
   let slow: LocalSirius;
   const slowLines: string[] = [];
