@@ -54,7 +54,9 @@ export interface FakePrintKeys {
    * (platform.md). Default: none.
    */
   renderMs?: (rendering: number) => number;
-  /** The most prints that were being rendered at once. */
+  /** Render one print at a time, the others waiting their turn (sirius runs one gunicorn worker). */
+  oneAtATime?: boolean;
+  /** The most prints taken and not yet answered at once (rendering, or waiting to). */
   peakRendering: number;
   /**
    * Once this many prints were answered, the next ones print and get no answer (held until the server
@@ -116,11 +118,14 @@ export function printKeysToStart(printers: Record<string, FakePrinter> = {}): {
     return json(200, { status: "sent" });
   };
   let rendering = 0;
+  let turn: Promise<unknown> = Promise.resolve();
   // Like sirius, the render goes on to the end whether or not the client is still there.
   const render = async (renderMs: (rendering: number) => number) => {
     rendering++;
     fake.peakRendering = Math.max(fake.peakRendering, rendering);
-    await new Promise((r) => setTimeout(r, renderMs(rendering)));
+    const wait = () => new Promise((r) => setTimeout(r, renderMs(fake.oneAtATime ? 1 : rendering)));
+    if (fake.oneAtATime) await (turn = turn.then(wait));
+    else await wait();
     rendering--;
   };
   // As Node and most servers keep a connection: a client may send its next request on it.

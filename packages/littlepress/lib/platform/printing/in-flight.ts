@@ -5,11 +5,12 @@
 // service gets a limit that follows its answers (additive increase,
 // multiplicative decrease, on how long it takes to answer):
 // - it starts at START and grows by one each time an answer comes about as fast
-//   as the fastest seen (a service with room answers as fast with more in flight);
-// - an answer that took more than SLOWER times the fastest (plus SLACK_MS, so a
-//   service answering in a millisecond is not read as slow for jitter), or an
-//   error status or no answer, shrinks it by a quarter, at most once per round
-//   of answers, never below one.
+//   as the fastest seen (a service with room answers as fast with more in
+//   flight); once an answer has come slow, by one a round of answers only;
+// - an answer that took more than SLOWER times the fastest, and more than
+//   JITTER_MS over it (so that a service answering in a millisecond is not read
+//   as loaded when this process is busy), or an error status or no answer,
+//   shrinks it by a quarter, at most once per round of answers, never below one.
 // A service that renders one page at a time settles where its answers stay
 // fast: about as many in flight as it renders at once.
 
@@ -17,8 +18,8 @@
 export const START = 2;
 /** An answer this many times slower than the fastest seen says the service is loaded. */
 const SLOWER = 2;
-/** Below this, a slower answer is jitter, not load. */
-const SLACK_MS = 50;
+/** Within this of the fastest, a slower answer is jitter (the network, this process's own load), not load. */
+const JITTER_MS = 100;
 /** What is left of the limit after a slow answer. */
 const SHRINK = 0.75;
 
@@ -51,6 +52,9 @@ function adaptiveLimit(max: number, now: () => number): ServiceLimit {
   // Answers since the last shrink: the next shrink waits for a round of them, so one burst of slow answers
   // (every page that was in flight when the service slowed) counts once.
   let sinceShrink = Infinity;
+  // Until the first slow answer, the limit grows by one an answer; after it, by one a round (as TCP's congestion
+  // avoidance), so that it hovers near what the service takes instead of overshooting it again.
+  let probing = true;
   const waiting: (() => void)[] = [];
   const admit = () => {
     while (active < Math.floor(limit) && waiting.length) {
@@ -61,11 +65,12 @@ function adaptiveLimit(max: number, now: () => number): ServiceLimit {
   const settle = (took: number, ok: boolean) => {
     sinceShrink++;
     if (ok) fastest = Math.min(fastest, took);
-    const slow = !ok || took > fastest * SLOWER + SLACK_MS;
-    if (!slow) limit = Math.min(max, limit + 1);
+    const slow = !ok || took > Math.max(fastest * SLOWER, fastest + JITTER_MS);
+    if (!slow) limit = Math.min(max, limit + (probing ? 1 : 1 / limit));
     else if (sinceShrink >= limit) {
       limit = Math.max(1, limit * SHRINK);
       sinceShrink = 0;
+      probing = false;
     }
   };
   return {
