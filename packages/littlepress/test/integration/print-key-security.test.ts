@@ -685,8 +685,8 @@ describe("the caps on a reply", () => {
     });
     const grown = process.memoryUsage().rss - rss;
     expect(delivered.record.state).toBe("failed");
+    // The size cap, not the time cap (which says "timed out"); how long it took is the machine's.
     expect(delivered.record.detail).toBe(`the print key sent a reply larger than ${PRINT_KEY_MAX_BYTES} bytes`);
-    expect(delivered.ms).toBeLessThan(3_000); // the time cap is 5 s: this is the size cap
     expect(await until(() => streams[0]?.closedAfter !== undefined)).toBe(true);
     expect(streams[0]!.closedAfter).toBeLessThan(32 * MiB);
     expect(grown).toBeLessThan(50 * MiB);
@@ -702,8 +702,8 @@ describe("the caps on a reply", () => {
     const delivered = await deliverOnce(`${declared.url}/printkey/${KEY}`, {
       allowed: [{ origin: declared.url, private: true }],
     });
+    // The size cap, not the time cap (which says "timed out"); how long it took is the machine's.
     expect(delivered.record.detail).toBe(`the print key sent a reply larger than ${PRINT_KEY_MAX_BYTES} bytes`);
-    expect(delivered.ms).toBeLessThan(3_000); // the time cap is 5 s: this is the size cap
     expect(await until(() => declared.closed === declared.connections)).toBe(true);
   });
 
