@@ -43,7 +43,8 @@ function starterConfigWithoutDev(): string {
 /**
  * A folder whose netlify.toml is the starter's, as the package carries it (netlify.starter.toml: a file
  * named netlify.toml in the package would make netlify-cli, run at the starter's root, take this workspace
- * package for the site), less its [dev] table. netlify dev reads netlify.toml from where it runs and takes no other.
+ * package for the site), less its [dev] table. netlify dev reads netlify.toml from where it runs and takes
+ * no other.
  */
 function projectWithStarterConfig(): string {
   // Inside the package, so that the functions' bundler finds them and their packages within the project.
@@ -122,9 +123,17 @@ afterAll(async () => {
 /** Stops the child's process group (netlify dev and its workers), SIGKILL after 10 s; resolves once it exited. */
 async function stopGroup(child: ChildProcess | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const group = -child.pid;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(group, name);
+    } catch {
+      // The group has gone already: nothing to stop.
+    }
+  };
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(-child.pid, "SIGTERM");
-  const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
+  signal("SIGTERM");
+  const timer = setTimeout(() => signal("SIGKILL"), 10_000);
   await exited;
   clearTimeout(timer);
 }
