@@ -1,6 +1,7 @@
 // Where the functions find the built site.
 import path from "node:path";
 import type { PrintKeyOrigin } from "../model/print-key.ts";
+import { readingBuild } from "./site-index.ts";
 
 /**
  * What the local server (and the tests) tell a function that Netlify tells it
@@ -23,6 +24,12 @@ export interface LocalSite {
   origin?: string;
   /** The print-key services allowed (tests); none: the built site's list. */
   printKeys?: readonly PrintKeyOrigin[];
+  /**
+   * Under `npm start`, the number of the build being served, moved on by the
+   * server after every build: each function forgets what it read of an earlier
+   * one at its next request (siteFor).
+   */
+  build?: number;
 }
 
 /**
@@ -59,9 +66,16 @@ export function routeSlug(request: Request, context: ServeContext | undefined): 
 /** The built site's folder name in the project (netlify.toml's publish). */
 const PUBLISHED = "_site";
 
-/** The built site for a request: the one the caller names, else the deployed one beside the function. */
+/**
+ * The built site for a request: the one the caller names, else the deployed
+ * one beside the function. Under `npm start`, what was read of an earlier
+ * build of it is forgotten first (readingBuild).
+ */
 export function siteFor(context: ServeContext | undefined): string {
-  return context?.littlepress?.site ?? deployedSite();
+  const local = context?.littlepress;
+  if (local?.site === undefined) return deployedSite();
+  if (local.build !== undefined) readingBuild(local.site, local.build);
+  return local.site;
 }
 
 /**

@@ -12,9 +12,40 @@ const siteIndexes = new Map<string, Fresh<SiteIndex>>();
 /** How often a file read here is checked again (a deployed site never changes; `npm start` may be rebuilt under it). */
 export const RECHECK_MS = 1_000;
 
-/** Forgets a site's index, for a server that has just rebuilt it (publication-store.ts's forgetSite). */
-export function forgetSiteIndex(site: string): void {
-  siteIndexes.delete(site);
+/**
+ * What this module instance keeps of a site, each cache as a way to forget a
+ * site's entries (publication-store.ts adds its opened publications).
+ */
+const siteCaches: ((site: string) => void)[] = [(site) => siteIndexes.delete(site)];
+
+/** Adds a cache of what was read of a site: forgetSite empties it of that site. */
+export function keptPerSite(forget: (site: string) => void): void {
+  siteCaches.push(forget);
+}
+
+/**
+ * Forgets everything this module instance read of a site: the next request
+ * reads the new build at once, without waiting for the once-a-second check.
+ */
+export function forgetSite(site: string): void {
+  for (const forget of siteCaches) forget(site);
+}
+
+/** The build of each site that this module instance's caches hold (readingBuild). */
+const builds = new Map<string, number>();
+
+/**
+ * Called with each request's site and the local server's number of its build
+ * (LocalSite.build, which `npm start` moves on after every build): what was read
+ * of an earlier build is forgotten. The request carries the number, so the
+ * functions forget in whatever module instance they run: under plain Node a
+ * site's functions/*.mts are loaded through tsx, each file with its own
+ * instance of the kit, none of them the server's. One Map lookup a request.
+ */
+export function readingBuild(site: string, build: number): void {
+  if (builds.get(site) === build) return;
+  builds.set(site, build);
+  forgetSite(site);
 }
 
 /**
