@@ -17,7 +17,8 @@ import {
   type ShardRange,
 } from "../model/shard.ts";
 import { publicationDataDir, SAFE_SLUG } from "../model/site-paths.ts";
-import { freshRead, keptPerSite, siteIndexOf, type Fresh } from "./site-index.ts";
+import { keptPerSite } from "./site-folder.ts";
+import { freshRead, siteIndexOf, type Fresh } from "./site-index.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {
@@ -80,7 +81,7 @@ function openSlug(site: string, slug: string): Promise<OpenedPublication | undef
   );
 }
 
-// A site rebuilt under `npm start`: its publications are opened again (site-index.ts's forgetSite).
+// A site rebuilt under `npm start`: its publications are opened again (site-folder.ts's forgetSite).
 keptPerSite((site) => {
   for (const id of opened.keys()) if (id.startsWith(`${site}\u0000`)) opened.delete(id);
 });

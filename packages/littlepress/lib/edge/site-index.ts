@@ -6,47 +6,15 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
 import { fileVersion } from "../model/file-version.ts";
+import { keptPerSite } from "./site-folder.ts";
 
 /** Each site's site.json, by site folder; read again when the build replaces it. */
 const siteIndexes = new Map<string, Fresh<SiteIndex>>();
 /** How often a file read here is checked again (a deployed site never changes; `npm start` may be rebuilt under it). */
 export const RECHECK_MS = 1_000;
 
-/**
- * What this module instance keeps of a site, each cache as a way to forget a
- * site's entries (publication-store.ts adds its opened publications).
- */
-const siteCaches: ((site: string) => void)[] = [(site) => siteIndexes.delete(site)];
-
-/** Adds a cache of what was read of a site: forgetSite empties it of that site. */
-export function keptPerSite(forget: (site: string) => void): void {
-  siteCaches.push(forget);
-}
-
-/**
- * Forgets everything this module instance read of a site: the next request
- * reads the new build at once, without waiting for the once-a-second check.
- */
-export function forgetSite(site: string): void {
-  for (const forget of siteCaches) forget(site);
-}
-
-/** The build of each site that this module instance's caches hold (readingBuild). */
-const builds = new Map<string, number>();
-
-/**
- * Called with each request's site and the local server's number of its build
- * (LocalSite.build, which `npm start` moves on after every build): what was read
- * of an earlier build is forgotten. The request carries the number, so the
- * functions forget in whatever module instance they run: under plain Node a
- * site's functions/*.mts are loaded through tsx, each file with its own
- * instance of the kit, none of them the server's. One Map lookup a request.
- */
-export function readingBuild(site: string, build: number): void {
-  if (builds.get(site) === build) return;
-  builds.set(site, build);
-  forgetSite(site);
-}
+// A site rebuilt under `npm start`: its index is read again (site-folder.ts's forgetSite).
+keptPerSite((site) => siteIndexes.delete(site));
 
 /**
  * A built site's index (its site.json in the functions' data), read again
