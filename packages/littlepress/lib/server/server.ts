@@ -110,8 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     ...(options.printKeyOrigins ? { printKeys: options.printKeyOrigins } : {}),
   };
   const context: ServeContext = { littlepress: local };
-  // After each build, the functions read the new one at their next request (siteFor),
-  // in whatever module instance each runs (a site's own functions/ are not this one's).
+  // After each build, the functions read the new one at their next request, in whatever module instance (siteFor).
   live?.subscribe((state) => (local.build = state.build));
   let hosts = new Set<string>();
   let closing = false;
