@@ -16,25 +16,33 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * names (measured: 7 to 265 per page, to loopback and the LAN); with
  * disable_non_proxied_udp WebRTC may use only TCP through the context's proxy,
  * which is the renderer's dead end. (--force-webrtc-ip-handling-policy does
- * not stop them.)
+ * not stop them.) And Chromium resolves no host name: a name looked up is a
+ * message to the machine's DNS server, which a page could spell (a prefetch, a
+ * STUN server), and Chromium looked up update.googleapis.com at every start.
+ * It needs none: a page's requests are answered by the renderer's routes, and
+ * the renderer's proxy and the kit's local servers are loopback addresses.
  */
 export const CHROMIUM_ARGS: readonly string[] = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]",
   "--no-first-run",
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
 ];
 
-/** Chromium with `args` (the tools' own, unless a test asks for others). */
-export async function launchChromium(args: readonly string[] = CHROMIUM_ARGS): Promise<Browser> {
+/** Chromium, with the tools' flags and from CHROMIUM unless a test asks for others. */
+export async function launchChromium(
+  options: { args?: readonly string[]; executablePath?: string } = {},
+): Promise<Browser> {
+  const { args = CHROMIUM_ARGS, executablePath = CHROMIUM } = options;
   // Playwright's driver takes most of a second to load: a tool loads it when it starts the browser, not before.
   const { chromium } = await import("playwright-core");
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     // The tools stop on Ctrl+C themselves (cli.ts's stopOnSignals closes the browser with the rest);
     // Playwright's own handler would exit 130 before they had.

@@ -1,12 +1,15 @@
 // Counters of what reaches a port without HTTP: UDP datagrams (WebRTC's STUN
-// and ICE checks, QUIC) and TCP connections (TURN over TCP), on 127.0.0.1 and
-// on an address that is not loopback. The second is a network namespace of our
-// own joined to this one by a veth pair, as a home machine's LAN interface is:
-// Chromium gathers candidates only on interfaces besides loopback, so a page's
-// UDP shows only where there is one. Needs root (ip netns); the namespace, and
-// the pair with it, are deleted by close().
+// and ICE checks, QUIC, DNS) and TCP connections (TURN over TCP), on 127.0.0.1
+// and on an address that is not loopback. The second is a network namespace of
+// our own joined to this one by a veth pair, as a home machine's LAN interface
+// is: Chromium gathers candidates only on interfaces besides loopback, so a
+// page's UDP shows only where there is one. A namespace can also have its own
+// resolv.conf (ip netns exec mounts /etc/netns/<name>/resolv.conf), so that a
+// Chromium started in it asks a DNS counter of ours. Needs root (ip netns);
+// close() deletes the namespace, the pair with it, and its /etc/netns folder.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createSocket, type Socket } from "node:dgram";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { randomInt } from "node:crypto";
 
@@ -49,44 +52,92 @@ export async function loopbackTcp(): Promise<Counter> {
   };
 }
 
+const ip = (...args: string[]) => execFileSync("ip", args, { stdio: ["ignore", "ignore", "pipe"] });
+
+/** A network namespace of our own, its loopback up; deleted (with anything in it) by close(). */
+export function networkNamespace(): { name: string; close(): void } {
+  const name = `lp-ns-${process.pid % 10000}x${randomInt(10000)}`;
+  ip("netns", "add", name);
+  const close = () => {
+    ip("netns", "del", name);
+    rmSync(`/etc/netns/${name}`, { recursive: true, force: true });
+  };
+  try {
+    ip("-n", name, "link", "set", "lo", "up");
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { name, close };
+}
+
 /**
  * A UDP counter at 10.200.N.2 inside a namespace of our own, reached from this
  * one over a veth pair whose near end is 10.200.N.1 (a /30: nothing else is routed there).
  */
 export async function namespaceUdp(): Promise<Counter> {
-  const id = `${process.pid % 10000}x${randomInt(1000)}`;
-  const ns = `lp-udp-${id}`;
-  const near = `lpu${id}a`;
-  const far = `lpu${id}b`;
+  const ns = networkNamespace();
+  const [near, far] = [`${ns.name}a`, `${ns.name}b`].map((n) => n.replace("lp-ns-", "lpv"));
   const net = `10.200.${randomInt(1, 254)}`;
-  const ip = (...args: string[]) => execFileSync("ip", args, { stdio: ["ignore", "ignore", "pipe"] });
-  ip("netns", "add", ns);
-  let child: ChildProcess | undefined;
   try {
-    ip("link", "add", near, "type", "veth", "peer", "name", far);
-    ip("link", "set", far, "netns", ns);
-    ip("addr", "add", `${net}.1/30`, "dev", near);
-    ip("link", "set", near, "up");
-    ip("-n", ns, "addr", "add", `${net}.2/30`, "dev", far);
-    ip("-n", ns, "link", "set", far, "up");
-    child = spawn("ip", ["netns", "exec", ns, process.execPath, "-e", COUNTER, `${net}.2`], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const counter = await counting(child, `${net}.2`);
-    return { ...counter, close: () => stop(child!, ns) };
+    ip("link", "add", near!, "type", "veth", "peer", "name", far!);
+    ip("link", "set", far!, "netns", ns.name);
+    ip("addr", "add", `${net}.1/30`, "dev", near!);
+    ip("link", "set", near!, "up");
+    ip("-n", ns.name, "addr", "add", `${net}.2/30`, "dev", far!);
+    ip("-n", ns.name, "link", "set", far!, "up");
+    return await udpInside(ns, `${net}.2`, 0);
   } catch (error) {
-    if (child) await stop(child, ns);
-    else execFileSync("ip", ["netns", "del", ns]);
+    ns.close();
     throw error;
   }
 }
 
-/** Run inside the namespace: binds UDP on the address it is given, prints its port, then a line a datagram. */
+/**
+ * A DNS server of sorts in a namespace of our own: 127.0.0.1:53 there, named by
+ * the namespace's resolv.conf, counting the queries it gets (it answers none).
+ * `exec` starts a program inside the namespace, as a wrapper script for Chromium's executablePath.
+ */
+export async function namespaceDns(): Promise<Counter & { exec: string }> {
+  const ns = networkNamespace();
+  try {
+    mkdirSync(`/etc/netns/${ns.name}`, { recursive: true });
+    writeFileSync(`/etc/netns/${ns.name}/resolv.conf`, "nameserver 127.0.0.1\n");
+    const counter = await udpInside(ns, "127.0.0.1", 53);
+    return { ...counter, exec: `ip netns exec ${ns.name}` };
+  } catch (error) {
+    ns.close();
+    throw error;
+  }
+}
+
+/** Run inside the namespace: binds UDP where it is told, prints its port, then a line a datagram. */
 const COUNTER = `
 const s = require("node:dgram").createSocket("udp4");
 s.on("message", () => process.stdout.write("d\\n"));
-s.bind(0, process.argv[1], () => process.stdout.write("port " + s.address().port + "\\n"));
+s.bind(Number(process.argv[2]), process.argv[1], () => process.stdout.write("port " + s.address().port + "\\n"));
 `;
+
+/** A UDP counter at `host`:`port` (0: any) inside `ns`; its close() deletes the namespace. */
+async function udpInside(ns: { name: string; close(): void }, host: string, port: number): Promise<Counter> {
+  const child = spawn("ip", ["netns", "exec", ns.name, process.execPath, "-e", COUNTER, host, String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const close = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill();
+      await exited;
+    }
+    ns.close();
+  };
+  try {
+    return { ...(await counting(child, host)), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
 
 function counting(child: ChildProcess, host: string): Promise<Omit<Counter, "close">> {
   let seen = 0;
@@ -104,14 +155,4 @@ function counting(child: ChildProcess, host: string): Promise<Omit<Counter, "clo
       }
     });
   });
-}
-
-async function stop(child: ChildProcess, ns: string): Promise<void> {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill();
-    await exited;
-  }
-  // Deleting the namespace deletes the far end of the pair, and with it the near end.
-  execFileSync("ip", ["netns", "del", ns]);
 }

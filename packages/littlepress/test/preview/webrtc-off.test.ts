@@ -70,7 +70,9 @@ describe("a page that opens an RTCPeerConnection", () => {
     "sends nothing, to loopback or to the LAN, from the tools' Chromium",
     async () => {
       // The control: the same page, in a Chromium without the flag, reaches both addresses.
-      const open = await launchChromium(CHROMIUM_ARGS.filter((a) => !a.startsWith("--webrtc-ip-handling-policy")));
+      const open = await launchChromium({
+        args: CHROMIUM_ARGS.filter((a) => !a.startsWith("--webrtc-ip-handling-policy")),
+      });
       const started = Date.now();
       try {
         await renderAndWait(open, () => udp.count() > 0 && lan.count() > 0, 10_000);
