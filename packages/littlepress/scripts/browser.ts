@@ -4,6 +4,7 @@
 // on a closed network.
 import { existsSync } from "node:fs";
 import type { Browser } from "playwright-core";
+import { PAGE_MEMORY_MIB } from "./preview/memory-ceiling.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -21,6 +22,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * STUN server), and Chromium looked up update.googleapis.com at every start.
  * It needs none: a page's requests are answered by the renderer's routes, and
  * the renderer's proxy and the kit's local servers are loopback addresses.
+ * A page's script may hold PAGE_MEMORY_MIB in V8's heap (preview/memory-ceiling.ts).
  */
 export const CHROMIUM_ARGS: readonly string[] = [
   "--no-sandbox",
@@ -28,6 +30,7 @@ export const CHROMIUM_ARGS: readonly string[] = [
   "--disable-quic",
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]",
+  `--js-flags=--max-old-space-size=${PAGE_MEMORY_MIB}`,
   "--no-first-run",
   "--disable-background-networking",
   "--disable-component-update",

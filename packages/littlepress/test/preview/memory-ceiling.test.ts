@@ -1,0 +1,71 @@
+// A page that allocates without end, rendered as the print tools render it,
+// under a ceiling of 256 MiB: in typed arrays (outside V8's heap, 64 MiB at a
+// time, as the review's page did) and in plain objects. Each render fails
+// with one line that says so, its renderer stays near the ceiling (each page
+// would take 2 GiB), and the same renderer then prints an ordinary page.
+import type { Browser } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PaperRenderer, RenderError } from "../../scripts/preview/render.ts";
+import { workerBrowser } from "../helpers/browser.ts";
+import { largestChildRssMiB } from "../helpers/process-memory.ts";
+
+const header = { at: new Date("2026-11-23T06:00:00Z"), from: "Greedy", timeZone: "UTC" };
+const CEILING_MIB = 256;
+const TIMEOUT = 60_000;
+
+/** 32 x 64 MiB, each filled so that it is really held. */
+const TYPED = `<p>Greedy.</p><script>
+  const kept = [];
+  for (let i = 0; i < 32; i++) { const a = new Uint8Array(64 << 20); a.fill(i + 1); kept.push(a); }
+  document.body.append(String(kept.length));
+</script>`;
+
+/** Objects and strings in V8's heap, 2 GiB of them and more. */
+const OBJECTS = `<p>Greedy.</p><script>
+  const kept = [];
+  for (let i = 0; i < 25e6; i++) kept.push({ i, s: "entry " + i });
+  document.body.append(String(kept.length));
+</script>`;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await workerBrowser();
+}, TIMEOUT);
+
+/** Renders `html` under the ceiling, noting Chromium's largest process every 25 ms: the render's error and that peak. */
+async function renderGreedy(renderer: PaperRenderer, html: string): Promise<{ error: unknown; peakMiB: number }> {
+  let peak = 0;
+  const watch = setInterval(() => void largestChildRssMiB().then((mib) => (peak = Math.max(peak, mib))), 25);
+  try {
+    await renderer.renderHtml(html, header);
+    return { error: undefined, peakMiB: peak };
+  } catch (error) {
+    return { error, peakMiB: peak };
+  } finally {
+    clearInterval(watch);
+  }
+}
+
+describe("a page that allocates without end", () => {
+  it(
+    "fails its render with one line, stays near the ceiling, and the renderer goes on",
+    async () => {
+      const renderer = await PaperRenderer.open(browser, undefined, 20_000, undefined, CEILING_MIB);
+      try {
+        for (const html of [TYPED, OBJECTS]) {
+          const { error, peakMiB } = await renderGreedy(renderer, html);
+          expect(error).toBeInstanceOf(RenderError);
+          expect((error as Error).message).toBe(`used more than ${CEILING_MIB} MiB of memory`);
+          // The renderer's largest: the ceiling, the kernel's 64 MiB of slack, and Chromium's own program and
+          // data (about 100 MiB resident in every renderer); 360 to 380 MiB here. Unbounded, 2 GiB.
+          expect(peakMiB).toBeLessThan(CEILING_MIB + 256);
+        }
+        const render = await renderer.renderHtml("<p>An ordinary edition.</p>", header);
+        expect(render.heightPx).toBeGreaterThan(0);
+      } finally {
+        await renderer.close();
+      }
+    },
+    TIMEOUT,
+  );
+});
