@@ -228,6 +228,19 @@ describe("littlepress new", () => {
     expect(stdout).not.toMatch(/\.env/);
   });
 
+  it("knows every file at the repository's root: the starter's own, or the repository's", async () => {
+    // A file added to the root is not copied into new sites until STARTER_FILES names it: this says so.
+    const { stdout } = await run("git", ["ls-files"], { cwd: path.resolve("../..") });
+    const top = new Set(
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((file) => file.split("/")[0]!),
+    );
+    const repository = ["packages", ".ci", "package.json", "package-lock.json"];
+    expect([...top].filter((entry) => !STARTER_FILES.includes(entry) && !repository.includes(entry))).toEqual([]);
+  });
+
   it("adds the .env rules to a .gitignore only where they are missing", () => {
     expect(SITE_IGNORES).toEqual([".env", ".env.*"]);
     expect(siteGitignore("")).toBe("# Secrets (the sealing key, tokens): never committed\n.env\n.env.*\n");
