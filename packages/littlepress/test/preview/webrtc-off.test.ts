@@ -4,7 +4,8 @@
 // the page likes (here its ICE username). Rendered as the print tools render
 // it, the page below names a UDP port on 127.0.0.1 and one on an address that
 // is not loopback (a namespace of our own, over a veth pair), and a TURN
-// server over TCP on 127.0.0.1. With the tools' Chromium none of them sees a
+// server over TCP on 127.0.0.1; it opens WebTransport sessions (QUIC) to the
+// two UDP ports as well. With the tools' Chromium none of them sees a
 // thing; the same page in a Chromium without --webrtc-ip-handling-policy
 // reaches both UDP ports, so the test can see what it says is not there.
 import type { Browser } from "playwright-core";
@@ -42,6 +43,9 @@ function chattyEdition(): string {
     await pc.setRemoteDescription({ type: "answer", sdp: answer });
     window.pc = pc;
   })().catch((e) => document.body.append(String(e)));
+  // WebTransport is QUIC, UDP too: Chromium runs without QUIC, and the page's policy allows no connection.
+  for (const host of ["${udp.host}:${udp.port}", "${lan.host}:${lan.port}"])
+    try { new WebTransport("https://" + host + "/").ready.catch(() => {}); } catch {}
 </script>`;
 }
 
