@@ -57,7 +57,10 @@ export class MemoryCeiling {
 
   /**
    * Gives every renderer not yet limited the kernel's limit: its private
-   * writable memory now, plus the ceiling (called once a page opens, before it loads).
+   * writable memory now, plus the ceiling (called once a page opens, before it
+   * loads). Every renderer of the browser, not the page's alone: Chromium does
+   * not say which process a page is in, and it keeps a spare renderer for the
+   * next page. So one browser's renderers share one ceiling, as the tools' do.
    */
   async limitNew(): Promise<void> {
     if (!this.canLimit) return;
