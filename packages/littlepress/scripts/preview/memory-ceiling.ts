@@ -64,14 +64,18 @@ export class MemoryCeiling {
    */
   async limitNew(): Promise<void> {
     if (!this.canLimit) return;
-    for (const pid of await this.rendererPids().catch(() => [])) {
+    const pids = await this.rendererPids().catch((): number[] => []);
+    for (const gone of [...this.limited].filter((pid) => !pids.includes(pid))) this.limited.delete(gone);
+    for (const pid of pids) {
       if (this.limited.has(pid)) continue;
       this.limited.add(pid);
       const dataKiB = await statusKiB(pid, ["VmData"]);
       if (dataKiB === undefined) continue;
       const bytes = dataKiB * 1024 + (this.ceilingMiB + SLACK_MIB) * 2 ** 20;
-      await promisify(execFile)("prlimit", ["--pid", String(pid), `--data=${bytes}`]).catch(() => {
-        this.canLimit = false;
+      await promisify(execFile)("prlimit", ["--pid", String(pid), `--data=${bytes}`]).catch((error: unknown) => {
+        // No prlimit here (not Linux, or no util-linux): V8's cap and the watch remain. A renderer that
+        // ended in between is no reason to stop limiting the others.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") this.canLimit = false;
       });
     }
   }
