@@ -31,13 +31,15 @@ export class Renderers {
   constructor(
     private readonly browser: Browser,
     private readonly timeoutMs = PAGE_TIMEOUT_MS,
+    /** The most memory a page may hold, in MiB (render.ts's default unless told). */
+    private readonly memoryMiB?: number,
   ) {}
 
   of(width: number): Promise<PaperRenderer> {
     let renderer = this.byWidth.get(width);
     if (!renderer) {
       // No site: each page loads its own publication's images, styles and fonts (render.ts).
-      renderer = PaperRenderer.open(this.browser, undefined, this.timeoutMs, width);
+      renderer = PaperRenderer.open(this.browser, undefined, this.timeoutMs, width, this.memoryMiB);
       this.byWidth.set(width, renderer);
     }
     return renderer;

@@ -3,9 +3,16 @@
 // time, as the review's page did) and in plain objects. Each render fails
 // with one line that says so, its renderer stays near the ceiling (each page
 // would take 2 GiB), and the same renderer then prints an ordinary page.
+// littlepress print says so in its one line, and prints nothing.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../scripts/browser.ts";
+import { main as print } from "../../scripts/print.ts";
 import { PaperRenderer, RenderError } from "../../scripts/preview/render.ts";
 import { largestChildRssMiB } from "../helpers/process-memory.ts";
 
@@ -69,6 +76,45 @@ describe("a page that allocates without end", () => {
       } finally {
         await renderer.close();
       }
+    },
+    TIMEOUT,
+  );
+});
+
+describe("littlepress print, given a page that allocates without end", () => {
+  let site: Server;
+  const dir = mkdtempSync(path.join(tmpdir(), "littlepress-greedy-"));
+  beforeAll(async () => {
+    site = createServer((req, res) => {
+      if (req.url === "/greedy/meta.json") return res.end(JSON.stringify({ name: "Greedy" }));
+      if (req.url?.startsWith("/greedy/edition/")) {
+        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ETag: '"1"' });
+        return res.end(TYPED);
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(() => {
+    site.closeAllConnections();
+    site.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(
+    "fails in one line and prints nothing",
+    async () => {
+      const out = { stdout: "", stderr: "" };
+      const device = path.join(dir, "lp0");
+      const { port } = site.address() as AddressInfo;
+      const code = await print(
+        [`http://127.0.0.1:${port}/greedy/`, "--to", device, "--at", "2026-11-23T06:00:00Z", "--tz", "UTC"],
+        { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) },
+        { browser, memoryMiB: CEILING_MIB },
+      );
+      expect(code).toBe(1);
+      expect(out.stderr).toBe(`print: the edition used more than ${CEILING_MIB} MiB of memory; nothing printed\n`);
+      expect(existsSync(device)).toBe(false);
     },
     TIMEOUT,
   );
