@@ -181,8 +181,8 @@ export class PaperRenderer {
     this.relative = [];
     this.assets = { count: 0, bytes: 0 };
     this.crashed = false;
-    const stopWatching = this.memory.watch();
     this.origin = options.origin ? new URL(options.origin).origin : this.site && new URL(this.site.url).origin;
+    const stopWatching = this.memory.watch();
     try {
       await this.memory.limitNew();
       const file = path.join(this.folder, "print.html");
