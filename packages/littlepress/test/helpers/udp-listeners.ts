@@ -57,7 +57,13 @@ const ip = (...args: string[]) => execFileSync("ip", args, { stdio: ["ignore", "
 /** A network namespace of our own, its loopback up; deleted (with anything in it) by close(). */
 export function networkNamespace(): { name: string; close(): void } {
   const name = `lp-ns-${process.pid % 10000}x${randomInt(10000)}`;
-  ip("netns", "add", name);
+  try {
+    ip("netns", "add", name);
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: Buffer; message: string };
+    const said = stderr?.length ? stderr.toString().trim() : message;
+    throw new Error(`these tests make a network namespace, as root, with iproute2's ip: ${said}`, { cause: error });
+  }
   const close = () => {
     ip("netns", "del", name);
     rmSync(`/etc/netns/${name}`, { recursive: true, force: true });
