@@ -30,7 +30,8 @@ export class MemoryCeiling {
   private session: Promise<CDPSession | undefined> | undefined;
   /** Whether a renderer was killed for its memory since watch() began. */
   tripped = false;
-  /** The renderers given the kernel's limit (false: prlimit is not there, or may not). */
+  /** The renderers looked at, and those given the kernel's limit; false once there is no prlimit or no /proc. */
+  private readonly seen = new Set<number>();
   private readonly limited = new Set<number>();
   private canLimit = true;
 
@@ -65,24 +66,26 @@ export class MemoryCeiling {
   async limitNew(): Promise<void> {
     if (!this.canLimit) return;
     const pids = await this.rendererPids().catch((): number[] => []);
-    for (const gone of [...this.limited].filter((pid) => !pids.includes(pid))) this.limited.delete(gone);
-    for (const pid of pids) {
-      if (this.limited.has(pid)) continue;
-      this.limited.add(pid);
+    for (const set of [this.seen, this.limited]) for (const gone of set) if (!pids.includes(gone)) set.delete(gone);
+    for (const pid of pids.filter((p) => !this.seen.has(p))) {
+      this.seen.add(pid);
       const dataKiB = await statusKiB(pid, ["VmData"]);
+      // No /proc (not Linux), or no prlimit (no util-linux): V8's cap and the watch remain. A renderer
+      // that ended in between is no reason to stop limiting the others.
       if (dataKiB === undefined) continue;
       const bytes = dataKiB * 1024 + (this.ceilingMiB + SLACK_MIB) * 2 ** 20;
-      await promisify(execFile)("prlimit", ["--pid", String(pid), `--data=${bytes}`]).catch((error: unknown) => {
-        // No prlimit here (not Linux, or no util-linux): V8's cap and the watch remain. A renderer that
-        // ended in between is no reason to stop limiting the others.
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") this.canLimit = false;
-      });
+      await promisify(execFile)("prlimit", ["--pid", String(pid), `--data=${bytes}`]).then(
+        () => this.limited.add(pid),
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT") this.canLimit = false;
+        },
+      );
     }
   }
 
-  /** Whether the kernel's limit is in force: a renderer that ends under it reached the ceiling. */
+  /** Whether the kernel's limit is on a renderer: one that ends under it reached the ceiling. */
   get limiting(): boolean {
-    return this.canLimit && this.limited.size > 0;
+    return this.limited.size > 0;
   }
 
   async close(): Promise<void> {
