@@ -6,10 +6,19 @@
 // verifies, lints and passes its own tests, as an author's site does. Once, a
 // copy of the repository kept its package-lock.json: npm ci installed nothing
 // for littlepress and said nothing, and npm start answered "littlepress: not found".
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { NOT_STARTER, REPOSITORY_ONLY } from "../../packages/littlepress/scripts/new.ts";
+import { REPOSITORY_ONLY, STARTER_FILES } from "../../packages/littlepress/scripts/new.ts";
 import { inFolder, outsideFolder } from "./packed.ts";
 import { started } from "./processes.ts";
 import { startRegistry, type Registry } from "./registry.ts";
@@ -66,9 +75,9 @@ it("is made by littlepress new: the starter without the package, the CI, the loc
   expect(made).toMatch(/is ready\. Next:\n {2}cd \S+\n {2}npm ci && npm start\n/);
   for (const entry of ["content", "layouts", "functions", "test", "scripts", "netlify.toml", ".eleventy.js"])
     expect(existsSync(path.join(site, entry)), entry).toBe(true);
-  // node_modules/ is npm ci's, and package-lock.json the site's own (below).
-  const left = [...NOT_STARTER].filter((e) => !["node_modules", "package-lock.json"].includes(e));
-  expect(left.filter((entry) => existsSync(path.join(site, entry)))).toEqual([]);
+  // Only the starter's own files, and package.json and package-lock.json the site's own (below), node_modules/ npm ci's.
+  const own = new Set([...STARTER_FILES, "package.json", "package-lock.json", "node_modules"]);
+  expect(readdirSync(site).filter((entry) => !own.has(entry))).toEqual([]);
 });
 
 it("depends on littlepress from the registry, not on a workspace, and installs the package itself", () => {

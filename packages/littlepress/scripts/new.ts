@@ -1,7 +1,12 @@
 // littlepress new <folder>: a site of your own, made from the starter this runs
 // in (the littlepress repository's root, or a site made from it). It copies the
-// starter's files, not the package (packages/), the repository's CI (.ci/),
-// git's and npm's folders or what the tools leave, and writes a package.json
+// starter's own files, by name (STARTER_FILES), and nothing else: not the
+// package (packages/), the repository's CI (.ci/), git's and npm's folders,
+// what the tools leave, nor anything of the author's there (a .env holding the
+// sealing key or a Netlify token, an .npmrc with a registry token, an
+// editor's .vscode/), which a list of what to leave out would miss the day
+// someone has one; and the new site's .gitignore ignores .env (SITE_IGNORES).
+// It writes a package.json
 // that takes littlepress from the registry like any dependency: no workspace,
 // and no package-lock.json of the repository's, which links littlepress to
 // packages/littlepress (a copy with it installs nothing there, and npm start
@@ -14,29 +19,46 @@ import { packageFile } from "../lib/build/package-files.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
 /**
- * What the littlepress repository holds besides the starter: the package, the
- * repository's CI, git's and npm's folders, the workspace's lockfile, and what
- * the tools leave (a name starting with _site is built output too, and a .log
- * file a tool's log, as the repository's .gitignore has them: notStarter).
+ * The starter's own files and folders, at its root: all a new site is made
+ * of, besides the package.json written for it. Inside these folders, a name
+ * starting with "." is not copied either (the starter has none there).
  */
-export const NOT_STARTER: ReadonlySet<string> = new Set([
-  ".git",
-  ".ci",
-  "packages",
-  "node_modules",
-  "package-lock.json",
-  "_site",
-  "_site_data",
-  ".test-work",
-  ".cache",
-  ".netlify",
-  ".littlepress",
-  "preview",
-]);
+export const STARTER_FILES: readonly string[] = [
+  ".eleventy.js",
+  ".github",
+  ".gitignore",
+  ".prettierignore",
+  ".prettierrc.json",
+  "LICENSE",
+  "README.md",
+  "content",
+  "eslint.config.js",
+  "functions",
+  "layouts",
+  "netlify.toml",
+  "scripts",
+  "test",
+  "tsconfig.json",
+  "vitest.config.ts",
+];
 
-/** Whether a top-level entry of the repository stays out of a new site. */
-export const notStarter = (entry: string) =>
-  NOT_STARTER.has(entry) || entry.startsWith("_site") || entry.endsWith(".log");
+/** What the new site's .gitignore has, whatever the starter's had: a .env holds secrets, and `git add -A` takes all. */
+export const SITE_IGNORES: readonly string[] = [".env", ".env.*"];
+
+/** Whether a path inside the starter (relative to it, "/"-separated) is copied into a new site. */
+export function starterFile(relative: string): boolean {
+  const [top, ...rest] = relative.split(/[\\/]/);
+  return STARTER_FILES.includes(top!) && !rest.some((part) => part.startsWith("."));
+}
+
+/** The new site's .gitignore: the starter's, with SITE_IGNORES added where it lacks them. */
+export function siteGitignore(starter: string): string {
+  const lines = new Set(starter.split(/\r?\n/).map((line) => line.trim()));
+  const missing = SITE_IGNORES.filter((rule) => !lines.has(rule));
+  if (!missing.length) return starter;
+  const text = starter && !starter.endsWith("\n") ? `${starter}\n` : starter;
+  return `${text}${text ? "\n" : ""}# Secrets (the sealing key, tokens): never committed\n${missing.join("\n")}\n`;
+}
 
 /**
  * The repository's devDependencies that only its own CI uses (.ci/tests: a
@@ -131,12 +153,13 @@ export const USAGE = `Usage: littlepress new <folder> [options]
 
 Makes a site of your own in <folder> (new, or empty) from the starter this runs
 in: the littlepress repository's root (or a site made from it), its content/,
-layouts/, functions/, test/, scripts/ and settings, but not the package
-(packages/), the repository's CI (.ci/), node_modules/, built output or the
-repository's package-lock.json. Its package.json takes littlepress from the
-registry (^ the version running), with no workspace; npm then resolves the
-site's own package-lock.json (npm install --package-lock-only), so that
-\`npm ci && npm start\` works there.
+layouts/, functions/, test/, scripts/ and settings, and nothing else: not the
+package (packages/), the repository's CI (.ci/), node_modules/, built output,
+the repository's package-lock.json, or a file of yours there such as .env or
+.npmrc. The site's .gitignore ignores .env. Its package.json takes
+littlepress from the registry (^ the version running), with no workspace; npm
+then resolves the site's own package-lock.json (npm install
+--package-lock-only), so that \`npm ci && npm start\` works there.
 
 Options:
   --no-install   copy only, with no package-lock.json (run npm install there)
@@ -161,6 +184,18 @@ export function npm(args: string[], cwd: string): Promise<number> {
     child.once("error", reject);
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/** Copies the starter's own files (starterFile) from `source` into `target`, and writes the site's .gitignore. */
+function copyStarter(source: string, target: string): void {
+  for (const entry of readdirSync(source).filter((name) => starterFile(name)))
+    cpSync(path.join(source, entry), path.join(target, entry), {
+      recursive: true,
+      filter: (from) => starterFile(path.relative(source, from)),
+    });
+  const ignore = path.join(source, ".gitignore");
+  const starterIgnores = existsSync(ignore) ? readFileSync(ignore, "utf8") : "";
+  writeFileSync(path.join(target, ".gitignore"), siteGitignore(starterIgnores));
 }
 
 export async function main(
@@ -191,8 +226,7 @@ export async function main(
   if (cannot) return fail(`cannot make a site in ${shown(cwd, target)}: ${cannot}`);
 
   mkdirSync(target, { recursive: true });
-  const entries = readdirSync(source).filter((entry) => !notStarter(entry));
-  for (const entry of entries) cpSync(path.join(source, entry), path.join(target, entry), { recursive: true });
+  copyStarter(source, target);
   const { version } = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
   const site = sitePackage(starter, siteName(target), version);
   writeFileSync(path.join(target, "package.json"), `${JSON.stringify(site, null, 2)}\n`);

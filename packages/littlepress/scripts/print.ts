@@ -77,6 +77,8 @@ export interface PrintUse {
   browser?: Browser;
   /** Each try's limit to send the job (default: jobTimeoutMs of the job's size, escpos-send.ts). */
   sendTimeoutMs?: number;
+  /** The most memory the page may hold, in MiB (default: PAGE_MEMORY_MIB, preview/memory-ceiling.ts). */
+  memoryMiB?: number;
 }
 
 export async function main(argv: string[], out: Output = processOutput, use: PrintUse = {}): Promise<number> {
@@ -161,7 +163,7 @@ export async function main(argv: string[], out: Output = processOutput, use: Pri
   const chromium = use.browser ? { browser: use.browser } : await startChromium();
   if ("problem" in chromium) return fail(chromium.problem);
   const { browser } = chromium;
-  const renderers = new Renderers(browser, values.timeout ? Number(values.timeout) * 1000 : undefined);
+  const renderers = new Renderers(browser, values.timeout ? Number(values.timeout) * 1000 : undefined, use.memoryMiB);
   try {
     const header = { at: new Date(time.ms), from: meta.name, timeZone: zone };
     const printed = await printPage(renderers, printer, { html: edition.html!, origin: edition.url }, header, (line) =>

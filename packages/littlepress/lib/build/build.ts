@@ -7,6 +7,7 @@ import Eleventy, { type EleventyConfig } from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
 import { siteDataDir } from "../model/site-paths.ts";
+import { withoutUrlSecrets } from "../model/shown-url.ts";
 import littlepress, { type LittlepressOptions, type RunSettings } from "./eleventy-plugin.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
@@ -216,11 +217,12 @@ export async function functionDataSize(output = "_site", folder?: string): Promi
 /** Every message in an error's chain, for errors that are not content problems (a template syntax error, say). */
 export function describeBuildError(error: unknown): string {
   const content = findContentError(error);
-  if (content) return content.message;
+  // A message may quote a URL a data file or template used, with its credentials or key: never printed.
+  if (content) return withoutUrlSecrets(content.message);
   // Eleventy's wrappers repeat what they wrap ("Error copying passthrough files: <the cause>"): said once.
   const said = [...new Set(chainMessages(error, 6))];
   const lines = said.filter((line, i) => !said.some((other, j) => j !== i && other !== line && other.includes(line)));
-  return `The build failed:\n  ${lines.join("\n  ")}\n  fix: ${buildErrorFix(lines.join("\n"))}`;
+  return withoutUrlSecrets(`The build failed:\n  ${lines.join("\n  ")}\n  fix: ${buildErrorFix(lines.join("\n"))}`);
 }
 
 /**

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chainMessages, ContentError, errorChain, findContentError } from "../model/content-error.ts";
+import { shownUrl, withoutUrlSecrets } from "../model/shown-url.ts";
 import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
 
@@ -102,20 +103,22 @@ function fetchFailure(error: unknown, content: string): ContentError | undefined
     const invalid = e instanceof Error ? INVALID_SOURCE.exec(e.message) : null;
     if (invalid) {
       const problem = "is not a full URL (http:// or https://): eleventy-fetch cannot fetch it";
-      return new ContentError([{ file: dataFileOf(invalid[1]!, content), field: invalid[1]!, problem, fix: FIX }]);
+      const field = shownUrl(invalid[1]!);
+      return new ContentError([{ file: dataFileOf(invalid[1]!, content), field, problem, fix: FIX }]);
     }
     const said = e instanceof Error ? BAD_RESPONSE.exec(e.message) : null;
     if (!said) continue;
     const [, url, status, statusText] = said;
-    const problem = `the fetch failed: ${reason(status, statusText, chain.slice(i + 1))}`;
-    return new ContentError([{ file: dataFileOf(url!, content), field: url!, problem, fix: FIX }]);
+    // The network library's own words may quote the URL whole (credentials and query): shown as the field is.
+    const problem = withoutUrlSecrets(`the fetch failed: ${reason(status, statusText, chain.slice(i + 1))}`, [url!]);
+    return new ContentError([{ file: dataFileOf(url!, content), field: shownUrl(url!), problem, fix: FIX }]);
   }
   return undefined;
 }
 
 // eleventy-fetch 5's words: "Bad response for <url> (<status>): <statusText>", or
-// "Bad response for <url>: <message>" for a network error. The URL is shown without
-// its query, so an API key in it is never printed.
+// "Bad response for <url>: <message>" for a network error. eleventy-fetch leaves out
+// the query; the URL is shown as shownUrl shows every URL (no user name or password either).
 const BAD_RESPONSE = /^Bad response for (\S+?)(?: \((\d+)\): (.*)|: .*)$/s;
 
 // …and for a source that is not a URL (a relative path, undefined from a missing environment variable).

@@ -12,6 +12,7 @@ import { readText } from "./text-file.ts";
 import { dataEditions, paginationProblem } from "./data-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
 import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
+import { quotedUrl } from "../model/shown-url.ts";
 import { pushMark } from "../model/push.ts";
 import { fileVersion } from "../model/file-version.ts";
 import type { PostPart } from "./blog-posts.ts";
@@ -175,7 +176,7 @@ function readSiteSettings(
       problems.push({
         file,
         field: "url",
-        problem: `${JSON.stringify(url)} is not an http(s) URL`,
+        problem: `${typeof url === "string" ? quotedUrl(url) : JSON.stringify(url)} is not an http(s) URL`,
         fix: 'write the address the site is deployed at, such as "https://my-press.netlify.app"',
       });
   }

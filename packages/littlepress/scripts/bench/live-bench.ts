@@ -13,7 +13,7 @@
 // time, as npm start logs it, is kept beside it.
 import { cpSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { notStarter } from "../new.ts";
+import { starterFile } from "../new.ts";
 import { spawnStart, type StartedProcess } from "../start.ts";
 import { generateSite, random, SERIAL, splitEditions } from "./generate.ts";
 import { compiledBin, median, progress, ROOT } from "./util.ts";
@@ -48,7 +48,7 @@ const STARTER = path.resolve(ROOT, "..", "..");
 /** A copy of the starter in `work`, as `littlepress new` copies it; its path. */
 function starterCopy(work: string): string {
   const project = path.join(work, "starter");
-  for (const entry of readdirSync(STARTER).filter((e) => !notStarter(e)))
+  for (const entry of readdirSync(STARTER).filter((e) => starterFile(e)))
     cpSync(path.join(STARTER, entry), path.join(project, entry), { recursive: true });
   return project;
 }

@@ -35,11 +35,13 @@ export class Renderers {
   constructor(
     private readonly browser: Browser,
     private readonly timeoutMs = PAGE_TIMEOUT_MS,
+    /** The most memory a page may hold, in MiB (render.ts's default unless told). */
+    private readonly memoryMiB?: number,
   ) {}
 
   async render(width: number, page: PrintablePage, header: PrintHeader): Promise<Render> {
     // No site: each page loads its own publication's images, styles and fonts (render.ts).
-    const renderer = await PaperRenderer.open(this.browser, undefined, this.timeoutMs, width);
+    const renderer = await PaperRenderer.open(this.browser, undefined, this.timeoutMs, width, this.memoryMiB);
     try {
       return await renderer.renderHtml(page.html, header, page.origin ? { origin: page.origin } : {});
     } finally {

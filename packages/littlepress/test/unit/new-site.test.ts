@@ -8,7 +8,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main, NOT_STARTER, notStarter, REPOSITORY_ONLY, siteName, sitePackage } from "../../scripts/new.ts";
+import {
+  main,
+  REPOSITORY_ONLY,
+  SITE_IGNORES,
+  siteGitignore,
+  siteName,
+  sitePackage,
+  STARTER_FILES,
+  starterFile,
+} from "../../scripts/new.ts";
 import { compiled } from "../helpers/kit-script.ts";
 
 const run = promisify(execFile);
@@ -62,6 +71,26 @@ describe("the new site's package.json", () => {
   });
 });
 
+/** A token that must not leave the starter, and where an author keeps such things. */
+const SECRET = "LITTLEPRESS_SEAL_KEY=sk-secret-4f1d";
+const SECRET_FILES = [
+  ".env",
+  ".env.production",
+  ".npmrc",
+  ".vscode/settings.json",
+  ".idea/workspace.xml",
+  "notes.txt",
+  "content/hello/.env",
+  "functions/.npmrc",
+];
+
+/** Every file under `dir`, relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+}
+
 describe("littlepress new", () => {
   let work: string;
   let starter: string;
@@ -81,13 +110,18 @@ describe("littlepress new", () => {
     for (const file of ["content/hello/publication.json", "layouts/edition.njk", "functions/edition.mts"]) write(file);
     for (const file of ["test/site/a.test.ts", "scripts/test.js", ".eleventy.js", ".github/workflows/ci.yml"])
       write(file);
-    for (const entry of NOT_STARTER) write(path.join(entry, "x"));
-    for (const left of ["_site.blog/index.html", "_site_data.2/index.json", "npm-debug.log"]) write(left);
+    for (const entry of [".git", ".ci", "packages", "node_modules", "_site", ".cache", ".netlify", ".littlepress"])
+      write(path.join(entry, "x"));
+    for (const left of ["package-lock.json", "_site.blog/index.html", "_site_data.2/index.json", "npm-debug.log"])
+      write(left);
+    write(".gitignore", "node_modules/\n_site/\n");
+    // The author's secrets, where they keep them: none may reach the new site.
+    for (const file of SECRET_FILES) write(file, `${SECRET}\n`);
   });
 
   afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-  it("copies the starter, not what NOT_STARTER names or built output, and writes the site's package.json", async () => {
+  it("copies the starter's own files, nothing else of the folder, and writes the site's package.json", async () => {
     const { out, output } = capture();
     const calls: { args: string[]; cwd: string }[] = [];
     const runNpm = (args: string[], cwd: string) => (calls.push({ args, cwd }), Promise.resolve(0));
@@ -95,8 +129,22 @@ describe("littlepress new", () => {
     expect(await main(["../../my-press"], output, { cwd: path.join(starter, "content"), runNpm })).toBe(0);
 
     expect(readdirSync(site).sort()).toEqual(
-      [".eleventy.js", ".github", "content", "functions", "layouts", "package.json", "scripts", "test"].sort(),
+      [
+        ".eleventy.js",
+        ".github",
+        ".gitignore",
+        "content",
+        "functions",
+        "layouts",
+        "package.json",
+        "scripts",
+        "test",
+      ].sort(),
     );
+    // No secret in any file, at the top or inside a folder the starter has.
+    const files = filesUnder(site);
+    expect(files.filter((file) => readFileSync(path.join(site, file), "utf8").includes(SECRET))).toEqual([]);
+    expect(files).toContain("content/hello/publication.json");
     expect(existsSync(path.join(site, "content/hello/publication.json"))).toBe(true);
     expect(existsSync(path.join(site, ".github/workflows/ci.yml"))).toBe(true);
     const pkg = JSON.parse(readFileSync(path.join(site, "package.json"), "utf8")) as typeof STARTER;
@@ -156,11 +204,50 @@ describe("littlepress new", () => {
     expect(out.stderr).toBe("new: name one folder for the site; see --help\n".repeat(2));
   });
 
-  it("counts built output and logs of every name as not the starter's", () => {
-    expect(["_site", "_site.blog", "_site_data.2", "node_modules", ".ci", "npm-debug.log"].every(notStarter)).toBe(
-      true,
+  it("takes only the starter's own names: no dotfile it does not know, at the top or inside its folders", () => {
+    const outside = [".env", ".env.local", ".npmrc", ".vscode", ".ci", "_site", "node_modules", "packages", "x.log"];
+    expect(outside.some((entry) => starterFile(entry))).toBe(false);
+    expect(["content/a/.env", "functions/.npmrc", "test/.cache/x", ".github/.secrets"].some(starterFile)).toBe(false);
+    expect(STARTER_FILES.every((entry) => starterFile(entry))).toBe(true);
+    expect(["content/a/publication.json", ".github/workflows/ci.yml"].every(starterFile)).toBe(true);
+  });
+
+  it("makes a site whose git leaves a .env out, and says so in its .gitignore", async () => {
+    const { output } = capture();
+    const site = path.join(work, "site");
+    expect(await main(["../site"], output, { cwd: starter, runNpm: () => Promise.resolve(0) })).toBe(0);
+    expect(readFileSync(path.join(site, ".gitignore"), "utf8")).toMatch(
+      /^node_modules\/\n_site\/\n\n# Secrets.*\n\.env\n\.env\.\*\n$/,
     );
-    expect(["content", "layouts", ".github", "scripts", "site.json"].some(notStarter)).toBe(false);
+    // The author adds their secrets to the new site, as the README's deploy asks for keys, and commits everything.
+    for (const file of [".env", ".env.production"]) writeFileSync(path.join(site, file), `${SECRET}\n`);
+    await run("git", ["init", "-q"], { cwd: site });
+    await run("git", ["add", "-A"], { cwd: site });
+    const { stdout } = await run("git", ["ls-files"], { cwd: site });
+    expect(stdout.split("\n")).toContain("package.json");
+    expect(stdout).not.toMatch(/\.env/);
+  });
+
+  it("knows every file at the repository's root: the starter's own, or the repository's", async () => {
+    // A file added to the root is not copied into new sites until STARTER_FILES names it: this says so.
+    const { stdout } = await run("git", ["ls-files"], { cwd: path.resolve("../..") });
+    const top = new Set(
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((file) => file.split("/")[0]!),
+    );
+    const repository = ["packages", ".ci", "package.json", "package-lock.json"];
+    expect([...top].filter((entry) => !STARTER_FILES.includes(entry) && !repository.includes(entry))).toEqual([]);
+  });
+
+  it("adds the .env rules to a .gitignore only where they are missing", () => {
+    expect(SITE_IGNORES).toEqual([".env", ".env.*"]);
+    expect(siteGitignore("")).toBe("# Secrets (the sealing key, tokens): never committed\n.env\n.env.*\n");
+    expect(siteGitignore("a/\n.env\n")).toBe(
+      "a/\n.env\n\n# Secrets (the sealing key, tokens): never committed\n.env.*\n",
+    );
+    expect(siteGitignore("a/\n.env\n.env.*\n")).toBe("a/\n.env\n.env.*\n");
   });
 });
 
