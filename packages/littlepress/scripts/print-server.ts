@@ -42,7 +42,10 @@ Options:
   --interval <s>      seconds between runs (default 60)
   --once              one run, then exit
   --at <time>         with --once: run as if it were this instant (ISO 8601)
-  -h, --help          show this text`;
+  -h, --help          show this text
+
+Example:
+  littlepress print-server --config printers.json --once`;
 
 const OPTIONS = {
   config: { type: "string" },
@@ -72,7 +75,10 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   try {
     raw = JSON.parse(await readFile(values.config, "utf8"));
   } catch (error) {
+    // No such file, or not JSON, is the person's to fix (exit 1); a file that is there and cannot be read
+    // (a folder, no permission) is what the command did not expect: runTool says it, exit 3.
     const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && code !== "ENOENT") throw error;
     return fail(`${values.config}: ${code === "ENOENT" ? "no such file" : firstLine(error)}`);
   }
   const config = readPrintersConfig(raw);
