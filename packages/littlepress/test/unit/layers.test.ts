@@ -6,11 +6,13 @@
 // - lib/server: Node-only hosting and live reload.
 // lib/platform's folders have walls too, in this order, each above the ones before
 // it (a module may import model, edge, its own folder and the levels below it):
-//   stores < printers < printing < runtime.ts < subscribing < pushing < delivering
+//   stores < printers < printing < runtime < subscribing < pushing < delivering
 // - stores: the state store, its keys and records; model only (no edge);
 // - printers: print keys and ESC/POS, what is sent to a printer; model and edge;
 // - printing: one print job's lifecycle on the store; also stores and printers;
-// - runtime.ts: what a platform function runs with (the site, the store, print keys);
+// - runtime, the files at lib/platform's top: what a platform function runs with
+//   (runtime.ts: the site, the store, print keys) and the one adapter that hands it
+//   to its handler (platform-function.ts);
 // - subscribing, pushing, delivering: the three kinds of work, each over the levels
 //   below it (a delivery run starts the push runs that are due).
 // The order is today's imports, made strict: nothing below reaches up.
@@ -76,13 +78,14 @@ function roleOf(file: string): Role | "functions" | undefined {
 }
 
 /** lib/platform's levels, lowest first (the header says why), and what each may import of lib/ besides. */
-const PLATFORM_LEVELS = ["stores", "printers", "printing", "runtime.ts", "subscribing", "pushing", "delivering"];
+const PLATFORM_LEVELS = ["stores", "printers", "printing", "runtime", "subscribing", "pushing", "delivering"];
 const PLATFORM_OUTSIDE: Record<string, readonly Role[]> = { stores: ["model"] };
 
-/** "stores" for lib/platform/stores/x.ts, "runtime.ts" for lib/platform/runtime.ts; undefined outside lib/platform. */
+/** "stores" for lib/platform/stores/x.ts, "runtime" for a file at lib/platform's top; undefined outside it. */
 function levelOf(file: string): string | undefined {
   const [top, role, level] = relative(file).split("/");
-  return top === "lib" && role === "platform" ? level : undefined;
+  if (top !== "lib" || role !== "platform" || level === undefined) return undefined;
+  return /\.m?ts$/.test(level) ? "runtime" : level;
 }
 
 const modules = [...ROLES.flatMap((role) => sourceFiles(path.join("lib", role))), ...sourceFiles("functions")];
