@@ -68,9 +68,6 @@ type Parsed<O extends Options> = ReturnType<
   typeof parseArgs<{ args: string[]; allowPositionals: boolean; options: O }>
 >;
 
-/** Every tool takes -h and --help. */
-const HELP = { help: { type: "boolean", short: "h" } } as const;
-
 /**
  * Answers `--help` (exit 0) and bad arguments (one sentence and "see --help", exit 2);
  * returns undefined when the tool should go on with the parsed options. `parsed`
@@ -106,26 +103,6 @@ export function parseToolArgs<O extends Options>(
 function firstSentence(message: string): string {
   const sentence = message.split(/\.\s/)[0]!;
   return sentence.charAt(0).toLowerCase() + sentence.slice(1);
-}
-
-/**
- * For a script run from package.json: reads process.argv with -h/--help added,
- * answers help and mistakes (setting the exit code), and then returns undefined;
- * otherwise returns the parsed arguments.
- */
-export function scriptArgs<O extends Options>(
-  tool: string,
-  usage: string,
-  options: O,
-  allowPositionals = false,
-): Parsed<O & typeof HELP> | undefined {
-  const parsed = parseToolArgs(process.argv.slice(2), { ...options, ...HELP }, allowPositionals);
-  const answered = answerUsage(tool, parsed, usage, processOutput);
-  if (answered !== undefined || "error" in parsed) {
-    process.exitCode = answered ?? EXIT.usage;
-    return undefined;
-  }
-  return parsed;
 }
 
 /** What is wrong with a --timeout value (seconds, above 0 and at most 600), or undefined. */
