@@ -135,10 +135,15 @@ export function runTool(tool: string, moduleUrl: string, main: (argv: string[]) 
   );
 }
 
+/** The first line of an error's message: a browser's or a library's message goes on with a call log or a stack. */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
+}
+
 /** What was thrown out of a tool, said in one line (a library's message may go on with a call log); its exit code. */
 export function sayFailure(tool: string, error: unknown, out: Output): number {
-  const message = error instanceof Error ? error.message : String(error);
-  const line = shownLine(message.split("\n")[0] ?? message);
+  const line = shownLine(firstLine(error));
   if (!(error instanceof ToolFailure)) {
     out.stderr(`${tool}: internal error: ${line}\n`);
     return EXIT.fault;

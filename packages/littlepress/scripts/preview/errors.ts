@@ -8,8 +8,5 @@ import { ToolFailure } from "../cli.ts";
  */
 export class PreviewError extends ToolFailure {}
 
-/** The first line of an error's message: a browser's or a library's message goes on with a call log or a stack. */
-export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
-}
+// The first line of an error's message, as every tool says one (cli.ts).
+export { firstLine } from "../cli.ts";
