@@ -165,8 +165,8 @@ Options:
   --no-install   copy only, with no package-lock.json (run npm install there)
   -h, --help     show this text
 
-Exit code: 0 the site is made; 1 the folder or the starter will not do, or npm
-failed (the copy is left there); 2 a mistake in the arguments.
+The folder or the starter will not do, or npm failed, is exit 1 (when npm
+failed, the copy is left there).
 
 Example:
   npx littlepress new ../my-press && cd ../my-press && npm ci && npm start`;

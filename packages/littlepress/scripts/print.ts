@@ -50,8 +50,8 @@ Only the publication's own origin is asked; redirects are not followed; an
 edition over 4 MiB or slower than the timeout is refused. A host name must
 resolve to a public address; write a home server's address as an IP.
 
-Exit code: 0 printed, or nothing to print (204, 410); 1 the publication or the
-printer failed; 2 a mistake in the arguments.
+Nothing to print (204, 410) is done, exit 0; the publication or the printer
+failing is exit 1.
 
 Example:
   littlepress print https://press.example/almanac/ --to tcp://192.168.1.50:9100 --width 576`;

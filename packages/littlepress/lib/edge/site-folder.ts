@@ -5,7 +5,7 @@ import type { PrintKeyOrigin } from "../model/print-key.ts";
 /**
  * What the local server (and the tests) tell a function that Netlify tells it
  * otherwise, or not at all: one typed object, read by the platform's runtime
- * (lib/platform/runtime.ts) and, for `site` alone, by the edition endpoints.
+ * (lib/platform/runtime.ts) and, for `site` alone, by siteFor; never by a handler itself.
  */
 export interface LocalSite {
   /** The built site's folder (absolute); deployed, the one beside the function (deployedSite). */
@@ -102,14 +102,17 @@ function readingBuild(site: string, build: number): void {
 /** The built site's folder name in the project (netlify.toml's publish). */
 const PUBLISHED = "_site";
 
+/** The deployed site, worked out once per function module: its working folder and environment do not change. */
+let deployed: string | undefined;
+
 /**
- * The built site for a request: the one the caller names, else the deployed
- * one beside the function. Under `npm start`, what was read of an earlier
- * build of it is forgotten first (readingBuild).
+ * The built site for a request: the one the caller names (the local server, the tests), else the deployed one
+ * beside the function. The one way a handler finds its site (the platform's through its runtime). Under
+ * `npm start`, what was read of an earlier build of it is forgotten first (readingBuild).
  */
 export function siteFor(context: ServeContext | undefined): string {
   const local = context?.littlepress;
-  if (local?.site === undefined) return deployedSite();
+  if (local?.site === undefined) return (deployed ??= deployedSite());
   if (local.build !== undefined) readingBuild(local.site, local.build);
   return local.site;
 }

@@ -20,7 +20,8 @@ Options:
   --json              print a machine-readable report
   --strict            count warnings as failures
   -h, --help          show this help
-Exit code: 0 when nothing failed, 1 on any FAIL, 2 on bad arguments.
+
+Any FAIL is exit 1; a warning is, with --strict.
 
 Example:
   npm run check -- http://127.0.0.1:8080/lighthouse/ --days 7 --tz Europe/London`;

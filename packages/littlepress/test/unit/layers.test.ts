@@ -4,6 +4,18 @@
 // - lib/platform: subscriptions, deliveries, print keys, the state stores;
 // - lib/build: the Eleventy plugin and the build's work;
 // - lib/server: Node-only hosting and live reload.
+// lib/platform's folders have walls too, in this order, each above the ones before
+// it (a module may import model, edge, its own folder and the levels below it):
+//   stores < printers < printing < runtime < subscribing < pushing < delivering
+// - stores: the state store, its keys and records; model only (no edge);
+// - printers: print keys and ESC/POS, what is sent to a printer; model and edge;
+// - printing: one print job's lifecycle on the store; also stores and printers;
+// - runtime, the files at lib/platform's top: what a platform function runs with
+//   (runtime.ts: the site, the store, print keys) and the one adapter that hands it
+//   to its handler (platform-function.ts);
+// - subscribing, pushing, delivering: the three kinds of work, each over the levels
+//   below it (a delivery run starts the push runs that are due).
+// The order is today's imports, made strict: nothing below reaches up.
 // The rule is checked twice: in the source's imports (type-only ones too), one
 // module at a time, and in what esbuild bundles for each function, which must
 // reach only code it uses. test/deploy/bundle.test.ts checks the zips Netlify ships.
@@ -65,6 +77,17 @@ function roleOf(file: string): Role | "functions" | undefined {
   return top === "lib" ? ROLES.find((role) => role === folder) : undefined;
 }
 
+/** lib/platform's levels, lowest first (the header says why), and what each may import of lib/ besides. */
+const PLATFORM_LEVELS = ["stores", "printers", "printing", "runtime", "subscribing", "pushing", "delivering"];
+const PLATFORM_OUTSIDE: Record<string, readonly Role[]> = { stores: ["model"] };
+
+/** "stores" for lib/platform/stores/x.ts, "runtime" for a file at lib/platform's top; undefined outside it. */
+function levelOf(file: string): string | undefined {
+  const [top, role, level] = relative(file).split("/");
+  if (top !== "lib" || role !== "platform" || level === undefined) return undefined;
+  return /\.m?ts$/.test(level) ? "runtime" : level;
+}
+
 const modules = [...ROLES.flatMap((role) => sourceFiles(path.join("lib", role))), ...sourceFiles("functions")];
 
 describe("what may import what", () => {
@@ -81,6 +104,29 @@ describe("what may import what", () => {
       .filter((target) => !MAY_IMPORT[role].includes(roleOf(target) as Role))
       .map(relative);
     expect(outside, `${role} may import ${MAY_IMPORT[role].join(", ")}`).toEqual([]);
+  });
+});
+
+describe("lib/platform's levels", () => {
+  const platform = modules.filter((f) => levelOf(f) !== undefined);
+
+  it("knows every folder of lib/platform", () => {
+    expect([...new Set(platform.map((f) => levelOf(f)!))].sort()).toEqual([...PLATFORM_LEVELS].sort());
+  });
+
+  it.each(platform.map((f) => [relative(f), f]))("%s imports no level above its own", (_, file) => {
+    const level = levelOf(file)!;
+    const below = PLATFORM_LEVELS.slice(0, PLATFORM_LEVELS.indexOf(level) + 1);
+    const outside = PLATFORM_OUTSIDE[level] ?? ["model", "edge"];
+    const wrong = importsOf(file)
+      .filter(({ spec }) => spec.startsWith("."))
+      .map(({ spec }) => path.resolve(path.dirname(file), spec))
+      .filter((target) => {
+        const targetLevel = levelOf(target);
+        return targetLevel ? !below.includes(targetLevel) : !outside.includes(roleOf(target) as Role);
+      })
+      .map(relative);
+    expect(wrong, `${level} may import ${[...outside, ...below].join(", ")}`).toEqual([]);
   });
 });
 

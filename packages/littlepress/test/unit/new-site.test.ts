@@ -18,6 +18,7 @@ import {
   STARTER_FILES,
   starterFile,
 } from "../../scripts/new.ts";
+import { EXIT_CODES } from "../../scripts/cli.ts";
 import { compiled } from "../helpers/kit-script.ts";
 
 const run = promisify(execFile);
@@ -259,15 +260,16 @@ describe("littlepress new, as a command", () => {
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
 
-  it("answers --help with its usage, options and an example (exit 0)", async () => {
+  it("answers --help with its usage, options, an example and the exit codes (exit 0)", async () => {
     const { code, stdout } = await littlepress("--help");
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: littlepress new <folder> \[options\]\n/);
     expect(stdout).toMatch(/\n {2}--no-install +copy only/);
     expect(stdout).toMatch(/\n {2}-h, --help +show this/);
     expect(stdout).toMatch(
-      /\nExample:\n {2}npx littlepress new \.\.\/my-press && cd \.\.\/my-press && npm ci && npm start\n$/,
+      /\nExample:\n {2}npx littlepress new \.\.\/my-press && cd \.\.\/my-press && npm ci && npm start\n\n/,
     );
+    expect(stdout.endsWith(`\n${EXIT_CODES}\n`)).toBe(true);
   }, 70_000);
 
   it("refuses an unknown option in one line that points at --help (exit 2)", async () => {

@@ -25,7 +25,7 @@ import {
   type FormValues,
   type PageMeta,
 } from "./subscribe-page.ts";
-import { returnSeat, takeSeat, type TakenSeat } from "./seats.ts";
+import { returnSeat, takeSeat, type TakenSeat } from "../stores/seats.ts";
 import { createSubscription, newSubscriptionId, unsubscribe } from "./subscription-records.ts";
 import { liveSubscriptions } from "../stores/subscriptions.ts";
 
