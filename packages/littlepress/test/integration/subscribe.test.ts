@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { runDeliveries } from "../../lib/platform/delivering/run.ts";
@@ -349,5 +349,66 @@ describe("the cap an author sets in content/site.json", () => {
     } finally {
       capped.remove();
     }
+  });
+});
+
+describe("a print key the site's own list refuses", () => {
+  /** One subscribe through the deployed function, allowing `printKeys`; the page and the lines the log got. */
+  async function refused(printKeys: { origin: string; private: boolean }[], ip: string) {
+    const subscribe = await import("../../functions/subscribe.mts");
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const own = tempLocalState("subscribe-refused");
+    try {
+      const res = await callFunction(
+        subscribe,
+        new Request(`${server.url}/settings/subscribe/`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(good()),
+        }),
+        {
+          littlepress: {
+            site: builtSite("basic"),
+            state: own.folder,
+            keyFile: own.keyFile,
+            origin: server.url,
+            printKeys,
+          },
+          ip,
+        },
+      );
+      return { status: res.status, page: await res.text(), log: warned.mock.calls.map((call) => call.join(" ")) };
+    } finally {
+      warned.mockRestore();
+      own.remove();
+    }
+  }
+  const origin = () => new URL(sirius.url).origin;
+
+  it("logs for the owner the origin to add to content/site.json, never the key, and tells the subscriber no host", async () => {
+    const { status, page, log } = await refused([{ origin: "https://device.li", private: false }], "192.0.2.61");
+    expect(status).toBe(400);
+    expect(page).toContain("this site cannot print to that key");
+    expect(page).not.toContain(origin());
+    expect(log).toEqual([
+      `subscribe: refused a print key on ${origin()}: content/site.json's "print_key_origins" (now: https://device.li) ` +
+        `does not list it; to take keys from that service, add {"origin": "${origin()}", "private": true} to that list.`,
+    ]);
+    expect(log.join("")).not.toContain("kitchen1");
+  });
+
+  it("says how to allow a listed service at a private address", async () => {
+    const { status, log } = await refused([{ origin: origin(), private: false }], "192.0.2.62");
+    expect(status).toBe(400);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toContain(`refused a print key on ${origin()}: it is at a private address`);
+    expect(log[0]).toContain(`write the entry as {"origin": "${origin()}", "private": true}`);
+    expect(log[0]).not.toContain("kitchen1");
+  });
+
+  it("logs nothing for a key it takes", async () => {
+    const { status, log } = await refused(sirius.allowed, "192.0.2.63");
+    expect(status).toBe(200);
+    expect(log).toEqual([]);
   });
 });

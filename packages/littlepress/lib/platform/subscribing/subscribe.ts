@@ -8,8 +8,9 @@
 // publication (maxSubscriptions) with a seat taken before anything else is asked (seats.ts).
 import type { SpecField } from "../../model/config-fields.ts";
 import { pad } from "../../model/dates.ts";
-import { parsePrintKeyUrl } from "../../model/print-key.ts";
+import { allowedPrintKeyOrigin, parsePrintKeyUrl, type PrintKeyOrigin } from "../../model/print-key.ts";
 import { printerName, UNNAMED_PRINTER } from "../../model/printer-name.ts";
+import { isAddressLiteral, isPublicAddress } from "../../model/addresses.ts";
 import { isTimeZone } from "../../model/time-zones.ts";
 import { MAX_BODY_BYTES } from "../../edge/config-request.ts";
 import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
@@ -195,6 +196,7 @@ async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<KeyPrinter 
     return { error: `Print key: ${key.host} does not know this key; copy it again from your printer's page.` };
   const printer = "status" in reply ? printerFrom(reply.status, reply.body) : undefined;
   if (printer) return printer;
+  if ("refused" in reply) console.warn(ownersFix(key, o.printKeys.allowed));
   const services = o.printKeys.allowed.map((entry) => new URL(entry.origin).host).join(", ");
   return {
     error:
@@ -202,6 +204,31 @@ async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<KeyPrinter 
       "answering as a print key does (GET with Accept: application/json gives the printer's name as JSON); " +
       "copy yours again from your printer's page, or try again later.",
   };
+}
+
+/**
+ * The server's log line for the site's owner when a key was refused by the
+ * site's own list: the subscriber's page says only that the site cannot print
+ * there (it tells nothing about hosts), so the owner learns here which origin
+ * to list, and how. The origin only: the key's path is its secret.
+ */
+export function ownersFix(key: URL, allowed: readonly PrintKeyOrigin[]): string {
+  const origin = key.origin;
+  const privateEntry = `{"origin": "${origin}", "private": true}`;
+  if (allowedPrintKeyOrigin(key, allowed))
+    return (
+      `subscribe: refused a print key on ${origin}: it is at a private address, and its entry in ` +
+      `content/site.json's "print_key_origins" does not allow one; if that service is yours, write the entry as ${privateEntry}.`
+    );
+  // A list replaces the default one, so the owner is told what it holds now, to keep.
+  const listed = allowed.map((entry) => entry.origin).join(", ") || "none";
+  const literal = isAddressLiteral(key.hostname) && !isPublicAddress(key.hostname);
+  const entry = literal ? privateEntry : `"${origin}"`;
+  const orPrivate = literal ? "" : ` (or ${privateEntry} if it is on your own network)`;
+  return (
+    `subscribe: refused a print key on ${origin}: content/site.json's "print_key_origins" (now: ${listed}) ` +
+    `does not list it; to take keys from that service, add ${entry} to that list${orPrivate}.`
+  );
 }
 
 /**
