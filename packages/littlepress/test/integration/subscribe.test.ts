@@ -13,6 +13,7 @@ import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { MAX_SUBSCRIPTIONS, subscribeRequest } from "../../lib/platform/subscribing/subscribe.ts";
 import { liveSubscriptions } from "../../lib/platform/stores/subscriptions.ts";
+import { openPublication } from "../../lib/edge/publication-store.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { callFunction } from "../helpers/handlers.ts";
@@ -103,7 +104,7 @@ describe("the subscribe page", () => {
     const res = await form(good());
     const page = await res.text();
     expect(res.status).toBe(200);
-    expect(page).toContain("Kitchen will print Settings every day at 07:00 (Europe/Paris)");
+    expect(page).toContain("Kitchen will print Settings one part a day at 07:00 (Europe/Paris)");
     expect(sirius.requests).toContain("GET /printkey/kitchen1");
     expect(page).not.toContain("kitchen1");
     const link = /<code>([^<]+)<\/code>/.exec(page)![1]!.replace(/&amp;/g, "&");
@@ -209,7 +210,7 @@ describe("the subscribe page", () => {
     const res = await form(good({ print_key: sirius.keyUrl("evil3") }), "203.0.113.9");
     const page = await res.text();
     expect(res.status).toBe(200);
-    expect(page).toContain("<p>[2J [31mEvil Line will print Settings every day at 07:00");
+    expect(page).toContain("<p>[2J [31mEvil Line will print Settings one part a day at 07:00");
     expect(page.replace(/\n/g, "")).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
     const { subscriptions: shown } = (await (await fetch(`${server.url}/settings/deliveries/`)).json()) as {
       subscriptions: { subscription: { printer: string } }[];
@@ -410,5 +411,45 @@ describe("a print key the site's own list refuses", () => {
     const { status, log } = await refused(sirius.allowed, "192.0.2.63");
     expect(status).toBe(200);
     expect(log).toEqual([]);
+  });
+});
+
+describe("when the page says a publication is delivered", () => {
+  /** The form and, once subscribed at 07:00 in Paris, the page after, for a publication of a built fixture on `day`. */
+  async function pages(site: string, slug: string, day: string) {
+    const own = tempLocalState("subscribe-schedule");
+    try {
+      const publication = (await openPublication(slug, path.resolve(builtSite(site))))!;
+      const meta = async () => Response.json({ name: slug, description: "", config: { fields: [] } });
+      const o = { ...(stateSetup(own) as StateSetup), origin: "http://127.0.0.1:1", slug, client: "192.0.2.70" };
+      const more = { printKeys: sirius.policy, publication, at: new Date(`${day}T12:00:00Z`), fetch: meta };
+      const url = `http://127.0.0.1:1/${slug}/subscribe/`;
+      const form = await (await subscribeRequest(new Request(url), { ...o, ...more })).text();
+      const post = new Request(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          action: "subscribe",
+          print_key: sirius.keyUrl("kitchen1"),
+          zone: "Europe/Paris",
+          hour: "7",
+        }),
+      });
+      return { form, done: await (await subscribeRequest(post, { ...o, ...more })).text() };
+    } finally {
+      own.remove();
+    }
+  }
+
+  it("says it from the editions a delivery finds: weekly days, Monday to Friday, a serial's parts", async () => {
+    const twice = await pages("data", "twice-weekly", "2026-03-02");
+    expect(twice.form).toContain("twice-weekly is delivered on Mondays and Thursdays, at this hour.");
+    expect(twice.done).toContain("Kitchen will print twice-weekly on Mondays and Thursdays at 07:00 (Europe/Paris)");
+    const weekdays = await pages("data", "weekdays-fr", "2026-10-20");
+    expect(weekdays.done).toContain("will print weekdays-fr Monday to Friday at 07:00 (Europe/Paris)");
+    expect((await pages("basic", "serial", "2026-10-20")).done).toContain("will print serial one part a day at 07:00");
+    expect((await pages("basic", "hourly", "2026-10-20")).form).toContain(
+      "hourly is delivered every day, at this hour.",
+    );
   });
 });

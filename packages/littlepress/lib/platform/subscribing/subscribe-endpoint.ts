@@ -3,6 +3,7 @@
 // unsubscribes (subscribe.ts). Reads LITTLEPRESS_SEAL_KEY (the key print keys
 // are sealed under) and, on Netlify, keeps the subscriptions in Blobs.
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
+import { openPublication } from "../../edge/publication-store.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
 import { withFaultBoundary } from "../../edge/fault.ts";
 import { routeSlug } from "../../edge/site-folder.ts";
@@ -29,12 +30,15 @@ export const subscribe: FunctionHandler = withFaultBoundary(
     // local server at its own address, whatever Host a client sent.
     const origin = context?.littlepress?.origin ?? url.origin;
     const where = { origin, publicOrigin: url.origin, slug: routeSlug(req, context) };
+    // Its built editions say when it is delivered; shards not in the bundle are fetched from the deploy.
+    const publication = await openPublication(where.slug, runtime.site, origin);
     return await subscribeRequest(req, {
       ...state,
       ...where,
       client,
       printKeys: runtime.printKeys(),
       maxSubscriptions,
+      ...(publication && { publication }),
     });
   },
   () => jsonResponse({ error: "Something went wrong; please try again." }, 500),

@@ -17,6 +17,7 @@ import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
 import { askPrintKey, type PrintKeyPolicy } from "../printers/print-key-client.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
 import type { StateStore } from "../stores/state-store.ts";
+import type { PublishedPublication } from "../../edge/publication-store.ts";
 import {
   messagePage,
   SETTING_PREFIX,
@@ -26,6 +27,7 @@ import {
   type FormValues,
   type PageMeta,
 } from "./subscribe-page.ts";
+import { publicationSchedule } from "./schedule.ts";
 import { returnSeat, takeSeat, type TakenSeat } from "./seats.ts";
 import { createSubscription, newSubscriptionId, unsubscribe } from "./subscription-records.ts";
 import { liveSubscriptions } from "../stores/subscriptions.ts";
@@ -49,7 +51,12 @@ export interface SubscribeOptions {
   maxSubscriptions?: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** The built publication, whose editions say when it is delivered (schedule.ts); unknown without it. */
+  publication?: PublishedPublication;
 }
+
+/** What the page says without the built publication to read the schedule from. */
+const UNKNOWN_SCHEDULE = "on the days it has an edition";
 
 /** Tries per client and hour (each try checks a print key and calls validate_config/). */
 export const SUBSCRIBE_LIMIT: RateLimit = { action: "subscribe", perHour: 10 };
@@ -173,7 +180,7 @@ async function subscribe(
   });
   const link = new URL(o.slug ? `/${o.slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin);
   link.searchParams.set("unsubscribe", `${subscription.id}.${token}`);
-  const when = `every day at ${pad(hour)}:00 (${values.zone}), from the next one on`;
+  const when = `${meta.schedule} at ${pad(hour)}:00 (${values.zone}), from the next one on`;
   return html(subscribedPage(meta, printer, link.href, when));
 }
 
@@ -294,6 +301,7 @@ async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string
       name: typeof meta.name === "string" ? meta.name : o.slug,
       description: typeof meta.description === "string" ? meta.description : "",
       fields: Array.isArray(meta.config?.fields) ? (meta.config.fields as SpecField[]) : [],
+      schedule: o.publication ? await publicationSchedule(o.publication, o.at ?? new Date()) : UNKNOWN_SCHEDULE,
     };
   } catch {
     // No meta.json, or not JSON: no publication here, which is what the page says.
