@@ -420,7 +420,7 @@ describe("when the page says a publication is delivered", () => {
     const own = tempLocalState("subscribe-schedule");
     try {
       const publication = (await openPublication(slug, path.resolve(builtSite(site))))!;
-      const meta = async () => Response.json({ name: slug, description: "", config: { fields: [] } });
+      const meta = () => Promise.resolve(Response.json({ name: slug, description: "", config: { fields: [] } }));
       const o = { ...(stateSetup(own) as StateSetup), origin: "http://127.0.0.1:1", slug, client: "192.0.2.70" };
       const more = { printKeys: sirius.policy, publication, at: new Date(`${day}T12:00:00Z`), fetch: meta };
       const url = `http://127.0.0.1:1/${slug}/subscribe/`;
