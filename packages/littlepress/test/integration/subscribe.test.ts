@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
+import type { PrintKeyOrigin } from "../../lib/model/print-key.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { runDeliveries } from "../../lib/platform/delivering/run.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
@@ -319,32 +320,26 @@ describe("a publication's cap on subscriptions", () => {
   });
 });
 
+/** The good form POSTed to the deployed subscribe function, on `site` with `local`'s state, from `ip`. */
+async function subscribeByFunction(o: { site: string; local: LocalState; printKeys: PrintKeyOrigin[]; ip: string }) {
+  const subscribe = await import("../../functions/subscribe.mts");
+  const req = new Request(`${server.url}/settings/subscribe/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(good()),
+  });
+  const where = { site: o.site, state: o.local.folder, keyFile: o.local.keyFile, origin: server.url };
+  return callFunction(subscribe, req, { littlepress: { ...where, printKeys: o.printKeys }, ip: o.ip });
+}
+
 describe("the cap an author sets in content/site.json", () => {
   it("is read by the deployed function from the built site index: max_subscriptions 0 closes subscribing", async () => {
-    const subscribe = await import("../../functions/subscribe.mts");
     const capped = tempLocalState("subscribe-capped");
     const site = path.join(path.dirname(capped.folder), "_site");
     mkdirSync(path.join(`${site}_data`), { recursive: true });
     writeFileSync(path.join(`${site}_data`, "site.json"), JSON.stringify({ maxSubscriptions: 0 }));
     try {
-      const res = await callFunction(
-        subscribe,
-        new Request(`${server.url}/settings/subscribe/`, {
-          method: "POST",
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams(good()),
-        }),
-        {
-          littlepress: {
-            site,
-            state: capped.folder,
-            keyFile: capped.keyFile,
-            origin: server.url,
-            printKeys: sirius.allowed,
-          },
-          ip: "192.0.2.50",
-        },
-      );
+      const res = await subscribeByFunction({ site, local: capped, printKeys: sirius.allowed, ip: "192.0.2.50" });
       expect(res.status).toBe(409);
       expect(await res.text()).toContain("<h1>This publication is full</h1>");
     } finally {
@@ -355,29 +350,11 @@ describe("the cap an author sets in content/site.json", () => {
 
 describe("a print key the site's own list refuses", () => {
   /** One subscribe through the deployed function, allowing `printKeys`; the page and the lines the log got. */
-  async function refused(printKeys: { origin: string; private: boolean }[], ip: string) {
-    const subscribe = await import("../../functions/subscribe.mts");
+  async function refused(printKeys: PrintKeyOrigin[], ip: string) {
     const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const own = tempLocalState("subscribe-refused");
     try {
-      const res = await callFunction(
-        subscribe,
-        new Request(`${server.url}/settings/subscribe/`, {
-          method: "POST",
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams(good()),
-        }),
-        {
-          littlepress: {
-            site: builtSite("basic"),
-            state: own.folder,
-            keyFile: own.keyFile,
-            origin: server.url,
-            printKeys,
-          },
-          ip,
-        },
-      );
+      const res = await subscribeByFunction({ site: builtSite("basic"), local: own, printKeys, ip });
       return { status: res.status, page: await res.text(), log: warned.mock.calls.map((call) => call.join(" ")) };
     } finally {
       warned.mockRestore();
