@@ -16,6 +16,7 @@ import { decodePng } from "../../scripts/preview/print-image.ts";
 import {
   DEFAULT_PRINTER_FILE,
   fileStem,
+  main,
   printersFrom,
   quality,
   startSirius,
@@ -434,6 +435,15 @@ describe("the command's own rules", () => {
     expect(printersFrom(["abc"], [])).toMatchObject({ problem: expect.stringContaining("needs a name") });
     expect(printersFrom(["abc=A", "abc=B"], [])).toMatchObject({ problem: "--printer abc is given twice" });
     expect(printersFrom(["abc=A"], ["zzz"])).toMatchObject({ problem: expect.stringContaining("--offline zzz") });
+  });
+
+  it("takes --site as an origin only, and says what one looks like", async () => {
+    let err = "";
+    const output = { stdout: () => undefined, stderr: (t: string) => void (err += t) };
+    expect(await main(["--port", "0", "--site", "http://127.0.0.1:8080/blog/"], output)).toBe(2);
+    expect(err).toMatch(
+      /^sirius: --site takes an origin such as http:\/\/127\.0\.0\.1:8080 \(entry 1: .*\); see --help/,
+    );
   });
 
   it("prefers JSON unless the client prefers HTML, as sirius does", () => {

@@ -301,12 +301,21 @@ async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string
       name: typeof meta.name === "string" ? meta.name : o.slug,
       description: typeof meta.description === "string" ? meta.description : "",
       fields: Array.isArray(meta.config?.fields) ? (meta.config.fields as SpecField[]) : [],
-      schedule: o.publication ? await publicationSchedule(o.publication, o.at ?? new Date()) : UNKNOWN_SCHEDULE,
+      schedule: await scheduleOf(o),
     };
   } catch {
     // No meta.json, or not JSON: no publication here, which is what the page says.
     return gone;
   }
+}
+
+/**
+ * When the publication is delivered, in words. A shard that cannot be read just now (a deploy's remote shard)
+ * costs the page only its schedule: the subscriber can still subscribe.
+ */
+async function scheduleOf(o: SubscribeOptions): Promise<string> {
+  if (!o.publication) return UNKNOWN_SCHEDULE;
+  return publicationSchedule(o.publication, o.at ?? new Date()).catch(() => UNKNOWN_SCHEDULE);
 }
 
 /** The form, read no further than MAX_BODY_BYTES; undefined for anything else (too long, cut short, not a form). */
