@@ -4,7 +4,10 @@
 // as sirius/web/print_key_api.py does, and instead of sending a print to a
 // printer writes it as the 1-bit PNG the printer would print: sirius's page,
 // 384 px wide in headless Chromium, cut at 10,000 px, dithered as PIL does
-// (the preview's pipeline: preview/render.ts, preview/print-image.ts).
+// (the preview's pipeline: preview/render.ts, preview/print-image.ts). A
+// print's images load as on sirius, from public addresses, and from the
+// author's own local site (--site, npm start's address by default), whose
+// images a local build links at a loopback address; no other private address.
 //
 // It answers as sirius does (platform.md, "How sirius renders and answers"):
 // only once the page is rendered, one print at a time (sirius runs one
@@ -20,6 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser } from "playwright-core";
+import { printKeyOriginsFrom } from "../lib/model/print-key.ts";
 import { PRINTER_NAME_LENGTH, printerName, shownLine } from "../lib/model/printer-name.ts";
 import { escapeHtml } from "../lib/model/html-escape.ts";
 import { charsetOf, isUtf8 } from "../lib/model/charset.ts";
@@ -31,6 +35,13 @@ import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer, RenderError } from "./previ
 
 export const DEFAULT_PORT = 9100;
 export const DEFAULT_OUT = ".littlepress/prints";
+/**
+ * Where a print's images may load from at a private address: `npm start`'s own
+ * address, which a local build's images link to. Real sirius loads a deployed
+ * site's images from the internet; the stand-in, on this machine, loads the
+ * local site's too, and no other private address unless --site names it.
+ */
+export const DEFAULT_SITES: readonly string[] = ["http://127.0.0.1:8080"];
 /** The largest body taken; an edition is a few kilobytes, an image a few hundred. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** How many prints may wait for the browser; past that a print is answered 503 (busy) and not taken. */
@@ -46,9 +57,10 @@ export const USAGE = `Usage: npm run sirius [-- options]
 A local stand-in for sirius, the print-key service of Little Printers, on
 http://127.0.0.1:${DEFAULT_PORT}/. It answers print keys as sirius does, and writes
 each print as the 1-bit PNG a Little Printer would print (sirius's page, 384 px
-wide, cut at 10,000 px, dithered), with one line a print in the terminal. It
-answers a print at once and renders it after, in a Chromium (${CHROMIUM})
-started on the first print. SIGTERM or Ctrl+C stops it.
+wide, cut at 10,000 px, dithered), with one line a print in the terminal. As
+sirius does, it answers a print only once it has rendered it, one print at a
+time, in a Chromium (${CHROMIUM}) started on the first print: prints sent
+together are answered one after another. SIGTERM or Ctrl+C stops it.
 
 List it in content/site.json's print_key_origins as
 {"origin": "http://127.0.0.1:${DEFAULT_PORT}", "private": true}, subscribe with
@@ -71,6 +83,9 @@ Options:
                         repeat for more. Default: one printer, "${DEFAULT_PRINTER_NAME}", whose
                         key is made once and kept in <out>/${DEFAULT_PRINTER_FILE}
   --offline <key>       this printer is offline: its prints answer 504 (repeatable)
+  --site <origin>       a site of yours whose images a print may load even at a
+                        private address (repeatable; default ${DEFAULT_SITES.join(", ")},
+                        npm start's); other private addresses are never asked
   -h, --help            show this text
 
 Example:
@@ -82,6 +97,7 @@ const OPTIONS = {
   out: { type: "string" },
   printer: { type: "string", multiple: true },
   offline: { type: "string", multiple: true },
+  site: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -102,6 +118,8 @@ export interface SiriusOptions {
   log?: (line: string) => void;
   /** How long a page may take to load, and then to be captured. */
   timeoutMs?: number;
+  /** Origins of the user's own sites, whose images load even at a private address (default: DEFAULT_SITES). */
+  sites?: readonly string[];
 }
 
 export interface LocalSirius {
@@ -127,7 +145,7 @@ interface Job {
 }
 
 export async function startSirius(options: SiriusOptions): Promise<LocalSirius> {
-  const { out, host = "127.0.0.1", timeoutMs = PAGE_TIMEOUT_MS } = options;
+  const { out, host = "127.0.0.1", timeoutMs = PAGE_TIMEOUT_MS, sites = DEFAULT_SITES } = options;
   const say = options.log ?? ((line: string) => console.log(line));
   // A line names what publications and print-key holders chose (a name, a "from", a page's error): made inert.
   const log = (line: string) => say(shownLine(line));
@@ -154,7 +172,8 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
   const printOne = async (job: Job) => {
     const head = `${clock(job.at)}  ${job.printer.name}  from ${JSON.stringify(job.from)}`;
     try {
-      const render = await (await ready()).renderer.renderHtml(job.html, { at: job.at, from: job.from });
+      const header = { at: job.at, from: job.from };
+      const render = await (await ready()).renderer.renderHtml(job.html, header, { ownSites: sites });
       const png = await printImage(render.png);
       const file = await writeUnique(out, fileStem(job.at, job.from), png);
       const cut = render.heightPx > MAX_HEIGHT ? ` (cut at ${MAX_HEIGHT})` : "";
@@ -513,6 +532,9 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const usage = (problem: string) => (out.stderr(`sirius: ${problem}; see --help\n`), 2);
   if ("problem" in listen) return usage(listen.problem);
   if ("problem" in chosen) return usage(chosen.problem);
+  const sites = values.site && printKeyOriginsFrom(values.site);
+  if (sites?.problems.length)
+    return usage(`--site takes an origin such as http://127.0.0.1:8080 (${sites.problems[0]})`);
   const dir = values.out ?? DEFAULT_OUT;
   let sirius: LocalSirius;
   try {
@@ -521,6 +543,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
       host: values.host ?? "127.0.0.1",
       port: listen.port,
       printers: chosen.printers,
+      ...(sites && { sites: sites.origins.map((site) => site.origin) }),
       log: (line) => out.stdout(`${line}\n`),
     });
   } catch (error) {

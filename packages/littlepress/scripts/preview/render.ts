@@ -75,6 +75,13 @@ export interface RenderOptions {
    * the internet; never this machine or its network.
    */
   origin?: string | URL;
+  /**
+   * Without an origin: sites this machine's user named on purpose (the sirius
+   * stand-in's --site, npm start's own address by default), whose images,
+   * styles and fonts load even at a private address, as sirius loads a
+   * deployed site's from the internet. Other private addresses stay refused.
+   */
+  ownSites?: readonly string[];
 }
 
 /** The page could not be rendered; the message is a sentence fragment about the page. */
@@ -101,6 +108,7 @@ export class PaperRenderer {
   private pageHtml = "";
   /** The current render's origin (undefined: public addresses, any origin), and what it has loaded. */
   private origin: string | undefined;
+  private ownSites: readonly string[] = [];
   private assets = { count: 0, bytes: 0 };
   /** Whether the page's renderer ended under it (killed for its memory, or out of memory). */
   private crashed = false;
@@ -182,6 +190,7 @@ export class PaperRenderer {
     this.assets = { count: 0, bytes: 0 };
     this.crashed = false;
     this.origin = options.origin ? new URL(options.origin).origin : this.site && new URL(this.site.url).origin;
+    this.ownSites = options.ownSites ?? [];
     const stopWatching = this.memory.watch();
     try {
       await this.memory.limitNew();
@@ -310,8 +319,12 @@ export class PaperRenderer {
     };
   }
 
-  /** The checked fetch's rules for `url`: its origin must be the edition's; without one, public addresses only. */
+  /**
+   * The checked fetch's rules for `url`: its origin must be the edition's; without one, public addresses only,
+   * and the user's own sites (RenderOptions.ownSites) at theirs.
+   */
   private policyFor(url: URL): PrintKeyPolicy | undefined {
+    if (this.origin === undefined && this.ownSites.includes(url.origin)) return publicationPolicy(url, this.timeoutMs);
     if (this.origin === undefined)
       return { allowed: [{ origin: url.origin, private: false }], timeoutMs: this.timeoutMs };
     if (url.origin !== this.origin) return undefined;

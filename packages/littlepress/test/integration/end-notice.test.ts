@@ -389,7 +389,7 @@ describe("resubscribing", () => {
     // ended, it no longer counts: the same key subscribes again, at the same cap
     const again = await ask(form("kitchen"), "192.0.2.3", 1);
     expect(again.status).toBe(200);
-    expect(await again.text()).toContain("Kitchen will print Serial every day at 06:00 (UTC)");
+    expect(await again.text()).toContain("Kitchen will print Serial on the days it has an edition at 06:00 (UTC)");
     const second = (await subscriptions()).find((s) => s.id !== first!.id)!;
     expect(second).toMatchObject({ deliveryCount: 0, ended: null, lastEtag: null });
     expect(await liveSubscriptions(store, "serial")).toBe(1);

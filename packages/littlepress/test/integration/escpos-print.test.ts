@@ -76,6 +76,23 @@ describe("littlepress print to a network printer", () => {
     expect(Buffer.from(got.data).equals(Buffer.from(want.data))).toBe(true);
   });
 
+  it("lays the page out at the full 576 dots of 80 mm paper, not as a 384 px strip on a desk", async () => {
+    const r = await print([`${examples.url}/lighthouse/`, "--to", printer.url, "--width", "576", "--count", "1"]);
+    expect(r.code).toBe(0);
+    const got = jobDots(printer.stream.jobs[0]!);
+    expect(got.width).toBe(576);
+    const black = (x: number, y: number) => got.data[y * got.width + x] === 0;
+    // The title's 3 px rule runs the paper's width but its 6 px margins (a 384 px strip's would be 372 px long).
+    let longest = 0;
+    for (let y = 0; y < got.height; y++)
+      for (let x = 0, run = 0; x < got.width; x++) longest = Math.max(longest, (run = black(x, y) ? run + 1 : 0));
+    expect(longest).toBeGreaterThan(540);
+    // No desk around it: the right margin is white paper, not the desk's dithered grey.
+    let margin = 0;
+    for (let y = 0; y < got.height; y++) for (let x = 570; x < 576; x++) margin += black(x, y) ? 1 : 0;
+    expect(margin).toBe(0);
+  });
+
   it("with --no-cut feeds but does not cut", async () => {
     const r = await print([`${examples.url}/lighthouse/`, "--to", printer.url, "--no-cut"]);
     expect(r.code).toBe(0);

@@ -71,7 +71,7 @@ describe("a key on sirius's device-key domain (https://device.li/<key>)", () => 
     const deviceLi = asDeviceLi();
     const page = await subscribe(deviceLi.policy, `${deviceLi.origin}/kitchen1`);
     expect(page.status).toBe(200);
-    expect(page.body).toContain("Kitchen will print Serial every day at 06:00 (UTC)");
+    expect(page.body).toContain("Kitchen will print Serial on the days it has an edition at 06:00 (UTC)");
     expect(page.body).not.toContain("offline");
     expect(page.body).not.toContain("kitchen1");
     expect(sirius.requests.at(-1)).toBe("GET /kitchen1");
@@ -118,7 +118,7 @@ describe("a printer offline when its owner subscribes", () => {
   it("is subscribed, and the page says it is offline now and will print once it is back", async () => {
     const page = await subscribe(sirius.policy, sirius.keyUrl("attic3"));
     expect(page.status).toBe(200);
-    expect(page.body).toContain("Attic will print Serial every day at 06:00 (UTC)");
+    expect(page.body).toContain("Attic will print Serial on the days it has an edition at 06:00 (UTC)");
     expect(page.body).toContain("Attic is offline just now: it will print Serial once it is back online.");
   });
 

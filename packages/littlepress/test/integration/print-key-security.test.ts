@@ -37,6 +37,7 @@ import { rawOnce, type RawResponse } from "../helpers/raw-http.ts";
 import { closedPorts, netlifySide } from "../helpers/server.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
 import { builtSite } from "../helpers/sites.ts";
+import { openPublication } from "../../lib/edge/publication-store.ts";
 
 const MiB = 1024 * 1024;
 /** The secret part of every print key here: never to be found in a record, a log line or a page. */
@@ -231,7 +232,10 @@ async function subscribeWithPolicy(printKeys: PrintKeyPolicy, printKey: string) 
     body: formOf(printKey),
   });
   const slug = "serial";
-  const res = await subscribeRequest(req, { ...site.state, origin: site.url, slug, client: newClient(), printKeys });
+  // The site's own publication, as its function opens it, so that the page is the site's byte for byte.
+  const publication = await openPublication(slug, path.resolve(builtSite("basic")));
+  const where = { origin: site.url, slug, client: newClient(), printKeys, ...(publication && { publication }) };
+  const res = await subscribeRequest(req, { ...site.state, ...where });
   return { status: res.status, body: await res.text() };
 }
 
@@ -458,7 +462,7 @@ describe("a print key at loopback, however it is spelled", () => {
         return;
       }
       expect(page.status).toBe(200);
-      expect(page.body).toContain("Sink printer will print Serial every day at 06:00 (UTC)");
+      expect(page.body).toContain("Sink printer will print Serial one part a day at 06:00 (UTC)");
       expectPrinted(delivered);
       const host = new URL(printKey).host;
       expect(sink.requests.map((r) => [r.method, r.url, r.host, r.accept])).toEqual([

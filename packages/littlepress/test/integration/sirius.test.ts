@@ -2,11 +2,13 @@
 // in-process on a free port with a temporary output folder: it answers print
 // keys as sirius does and writes each print as the 1-bit PNG the printer would
 // print. One Chromium serves its renders; afterAll stops it.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../lib/build/build.ts";
+import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import { stateSetup, type StateSetup } from "../../lib/platform/stores/state-setup.ts";
 import { main as deliver } from "../../scripts/deliver.ts";
@@ -14,6 +16,7 @@ import { decodePng } from "../../scripts/preview/print-image.ts";
 import {
   DEFAULT_PRINTER_FILE,
   fileStem,
+  main,
   printersFrom,
   quality,
   startSirius,
@@ -22,6 +25,7 @@ import {
 import { tempLocalState } from "../helpers/local-state.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { withServer } from "../helpers/server.ts";
+import { FIXTURES } from "../helpers/sites.ts";
 
 /** Renders start Chromium; on a loaded machine that takes seconds. */
 const RENDER_TIMEOUT = 60_000;
@@ -325,6 +329,78 @@ describe("end to end: npm run deliver prints on the stand-in", () => {
   );
 });
 
+describe("a local site's images, as the home loop prints them", () => {
+  // test/fixtures/printing's photo edition, built for a local server on a free port (its images link there, at
+  // a loopback address, as npm start's do), and that server's edition POSTed to the stand-in as deliver POSTs it.
+  const work = path.join(root, "local-site");
+  let server: LocalServer;
+  let edition: string;
+  beforeAll(async () => {
+    const content = path.join(work, "content");
+    mkdirSync(content, { recursive: true });
+    cpSync(path.join(FIXTURES, "printing", "pics"), path.join(content, "pics"), { recursive: true });
+    mkdirSync(path.join(work, "_site"));
+    server = await startServer({ port: 0, siteDir: path.join(work, "_site") });
+    await build({ content, output: path.join(work, "_site"), url: server.url });
+    edition = await (await fetch(`${server.url}/pics/edition/?delivery_count=0`)).text();
+  }, RENDER_TIMEOUT);
+  afterAll(() => server?.close());
+
+  /** The stand-in's print of the edition, with `sites` as its --site: the PNG's pixels and the lines it logged. */
+  async function printed(sites: string[] | undefined) {
+    const said: string[] = [];
+    const dir = path.join(work, `prints-${sites ? "site" : "default"}`);
+    const own = await startSirius({
+      out: dir,
+      port: 0,
+      printers: [{ key: "k1", name: "Desk", online: true }],
+      log: (line) => said.push(line),
+      ...(sites && { sites }),
+    });
+    try {
+      const res = await fetch(`${own.keyUrl("k1")}?from=Pics`, {
+        method: "POST",
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+        body: edition,
+      });
+      expect(res.status).toBe(200);
+      const file = readdirSync(dir).find((f) => f.endsWith(".png"));
+      return { pixels: await decodePng(readFileSync(path.join(dir, file!))), said };
+    } finally {
+      await own.close();
+    }
+  }
+  /** The share of black dots in rows 100 to 220 of a print: under sirius's header, where the wide photo is. */
+  const photoBand = (p: { width: number; channels: number; data: Uint8Array }) => {
+    let black = 0;
+    for (let i = 100 * p.width; i < 220 * p.width; i++) if (p.data[i * p.channels] === 0) black++;
+    return black / (120 * p.width);
+  };
+
+  it(
+    "loads them from the site named with --site, at its loopback address: the photo's dots are printed",
+    async () => {
+      expect(edition).toContain(`src="${server.url}/pics/img/`);
+      const { pixels, said } = await printed([server.url]);
+      expect(said.filter((l) => l.includes("not loaded"))).toEqual([]);
+      // The wide photo fills the paper's width under sirius's header: a dithered band of hundreds of rows.
+      expect(pixels.height).toBeGreaterThan(300);
+      expect(photoBand(pixels)).toBeGreaterThan(0.2); // a broken-image box and its alt text leave it white
+    },
+    RENDER_TIMEOUT,
+  );
+
+  it(
+    "refuses every other private address: by default only npm start's own, http://127.0.0.1:8080",
+    async () => {
+      const { pixels, said } = await printed(undefined);
+      expect(said.find((l) => l.includes("not loaded"))).toContain(`${server.url}/pics/img/`);
+      expect(photoBand(pixels)).toBeLessThan(0.01);
+    },
+    RENDER_TIMEOUT,
+  );
+});
+
 describe("the command's own rules", () => {
   it("keeps the default printer's key in the output folder, the same from one run to the next", async () => {
     const dir = path.join(root, "default");
@@ -359,6 +435,15 @@ describe("the command's own rules", () => {
     expect(printersFrom(["abc"], [])).toMatchObject({ problem: expect.stringContaining("needs a name") });
     expect(printersFrom(["abc=A", "abc=B"], [])).toMatchObject({ problem: "--printer abc is given twice" });
     expect(printersFrom(["abc=A"], ["zzz"])).toMatchObject({ problem: expect.stringContaining("--offline zzz") });
+  });
+
+  it("takes --site as an origin only, and says what one looks like", async () => {
+    let err = "";
+    const output = { stdout: () => undefined, stderr: (t: string) => void (err += t) };
+    expect(await main(["--port", "0", "--site", "http://127.0.0.1:8080/blog/"], output)).toBe(2);
+    expect(err).toMatch(
+      /^sirius: --site takes an origin such as http:\/\/127\.0\.0\.1:8080 \(entry 1: .*\); see --help/,
+    );
   });
 
   it("prefers JSON unless the client prefers HTML, as sirius does", () => {

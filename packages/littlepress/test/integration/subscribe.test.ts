@@ -3,8 +3,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
+import type { PrintKeyOrigin } from "../../lib/model/print-key.ts";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { runDeliveries } from "../../lib/platform/delivering/run.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
@@ -13,6 +14,7 @@ import { tempLocalState, type LocalState } from "../helpers/local-state.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { MAX_SUBSCRIPTIONS, subscribeRequest } from "../../lib/platform/subscribing/subscribe.ts";
 import { liveSubscriptions } from "../../lib/platform/stores/subscriptions.ts";
+import { openPublication } from "../../lib/edge/publication-store.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { callFunction } from "../helpers/handlers.ts";
@@ -103,7 +105,7 @@ describe("the subscribe page", () => {
     const res = await form(good());
     const page = await res.text();
     expect(res.status).toBe(200);
-    expect(page).toContain("Kitchen will print Settings every day at 07:00 (Europe/Paris)");
+    expect(page).toContain("Kitchen will print Settings one part a day at 07:00 (Europe/Paris)");
     expect(sirius.requests).toContain("GET /printkey/kitchen1");
     expect(page).not.toContain("kitchen1");
     const link = /<code>([^<]+)<\/code>/.exec(page)![1]!.replace(/&amp;/g, "&");
@@ -209,7 +211,7 @@ describe("the subscribe page", () => {
     const res = await form(good({ print_key: sirius.keyUrl("evil3") }), "203.0.113.9");
     const page = await res.text();
     expect(res.status).toBe(200);
-    expect(page).toContain("<p>[2J [31mEvil Line will print Settings every day at 07:00");
+    expect(page).toContain("<p>[2J [31mEvil Line will print Settings one part a day at 07:00");
     expect(page.replace(/\n/g, "")).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
     const { subscriptions: shown } = (await (await fetch(`${server.url}/settings/deliveries/`)).json()) as {
       subscriptions: { subscription: { printer: string } }[];
@@ -318,36 +320,113 @@ describe("a publication's cap on subscriptions", () => {
   });
 });
 
+/** The good form POSTed to the deployed subscribe function, on `site` with `local`'s state, from `ip`. */
+async function subscribeByFunction(o: { site: string; local: LocalState; printKeys: PrintKeyOrigin[]; ip: string }) {
+  const subscribe = await import("../../functions/subscribe.mts");
+  const req = new Request(`${server.url}/settings/subscribe/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(good()),
+  });
+  const where = { site: o.site, state: o.local.folder, keyFile: o.local.keyFile, origin: server.url };
+  return callFunction(subscribe, req, { littlepress: { ...where, printKeys: o.printKeys }, ip: o.ip });
+}
+
 describe("the cap an author sets in content/site.json", () => {
   it("is read by the deployed function from the built site index: max_subscriptions 0 closes subscribing", async () => {
-    const subscribe = await import("../../functions/subscribe.mts");
     const capped = tempLocalState("subscribe-capped");
     const site = path.join(path.dirname(capped.folder), "_site");
     mkdirSync(path.join(`${site}_data`), { recursive: true });
     writeFileSync(path.join(`${site}_data`, "site.json"), JSON.stringify({ maxSubscriptions: 0 }));
     try {
-      const res = await callFunction(
-        subscribe,
-        new Request(`${server.url}/settings/subscribe/`, {
-          method: "POST",
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams(good()),
-        }),
-        {
-          littlepress: {
-            site,
-            state: capped.folder,
-            keyFile: capped.keyFile,
-            origin: server.url,
-            printKeys: sirius.allowed,
-          },
-          ip: "192.0.2.50",
-        },
-      );
+      const res = await subscribeByFunction({ site, local: capped, printKeys: sirius.allowed, ip: "192.0.2.50" });
       expect(res.status).toBe(409);
       expect(await res.text()).toContain("<h1>This publication is full</h1>");
     } finally {
       capped.remove();
     }
+  });
+});
+
+describe("a print key the site's own list refuses", () => {
+  /** One subscribe through the deployed function, allowing `printKeys`; the page and the lines the log got. */
+  async function refused(printKeys: PrintKeyOrigin[], ip: string) {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const own = tempLocalState("subscribe-refused");
+    try {
+      const res = await subscribeByFunction({ site: builtSite("basic"), local: own, printKeys, ip });
+      return { status: res.status, page: await res.text(), log: warned.mock.calls.map((call) => call.join(" ")) };
+    } finally {
+      warned.mockRestore();
+      own.remove();
+    }
+  }
+  const origin = () => new URL(sirius.url).origin;
+
+  it("logs for the owner the origin to add to content/site.json, never the key, and tells the subscriber no host", async () => {
+    const { status, page, log } = await refused([{ origin: "https://device.li", private: false }], "192.0.2.61");
+    expect(status).toBe(400);
+    expect(page).toContain("this site cannot print to that key");
+    expect(page).not.toContain(origin());
+    expect(log).toEqual([
+      `subscribe: refused a print key on ${origin()}: content/site.json's "print_key_origins" (now: https://device.li) ` +
+        `does not list it; to take keys from that service, add {"origin": "${origin()}", "private": true} to that list.`,
+    ]);
+    expect(log.join("")).not.toContain("kitchen1");
+  });
+
+  it("says how to allow a listed service at a private address", async () => {
+    const { status, log } = await refused([{ origin: origin(), private: false }], "192.0.2.62");
+    expect(status).toBe(400);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toContain(`refused a print key on ${origin()}: it is at a private address`);
+    expect(log[0]).toContain(`write the entry as {"origin": "${origin()}", "private": true}`);
+    expect(log[0]).not.toContain("kitchen1");
+  });
+
+  it("logs nothing for a key it takes", async () => {
+    const { status, log } = await refused(sirius.allowed, "192.0.2.63");
+    expect(status).toBe(200);
+    expect(log).toEqual([]);
+  });
+});
+
+describe("when the page says a publication is delivered", () => {
+  /** The form and, once subscribed at 07:00 in Paris, the page after, for a publication of a built fixture on `day`. */
+  async function pages(site: string, slug: string, day: string) {
+    const own = tempLocalState("subscribe-schedule");
+    try {
+      const publication = (await openPublication(slug, path.resolve(builtSite(site))))!;
+      const meta = () => Promise.resolve(Response.json({ name: slug, description: "", config: { fields: [] } }));
+      const o = { ...(stateSetup(own) as StateSetup), origin: "http://127.0.0.1:1", slug, client: "192.0.2.70" };
+      const more = { printKeys: sirius.policy, publication, at: new Date(`${day}T12:00:00Z`), fetch: meta };
+      const url = `http://127.0.0.1:1/${slug}/subscribe/`;
+      const form = await (await subscribeRequest(new Request(url), { ...o, ...more })).text();
+      const post = new Request(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          action: "subscribe",
+          print_key: sirius.keyUrl("kitchen1"),
+          zone: "Europe/Paris",
+          hour: "7",
+        }),
+      });
+      return { form, done: await (await subscribeRequest(post, { ...o, ...more })).text() };
+    } finally {
+      own.remove();
+    }
+  }
+
+  it("says it from the editions a delivery finds: weekly days, Monday to Friday, a serial's parts", async () => {
+    const twice = await pages("data", "twice-weekly", "2026-03-02");
+    expect(twice.form).toContain("twice-weekly is delivered on Mondays and Thursdays, at this hour.");
+    expect(twice.done).toContain("Kitchen will print twice-weekly on Mondays and Thursdays at 07:00 (Europe/Paris)");
+    const weekdays = await pages("data", "weekdays-fr", "2026-10-20");
+    expect(weekdays.done).toContain("will print weekdays-fr Monday to Friday at 07:00 (Europe/Paris)");
+    expect((await pages("basic", "serial", "2026-10-20")).done).toContain("will print serial one part a day at 07:00");
+    expect((await pages("basic", "hourly", "2026-10-20")).form).toContain(
+      "hourly is delivered every day, at this hour.",
+    );
   });
 });

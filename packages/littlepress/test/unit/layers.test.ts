@@ -176,7 +176,8 @@ const ICONV: Record<string, "never" | "import()"> = {
   // A deploy's push run opens publications too (lib/platform/pushing/deploy-push.ts).
   "deploy-succeeded-background": "import()",
   deliveries: "never",
-  subscribe: "never",
+  // The subscribe page opens its publication to say when it is delivered (lib/platform/subscribing/schedule.ts).
+  subscribe: "import()",
 };
 /** The edition endpoints answer every printer's every request: nothing of the platform, the build or the server. */
 const EDITION_ENDPOINTS = new Set(["edition", "sample"]);

@@ -4,6 +4,7 @@
 // (../runtime.ts): the key print keys are sealed under (LITTLEPRESS_SEAL_KEY)
 // and, on Netlify, the subscriptions kept in Blobs.
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
+import { openPublication } from "../../edge/publication-store.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
 import { routeSlug } from "../../edge/site-folder.ts";
 import { platformFunction } from "../platform-function.ts";
@@ -28,12 +29,15 @@ export const subscribe: FunctionHandler = platformFunction(
       publicOrigin: new URL(req.url).origin,
       slug: routeSlug(req, context),
     };
+    // Its built editions say when it is delivered; shards not in the bundle are fetched from the deploy.
+    const publication = await openPublication(where.slug, runtime.site, where.origin);
     return await subscribeRequest(req, {
       ...state,
       ...where,
       client,
       printKeys: runtime.printKeys(),
       maxSubscriptions,
+      ...(publication && { publication }),
     });
   },
   () => jsonResponse({ error: "Something went wrong; please try again." }, 500),

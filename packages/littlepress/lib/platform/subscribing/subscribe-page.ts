@@ -14,6 +14,8 @@ export interface PageMeta {
   name: string;
   description: string;
   fields: SpecField[];
+  /** When it is delivered ("every day", "on Mondays"; lib/model/schedule.ts), from its built editions. */
+  schedule: string;
 }
 
 /** What the subscriber typed, to fill the form again after a refusal (never the print key). */
@@ -79,6 +81,7 @@ ${alert}
 <input id="zone" name="zone" type="text" value="${escapeHtml(v.zone)}" placeholder="Europe/London" required>
 <label for="hour">Delivery time</label>
 <select id="hour" name="hour">${hours}</select>
+<p class="hint">${escapeHtml(meta.name)} is delivered ${escapeHtml(meta.schedule)}, at this hour.</p>
 ${settings}
 <button type="submit">Subscribe</button>
 </form>

@@ -8,14 +8,16 @@
 // publication (maxSubscriptions) with a seat taken before anything else is asked (seats.ts).
 import type { SpecField } from "../../model/config-fields.ts";
 import { pad } from "../../model/dates.ts";
-import { parsePrintKeyUrl } from "../../model/print-key.ts";
+import { allowedPrintKeyOrigin, parsePrintKeyUrl, type PrintKeyOrigin } from "../../model/print-key.ts";
 import { printerName, UNNAMED_PRINTER } from "../../model/printer-name.ts";
+import { isAddressLiteral, isPublicAddress } from "../../model/addresses.ts";
 import { isTimeZone } from "../../model/time-zones.ts";
 import { MAX_BODY_BYTES } from "../../edge/config-request.ts";
 import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
 import { askPrintKey, type PrintKeyPolicy } from "../printers/print-key-client.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
 import type { StateStore } from "../stores/state-store.ts";
+import type { PublishedPublication } from "../../edge/publication-store.ts";
 import {
   messagePage,
   SETTING_PREFIX,
@@ -25,6 +27,7 @@ import {
   type FormValues,
   type PageMeta,
 } from "./subscribe-page.ts";
+import { publicationSchedule } from "./schedule.ts";
 import { returnSeat, takeSeat, type TakenSeat } from "../stores/seats.ts";
 import { createSubscription, newSubscriptionId, unsubscribe } from "./subscription-records.ts";
 import { liveSubscriptions } from "../stores/subscriptions.ts";
@@ -48,7 +51,12 @@ export interface SubscribeOptions {
   maxSubscriptions?: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** The built publication, whose editions say when it is delivered (schedule.ts); unknown without it. */
+  publication?: PublishedPublication;
 }
+
+/** What the page says without the built publication to read the schedule from. */
+const UNKNOWN_SCHEDULE = "on the days it has an edition";
 
 /** Tries per client and hour (each try checks a print key and calls validate_config/). */
 export const SUBSCRIBE_LIMIT: RateLimit = { action: "subscribe", perHour: 10 };
@@ -172,7 +180,7 @@ async function subscribe(
   });
   const link = new URL(o.slug ? `/${o.slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin);
   link.searchParams.set("unsubscribe", `${subscription.id}.${token}`);
-  const when = `every day at ${pad(hour)}:00 (${values.zone}), from the next one on`;
+  const when = `${meta.schedule} at ${pad(hour)}:00 (${values.zone}), from the next one on`;
   return html(subscribedPage(meta, printer, link.href, when));
 }
 
@@ -195,6 +203,7 @@ async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<KeyPrinter 
     return { error: `Print key: ${key.host} does not know this key; copy it again from your printer's page.` };
   const printer = "status" in reply ? printerFrom(reply.status, reply.body) : undefined;
   if (printer) return printer;
+  if ("refused" in reply) console.warn(ownersFix(key, o.printKeys.allowed));
   const services = o.printKeys.allowed.map((entry) => new URL(entry.origin).host).join(", ");
   return {
     error:
@@ -202,6 +211,31 @@ async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<KeyPrinter 
       "answering as a print key does (GET with Accept: application/json gives the printer's name as JSON); " +
       "copy yours again from your printer's page, or try again later.",
   };
+}
+
+/**
+ * The server's log line for the site's owner when a key was refused by the
+ * site's own list: the subscriber's page says only that the site cannot print
+ * there (it tells nothing about hosts), so the owner learns here which origin
+ * to list, and how. The origin only: the key's path is its secret.
+ */
+export function ownersFix(key: URL, allowed: readonly PrintKeyOrigin[]): string {
+  const origin = key.origin;
+  const privateEntry = `{"origin": "${origin}", "private": true}`;
+  if (allowedPrintKeyOrigin(key, allowed))
+    return (
+      `subscribe: refused a print key on ${origin}: it is at a private address, and its entry in ` +
+      `content/site.json's "print_key_origins" does not allow one; if that service is yours, write the entry as ${privateEntry}.`
+    );
+  // A list replaces the default one, so the owner is told what it holds now, to keep.
+  const listed = allowed.map((entry) => entry.origin).join(", ") || "none";
+  const literal = isAddressLiteral(key.hostname) && !isPublicAddress(key.hostname);
+  const entry = literal ? privateEntry : `"${origin}"`;
+  const orPrivate = literal ? "" : ` (or ${privateEntry} if it is on your own network)`;
+  return (
+    `subscribe: refused a print key on ${origin}: content/site.json's "print_key_origins" (now: ${listed}) ` +
+    `does not list it; to take keys from that service, add ${entry} to that list${orPrivate}.`
+  );
 }
 
 /**
@@ -267,11 +301,21 @@ async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string
       name: typeof meta.name === "string" ? meta.name : o.slug,
       description: typeof meta.description === "string" ? meta.description : "",
       fields: Array.isArray(meta.config?.fields) ? (meta.config.fields as SpecField[]) : [],
+      schedule: await scheduleOf(o),
     };
   } catch {
     // No meta.json, or not JSON: no publication here, which is what the page says.
     return gone;
   }
+}
+
+/**
+ * When the publication is delivered, in words. A shard that cannot be read just now (a deploy's remote shard)
+ * costs the page only its schedule: the subscriber can still subscribe.
+ */
+async function scheduleOf(o: SubscribeOptions): Promise<string> {
+  if (!o.publication) return UNKNOWN_SCHEDULE;
+  return publicationSchedule(o.publication, o.at ?? new Date()).catch(() => UNKNOWN_SCHEDULE);
 }
 
 /** The form, read no further than MAX_BODY_BYTES; undefined for anything else (too long, cut short, not a form). */
