@@ -90,6 +90,34 @@ export async function processImages(html: string, target: ImageTarget): Promise<
   return root.toString();
 }
 
+/** Where one edition page's images are looked for, and the site address they are linked at. */
+export interface PageImages {
+  source: string;
+  publicationDir: string;
+  slug: string;
+  url: { url: string; assumed: boolean };
+}
+
+/**
+ * The editions' image transform: processImages on each edition page (`target`
+ * is undefined for any other page), with this build's own record of the
+ * images done; `assumedUrl` is the address images were linked to when it was
+ * only assumed (assumedUrlWarnings).
+ */
+export function imageTransform(output: string, target: (url: string) => PageImages | undefined) {
+  let assumedUrl: string | undefined;
+  const done: ImageTarget["done"] = new Map();
+  const transform = async (html: string, url: string): Promise<string> => {
+    const page = target(url);
+    if (!page) return html;
+    const { source, publicationDir, slug } = page;
+    const out = await processImages(html, { source, publicationDir, slug, siteUrl: page.url.url, output, done });
+    if (page.url.assumed && out.includes(`${page.url.url}/`)) assumedUrl = page.url.url;
+    return out;
+  };
+  return { transform, assumedUrl: () => assumedUrl };
+}
+
 /** The site's address for absolute URLs, and whether it is only assumed (a local build with no setting). */
 export function siteUrl(settings: { publication?: string; site?: string }): { url: string; assumed: boolean } {
   const url = settings.publication ?? settings.site;
