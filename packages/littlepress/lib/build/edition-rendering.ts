@@ -68,9 +68,8 @@ async function renderParts(
     };
     const heading = part.title ? `<h1>${escapeHtml(part.title)}</h1>\n` : "";
     // The page's images are looked for from the first post's folder; each post's own are its own.
-    html.push(
-      heading + rebaseImages(await renderEdition.call(this, { ...data, edition: own }), part.file, edition.source),
-    );
+    const body = await renderEdition.call(this, { ...data, edition: own });
+    html.push(heading + (await rebaseImages(body, part.file, edition.source)));
   }
   return html.join("\n");
 }
