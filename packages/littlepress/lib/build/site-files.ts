@@ -39,8 +39,12 @@ export async function writePublications(
     // The pages Eleventy wrote one by one are now packed into the shards.
     await rm(path.join(output, DATA_DIR, pub.slug, "editions"), { recursive: true, force: true });
   }
-  for (const dir of new Set(files.map((f) => path.dirname(f.path))))
-    await mkdir(path.join(output, dir), { recursive: true });
+  // Each publication's folder of data (for its index.json, whether or not a shard is there) and the shards'.
+  const dirs = [
+    ...publications.map((p) => path.posix.join(DATA_DIR, p.slug)),
+    ...files.map((f) => path.dirname(f.path)),
+  ];
+  for (const dir of new Set(dirs)) await mkdir(path.join(output, dir), { recursive: true });
   await eachAtMost(WRITES_AT_ONCE, files, (f) => put(f.path, f.bytes));
   for (const { index } of encoded) {
     await writeFile(path.join(output, DATA_DIR, index.slug, "index.json"), JSON.stringify(index));
