@@ -15,7 +15,7 @@ let patched: Promise<void> | undefined;
 interface FileWriter {
   writeFileSync: (this: FileWriter, file: string, content: unknown) => void;
   writeFile: (this: FileWriter, file: string, content: unknown) => Promise<void>;
-  /** Makes the file's folder first (a recursive mkdir per page: Eleventy's cache of folders never learns it made one). */
+  /** Makes a file's folder (a recursive mkdir per page: Eleventy's cache of folders never learns it made one). */
   createDirectoryForFileSync: (this: FileWriter, file: string) => void;
   createDirectoryForFile: (this: FileWriter, file: string) => Promise<void>;
 }

@@ -253,7 +253,7 @@ describe("a blog's mistakes fail the build by name", () => {
     expect(output).toContain("eleventy.config.js\n    problem: does not add the littlepress plugin");
   });
 
-  it("a config that adds the plugin from inside another plugin gets the run's settings as a config that adds it itself", async () => {
+  it("a config that adds the plugin from inside another plugin gets the run's settings all the same", async () => {
     // Eleventy runs a nested plugin at once, while the config runs: the run's settings reach it all the same.
     const dir = writeBlog("nested-plugin", {
       ...BLOG,
