@@ -6,7 +6,7 @@ import { dayFacts } from "../model/day-facts.ts";
 import { DATA_DIR } from "../model/site-paths.ts";
 import { slotToken } from "../model/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
-import type { PostPart } from "./blog-posts.ts";
+import type { PostPart } from "./post-editions.ts";
 import type { RenderSettings } from "./edition-engines.ts";
 import type { EditionSource, PublicationSource } from "./site.ts";
 

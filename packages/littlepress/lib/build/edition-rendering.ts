@@ -4,7 +4,7 @@
 // transforms.
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
 import { escapeHtml } from "../model/html-escape.ts";
-import type { PostPart } from "./blog-posts.ts";
+import type { PostPart } from "./post-editions.ts";
 import { liquidConfig, unknownSettingProblem } from "./edition-config.ts";
 import { dataForEdition } from "./edition-data.ts";
 import { renderData } from "./edition-engines.ts";
