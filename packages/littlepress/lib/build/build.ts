@@ -3,12 +3,13 @@
 // good site. `npm run build` (scripts/build.ts) and `npm start` run it.
 import { link, mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import Eleventy, { type EleventyConfig } from "@11ty/eleventy";
+import Eleventy from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
 import { siteDataDir } from "../model/site-paths.ts";
 import { withoutUrlSecrets } from "../model/shown-url.ts";
-import littlepress, { type LittlepressOptions, type RunSettings } from "./eleventy-plugin.ts";
+import littlepress from "./eleventy-plugin.ts";
+import { giveRunSettings, type RunSettings } from "./plugin-options.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
@@ -52,7 +53,7 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
   let site: Site | undefined;
-  const plugin: LittlepressOptions = { content: input, ...run, built: (read) => (site = read) };
+  const given: RunSettings = { ...run, built: (read) => (site = read) };
   // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
   await write(output, memory, input, (next) => {
     const eleventy = new Eleventy(input, next, {
@@ -61,8 +62,11 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
       // so a build writes only its fresh folder, never the live site.
       source: "cli",
       configPath: ".eleventy.js",
-      // Registered before .eleventy.js registers it with its defaults: these options win.
-      config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, plugin),
+      // Registered before .eleventy.js registers it with its defaults: this content folder wins.
+      config: (eleventyConfig) => {
+        giveRunSettings(eleventyConfig, given);
+        eleventyConfig.addPlugin(littlepress, { content: input });
+      },
     });
     return { eleventy };
   });
@@ -71,14 +75,14 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
 
 /**
  * Builds the project by its own Eleventy config file and the input it gives
- * (a blog that adds the plugin for its posts): the run's options are set over
- * the options the config gives the plugin (runOverPlugin).
+ * (a blog that adds the plugin for its posts): the plugin takes the run's
+ * settings over the options the config gives it (giveRunSettings).
  */
 async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
   const configPath = eleventyConfigFile();
   const fix =
-    "add the littlepress plugin with eleventyConfig.addPlugin in the site's Eleventy config itself, not from " +
-    'inside another plugin (docs/eleventy-plugin.md: "Posts as a publication"), ' +
+    "add the littlepress plugin with eleventyConfig.addPlugin in the site's Eleventy config " +
+    '(docs/eleventy-plugin.md: "Posts as a publication"), ' +
     "or give the publications' folder with --content";
   if (!configPath) {
     const problem = `has no Eleventy config file (${ELEVENTY_CONFIG_FILES.join(", ")}) and no content/ was given`;
@@ -94,9 +98,7 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
       source: "cli",
       configPath,
       config: (eleventyConfig) => {
-        eleventyConfig.on("eleventy.beforeConfig", (config: EleventyConfig) =>
-          runOverPlugin(config, { ...run, built: (read) => (site = read) }),
-        );
+        giveRunSettings(eleventyConfig, { ...run, built: (read) => (site = read) });
         // The input may be the project itself: earlier builds beside it are not its pages.
         const built = path.relative(process.cwd(), path.resolve(output));
         // (_site/, _site.next/, _site.old/, _site_data/ and the data's own .next and .old.)
@@ -110,20 +112,6 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
     return { eleventy, added };
   });
   return site!;
-}
-
-/**
- * Sets one run's options over those a project's config gives the plugin, as
- * plugin options: Eleventy runs the plugins a config added once the config has
- * returned, and its `eleventy.beforeConfig` event comes in between. The plugin
- * is found by its name: the config's import of the package may be another copy
- * of the module than this one.
- */
-function runOverPlugin(eleventyConfig: EleventyConfig, run: RunSettings & Pick<LittlepressOptions, "built">): void {
-  const entry = eleventyConfig.plugins.find(
-    (p) => (p.plugin as { name?: string } | undefined)?.name === littlepress.name,
-  );
-  if (entry) entry.options = { ...entry.options, ...run };
 }
 
 /**

@@ -15,11 +15,8 @@ declare module "@11ty/eleventy" {
     addBundle(name: string): void;
     addFilter(name: string, filter: (...args: never[]) => unknown): void;
     on(event: string, listener: (arg: never) => unknown): void;
-    /**
-     * The plugins a config added, queued until Eleventy runs them, after the config returned
-     * (the `eleventy.beforeConfig` event comes in between). Not in Eleventy's documentation.
-     */
-    plugins: { plugin: unknown; options: object }[];
+    /** Runs the listeners `on` gave the event, in turn. */
+    emit(event: string, ...args: unknown[]): Promise<unknown>;
     setLiquidOptions(options: Record<string, unknown>): void;
     amendLibrary(name: "liquid" | "md", amend: (library: never) => void): void;
     /** Throws Eleventy's own error when the running Eleventy is outside the semver range. */

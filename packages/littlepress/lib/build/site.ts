@@ -1,21 +1,21 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
-import { contentTree, listDirs, listFiles, type ContentTree } from "./content-tree.ts";
+import { contentTree, listDirs, type ContentTree } from "./content-tree.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
-import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
+import type { FrontMatterSplit } from "./front-matter.ts";
 import type { Publication } from "../model/publication.ts";
 import { parseJson } from "./json-file.ts";
 import { readPublication } from "./publication-file.ts";
 import { readText } from "./text-file.ts";
-import { dataEditions, paginationProblem } from "./data-editions.ts";
+import { dataEditions } from "./data-editions.ts";
+import { DATA_GOES, readMarkdownEditions } from "./markdown-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
 import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
 import { quotedUrl } from "../model/shown-url.ts";
 import { pushMark } from "../model/push.ts";
-import { fileVersion } from "../model/file-version.ts";
-import type { PostPart } from "./blog-posts.ts";
+import type { PostPart } from "./post-editions.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
 export interface EditionSource extends FrontMatterSplit {
@@ -267,93 +267,6 @@ export function markPush(edition: EditionSource, problems: ContentProblem[]): vo
   }
 }
 
-/** The Markdown files in a publication's editions folder (none when there is no such folder). */
-function readMarkdownEditions(
-  pub: Publication,
-  dir: string,
-  tree: ContentTree,
-  read?: Map<string, EditionRead>,
-): EditionSource[] {
-  const { problems } = tree;
-  const all = listFiles(tree, dir);
-  const files = all.filter((f) => f.endsWith(".md"));
-  problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
-  const editions: EditionSource[] = [];
-  for (const file of files) {
-    const got = read ? readAgainIfSaved(pub, file, read) : readEditionFile(pub, file, "");
-    if ("problem" in got) problems.push(got.problem);
-    else editions.push(got.edition);
-  }
-  return editions;
-}
-
-/**
- * What a file gave the last load, if it is still of the same version; else read now and kept.
- * Checked by the file's version, not by the watcher's word: a save it never reported (in a
- * linked folder, a burst past its queue) is read all the same.
- */
-function readAgainIfSaved(pub: Publication, file: string, read: Map<string, EditionRead>): EditionRead {
-  const id = path.resolve(file);
-  const version = versionOf(file);
-  const known = read.get(id);
-  if (known?.by === pub.editions.by && known.version === version) return known;
-  const got = readEditionFile(pub, file, version);
-  read.set(id, got);
-  return got;
-}
-
-/** One Markdown edition file: its key, front matter and body, or what is wrong with it. */
-function readEditionFile(pub: Publication, file: string, version: string): EditionRead {
-  const by = pub.editions.by;
-  const read = { by, version };
-  const field = KEY_FIELD[by];
-  const text = readText(file);
-  if ("problem" in text) return { ...read, problem: text.problem };
-  const front = splitFrontMatter(text.text);
-  if ("error" in front)
-    return { ...read, problem: { file, field: "front matter", problem: front.error, fix: front.fix } };
-  const pagination = paginationProblem(file, front.data);
-  if (pagination) return { ...read, problem: pagination };
-  const key = keyFromFrontMatter(by, front.data[field]);
-  if ("problem" in key) return { ...read, problem: { file, field, ...keyProblem(key, front, field) } };
-  return { ...read, edition: { key: key.key, file: file.split(path.sep).join("/"), ...front } };
-}
-
-type Said = { problem: string; fix: string };
-
-/** A missing key, said as what is really wrong: no front matter at all, or the field under another case. */
-function keyProblem(key: Said, front: FrontMatterSplit, field: string): Said {
-  if (front.bodyLine === 1) {
-    const problem = `has no front matter (a \`---\` line at the very top), so no \`${field}\``;
-    return { problem, fix: `${key.fix}, between two \`---\` lines at the top of the file` };
-  }
-  const near = Object.keys(front.data).find((k) => k !== field && k.toLowerCase() === field);
-  if (!near) return key;
-  const problem = `the front matter has \`${near}\`, not \`${field}\`: names are lowercase`;
-  return { problem, fix: `write it as \`${field}\`` };
-}
-
-// Eleventy's data files (JSON, or JavaScript modules), and littlepress's rows (CSV, YAML).
-const DATA_FILE = /\.(?:json|c?js|mjs|csv|ya?ml)$/;
-// The data files Eleventy itself reads beside the editions: the editions folder's directory data.
-const EDITIONS_DATA = /^editions(?:\.11tydata)?\.(?:json|c?js|mjs)$/;
-
-/** A data file in an editions folder that nothing reads: anywhere but editions/editions.json (or .11tydata.*). */
-function isIgnoredData(editionsDir: string, file: string): boolean {
-  return DATA_FILE.test(file) && !EDITIONS_DATA.test(path.relative(editionsDir, file));
-}
-
-const DATA_GOES =
-  "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), " +
-  "for this publication's editions in editions/editions.json, or for one edition in its front matter; " +
-  "a list of editions goes in content/<slug>/editions.csv (or .json, .yaml) beside edition.md " +
-  '(docs/data-and-recurring-editions.md: "Editions from data")';
-
-function ignoredDataProblem(file: string): ContentProblem {
-  const problem = "is not an edition, and littlepress does not read data files here";
-  return { file, field: "", problem, fix: DATA_GOES };
-}
-
 /** A `_data` folder in a publication: Eleventy reads global data only from the content folder's own `_data`. */
 function misplacedData(publicationDir: string, problems: ContentProblem[]) {
   const dir = path.join(publicationDir, "_data");
@@ -371,8 +284,5 @@ function exists(p: string): boolean {
   }
 }
 
-/** The file's version now (fileVersion), or "gone". */
-export function versionOf(file: string): string {
-  const facts = statSync(file, { throwIfNoEntry: false });
-  return facts ? fileVersion(facts) : "gone";
-}
+// Where live.ts asks for a file's version (the one rule: markdown-editions.ts's).
+export { versionOf } from "./markdown-editions.ts";

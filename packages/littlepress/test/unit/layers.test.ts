@@ -39,11 +39,10 @@ const MAY_IMPORT: Record<Role | "functions", readonly Role[]> = {
 };
 
 /** Packages only the build and the tools use: nothing a request runs may load them. */
-const BUILD_PACKAGE =
-  /^(yaml|sharp|@11ty\/|@parcel\/watcher|markdown-it|smol-toml|esbuild|node-html-parser|parse5|playwright-core)/;
+const BUILD_PACKAGE = /^(yaml|sharp|@11ty\/|@parcel\/watcher|markdown-it|smol-toml|esbuild|parse5|playwright-core)/;
 /**
  * The one exception: the description's sanitizer (lib/model/description.ts)
- * parses HTML with node-html-parser, and both the desk (build) and the
+ * parses HTML with parse5 (the kit's one HTML parser), and both the desk (build) and the
  * subscribe page (platform) show the description through it.
  */
 const PARSES_HTML = new Set(["lib/model/description.ts"]);
@@ -142,7 +141,7 @@ describe("lib/model and lib/edge", () => {
   });
 
   it.each(modelAndEdge.map((f) => [relative(f), f]))("%s imports no package of the build", (_, file) => {
-    const allowed = (spec: string) => spec === "node-html-parser" && PARSES_HTML.has(relative(file));
+    const allowed = (spec: string) => spec === "parse5" && PARSES_HTML.has(relative(file));
     expect(importsOf(file).filter(({ spec }) => BUILD_PACKAGE.test(spec) && !allowed(spec))).toEqual([]);
   });
 
@@ -181,7 +180,7 @@ const ICONV: Record<string, "never" | "import()"> = {
 };
 /** The edition endpoints answer every printer's every request: nothing of the platform, the build or the server. */
 const EDITION_ENDPOINTS = new Set(["edition", "sample"]);
-/** The subscribe page shows the publication's description, through node-html-parser (PARSES_HTML). */
+/** The subscribe page shows the publication's description, through parse5 (PARSES_HTML). */
 const SHOWS_DESCRIPTION = new Set(["subscribe"]);
 
 interface Bundle {
@@ -274,7 +273,7 @@ describe("each function's bundle", () => {
     const { reached, packages } = bundles.get(name)!;
     const forbidden = EDITION_ENDPOINTS.has(name) ? /^lib\/(build|server|platform)\// : /^lib\/(build|server)\//;
     expect([...reached.keys()].filter((f) => forbidden.test(f))).toEqual([]);
-    const parser = (p: string) => p === "node-html-parser" && SHOWS_DESCRIPTION.has(name);
+    const parser = (p: string) => p === "parse5" && SHOWS_DESCRIPTION.has(name);
     expect(packages.filter((p) => BUILD_PACKAGE.test(p.path) && !parser(p.path))).toEqual([]);
   });
 
