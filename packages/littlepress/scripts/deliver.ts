@@ -118,7 +118,8 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
       : "") +
     (report.pruned ? `; ${plural(report.pruned, "old entry", "old entries")} pruned` : "") +
     (report.unknown
-      ? `; ${plural(report.unknown, "page")} sent with no answer (unknown: they may have printed, and are not sent again)`
+      ? `; ${plural(report.unknown, "page")} sent with no answer ` +
+        "(unknown: they may have printed, and are not sent again)"
       : "") +
     "\n";
   const lines = [...report.lines, ...report.paused].map(

@@ -191,7 +191,8 @@ export async function main(argv: string[], out: Output = processOutput, use: Pri
     // every byte; CUPS queued it.
     const taken =
       to.kind === "tcp"
-        ? "the whole job left this computer and the printer closed the connection (whether it printed all of it is not known)"
+        ? "the whole job left this computer and the printer closed the connection " +
+          "(whether it printed all of it is not known)"
         : to.kind === "device"
           ? "every byte written to the device"
           : "queued with CUPS";

@@ -188,7 +188,8 @@ function readSiteSettings(
         field: "print_key_origins",
         problem,
         fix:
-          'list the printer services subscribers may use, such as ["https://littleprinter.nordprojects.co", "https://device.li"]; ' +
+          "list the printer services subscribers may use, such as " +
+          '["https://littleprinter.nordprojects.co", "https://device.li"]; ' +
           'one on your own network as {"origin": "http://192.168.1.20:5000", "private": true}',
       });
     if (!read.problems.length) result.printKeyOrigins = read.origins;

@@ -150,7 +150,8 @@ export function printOnceTable(rows: PrintOnceRow[], scale: number): string {
     ...rows.map(
       (r) =>
         `| ${r.due} | ${r.bound} | ${r.printed} | ${r.nothing} | ${r.unknown} | ` +
-        `${r.duplicates} ${r.duplicates ? "FAIL" : "ok"} | ${r.seconds.toFixed(2)} | ${r.ratio.toFixed(2)} | ${r.peak} |`,
+        `${r.duplicates} ${r.duplicates ? "FAIL" : "ok"} | ${r.seconds.toFixed(2)} | ` +
+        `${r.ratio.toFixed(2)} | ${r.peak} |`,
     ),
   ].join("\n");
 }

@@ -18,11 +18,19 @@ import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import type { Browser, CDPSession } from "playwright-core";
 
-/** The most memory one page's renderer may hold, in MiB: an edition needs 100 to 300 (a page 2,000,000 px long, ~600). */
+/**
+ * The most memory one page's renderer may hold, in MiB: an edition needs 100 to 300 (a page 2,000,000 px long, ~600).
+ */
 export const PAGE_MEMORY_MIB = 1024;
-/** How often the renderers' memory is read while a page renders (the kernel's limit holds between; check() ends a render). */
+/**
+ * How often the renderers' memory is read while a page renders (the kernel's limit holds between; check() ends a
+ * render).
+ */
 const POLL_MS = 100;
-/** Room above the ceiling for the kernel's limit, so that a page at its limit holds more than the ceiling and is stopped. */
+/**
+ * Room above the ceiling for the kernel's limit, so that a page at its limit holds more than the ceiling and is
+ * stopped.
+ */
 const SLACK_MIB = 64;
 
 /** Watches the renderer processes of `browser` while a render runs; see the top of this file. */
@@ -115,7 +123,10 @@ export class MemoryCeiling {
     }
   }
 
-  /** The process ids of the browser's renderers, from Chromium itself (the browser's own process is not a child we know). */
+  /**
+   * The process ids of the browser's renderers, from Chromium itself (the browser's own process is not a child we
+   * know).
+   */
   private async rendererPids(): Promise<number[]> {
     this.session ??= this.browser.newBrowserCDPSession().catch(() => undefined);
     const session = await this.session;

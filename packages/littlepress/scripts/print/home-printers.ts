@@ -260,7 +260,9 @@ async function askPublication(printer: HomePrinter, claimed: DeliveryRecord, o: 
   return { answer: { status: reply.status, etag: reply.etag }, html: reply.html, name: meta.name };
 }
 
-/** Prints the end slip a 410 owes, as a print job whose record is the subscription's endNotice (end-notice.ts's rules). */
+/**
+ * Prints the end slip a 410 owes, as a print job whose record is the subscription's endNotice (end-notice.ts's rules).
+ */
 async function endSlip(
   printer: HomePrinter,
   o: HomeRunOptions,

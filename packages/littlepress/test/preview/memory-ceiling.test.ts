@@ -43,7 +43,9 @@ beforeAll(async () => {
 }, TIMEOUT);
 afterAll(() => browser?.close());
 
-/** Renders `html` under the ceiling, noting Chromium's largest process every 25 ms: the render's error and that peak. */
+/**
+ * Renders `html` under the ceiling, noting Chromium's largest process every 25 ms: the render's error and that peak.
+ */
 async function renderGreedy(renderer: PaperRenderer, html: string): Promise<{ error: unknown; peakMiB: number }> {
   let peak = 0;
   const watch = setInterval(() => void largestChildRssMiB().then((mib) => (peak = Math.max(peak, mib))), 25);

@@ -49,7 +49,9 @@ function chattyEdition(): string {
 </script>`;
 }
 
-/** Renders the edition in `browser` as print does, then leaves the page open (as print-server does) while UDP could go. */
+/**
+ * Renders the edition in `browser` as print does, then leaves the page open (as print-server does) while UDP could go.
+ */
 async function renderAndWait(browser: Browser, until: () => boolean, ms: number): Promise<void> {
   const renderer = await PaperRenderer.open(browser, undefined, 10_000);
   try {

@@ -29,7 +29,7 @@ async function exitOf(command: string[]) {
 const faulty = (way: string) => exitOf(["--import", "tsx", "test/fixtures/tools/faulty-tool.ts", way]);
 
 describe("the boundary", () => {
-  it("says a thrown failure in one line: a ToolFailure exit 1 (2 for usage), anything else an internal fault, 3", () => {
+  it("says a thrown failure in one line: a ToolFailure exit 1 (2 for usage), else an internal fault, 3", () => {
     let said = "";
     const out = { stdout: () => undefined, stderr: (t: string) => void (said += t) };
     expect(sayFailure("tool", new ToolFailure("the printer is off"), out)).toBe(EXIT.failed);

@@ -226,7 +226,7 @@ describe("a run's time", () => {
     expect(runTimes(0, 2_000, 300)).toEqual({ startBy: 800, readBy: 1_700, endBy: 2_000, sendMinMs: 600 });
   });
 
-  it("lets a send wait as long as the run has left, up to the print timeout, and starts none with less than its window", () => {
+  it("lets a send wait as long as the run has left, up to the print timeout; none starts with less", () => {
     const times = { endBy: 100_000, sendMinMs: 10_000 };
     expect(sendWindow(times, 0)).toBe(PRINT_TIMEOUT_MS > 100_000 ? 100_000 : PRINT_TIMEOUT_MS);
     expect(sendWindow(times, 0, 30_000)).toBe(30_000);

@@ -58,7 +58,9 @@ export interface PushRunOptions {
   concurrency?: number;
   /** The longest a send waits for the print service's answer (default PRINT_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** The run's end on performance.now()'s clock: no send waits past it, and none starts too close to it; default: none. */
+  /**
+   * The run's end on performance.now()'s clock: no send waits past it, and none starts too close to it; default: none.
+   */
   endBy?: number;
 }
 
