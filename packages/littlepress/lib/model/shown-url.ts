@@ -17,7 +17,11 @@ export const NOT_SHOWN = "(an address that is not shown: it may hold a key)";
  */
 export function shownUrl(text: string): string {
   const url = parsed(text);
-  if (url && (url.host || url.protocol === "file:")) return `${url.protocol}//${url.host}${url.pathname}`;
+  if (url && (url.host || url.protocol === "file:")) {
+    // The path as written: "http://host" stays without the "/" the URL parser adds.
+    const path = url.pathname === "/" && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\//i.test(text) ? "" : url.pathname;
+    return `${url.protocol}//${url.host}${path}`;
+  }
   // No scheme, or one that is really a user name ("user:pass@host"): read it as a host and a path.
   const bare = parsed(`http://${text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")}`);
   if (bare && looksLikeHost(bare.hostname)) return `${bare.host}${bare.pathname === "/" ? "" : bare.pathname}`;
@@ -40,8 +44,11 @@ export function withoutUrlSecrets(message: string, known: readonly string[] = []
   return text.replace(URL_IN_TEXT, (url) => shownUrl(url));
 }
 
-/** A URL with a scheme inside running text: up to a space, a quote or a bracket. */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()[\]]+/gi;
+/**
+ * A URL with a scheme inside running text: up to a space, a quote or a bracket, and not the punctuation that
+ * ends a clause after it ("at http://127.0.0.1:8080, which…").
+ */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()[\]]*[^\s"'<>()[\].,;:!?]/gi;
 
 function parsed(text: string): URL | undefined {
   try {

@@ -44,4 +44,13 @@ describe("withoutUrlSecrets", () => {
     ).toBe("Invalid source: api.example.com/v1!");
     expect(withoutUrlSecrets("no address here")).toBe("no address here");
   });
+
+  it("leaves the punctuation after a URL in a sentence, and shows the URL", () => {
+    expect(withoutUrlSecrets("images point at http://127.0.0.1:8080, which only this machine can reach")).toBe(
+      "images point at http://127.0.0.1:8080, which only this machine can reach",
+    );
+    expect(withoutUrlSecrets("see https://a.example/x?key=s3cret; or http://b.example.")).toBe(
+      "see https://a.example/x; or http://b.example.",
+    );
+  });
 });
