@@ -135,6 +135,9 @@ export function starterTarball(source: string, starter: PackageJson): string | u
 }
 
 const execFileAsync = promisify(execFile);
+/** npm as a child process takes it: npm.cmd through a shell on Windows. */
+const WINDOWS = process.platform === "win32";
+const NPM = WINDOWS ? "npm.cmd" : "npm";
 
 /**
  * Packs the running package (PACKAGE_ROOT) into `destination` with `npm pack`,
@@ -143,11 +146,10 @@ const execFileAsync = promisify(execFile);
  * devDependencies, which an installed copy has not.
  */
 export async function packEngine(destination: string): Promise<string> {
-  const windows = process.platform === "win32";
   const { stdout } = await execFileAsync(
-    windows ? "npm.cmd" : "npm",
+    NPM,
     ["pack", "--json", "--ignore-scripts", "--pack-destination", destination],
-    { cwd: PACKAGE_ROOT, shell: windows, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+    { cwd: PACKAGE_ROOT, shell: WINDOWS, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
   );
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
   return path.join(destination, path.basename(filename));
@@ -253,8 +255,7 @@ const OPTIONS = {
 
 /** Runs npm in `cwd` with the terminal's output; resolves to its exit code. */
 export function npm(args: string[], cwd: string): Promise<number> {
-  const windows = process.platform === "win32";
-  const child = spawn(windows ? "npm.cmd" : "npm", args, { cwd, stdio: "inherit", shell: windows });
+  const child = spawn(NPM, args, { cwd, stdio: "inherit", shell: WINDOWS });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
