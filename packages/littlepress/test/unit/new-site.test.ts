@@ -1,7 +1,9 @@
-// littlepress new: a site of one's own from the starter, with littlepress from
-// the registry (no workspace, no copy of the repository's package-lock.json),
-// and its own lockfile from npm. The whole way, with a registry and the
-// README's commands, is the repository's .ci/tests/starter.test.ts.
+// littlepress new: a site of one's own from the starter, carrying the running
+// littlepress packed in vendor/ (no registry holds the name for the project
+// yet), with no workspace, no copy of the repository's package-lock.json, and
+// its own lockfile from npm. The whole way, with a registry on loopback that has
+// no littlepress and the README's commands, is the repository's
+// .ci/tests/starter.test.ts.
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +12,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   main,
+  packEngine,
   REPOSITORY_ONLY,
   SITE_IGNORES,
   siteGitignore,
@@ -17,6 +20,8 @@ import {
   sitePackage,
   STARTER_FILES,
   starterFile,
+  starterTarball,
+  VENDOR,
 } from "../../scripts/new.ts";
 import { EXIT_CODES } from "../../scripts/cli.ts";
 import { compiled } from "../helpers/kit-script.ts";
@@ -43,18 +48,23 @@ const STARTER = {
 };
 
 describe("the new site's package.json", () => {
-  const site = sitePackage(STARTER, "my-press", "1.4.2");
+  const site = sitePackage(STARTER, "my-press", "file:vendor/littlepress-1.4.2.tgz");
 
-  it("takes littlepress from the registry, at the running version or a compatible later one, with no workspace", () => {
+  it("takes littlepress as it is given (the tarball in vendor/, or a registry range), with no workspace", () => {
     expect(site).not.toHaveProperty("workspaces");
-    expect(site.dependencies).toEqual({ "@11ty/eleventy": "3.1.7", littlepress: "^1.4.2", suncalc: "2.0.2" });
+    expect(site.dependencies).toEqual({
+      "@11ty/eleventy": "3.1.7",
+      littlepress: "file:vendor/littlepress-1.4.2.tgz",
+      suncalc: "2.0.2",
+    });
+    expect(sitePackage(STARTER, "my-press", "^1.4.2").dependencies?.littlepress).toBe("^1.4.2");
   });
 
   it("leaves out what only the repository's CI uses, and the overrides of packages it no longer has", () => {
     expect(REPOSITORY_ONLY).toEqual(["verdaccio", "yaml"]);
     expect(site.devDependencies).toEqual({ eslint: "10.15.0", typescript: "6.0.3", vitest: "4.1.12" });
     expect(site.overrides).toEqual({ "@opentelemetry/api": "1.8.0", vitest: { vite: "7.0.0" } });
-    expect(sitePackage({ ...STARTER, overrides: { verdaccio: {} } }, "x", "1.0.0")).not.toHaveProperty("overrides");
+    expect(sitePackage({ ...STARTER, overrides: { verdaccio: {} } }, "x", "^1.0.0")).not.toHaveProperty("overrides");
   });
 
   it("is the site's own, its fields in the starter's order, and leaves the starter's object alone", () => {
@@ -92,6 +102,13 @@ function filesUnder(dir: string): string[] {
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
+/** What a packed tarball of the running package is called, and a stand-in for one (npm pack is its own test below). */
+const TARBALL = `littlepress-${VERSION}.tgz`;
+const pack = (destination: string) => {
+  writeFileSync(path.join(destination, TARBALL), "packed by npm");
+  return Promise.resolve(path.join(destination, TARBALL));
+};
+
 describe("littlepress new", () => {
   let work: string;
   let starter: string;
@@ -127,7 +144,7 @@ describe("littlepress new", () => {
     const calls: { args: string[]; cwd: string }[] = [];
     const runNpm = (args: string[], cwd: string) => (calls.push({ args, cwd }), Promise.resolve(0));
     const site = path.join(work, "my-press");
-    expect(await main(["../../my-press"], output, { cwd: path.join(starter, "content"), runNpm })).toBe(0);
+    expect(await main(["../../my-press"], output, { cwd: path.join(starter, "content"), runNpm, pack })).toBe(0);
 
     expect(readdirSync(site).sort()).toEqual(
       [
@@ -140,6 +157,7 @@ describe("littlepress new", () => {
         "package.json",
         "scripts",
         "test",
+        "vendor",
       ].sort(),
     );
     // No secret in any file, at the top or inside a folder the starter has.
@@ -149,18 +167,20 @@ describe("littlepress new", () => {
     expect(existsSync(path.join(site, "content/hello/publication.json"))).toBe(true);
     expect(existsSync(path.join(site, ".github/workflows/ci.yml"))).toBe(true);
     const pkg = JSON.parse(readFileSync(path.join(site, "package.json"), "utf8")) as typeof STARTER;
-    expect(pkg).toEqual(sitePackage(STARTER, "my-press", VERSION));
+    // littlepress is the running package, packed into vendor/, which the site's package.json names.
+    expect(pkg).toEqual(sitePackage(STARTER, "my-press", `file:vendor/${TARBALL}`));
+    expect(readdirSync(path.join(site, VENDOR))).toEqual([TARBALL]);
     // Its own lockfile, resolved by npm in the new folder; the install itself is the README's npm ci.
     expect(calls).toEqual([{ args: ["install", "--package-lock-only", "--no-audit", "--no-fund"], cwd: site }]);
     expect(out.stderr).toBe("");
-    expect(out.stdout).toContain(`with littlepress ^${VERSION} from the registry`);
+    expect(out.stdout).toContain(`with littlepress from vendor/${TARBALL}: the one running, packed`);
     expect(out.stdout).toMatch(/is ready\. Next:\n {2}cd \S+my-press\n {2}npm ci && npm start\n$/);
   });
 
   it("with --no-install, copies only, and says to run npm install", async () => {
     const { out, output } = capture();
     const runNpm = () => Promise.reject(new Error("npm was run"));
-    expect(await main(["--no-install", path.join(work, "site")], output, { cwd: starter, runNpm })).toBe(0);
+    expect(await main(["--no-install", path.join(work, "site")], output, { cwd: starter, runNpm, pack })).toBe(0);
     expect(existsSync(path.join(work, "site/package.json"))).toBe(true);
     expect(out.stdout).toMatch(/\n {2}npm install && npm start\n$/);
   });
@@ -168,7 +188,7 @@ describe("littlepress new", () => {
   it("says when npm fails, and leaves the copy", async () => {
     const { out, output } = capture();
     const runNpm = () => Promise.resolve(1);
-    expect(await main(["../site"], output, { cwd: starter, runNpm })).toBe(1);
+    expect(await main(["../site"], output, { cwd: starter, runNpm, pack })).toBe(1);
     expect(out.stderr).toMatch(/^new: npm install failed \(exit 1\) in \.\.\/site\/: the site is copied there; /);
     expect(existsSync(path.join(work, "site/content"))).toBe(true);
   });
@@ -205,6 +225,55 @@ describe("littlepress new", () => {
     expect(out.stderr).toBe("new: name one folder for the site; see --help\n".repeat(2));
   });
 
+  it("with --from-registry, takes littlepress from the registry (^ the running version), with no vendor/", async () => {
+    const { out, output } = capture();
+    const noPack = () => Promise.reject(new Error("npm pack was run"));
+    const runNpm = () => Promise.resolve(0);
+    expect(await main(["--from-registry", "../site"], output, { cwd: starter, runNpm, pack: noPack })).toBe(0);
+    const pkg = JSON.parse(readFileSync(path.join(work, "site/package.json"), "utf8")) as typeof STARTER;
+    expect(pkg.dependencies.littlepress).toBe(`^${VERSION}`);
+    expect(existsSync(path.join(work, "site", VENDOR))).toBe(false);
+    expect(out.stdout).toContain(`with littlepress from the registry\n`);
+  });
+
+  it("made from a site that carries its tarball, copies that tarball (the same bytes), packing nothing", async () => {
+    const { output } = capture();
+    const carried = "vendor/littlepress-0.2.0.tgz";
+    write(carried, "the starter's own tarball");
+    write("package.json", JSON.stringify({ ...STARTER, dependencies: { littlepress: `file:${carried}` } }));
+    expect(starterTarball(starter, { dependencies: { littlepress: `file:${carried}` } })).toBe(
+      path.join(starter, carried),
+    );
+    const noPack = () => Promise.reject(new Error("npm pack was run"));
+    const runNpm = () => Promise.resolve(0);
+    expect(await main(["../site"], output, { cwd: starter, runNpm, pack: noPack })).toBe(0);
+    expect(readFileSync(path.join(work, "site", carried), "utf8")).toBe("the starter's own tarball");
+    const pkg = JSON.parse(readFileSync(path.join(work, "site/package.json"), "utf8")) as typeof STARTER;
+    expect(pkg.dependencies.littlepress).toBe(`file:${carried}`);
+    // A tarball the package.json names but that is not there, or a registry range: the running package is packed.
+    expect(starterTarball(starter, { dependencies: { littlepress: "file:vendor/gone.tgz" } })).toBeUndefined();
+    expect(starterTarball(starter, { dependencies: { littlepress: "^0.2.0" } })).toBeUndefined();
+  });
+
+  it("says when littlepress cannot be packed, and leaves the copy", async () => {
+    const { out, output } = capture();
+    const failing = () => Promise.reject(new Error("npm ERR! code EACCES"));
+    expect(await main(["../site"], output, { cwd: starter, pack: failing })).toBe(1);
+    expect(out.stderr).toBe(
+      "new: could not put littlepress into ../site/vendor/ (npm ERR! code EACCES); the rest of the site is copied there\n",
+    );
+    expect(existsSync(path.join(work, "site/content/hello/publication.json"))).toBe(true);
+  });
+
+  it("packs the running package with npm pack: a tarball of this version, with its compiled command", async () => {
+    const tarball = await packEngine(work);
+    expect(tarball).toBe(path.join(work, TARBALL));
+    const { stdout } = await run("tar", ["-xzOf", tarball, "package/package.json"]);
+    expect((JSON.parse(stdout) as { version: string }).version).toBe(VERSION);
+    const { stdout: files } = await run("tar", ["-tzf", tarball]);
+    expect(files.split("\n")).toContain("package/dist/scripts/littlepress.js");
+  }, 60_000);
+
   it("takes only the starter's own names: no dotfile it does not know, at the top or inside its folders", () => {
     const outside = [".env", ".env.local", ".npmrc", ".vscode", ".ci", "_site", "node_modules", "packages", "x.log"];
     expect(outside.some((entry) => starterFile(entry))).toBe(false);
@@ -216,7 +285,7 @@ describe("littlepress new", () => {
   it("makes a site whose git leaves a .env out, and says so in its .gitignore", async () => {
     const { output } = capture();
     const site = path.join(work, "site");
-    expect(await main(["../site"], output, { cwd: starter, runNpm: () => Promise.resolve(0) })).toBe(0);
+    expect(await main(["../site"], output, { cwd: starter, runNpm: () => Promise.resolve(0), pack })).toBe(0);
     expect(readFileSync(path.join(site, ".gitignore"), "utf8")).toMatch(
       /^node_modules\/\n_site\/\n\n# Secrets.*\n\.env\n\.env\.\*\n$/,
     );
@@ -265,6 +334,8 @@ describe("littlepress new, as a command", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: littlepress new <folder> \[options\]\n/);
     expect(stdout).toMatch(/\n {2}--no-install +copy only/);
+    expect(stdout).toMatch(/\n {2}--from-registry +littlepress from the registry/);
+    expect(stdout).toMatch(/npm install littlepress@<version>/);
     expect(stdout).toMatch(/\n {2}-h, --help +show this/);
     expect(stdout).toMatch(
       /\nExample:\n {2}npx littlepress new \.\.\/my-press && cd \.\.\/my-press && npm ci && npm start\n\n/,
