@@ -260,7 +260,8 @@ describe("littlepress new", () => {
     const failing = () => Promise.reject(new Error("npm ERR! code EACCES"));
     expect(await main(["../site"], output, { cwd: starter, pack: failing })).toBe(1);
     expect(out.stderr).toBe(
-      "new: could not put littlepress into ../site/vendor/ (npm ERR! code EACCES); the rest of the site is copied there\n",
+      "new: could not put littlepress into ../site/vendor/ (npm ERR! code EACCES); " +
+        "the rest of the site is copied there\n",
     );
     expect(existsSync(path.join(work, "site/content/hello/publication.json"))).toBe(true);
   });
