@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-export default function runTemporaryFolder(): () => void {
+export default function runTemporaryFolder(): () => Promise<void> {
   const folder = mkdtempSync(path.join(tmpdir(), "littlepress-test-run-"));
   // Read by Node's os.tmpdir() (Playwright, netlify-cli, the tests' own mkdtemp) and by Chromium: not an option.
   process.env.TMPDIR = folder;
@@ -19,5 +19,12 @@ export default function runTemporaryFolder(): () => void {
   // and littlepress the sealing key of a state folder given no key file (state-setup.ts; the tests give one).
   process.env.XDG_CONFIG_HOME = path.join(folder, "config");
   process.env.XDG_CACHE_HOME = path.join(folder, "cache");
-  return () => rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
+  const remove = () => rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
+  return async () => {
+    remove();
+    // A worker's Chromium can outlive its worker for a moment (the SIGTERM reaches the worker, not its browser)
+    // and write its profile folders again after the first removal: seen after a clean-clone CI run.
+    await new Promise((settle) => setTimeout(settle, 3_000));
+    remove();
+  };
 }
