@@ -166,3 +166,26 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
     }
   });
 });
+
+// Nothing silent, round four (issue 52, item 5): each fails the build (so `npm start` names it, and verify fails).
+describe.concurrent("mistakes that passed without a word, round four", { timeout: 120_000 }, () => {
+  it("an edition saved as .markdown or .txt is named, with the name to give it", async () => {
+    const dir = paper(publication(), [edition(0), edition(1)]);
+    writeFileSync(path.join(dir, "daily/editions/part-5.markdown"), edition(5));
+    writeFileSync(path.join(dir, "daily/editions/part-6.txt"), edition(6));
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      for (const [file, name] of [
+        ["part-5.markdown", "part-5.md"],
+        ["part-6.txt", "part-6.md"],
+      ] as const)
+        expect(output).toMatch(
+          new RegExp(
+            `editions/${file.replace(".", "\\.")}\\n\\s+problem: is not read: only \`\\.md\` files in the editions ` +
+              `folder are editions, so it is never printed\\n\\s+fix: rename it ${name.replace(".", "\\.")}`,
+          ),
+        );
+    }
+  });
+});
