@@ -188,4 +188,19 @@ describe.concurrent("mistakes that passed without a word, round four", { timeout
         );
     }
   });
+
+  it("a gap in a finite serial is named at the part after it: npm start warns, verify fails", async () => {
+    const dir = paper({ ...publication(), editions: { by: "delivery_count", ends: true } }, [edition(0), edition(1)]);
+    writeFileSync(path.join(dir, "daily/editions/3.md"), edition(3));
+    const said = new RegExp(
+      "daily/editions/3\\.md: number\n\\s+problem: the serial has no edition numbered 2: delivery 2 gets nothing " +
+        '\\(204, "no edition for 2"\\), and the serial goes on at 3\n\\s+fix: number the editions 0, 1, 2, … ' +
+        "without a gap: renumber this one 2, or add an edition numbered 2",
+    );
+    const [plain, verified] = await Promise.all([build(dir), verify(dir)]);
+    expect(plain.code, plain.output).toBe(0);
+    expect(plain.output).toMatch(said);
+    expect(verified.code).toBe(1);
+    expect(verified.output).toMatch(said);
+  });
 });
