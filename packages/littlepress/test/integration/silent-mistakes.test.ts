@@ -203,4 +203,19 @@ describe.concurrent("mistakes that passed without a word, round four", { timeout
     expect(verified.code).toBe(1);
     expect(verified.output).toMatch(said);
   });
+
+  it("Markdown in a folder with no publication.json is named, not published as a plain page", async () => {
+    const dir = paper(publication(), [edition(0), edition(1)]);
+    mkdirSync(path.join(dir, "notes"));
+    writeFileSync(path.join(dir, "notes/ideas.md"), "---\nnumber: 0\n---\nAn idea.\n");
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      expect(output).toContain(
+        `${path.join(dir, "notes/ideas.md")}\n    problem: is published as a plain page at /notes/ideas/, ` +
+          `not as an edition: ${path.join(dir, "notes")}/ has no publication.json, so it is no publication`,
+      );
+      expect(output).toMatch(/fix: to make notes a publication, add .*notes\/publication\.json and move its editions/);
+    }
+  });
 });
