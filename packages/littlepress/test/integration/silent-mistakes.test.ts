@@ -218,4 +218,18 @@ describe.concurrent("mistakes that passed without a word, round four", { timeout
       expect(output).toMatch(/fix: to make notes a publication, add .*notes\/publication\.json and move its editions/);
     }
   });
+
+  it("a lang that is no language tag is refused, with the tag meant", async () => {
+    const dir = paper(publication(), [edition(0), `---\nnumber: 1\nlang: english\n---\nDay 1.\n`]);
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      expect(output).toMatch(
+        new RegExp(
+          '1\\.md: lang\n\\s+problem: "english" \\(line 3\\) is not a language tag, ' +
+            "and the page's <html lang> would say it as it is\n\\s+fix: write lang: en \\(",
+        ),
+      );
+    }
+  });
 });
