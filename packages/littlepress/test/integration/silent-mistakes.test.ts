@@ -140,11 +140,9 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
   });
 
   it("a setting no edition reacts to: warned under npm start, failed by verify, named with its options", async () => {
-    // The condition asks for an option that does not exist: short and long print the same page.
-    const dir = paper(publication(), [
-      edition(0, { condition: 'config.length == "longer"' }),
-      edition(1, { condition: "false" }),
-    ]);
+    // No edition reads the setting: short and long print the same page. (A condition asking for an option
+    // that does not exist fails the build: round four, below.)
+    const dir = paper(publication(), [edition(0, { condition: "false" }), edition(1, { condition: "false" })]);
     const said = new RegExp(
       "daily/publication\\.json: config\\.fields: length\n\\s+problem: the setting `length` changes nothing: " +
         'every edition prints the same page for "short" and "long"\n\\s+fix: have an edition read it',
@@ -230,6 +228,20 @@ describe.concurrent("mistakes that passed without a word, round four", { timeout
             "and the page's <html lang> would say it as it is\n\\s+fix: write lang: en \\(",
         ),
       );
+    }
+  });
+
+  it("a comparison with a value that is not one of the setting's options fails the build, naming the value meant", async () => {
+    const dir = paper(publication(), [edition(0, { condition: 'config.length == "Long"' }), edition(1)]);
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      expect(output).toContain(
+        `${path.join(dir, "daily/editions/0.md")}: config.length\n    problem: \`config.length == "Long"\` (line 7) ` +
+          'compares the setting with "Long", which is not one of its values ("short", "long"), so it is never true: ' +
+          'did you mean "long"?',
+      );
+      expect(output).toMatch(/fix: write "long": an option is \[label, value\] in publication\.json/);
     }
   });
 });
