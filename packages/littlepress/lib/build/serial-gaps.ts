@@ -27,6 +27,8 @@ function gap(file: string, from: number, to: number): ContentProblem {
     problem:
       `the serial has no edition numbered ${missing}: delivery ${missing} ${none} nothing ` +
       `(204, "no edition for ${from}"), and the serial goes on at ${to}`,
-    fix: `number the editions 0, 1, 2, … without a gap: renumber this one ${from}, or add an edition numbered ${from}`,
+    fix:
+      `number the editions 0, 1, 2, … without a gap: ` +
+      `renumber this one ${from}, or add an edition numbered ${from}`,
   };
 }

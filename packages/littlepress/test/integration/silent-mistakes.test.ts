@@ -231,7 +231,7 @@ describe.concurrent("mistakes that passed without a word, round four", { timeout
     }
   });
 
-  it("a comparison with a value that is not one of the setting's options fails the build, naming the value meant", async () => {
+  it("a comparison with a value none of the setting's options has fails the build, naming the one meant", async () => {
     const dir = paper(publication(), [edition(0, { condition: 'config.length == "Long"' }), edition(1)]);
     const [built, verified] = await Promise.all([build(dir), verify(dir)]);
     for (const { code, output } of [built, verified]) {
