@@ -1,6 +1,6 @@
 // The build's warnings: print checks on every rendered edition, its estimated
-// length, each description, front-matter slips and settings that change
-// nothing; printed, or with `--strict` failing the build.
+// length, each description, front-matter slips, settings that change
+// nothing and gaps in a finite serial; printed, or with `--strict` failing the build.
 import { ContentError, formatWarnings, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
 import { inertSettings } from "../model/setting-effects.ts";
 import { lengthWarnings } from "./edition-length.ts";
@@ -9,6 +9,7 @@ import type { RenderedEdition } from "./pack.ts";
 import { descriptionWarnings, PrintChecker } from "./print-checks.ts";
 import type { Sources } from "./publication-sources.ts";
 import type { Remember } from "./render-memory.ts";
+import { serialGaps } from "./serial-gaps.ts";
 import type { PublicationSource, Site } from "./site.ts";
 
 /** Print checks on every rendered edition (once per file), its estimated length, and each description. */
@@ -28,6 +29,7 @@ export function buildWarnings(
   warnings.push(...lengthWarnings(pages, remember));
   for (const pub of site.publications) {
     warnings.push(...frontMatterSlips(pub));
+    warnings.push(...serialGaps(pub));
     warnings.push(...settingWarnings(pub, rendered.get(pub.slug) ?? [], sources.get(pub.slug)!.settingsFile));
   }
   return uniqueProblems(warnings);

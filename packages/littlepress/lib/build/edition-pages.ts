@@ -6,6 +6,8 @@ import { dayFacts } from "../model/day-facts.ts";
 import { DATA_DIR } from "../model/site-paths.ts";
 import { slotToken } from "../model/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
+import { langProblems } from "./edition-lang.ts";
+import { optionComparisons } from "./option-comparisons.ts";
 import type { PostPart } from "./post-editions.ts";
 import type { RenderSettings } from "./edition-engines.ts";
 import type { EditionSource, PublicationSource } from "./site.ts";
@@ -56,7 +58,10 @@ export interface EditionData {
   parts?: PostPart[];
 }
 
-/** Every edition page of the publications, by URL; a publication of too many variants is a problem. */
+/**
+ * Every edition page of the publications, by URL; too many variants, a `lang` that is no tag, or a
+ * comparison with a value no option has, is a problem.
+ */
 export function editionPages(publications: PublicationSource[]): Map<string, EditionPage> {
   const pages = new Map<string, EditionPage>();
   const problems: ContentProblem[] = [];
@@ -66,6 +71,7 @@ export function editionPages(publications: PublicationSource[]): Map<string, Edi
       problems.push(tooMany);
       continue;
     }
+    problems.push(...langProblems(pub), ...optionComparisons(pub));
     const render: RenderSettings = { strictVariables: pub.strict_variables, breaks: pub.markdown.breaks };
     const slots = Object.fromEntries(textFields(pub.fields).map((f) => [f.name, slotToken(f.name)]));
     variantsOf(pub.fields).forEach((variant, variantIndex) => {

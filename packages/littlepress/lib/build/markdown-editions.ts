@@ -25,6 +25,7 @@ export function readMarkdownEditions(
   const all = listFiles(tree, dir);
   const files = all.filter((f) => f.endsWith(".md"));
   problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
+  problems.push(...all.filter(isUnreadText).map(unreadTextProblem));
   const editions: EditionSource[] = [];
   for (const file of files) {
     const got = read ? readAgainIfSaved(pub, file, read) : readEditionFile(pub, file, "");
@@ -99,6 +100,21 @@ export const DATA_GOES =
 function ignoredDataProblem(file: string): ContentProblem {
   const problem = "is not an edition, and littlepress does not read data files here";
   return { file, field: "", problem, fix: DATA_GOES };
+}
+
+// Text that reads like an edition but is not a `.md` file: nothing reads it (images here are read by the
+// editions that show them; other files are the author's own). It was left out without a word: named instead.
+const EDITION_LIKE = /\.(?:markdown|mdown|mkdn?|mdx|txt|text|liquid|njk|html?|webc)$|\.md$/i;
+
+/** A text file in an editions folder that nothing reads, as `part-5.markdown` or `part-5.txt`. */
+function isUnreadText(file: string): boolean {
+  return !file.endsWith(".md") && EDITION_LIKE.test(file);
+}
+
+function unreadTextProblem(file: string): ContentProblem {
+  const name = path.basename(file).replace(/\.[^.]+$/, ".md");
+  const problem = `is not read: only \`.md\` files in the editions folder are editions, so it is never printed`;
+  return { file, field: "", problem, fix: `rename it ${name} (or move it out of the editions folder)` };
 }
 
 /** The file's version now (fileVersion), or "gone". */

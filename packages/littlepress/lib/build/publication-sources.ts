@@ -9,6 +9,7 @@ import { eleventyConfigFile } from "./eleventy-config-file.ts";
 import type { PluginSettings } from "./plugin-options.ts";
 import type { PostReading } from "./post-reading.ts";
 import { loadSite, type Site } from "./site.ts";
+import { strayPages } from "./stray-pages.ts";
 
 /** Where each publication's files are, and what names its settings in problems and warnings. */
 export interface Sources extends Map<string, { dir: string; settingsFile: string }> {
@@ -27,6 +28,14 @@ export async function loadPublications(
   if (missing) throw new ContentError([missing]);
   const problems: ContentProblem[] = [];
   const site = settings.content === undefined ? { publications: [] } : contentSite(settings, sources, problems);
+  if (settings.content !== undefined)
+    problems.push(
+      ...strayPages(
+        settings.content,
+        input,
+        (settings.posts ?? []).map((p) => p.folder),
+      ),
+    );
   for (const { publication, settings: posts } of await postsPublications(
     settings.posts,
     configFile,
