@@ -30,6 +30,8 @@ export interface EditionSource extends FrontMatterSplit {
   push?: true;
   /** An edition of several blog posts (two on one day): each rendered with its own front matter, in order. */
   parts?: PostPart[];
+  /** A blog's post (blog-posts.ts): rendered as the site renders its Markdown, not always as Liquid. */
+  post?: true;
 }
 
 /** A publication with its editions, sorted by key. */
