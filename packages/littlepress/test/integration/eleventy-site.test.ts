@@ -110,6 +110,19 @@ describe("an Eleventy 3 site as it is, built by npx @11ty/eleventy", () => {
   printsTheSite("npx @11ty/eleventy", () => ({ dir, server: server! }));
 });
 
+it("with eleventy-img's failOnError off, the desk still shows the publication's own icon", async () => {
+  const dir = siteCopy("fail-on-error-off");
+  const config = read(dir, "eleventy.config.js").replace('formats: ["avif", "auto"],', "$& failOnError: false,");
+  writeFileSync(path.join(dir, "eleventy.config.js"), config);
+  const built = await npx(dir, "@11ty/eleventy");
+  expect(built, built.output).toMatchObject({ code: 0 });
+  const desk = read(dir, "dist/paper/index.html");
+  expect([...desk.matchAll(/<img [^>]*>/g)].map((m) => m[0])).toEqual([
+    expect.stringMatching(/^<img class="pub-icon" src="\/paper\/icon\.png" [^>]*>$/),
+  ]);
+  expect(desk).not.toMatch(/<picture|eleventy:ignore/);
+}, 120_000);
+
 describe("the same site built by npx littlepress build", () => {
   let dir = "";
   let server: LocalServer | undefined;
