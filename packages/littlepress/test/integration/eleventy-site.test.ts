@@ -8,6 +8,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, wri
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readNetlifyConfig, STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 
 const run = promisify(execFile);
@@ -143,6 +144,21 @@ describe("the same site built by npx littlepress build", () => {
 
   it("replaces the whole site: a file of the last one that this build did not write is gone", () => {
     expect(existsSync(path.join(dir, "dist/stale.txt"))).toBe(false);
+  });
+
+  it("as the docs advise for Netlify, publishes the folder its build command writes, and its data beside", async () => {
+    // docs/eleventy-plugin.md, "Deploying a blog to Netlify": the package's netlify.toml, with the blog's build.
+    const site = siteCopy("netlify");
+    const command = "npx littlepress build --output _site";
+    const toml = read(".", STARTER_NETLIFY_CONFIG).replace('command = "npm run build"', `command = "${command}"`);
+    writeFileSync(path.join(site, "netlify.toml"), toml);
+    const netlify = readNetlifyConfig(path.join(site, "netlify.toml"));
+    const built = await npx(site, ...command.split(" ").slice(1));
+    expect(built, built.output).toMatchObject({ code: 0 });
+    expect(read(site, path.join(netlify.publish, "paper/meta.json"))).toContain("The Paper");
+    expect(read(site, path.join(netlify.publish, "sw.js"))).toContain("addEventListener");
+    for (const files of Object.values(netlify.includedFiles).flat())
+      expect(existsSync(path.join(site, files.replace(/\/(?:\*\*|\*\/index\.json)$/, ""))), files).toBe(true);
   });
 
   it("says where it built, as the site's config says", () => {
