@@ -34,7 +34,7 @@ export function readSiteSettings(contentDir: string, slugs: string[], problems: 
     if ("value" in checked) settings[key] = checked.value;
     else for (const problem of checked.problems) problems.push({ file, field, problem, fix: checked.fix });
   }
-  return settings as SiteSettings;
+  return settings;
 }
 
 /** The file's names and values; undefined when there is none, or it does not read or parse (said in `problems`). */
