@@ -11,7 +11,7 @@ import { EXIT, EXIT_CODES, processOutput, sayFailure } from "./cli.ts";
 /** The commands, and what each does (the usage text lists them in this order). */
 const COMMANDS = {
   new: "make a site of your own from the starter, with this littlepress in vendor/ (or --from-registry)",
-  build: "build the site into _site/ (the functions' data into _site_data/)",
+  build: "build the site into _site/ or its config's output (the functions' data beside it, in _site_data/)",
   start: "build, serve on http://127.0.0.1:$PORT, and rebuild on every change",
   serve: "serve the site built last, as Netlify would",
   verify: "build, and check every publication and every variant through the server",

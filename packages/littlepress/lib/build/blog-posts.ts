@@ -103,6 +103,8 @@ const BY_MODE = { date: "local_date", serial: "delivery_count" } as const;
 const DELIVERED_ON = { date: "The morning after each new post", serial: "One post per delivery, in order" };
 const OWN_FIELDS = new Set(["slug", "folder", "by", "ends", "sample"]);
 
+type Say = (field: string, problem: string, fix: string) => void;
+
 async function postsPublication(
   entry: unknown,
   settings: PostsSettings,
@@ -110,7 +112,7 @@ async function postsPublication(
   reading: PostReading,
 ): Promise<{ publication: PublicationSource; folder: string } | undefined> {
   const { file, option } = settings;
-  const say = (field: string, problem: string, fix: string) =>
+  const say: Say = (field, problem, fix) =>
     problems.push({ file, field: `littlepress option ${option}${field ? `.${field}` : ""}`, problem, fix });
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
     say("", `must be a publication's settings, got ${describe(entry)}`, `write it as ${EXAMPLE} (${DOCS})`);
@@ -118,6 +120,32 @@ async function postsPublication(
   }
   const given = entry as Record<string, unknown>;
   const before = problems.length;
+  checkOwnFields(given, file, say);
+  if (problems.length > before) return undefined;
+  const pub = checkedPublication(given, settings, problems);
+  if (!pub) return undefined;
+  const folder = given.folder as string;
+  const list = await postEditions(given.by as "date" | "serial", folder, problems, reading);
+  // A post's `push: true` marks its edition push, as an edition's front matter does in content/.
+  for (const edition of list) markPush(edition, problems);
+  if (problems.length > before) return undefined;
+  if (!list.length) {
+    say("folder", `${folder} has no posts (Markdown files)`, "write a first post, or leave this publication out");
+    return undefined;
+  }
+  const sampleKey = sampleOf(pub.editions.sample, list, say);
+  const iconFile = pub.icon === undefined || existsSync(pub.icon) ? pub.icon : undefined;
+  if (pub.icon !== undefined && !iconFile)
+    say("icon", `${pub.icon} does not exist`, "give the image's path relative to the project, or leave icon out");
+  if (problems.length > before) return undefined;
+  return {
+    publication: { ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile && { iconFile }) },
+    folder,
+  };
+}
+
+/** The plugin's own fields of a posts publication: `slug`, `by` and `folder` (and no `editions`). */
+function checkOwnFields(given: Record<string, unknown>, file: string, say: Say): void {
   const { slug, folder, by } = given;
   if (typeof slug !== "string" || !slug)
     say("slug", "is missing", 'add slug: "paper": the publication is served at /paper/');
@@ -145,9 +173,11 @@ async function postsPublication(
       "is made by the plugin from `by` and `ends`",
       "remove editions; set by, and ends if the series ends",
     );
-  if (problems.length > before) return undefined;
-  const mode = by as "date" | "serial";
-  // The rest is publication.json's, checked as publication.json is (the same schema, the same words).
+}
+
+/** The rest of the settings, publication.json's, checked as publication.json is (the same schema, the same words). */
+function checkedPublication(given: Record<string, unknown>, settings: PostsSettings, problems: ContentProblem[]) {
+  const mode = given.by as "date" | "serial";
   const raw: Record<string, unknown> = { delivered_on: DELIVERED_ON[mode] };
   for (const [key, value] of Object.entries(given)) if (!OWN_FIELDS.has(key)) raw[key] = value;
   raw.editions = {
@@ -155,43 +185,17 @@ async function postsPublication(
     ...("ends" in given && { ends: given.ends }),
     ...("sample" in given && { sample: given.sample }),
   };
-  const checked = checkPublication(slug as string, raw, file, iconv);
-  if ("problems" in checked) {
-    for (const p of checked.problems) {
-      // editions.ends and editions.sample are written at the top level here.
-      const field = p.field.replace(/^editions\./, "");
-      problems.push({ ...p, field: `littlepress option ${option}${field ? `.${field}` : ""}` });
-    }
-    return undefined;
+  const checked = checkPublication(given.slug as string, raw, settings.file, iconv);
+  if (!("problems" in checked)) return checked.publication;
+  for (const p of checked.problems) {
+    // editions.ends and editions.sample are written at the top level here.
+    const field = p.field.replace(/^editions\./, "");
+    problems.push({ ...p, field: `littlepress option ${settings.option}${field ? `.${field}` : ""}` });
   }
-  const pub = checked.publication;
-  const list = await postEditions(mode, folder as string, problems, reading);
-  // A post's `push: true` marks its edition push, as an edition's front matter does in content/.
-  for (const edition of list) markPush(edition, problems);
-  if (problems.length > before) return undefined;
-  if (!list.length) {
-    const problem = `${folder as string} has no posts (Markdown files)`;
-    say("folder", problem, "write a first post, or leave this publication out");
-    return undefined;
-  }
-  const sampleKey = sampleOf(pub.editions.sample, list, say);
-  let iconFile: string | undefined;
-  if (pub.icon !== undefined) {
-    if (existsSync(pub.icon)) iconFile = pub.icon;
-    else say("icon", `${pub.icon} does not exist`, "give the image's path relative to the project, or leave icon out");
-  }
-  if (problems.length > before) return undefined;
-  return {
-    publication: { ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile && { iconFile }) },
-    folder: folder as string,
-  };
+  return undefined;
 }
 
-function sampleOf(
-  sample: string | number | undefined,
-  list: EditionSource[],
-  say: (field: string, problem: string, fix: string) => void,
-): EditionKey {
+function sampleOf(sample: string | number | undefined, list: EditionSource[], say: Say): EditionKey {
   if (sample === undefined) return list[0]!.key;
   const found = list.find((e) => e.key === String(sample));
   if (found) return found.key;

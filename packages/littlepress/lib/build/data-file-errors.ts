@@ -54,7 +54,7 @@ function importFailure(error: unknown, content: string): ContentError | undefine
   const chain = errorChain(error);
   for (const [i, e] of chain.entries()) {
     const file = e instanceof Error ? /^There was a problem importing '([^']+)'/.exec(e.message)?.[1] : undefined;
-    if (!file || !inside(content, file)) continue;
+    if (!file || !isDataFile(content, file)) continue;
     const causes = chain.slice(i + 1);
     // Node names the line of a missing export at the top of its stack ("file:///…/x.11tydata.js:6");
     // a syntax error's line only `node --check` tells.
@@ -80,7 +80,7 @@ function thrownInDataFile(error: unknown, content: string): ContentError | undef
     if (!(e instanceof Error) || !e.stack) continue;
     for (const [, url, line] of e.stack.matchAll(/(file:\/\/[^\s()]+?\.(?:c?js|mjs)):(\d+):\d+/g)) {
       const file = path.relative(process.cwd(), fileURLToPath(url!));
-      if (!inside(content, file)) continue;
+      if (!isDataFile(content, file)) continue;
       return new ContentError([
         { file: slashes(file), field: `line ${line}`, problem: `threw an error: ${e.message}`, fix: DATA_FILE_FIX },
       ]);
@@ -93,6 +93,16 @@ const inside = (content: string, file: string) => {
   const relative = path.relative(path.resolve(content), path.resolve(file));
   return !relative.startsWith("..") && !path.isAbsolute(relative);
 };
+
+/**
+ * A JavaScript data file of the content: in a `_data` folder, or `*.11tydata.js`. Any other file in a stack
+ * (the site's config, its plugins, Eleventy's own in node_modules) is not the data file's, and the error
+ * is left in Eleventy's own words.
+ */
+const isDataFile = (content: string, file: string) =>
+  inside(content, file) &&
+  !/(?:^|[\\/])node_modules[\\/]/.test(file) &&
+  (/(?:^|[\\/])_data[\\/]/.test(file) || /\.11tydata\.(?:c?js|mjs)$/.test(file));
 
 const slashes = (file: string) => file.split(path.sep).join("/");
 

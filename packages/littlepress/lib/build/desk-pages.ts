@@ -9,8 +9,12 @@ import { deskModelScript } from "./desk-model.ts";
 import { packageFile } from "./package-files.ts";
 import type { Site } from "./site.ts";
 
-/** The desk's pages, its assets and the model's rules its scripts import; `home` adds its home page at /. */
-export function addDesk(eleventyConfig: EleventyConfig, site: Site, home: boolean) {
+/**
+ * The desk's pages, its assets and the model's rules its scripts import; `home` adds its home page at /.
+ * Returns the pages' URLs: their icons are the site's built files, which no image transform of the site's
+ * (eleventy-img's, looking for them in the input folder) is to touch.
+ */
+export function addDesk(eleventyConfig: EleventyConfig, site: Site, home: boolean): Set<string> {
   const desk = site.publications.map((p) => deskPublication(p, site.root));
   const template = (name: string) => readFileSync(packageFile("layouts", "desk", name), "utf8");
   // Desk pages set their own layout and permalink over the editions' global ones.
@@ -38,4 +42,5 @@ export function addDesk(eleventyConfig: EleventyConfig, site: Site, home: boolea
   // Print previews made by `npm run preview` (preview/<slug>/), shown on each publication's page.
   for (const pub of site.publications)
     eleventyConfig.addPassthroughCopy({ [`preview/${pub.slug}`]: `${pub.slug}/preview` });
+  return new Set([...(home ? ["/"] : []), ...site.publications.map((p) => `/${p.slug}/`)]);
 }

@@ -217,12 +217,13 @@ interface PosthtmlTree {
  * `eleventy:ignore` by a step that runs just before eleventy-img's (which
  * honours the mark and removes it); the step runs only when the site has such
  * steps of its own, so a site without them never parses its pages for it.
+ * The desk's pages are passed over too: their icons are built files, not the input's.
  */
-export function skipImageTransform(eleventyConfig: object, isEdition: (url: string) => boolean): void {
+export function skipImageTransform(eleventyConfig: object, isKits: (url: string) => boolean): void {
   const transformer = (eleventyConfig as { htmlTransformer?: HtmlTransformer }).htmlTransformer;
   if (!transformer?.addPosthtmlPlugin) return;
   const mark = (context: { page?: { url?: string } }) => (tree: PosthtmlTree) => {
-    if (!isEdition(context.page?.url ?? "")) return tree;
+    if (!isKits(context.page?.url ?? "")) return tree;
     tree.match({ tag: "img" }, (node) => {
       node.attrs = { ...node.attrs, [IGNORED_BY_ELEVENTY_IMG]: "" };
       return node;

@@ -56,6 +56,8 @@ export interface EditionData {
   render: RenderSettings;
   /** An edition of several blog posts (two on one day): each rendered with its own front matter, under its title. */
   parts?: PostPart[];
+  /** A blog's post: rendered as the site renders its Markdown (post-rendering.ts), not always as Liquid. */
+  post?: true;
 }
 
 /**
@@ -125,5 +127,6 @@ function editionData(
     charset: pub.charset,
     render: page.render,
     ...(source.parts && { parts: source.parts }),
+    ...(source.post && { post: true }),
   };
 }

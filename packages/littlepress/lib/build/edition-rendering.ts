@@ -10,6 +10,7 @@ import { dataForEdition } from "./edition-data.ts";
 import { renderData } from "./edition-engines.ts";
 import { rebaseImages } from "./edition-images.ts";
 import type { EditionData } from "./edition-pages.ts";
+import { postProblem, type PostRendering } from "./post-rendering.ts";
 import { rendering, templateError } from "./template-errors.ts";
 import { textSettingProblem } from "./text-settings.ts";
 
@@ -21,13 +22,17 @@ type EditionTemplateData = { edition: EditionData; page: unknown; eleventy: unkn
 /** The editions templates' list of pages (edition-templates.ts paginates it). */
 export const EDITIONS_DATA = "littlepressEditions";
 
-/** An edition page's body, rendered (the editions templates' `render`). */
+/**
+ * An edition page's body, rendered (the editions templates' `render`). A blog's post is rendered as the
+ * site renders its Markdown (`posts`); one that fails is kept for the build to name with the others.
+ */
 export async function renderEdition(
   this: { renderTemplate: RenderTemplate },
   data: EditionTemplateData,
+  posts?: PostRendering,
 ): Promise<string> {
   const { edition } = data;
-  if (edition.parts) return renderParts.call(this, data, edition.parts);
+  if (edition.parts) return renderParts.call(this, data, edition.parts, posts);
   const own = authorData(data);
   if (edition.kitDay && "day" in own) throw new ContentError([dayClash(edition)]);
   // Global and directory data first (a function there is computed for this edition);
@@ -36,15 +41,19 @@ export async function renderEdition(
   // Text settings as TextSettings (lib/build/text-settings.ts): printed, never computed on.
   const config = liquidConfig(edition.data.config as Record<string, unknown>);
   const scope = renderData({ ...author, ...edition.data, config }, edition.render);
+  const languages = edition.post && posts ? posts.languages(edition.data) : "liquid,md";
   try {
     // The page is passed explicitly: the template's shared instance keeps the first page's.
     const self = { page: data.page, eleventy: data.eleventy };
-    return await this.renderTemplate.call(self, edition.body, "liquid,md", scope);
+    return await this.renderTemplate.call(self, edition.body, languages, scope);
   } catch (error) {
     const setting =
       unknownSettingProblem(error, edition.source, edition.bodyLine, rendering(edition)) ??
       textSettingProblem(error, edition.source, edition.bodyLine, rendering(edition));
-    throw new ContentError([setting ?? templateError(error, edition)]);
+    const problem = setting ?? templateError(error, edition);
+    if (!edition.post || !posts) throw new ContentError([problem]);
+    posts.failed(postProblem(problem, languages));
+    return "";
   }
 }
 
@@ -53,6 +62,7 @@ async function renderParts(
   this: { renderTemplate: RenderTemplate },
   data: EditionTemplateData,
   parts: PostPart[],
+  posts?: PostRendering,
 ): Promise<string> {
   const { edition } = data;
   const html: string[] = [];
@@ -68,7 +78,7 @@ async function renderParts(
     };
     const heading = part.title ? `<h1>${escapeHtml(part.title)}</h1>\n` : "";
     // The page's images are looked for from the first post's folder; each post's own are its own.
-    const body = await renderEdition.call(this, { ...data, edition: own });
+    const body = await renderEdition.call(this, { ...data, edition: own }, posts);
     html.push(heading + (await rebaseImages(body, part.file, edition.source)));
   }
   return html.join("\n");

@@ -8,6 +8,7 @@ import { addDateFilters } from "./date-filters.ts";
 import { amendEngines } from "./edition-engines.ts";
 import type { EditionData, EditionPage } from "./edition-pages.ts";
 import { EDITIONS_DATA, renderEdition } from "./edition-rendering.ts";
+import { postRendering, type PostRendering } from "./post-rendering.ts";
 import { addPrintLayout, PRINT_LAYOUT } from "./print-layout.ts";
 import type { Sources } from "./publication-sources.ts";
 
@@ -22,8 +23,9 @@ export function addEditions(
   pages: Map<string, EditionPage>,
   content: string | undefined,
   sources: Sources,
-) {
+): PostRendering {
   addEditionEngines(eleventyConfig, content);
+  const posts = postRendering(eleventyConfig);
   const folder = editionsFolders(sources, eleventyConfig.directories.input);
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
@@ -35,7 +37,11 @@ export function addEditions(
   for (const [template, list] of byTemplate) {
     eleventyConfig.addTemplate(
       template,
-      { render: renderEdition },
+      {
+        render(this: ThisParameterType<typeof renderEdition>, data: Parameters<typeof renderEdition>[0]) {
+          return renderEdition.call(this, data, posts);
+        },
+      },
       {
         layout: PRINT_LAYOUT,
         eleventyExcludeFromCollections: true,
@@ -45,10 +51,14 @@ export function addEditions(
       },
     );
   }
+  return posts;
 }
 
 /** What the editions are rendered with: Eleventy's engines as amended, the print layout, the date filters. */
 function addEditionEngines(eleventyConfig: EleventyConfig, content: string | undefined) {
+  // The editions and the desk's script are JavaScript templates: a site that lists its own
+  // `templateFormats` without 11ty.js would leave them out (Eleventy only warns).
+  eleventyConfig.addTemplateFormats("11ty.js");
   eleventyConfig.addBundle("css");
   // Editions are rendered with its renderTemplate (edition-rendering.ts).
   eleventyConfig.addPlugin(RenderPlugin);

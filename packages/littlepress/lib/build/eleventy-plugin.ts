@@ -43,16 +43,16 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
 
   // Only the pages whose inputs changed since npm start's last build are rendered again.
   const rendering = settings.memory ? changedPages(pages, settings.memory) : pages;
-  addEditions(eleventyConfig, rendering, settings.content, sources);
+  const posts = addEditions(eleventyConfig, rendering, settings.content, sources);
   // Packed into shards from Eleventy's results: never written as pages (unwritten-pages.ts).
   const release = await leaveUnwritten([...rendering.keys()].map((url) => path.join(output, url)));
   // The desk's home is the home page of a site of publications, whose content folder is Eleventy's input
   // (the starter's). A blog keeps its own, whether its publications are its posts or a folder inside it.
   const home = settings.content !== undefined && path.resolve(settings.content) === path.resolve(input);
-  addDesk(eleventyConfig, site, home);
+  const desk = addDesk(eleventyConfig, site, home);
 
   // Images in editions: fitted to the paper, greyscale, absolute URLs (and not the site's own image transform's).
-  skipImageTransform(eleventyConfig, (url) => pages.has(url));
+  skipImageTransform(eleventyConfig, (url) => pages.has(url) || desk.has(url));
   const images = imageTransform(output, (url) => imageTarget(pages.get(url), site, sources, settings));
   eleventyConfig.addTransform("littlepress-images", function (html) {
     return images.transform(html, this.page.url);
@@ -60,6 +60,8 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
 
   eleventyConfig.on("eleventy.after", async ({ results }: { results: RenderResult[] }) => {
     release();
+    // Every post that failed to render, named at once.
+    posts.throwFailures();
     await afterBuild({ site, sources, pages, results, output, settings, assumedUrl: images.assumedUrl() });
   });
   watchSources(eleventyConfig, settings);

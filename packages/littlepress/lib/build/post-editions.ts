@@ -9,6 +9,7 @@ import { addDays, isRealDate, type IsoDate } from "../model/dates.ts";
 import type { EditionKey } from "../model/edition-key.ts";
 import type { FrontMatterSplit } from "./front-matter.ts";
 import { leftOutBy, readFrontMatter, type PostReading } from "./post-reading.ts";
+import { LEAVE_OUT_KEY } from "./post-rendering.ts";
 import type { EditionSource } from "./site.ts";
 import { readText } from "./text-file.ts";
 
@@ -52,6 +53,7 @@ export function serialEditions(posts: Post[]): EditionSource[] {
     data: post.data,
     body: post.body,
     bodyLine: post.bodyLine,
+    post: true,
   }));
 }
 
@@ -67,7 +69,7 @@ export function dateEditions(posts: Post[]): EditionSource[] {
     .map(([key, list]) => {
       const [first] = list as [Post];
       if (list.length === 1)
-        return { key, file: first.file, data: first.data, body: first.body, bodyLine: first.bodyLine };
+        return { key, file: first.file, data: first.data, body: first.body, bodyLine: first.bodyLine, post: true };
       const parts: PostPart[] = list.map((p) => ({
         file: p.file,
         data: p.data,
@@ -77,14 +79,15 @@ export function dateEditions(posts: Post[]): EditionSource[] {
       }));
       // The page's language is the first post's; its heading each post's own, over its text.
       const data = typeof first.data.lang === "string" ? { lang: first.data.lang } : {};
-      return { key, file: first.file, data, body: "", bodyLine: 1, parts };
+      return { key, file: first.file, data, body: "", bodyLine: 1, parts, post: true };
     });
 }
 
 /**
  * Every post under `folder`: Markdown files, read as the site's Eleventy reads them
  * (`reading`), and dated. A post Eleventy does not publish is left out: a draft
- * (`draft: true`, whatever the run), and a post a preprocessor of the site's drops.
+ * (`draft: true`, whatever the run), and a post a preprocessor of the site's drops;
+ * so is a post its author leaves out of print (`littlepress: false`).
  */
 export async function readPosts(
   folder: string,
@@ -104,7 +107,7 @@ export async function readPosts(
       problems.push({ file, field: "front matter", problem: front.error, fix: front.fix });
       continue;
     }
-    if (front.data.draft === true) continue;
+    if (front.data.draft === true || leftOutOfPrint(front.data, file, problems)) continue;
     if (await leftOutBy(file, front.data, front.body, reading.preprocessors)) continue;
     const date = postDate(front.data.date, path.basename(full));
     if ("problem" in date) {
@@ -114,6 +117,20 @@ export async function readPosts(
     posts.push({ file, ...front, ...date });
   }
   return posts;
+}
+
+/** Whether the post says `littlepress: false`; any other value than true or false is a problem. */
+function leftOutOfPrint(data: Record<string, unknown>, file: string, problems: ContentProblem[]): boolean {
+  const value = data[LEAVE_OUT_KEY];
+  if (value === undefined || value === true) return false;
+  if (value === false) return true;
+  problems.push({
+    file,
+    field: LEAVE_OUT_KEY,
+    problem: `must be true or false, got ${JSON.stringify(value)}`,
+    fix: `write \`${LEAVE_OUT_KEY}: false\` to leave the post out of print, or remove the line to print it`,
+  });
+  return true;
 }
 
 function markdownFiles(dir: string): string[] {

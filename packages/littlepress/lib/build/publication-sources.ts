@@ -36,16 +36,12 @@ export async function loadPublications(
         (settings.posts ?? []).map((p) => p.folder),
       ),
     );
-  for (const { publication, settings: posts } of await postsPublications(
-    settings.posts,
-    configFile,
-    problems,
-    reading,
-  )) {
+  const posts = await postsPublications(settings.posts, configFile, problems, reading);
+  for (const { publication, settings: entry } of posts) {
     if (sources.has(publication.slug)) {
       problems.push({
         file: configFile,
-        field: `littlepress option ${posts.option}.slug`,
+        field: `littlepress option ${entry.option}.slug`,
         problem: `"${publication.slug}" is also a publication in ${settings.content}`,
         fix: "give the posts' publication another slug",
       });

@@ -6,14 +6,12 @@ import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
 import type { FrontMatterSplit } from "./front-matter.ts";
 import type { Publication } from "../model/publication.ts";
-import { parseJson } from "./json-file.ts";
 import { readPublication } from "./publication-file.ts";
-import { readText } from "./text-file.ts";
 import { dataEditions } from "./data-editions.ts";
+import { readSiteSettings } from "./site-settings.ts";
 import { DATA_GOES, readMarkdownEditions } from "./markdown-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
-import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
-import { quotedUrl } from "../model/shown-url.ts";
+import type { PrintKeyOrigin } from "../model/print-key.ts";
 import { pushMark } from "../model/push.ts";
 import type { PostPart } from "./post-editions.ts";
 
@@ -30,6 +28,8 @@ export interface EditionSource extends FrontMatterSplit {
   push?: true;
   /** An edition of several blog posts (two on one day): each rendered with its own front matter, in order. */
   parts?: PostPart[];
+  /** A blog's post (blog-posts.ts): rendered as the site renders its Markdown, not always as Liquid. */
+  post?: true;
 }
 
 /** A publication with its editions, sorted by key. */
@@ -96,7 +96,8 @@ export function loadSite(contentDir: string, options: LoadOptions = {}): Site {
     const iconFile = iconOf(pub, dir, file, problems);
     publications.push({ ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile ? { iconFile } : {}) });
   }
-  const settings = readSiteSettings(contentDir, publications, problems);
+  const slugs = publications.map((p) => p.slug);
+  const settings = readSiteSettings(contentDir, slugs, problems);
   if (problems.length) throw new ContentError(problems);
   return { publications, ...settings };
 }
@@ -132,79 +133,6 @@ function iconOf(pub: Publication, dir: string, file: string, problems: ContentPr
       fix: "put the image in the publication's folder, or leave icon out for a plain default",
     });
   return undefined;
-}
-
-/** content/site.json: site-wide settings, `root`, `url` and `print_key_origins`. */
-function readSiteSettings(
-  contentDir: string,
-  publications: PublicationSource[],
-  problems: ContentProblem[],
-): Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> {
-  const file = path.join(contentDir, "site.json");
-  if (!exists(file)) return {};
-  const read = readText(file);
-  if ("problem" in read) {
-    problems.push(read.problem);
-    return {};
-  }
-  const parsed = parseJson(file, read.text);
-  if ("problem" in parsed) {
-    problems.push(parsed.problem);
-    return {};
-  }
-  const settings = parsed.value as {
-    root?: unknown;
-    url?: unknown;
-    print_key_origins?: unknown;
-    max_subscriptions?: unknown;
-  } | null;
-  const result: Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> = {};
-  const { root, url, print_key_origins: origins, max_subscriptions: max } = settings ?? {};
-  if (root !== undefined) {
-    if (typeof root === "string" && publications.some((p) => p.slug === root)) result.root = root;
-    else
-      problems.push({
-        file,
-        field: "root",
-        problem: `${JSON.stringify(root)} is not a publication in ${contentDir}`,
-        fix: `use one of: ${publications.map((p) => p.slug).join(", ")}`,
-      });
-  }
-  if (url !== undefined) {
-    if (typeof url === "string" && /^https?:\/\/[^/\s]+/.test(url)) result.url = url.replace(/\/+$/, "");
-    else
-      problems.push({
-        file,
-        field: "url",
-        problem: `${typeof url === "string" ? quotedUrl(url) : JSON.stringify(url)} is not an http(s) URL`,
-        fix: 'write the address the site is deployed at, such as "https://my-press.netlify.app"',
-      });
-  }
-  if (origins !== undefined) {
-    const read = printKeyOriginsFrom(origins);
-    for (const problem of read.problems)
-      problems.push({
-        file,
-        field: "print_key_origins",
-        problem,
-        fix:
-          "list the printer services subscribers may use, such as " +
-          '["https://littleprinter.nordprojects.co", "https://device.li"]; ' +
-          'one on your own network as {"origin": "http://192.168.1.20:5000", "private": true}',
-      });
-    if (!read.problems.length) result.printKeyOrigins = read.origins;
-  }
-  if (max !== undefined) {
-    if (Number.isSafeInteger(max) && (max as number) >= 0) result.maxSubscriptions = max as number;
-    else
-      problems.push({
-        file,
-        field: "max_subscriptions",
-        problem: `${JSON.stringify(max)} is not a whole number of subscriptions`,
-        fix: "write how many live subscriptions each publication takes at most, such as 1000 (0 closes subscribing)",
-      });
-  }
-  return result;
 }
 
 /** Every edition of a publication: its Markdown files, its data rows and its recurring dates, sorted by key. */

@@ -54,6 +54,9 @@ function emptyCell(name: string, place: string, edition: EditionData): ContentPr
   };
 }
 
+/** Nunjucks's place, over its message: "(unknown path) [Line 2, Column 5]\n  Error: …" (a post's language). */
+const NUNJUCKS = /^(?:Template render error: )?\([^)\n]*\)(?: \[Line (\d+), Column (\d+)\])?\s*\n\s*/;
+
 /**
  * The template engine's own words for what is wrong, at the line of the author's file
  * (not of the text after the front matter).
@@ -61,10 +64,18 @@ function emptyCell(name: string, place: string, edition: EditionData): ContentPr
 function templateProblem(error: unknown, bodyLine: number): string {
   const messages = chainMessages(error, 8);
   // The innermost message that has a place (liquidjs wraps an unknown variable's error once more, without one).
-  return (messages.findLast((m) => /line:\d+, col:\d+/.test(m)) ?? messages.at(-1) ?? String(error))
+  const place = (m: string) => /line:\d+, col:\d+/.test(m) || NUNJUCKS.test(m);
+  const message = messages.findLast(place) ?? messages.at(-1) ?? String(error);
+  const at = (line: number, col: string) => `line ${line + bodyLine - 1}, column ${col}`;
+  const nunjucks = NUNJUCKS.exec(message);
+  if (nunjucks) {
+    const [said, line, col] = nunjucks;
+    // Nunjucks counts lines from 0 when it runs a template ("Error: …"), from 1 when it parses one.
+    const running = /^\w*Error: /.test(message.slice(said.length));
+    const words = message.slice(said.length).replace(/^Error: /, "");
+    return line ? `${at(Number(line) + (running ? 1 : 0), col!)}: ${words}` : words;
+  }
+  return message
     .replace(/, file:.*?(?=, line:|$)/, "")
-    .replace(
-      /line:(\d+), col:(\d+)/,
-      (_, line: string, col: string) => `line ${Number(line) + bodyLine - 1}, column ${col}`,
-    );
+    .replace(/line:(\d+), col:(\d+)/, (_, line: string, col: string) => at(Number(line), col));
 }
