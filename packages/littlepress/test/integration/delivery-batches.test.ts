@@ -19,7 +19,7 @@ import {
   type BatchCall,
   type StoredBatch,
 } from "../../lib/platform/delivering/hand-over.ts";
-import { planRun, slotDue } from "../../lib/platform/delivering/plan.ts";
+import { planRun, slotDue } from "../../lib/platform/delivering/scheduled-run.ts";
 import { PREPARED_PER_POST, runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivering/run.ts";
 import { stateSetup } from "../../lib/platform/stores/state-setup.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";

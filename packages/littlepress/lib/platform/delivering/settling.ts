@@ -28,8 +28,8 @@ export async function settleSubscription(
   const sub = stored.value;
   // An end carries its notice in the same write: owed after a 410, impossible after an unknown key.
   const ends = settled.ended && !sub.ended;
-  const change = ends ? { ...settled, endNotice: noticeAfter(record, run.o.at) } : settled;
-  const after = await updateSubscription(run.o.store, stored, record, change);
+  const change = ends ? { ...settled, endNotice: noticeAfter(record, run.at) } : settled;
+  const after = await updateSubscription(run.store, stored, record, change);
   if (after?.ended && !sub.ended) await closeEnded(run, report, after);
   const [outcome, detail] = pauseNews(sub, after, record);
   return lineOf(sub, record, outcome, detail, record.etag);
@@ -52,16 +52,11 @@ export async function finishSettled(
   stored: Stored<Subscription>,
   done: DeliveryRecord,
 ): Promise<void> {
-  const { o } = run;
+  const { store, at } = run;
   const change = recordedChange(stored.value, done);
   if (!change) return;
   const ends = change.ended !== null;
-  const after = await updateSubscription(
-    o.store,
-    stored,
-    done,
-    ends ? { ...change, endNotice: noticeAfter(done, o.at) } : change,
-  );
+  const after = await updateSubscription(store, stored, done, ends ? { ...change, endNotice: noticeAfter(done, at) } : change);
   if (ends && after?.ended) await closeEnded(run, report, after);
 }
 
@@ -70,8 +65,9 @@ export async function finishSettled(
  * seat given back (what fails of it, the next runs' upkeep does), and its end slip sent.
  */
 async function closeEnded(run: RunSettings, report: RunReport, ended: Subscription): Promise<void> {
-  await dropKeys(run.o.store, ended);
-  await workOnEndNotice(run, report, ended);
+  await dropKeys(run.store, ended);
+  const line = await workOnEndNotice(run, ended);
+  if (line) report.noticed(line);
 }
 
 /**

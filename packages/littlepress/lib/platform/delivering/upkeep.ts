@@ -21,7 +21,7 @@ import type { RunIndexes, RunReport, RunSettings } from "./run-state.ts";
  * step with it (in it while live, out of it once ended; its seat given back once ended).
  */
 export async function upkeep(run: RunSettings, sub: Subscription): Promise<boolean> {
-  const { store, at } = run.o;
+  const { store, at } = run;
   try {
     if (subscriptionExpired(sub, at, run.keepDays)) {
       await removeSubscription(store, sub, run.prunes, at);
@@ -73,8 +73,8 @@ export async function runUpkeep(
   report: RunReport,
   listed: Required<Omit<RunIndexes, "repair">>,
 ): Promise<void> {
-  if (run.o.dryRun || run.now() >= run.times.startBy) return;
-  const { store, at } = run.o;
+  if (run.dryRun || run.now() >= run.times.startBy) return;
+  const { store, at } = run;
   const unseen = (keys: ReadonlySet<string>) => [...keys].filter((key) => !report.seen.has(key));
   try {
     if (!report.unchecked) {
@@ -93,7 +93,7 @@ export async function runUpkeep(
  * deletions: after a self-hosted run, and by a daily sweep's batches.
  */
 export async function pruneRateCounters(run: RunSettings): Promise<void> {
-  const { store, at } = run.o;
+  const { store, at } = run;
   // The store failed: the next run (or sweep) prunes them.
   await pruneRateLimits(store, at, run.prunes, Math.min(8, run.concurrency)).catch(() => 0);
 }

@@ -10,6 +10,12 @@ import type { PrintResult, Subscription } from "../../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { utf8Page } from "./utf8-page.ts";
 
+/** What POSTing to a print key needs: the deploy's sealing key, which opens it, and the print-key policy. */
+export interface PrintKeyAccess {
+  sealKey: Buffer;
+  printKeys: PrintKeyPolicy;
+}
+
 /**
  * The print service a subscription's print key is at (its origin), whose
  * in-flight limit its pages wait for; "" when the key cannot be opened (its
@@ -28,7 +34,7 @@ export function printService(sub: Pick<Subscription, "printKey">, sealKey: Buffe
  * sirius takes it, from the publication `from`, through the print-key client.
  */
 export async function postToPrinter(
-  o: { sealKey: Buffer; printKeys: PrintKeyPolicy; timeoutMs?: number },
+  o: PrintKeyAccess & { timeoutMs?: number },
   sub: Pick<Subscription, "printKey">,
   page: { bytes: ArrayBuffer | Uint8Array; type: string },
   from: string,
