@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
-import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
+import type { DeliveryRecord } from "../../lib/model/delivery-record.ts";
+import type { Subscription } from "../../lib/model/subscription.ts";
 import { runBatch } from "../../lib/platform/delivering/batches.ts";
 import {
   BATCHES,

@@ -6,38 +6,46 @@
 // A day's delivery is a print job (lib/platform/printing/print-job.ts): its
 // record, claimed once per subscription and date; what to print, asked of the
 // publication (asking.ts); the page sent to the print key
-// (../printers/print-key-post.ts); then the record and the subscription
-// settled (settling.ts). So the same batch run twice, or two batches at once,
+// (../printers/print-key-post.ts); then the record settled (the model's
+// settle(), one conditional write) and the subscription updated from it (its
+// ETag, its count, a pause, an end: a subscription the delivery ended leaves
+// the indexes and owes its end slip). So the same batch run twice, or two batches at once,
 // print once. A delivery never throws: a store that fails under it is its
 // report line, and its claim goes stale for the next run to resume.
 import { editionAction, type EditionAction } from "../../model/delivery-rules.ts";
 import { eachAtMost } from "../../model/each-at-most.ts";
 import { noticeNext } from "../../model/end-notice.ts";
 import { jobNext } from "../../model/print-job.ts";
-import { printerName } from "../../model/printer-name.ts";
 import {
-  deliveryDueAt,
+  afterDelivery,
   deliveryExpired,
   firstClaim,
-  pausedOn,
+  recordedChange,
   settle,
   type DeliveryRecord,
-  type DueDelivery,
   type EditionAnswer,
-  type Subscription,
   type SubscriptionChange,
-} from "../../model/subscription.ts";
+} from "../../model/delivery-record.ts";
+import { deliveryDueAt, pausedOn, type DueDelivery, type Subscription } from "../../model/subscription.ts";
 import { postToPrinter, printService } from "../printers/print-key-post.ts";
 import { runJob, type PrintJob } from "../printing/print-job.ts";
 import { recordSlot } from "../printing/record-slot.ts";
 import type { StateStore, Stored } from "../stores/state-store.ts";
-import { deliveryKey, liveKey, seatKey, slotKey } from "../stores/store-keys.ts";
+import { deliveryKey, liveKey, seatKey, slotKey, subscriptionKey } from "../stores/store-keys.ts";
+import { releaseSeat } from "../stores/seats.ts";
 import { pruneDeliveries } from "../stores/subscriptions.ts";
 import { editionUrl, type FetchedEdition } from "./asking.ts";
 import { workOnEndNotice } from "./end-notices.ts";
-import { lineOf, pausedLine, storeFailedLine, type DeliveryLine } from "./report-lines.ts";
+import {
+  lineOf,
+  pausedLine,
+  pauseNews,
+  storeFailedLine,
+  takenOver,
+  wouldLine,
+  type DeliveryLine,
+} from "./report-lines.ts";
 import type { RunReport, RunSettings } from "./run-state.ts";
-import { finishSettled, settleSubscription, takenOver } from "./settling.ts";
 import { upkeep } from "./upkeep.ts";
 
 /**
@@ -123,13 +131,13 @@ async function deliverOne(run: RunSettings, report: RunReport, stored: Stored<Su
   const beside: Beside = {};
   try {
     const done = await runJob(deliveryJob(run, sub, when, beside), run.jobs);
-    if (done.step === "found" && !run.dryRun) await finishSettled(run, report, stored, done.record);
+    if (done.step === "settled")
+      report.delivered(await settleSubscription(run, report, stored, done.record, beside.change!));
+    else if (done.step === "taken-over") report.delivered(takenOver(sub, done.record, done.record.etag));
+    else if (done.step === "would") report.delivered(wouldLine(sub, done.record, done.prepared));
+    else if (done.step === "found" && !run.dryRun) await finishSettled(run, report, stored, done.record);
     else if (done.step === "held") report.held.add(sub.id);
     else if (done.step === "late") report.left();
-    else if (done.step === "taken-over") report.delivered(takenOver(sub, done.record, done.record.etag));
-    else if (done.step === "would") report.delivered(dryRunLine(sub, done.record, done.prepared));
-    else if (done.step === "settled")
-      report.delivered(await settleSubscription(run, report, stored, done.record, beside.change!));
   } catch (error) {
     report.delivered(storeFailedLine(sub, when, error));
   } finally {
@@ -186,9 +194,79 @@ function pruneOldRecords(run: RunSettings, sub: Subscription): Promise<unknown> 
   return pruneDeliveries(store, sub.id, expired, prunes).catch(() => false);
 }
 
-/** A dry run's line: what would be done. */
-function dryRunLine(sub: Subscription, rec: DeliveryRecord, asked: Asked): DeliveryLine {
-  const prints = asked.action === "print";
-  const detail = prints ? `would print on ${printerName(sub.printer)}` : `would not print (${asked.action})`;
-  return lineOf(sub, rec, prints ? "would print" : "would not print", detail, asked.edition.etag);
+/** A settled delivery's effect on its subscription (its ETag, its count, a pause, an end), and its report line. */
+async function settleSubscription(
+  run: RunSettings,
+  report: RunReport,
+  stored: Stored<Subscription>,
+  record: DeliveryRecord,
+  settled: SubscriptionChange,
+): Promise<DeliveryLine> {
+  const sub = stored.value;
+  // An end carries its notice (the model's settle()), in the same write.
+  const after = await updateSubscription(run.store, stored, record, settled);
+  if (after?.ended && !sub.ended) await closeEnded(run, report, after);
+  const [outcome, detail] = pauseNews(sub, after, record);
+  return lineOf(sub, record, outcome, detail, record.etag);
+}
+
+/**
+ * A day's delivery found settled while its subscription does not show it: the
+ * run that settled it died before its second write. Its effect is written now
+ * (the count, the last ETag; an end with its notice, and the slip sent), so
+ * that the next day's delivery is the next one, not this one again.
+ */
+async function finishSettled(
+  run: RunSettings,
+  report: RunReport,
+  stored: Stored<Subscription>,
+  done: DeliveryRecord,
+): Promise<void> {
+  const change = recordedChange(stored.value, done, run.at);
+  if (!change) return;
+  const after = await updateSubscription(run.store, stored, done, change);
+  if (change.ended && after?.ended) await closeEnded(run, report, after);
+}
+
+/**
+ * A subscription this run ended: out of the live index and the schedule, its
+ * seat given back (what fails of it, the next runs' upkeep does), and its end slip sent.
+ */
+async function closeEnded(run: RunSettings, report: RunReport, ended: Subscription): Promise<void> {
+  await dropKeys(run.store, ended);
+  const line = await workOnEndNotice(run, ended);
+  if (line) report.noticed(line);
+}
+
+/**
+ * An ended subscription leaves the live index and the schedule, and gives back
+ * its seat. Each step is tried on its own: what fails, a later run's upkeep does.
+ */
+async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
+  await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
+  await store.delete(slotKey(sub)).catch(() => undefined);
+  await releaseSeat(store, sub, new Date()).catch(() => undefined);
+}
+
+/**
+ * Writes a delivery's effect on its subscription: first over the copy the run
+ * read (nearly always still current), then from the latest stored copy (runs
+ * and unsubscribes overlap). Answers the subscription as written (undefined:
+ * it was unsubscribed meanwhile).
+ */
+async function updateSubscription(
+  store: StateStore,
+  read: Stored<Subscription>,
+  rec: DeliveryRecord,
+  change?: SubscriptionChange,
+): Promise<Subscription | undefined> {
+  const id = read.value.id;
+  let latest: Stored<Subscription> | undefined = read;
+  for (let tries = 0; tries < 5; tries++) {
+    if (!latest) return undefined; // unsubscribed meanwhile
+    const after = afterDelivery(latest.value, rec, change);
+    if (await store.replace(subscriptionKey(id), after, latest.version)) return after;
+    latest = await store.get<Subscription>(subscriptionKey(id));
+  }
+  throw new Error(`subscription ${id} kept changing under the run`);
 }

@@ -111,11 +111,12 @@ function slipJob(
  * line (the next runs do it again).
  */
 export async function workOnEndNotice(w: NoticeWork, sub: Subscription): Promise<DeliveryLine | undefined> {
+  const { at } = w;
   try {
     const done = await sendEndNotice(w, sub.id);
-    return done && noticeLine(done.sub, w.at, done.outcome, done.detail);
+    return done && noticeLine(done.sub, at, done.outcome, done.detail);
   } catch (error) {
-    return noticeLine(sub, w.at, "error", `the store failed: ${(error as Error).message}`);
+    return noticeLine(sub, at, "error", `the store failed: ${(error as Error).message}`);
   }
 }
 

@@ -6,7 +6,8 @@
 // run's time left: sirius answers only once it has rendered the page.
 import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
 import { openPrintKey, printUrl } from "../../model/print-key.ts";
-import type { PrintResult, Subscription } from "../../model/subscription.ts";
+import type { PrintResult } from "../../model/print-job.ts";
+import type { Subscription } from "../../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { utf8Page } from "./utf8-page.ts";
 
