@@ -11,7 +11,7 @@
 // - batches.ts: a run's settings opened (read-only), and one kept batch run (the background function);
 // - run-state.ts: what a run's settings hold, and its report (methods);
 // - deliver-batch.ts: a batch of subscriptions, each read, kept and delivered to if due, as a print job:
-//   ask (asking.ts), send, settle (settling.ts);
+//   ask (asking.ts), send, settle, and the subscription updated from the settled record;
 // - upkeep.ts: what a run keeps tidy beside its deliveries, bounded (pruning, stray index keys);
 // - end-notices.ts: the one slip a subscription that a 410 ended owes its subscriber.
 //
