@@ -8,11 +8,10 @@
 // The notice lives on the subscription itself (Subscription.endNotice), written
 // in the same store write that ends it: a subscription never ends without its
 // notice being owed (or its absence said), whatever crashes after. Sending it
-// is claimed, settled and retried like a delivery (subscription.ts), with the
+// is claimed, settled and retried like a delivery (delivery-record.ts), with the
 // subscription's own conditional replace as the claim.
 import { escapeHtml } from "./html-escape.ts";
 import { jobNext, tryState, type PrintResult } from "./print-job.ts";
-import type { DeliveryRecord } from "./subscription.ts";
 
 /**
  * Where a subscription's end notice stands:
@@ -59,7 +58,7 @@ export function noPrinterNotice(at: Date): EndNotice {
  * The notice a delivery that ended its subscription leaves: owed after a 410,
  * none possible after an unknown print key; undefined for a delivery that ended nothing.
  */
-export function noticeAfter(record: Pick<DeliveryRecord, "state">, at: Date): EndNotice | undefined {
+export function noticeAfter(record: { state: string }, at: Date): EndNotice | undefined {
   if (record.state === "ended") return owedNotice(at);
   if (record.state === "unknown-key") return noPrinterNotice(at);
   return undefined;

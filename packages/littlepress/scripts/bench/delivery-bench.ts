@@ -15,7 +15,7 @@
 // sizes (10,000 and 100,000 by default), each in a process of its own
 // (delivery-fanout.ts) that holds what the functions hold: the site, the fake
 // print keys and the store are in another (delivery-world.ts). The plan
-// (delivering/plan.ts) and every batch (delivering/batches.ts) run for real, the
+// (delivering/scheduled-run.ts) and every batch (delivering/batches.ts) run for real, the
 // batches one after the other, each timed and each followed by its limit, a
 // plain loop of the same POSTs; they are then laid on a simulated platform
 // clock where --functions background functions run at once. The targets
@@ -27,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BACKGROUND_LIMIT_MS } from "../../lib/model/run-budget.ts";
-import { BATCH_SIZE } from "../../lib/platform/delivering/plan.ts";
+import { BATCH_SIZE } from "../../lib/platform/delivering/scheduled-run.ts";
 import { DELIVERY_CONCURRENCY, PREPARED_PER_POST, runDeliveries } from "../../lib/platform/delivering/run.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { startPrintKeys } from "../../test/helpers/print-keys.ts";

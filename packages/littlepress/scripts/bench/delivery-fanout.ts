@@ -4,7 +4,7 @@
 // fake print keys and the store are in a child of their own
 // (delivery-world.ts); every store call is a message there and back, made
 // --latency-ms longer, as a Netlify Blobs round trip is.
-// The plan (delivering/plan.ts) and every batch (delivering/batches.ts, the
+// The plan (delivering/scheduled-run.ts) and every batch (delivering/batches.ts, the
 // background function's code) run for real, one batch after the other, each
 // timed; after each batch, side by side, a plain loop POSTs the same number
 // of the same pages to the same print-key server at the same concurrency (the
@@ -16,7 +16,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { BACKGROUND_BUDGET_MS } from "../../lib/model/run-budget.ts";
 import { runBatch } from "../../lib/platform/delivering/batches.ts";
-import { planRun } from "../../lib/platform/delivering/plan.ts";
+import { planRun } from "../../lib/platform/delivering/scheduled-run.ts";
 import { DELIVERY_CONCURRENCY } from "../../lib/platform/delivering/run.ts";
 import type { WorldPrints, WorldReady, WorldStart } from "./delivery-world.ts";
 import { peakRss, plainPosts, rssMiB } from "./delivery-workload.ts";

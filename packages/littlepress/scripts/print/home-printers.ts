@@ -13,16 +13,14 @@ import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../../lib/model/escp
 import { PRINT_TIMEOUT_MS } from "../../lib/model/run-budget.ts";
 import {
   afterDelivery,
-  deliveryDueAt,
   firstClaim,
   settle,
   type DeliveryRecord,
-  type DueDelivery,
   type EditionAnswer,
-  type PrintResult,
-  type Subscription,
   type SubscriptionChange,
-} from "../../lib/model/subscription.ts";
+} from "../../lib/model/delivery-record.ts";
+import type { PrintResult } from "../../lib/model/print-job.ts";
+import { deliveryDueAt, type DueDelivery, type Subscription } from "../../lib/model/subscription.ts";
 import { editionAction } from "../../lib/model/delivery-rules.ts";
 import { isTimeZone } from "../../lib/model/time-zones.ts";
 import { parseDestination } from "../../lib/platform/printers/escpos-send.ts";

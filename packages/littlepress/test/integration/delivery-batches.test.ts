@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
-import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
+import type { DeliveryRecord } from "../../lib/model/delivery-record.ts";
+import type { Subscription } from "../../lib/model/subscription.ts";
 import { runBatch } from "../../lib/platform/delivering/batches.ts";
 import {
   BATCHES,
@@ -19,7 +20,7 @@ import {
   type BatchCall,
   type StoredBatch,
 } from "../../lib/platform/delivering/hand-over.ts";
-import { planRun, slotDue } from "../../lib/platform/delivering/plan.ts";
+import { planRun, slotDue } from "../../lib/platform/delivering/scheduled-run.ts";
 import { PREPARED_PER_POST, runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivering/run.ts";
 import { stateSetup } from "../../lib/platform/stores/state-setup.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";

@@ -24,7 +24,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isPublicAddress } from "../../lib/model/addresses.ts";
 import { DEFAULT_PRINT_KEY_ORIGINS, type PrintKeyOrigin } from "../../lib/model/print-key.ts";
-import type { DeliveryRecord } from "../../lib/model/subscription.ts";
+import type { DeliveryRecord } from "../../lib/model/delivery-record.ts";
 import { escapeHtml } from "../../lib/model/html-escape.ts";
 import { runDeliveries, type DeliveryLine } from "../../lib/platform/delivering/run.ts";
 import { askPrintKey, PRINT_KEY_MAX_BYTES, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";

@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
-import type { DeliveryRecord, Subscription } from "../../lib/model/subscription.ts";
+import type { DeliveryRecord } from "../../lib/model/delivery-record.ts";
+import type { Subscription } from "../../lib/model/subscription.ts";
 import { runDeliveries, type DeliveryRunOptions } from "../../lib/platform/delivering/run.ts";
 import type { StateStore } from "../../lib/platform/stores/state-store.ts";
 import { subscriptionKey } from "../../lib/platform/stores/store-keys.ts";

@@ -12,7 +12,9 @@ import {
   settleNotice,
   type EndNotice,
 } from "../../lib/model/end-notice.ts";
-import { afterDelivery, MAX_ATTEMPTS, type DeliveryRecord, type Subscription } from "../../lib/model/subscription.ts";
+import { afterDelivery, type DeliveryRecord } from "../../lib/model/delivery-record.ts";
+import { MAX_ATTEMPTS } from "../../lib/model/print-job.ts";
+import type { Subscription } from "../../lib/model/subscription.ts";
 
 const at = new Date("2026-03-27T06:05:00Z");
 const later = (minutes: number) => new Date(at.getTime() + minutes * 60_000);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Subscription } from "../../lib/model/subscription.ts";
-import { planRun } from "../../lib/platform/delivering/plan.ts";
+import { planRun } from "../../lib/platform/delivering/scheduled-run.ts";
 import { runDeliveries } from "../../lib/platform/delivering/run.ts";
 import { dropStraySeats, releaseSeat, returnSeat, takeSeat } from "../../lib/platform/stores/seats.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";

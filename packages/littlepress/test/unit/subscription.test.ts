@@ -8,20 +8,19 @@ import { openPrintKey, parsePrintKeyUrl, printUrl, sealPrintKey } from "../../li
 import { PRINT_TIMEOUT_MS, REQUESTS_PER_DELIVERY, runTimes, sendWindow } from "../../lib/model/run-budget.ts";
 import {
   afterDelivery,
-  claimable,
-  deliveryDueAt,
   deliveryExpired,
-  failingAfter,
   firstClaim,
-  MAX_ATTEMPTS,
+  settle,
+  type DeliveryRecord,
+} from "../../lib/model/delivery-record.ts";
+import { claimable, MAX_ATTEMPTS, retryDelayMs, STALE_CLAIM_MS } from "../../lib/model/print-job.ts";
+import {
+  deliveryDueAt,
+  failingAfter,
   nextTryOn,
   PAUSE_AFTER_FAILING_DAYS,
   pausedOn,
-  retryDelayMs,
-  settle,
-  STALE_CLAIM_MS,
   subscriptionExpired,
-  type DeliveryRecord,
   type Failing,
   type Subscription,
 } from "../../lib/model/subscription.ts";

@@ -5,7 +5,8 @@
 // count and local time get the same page.
 import { editionParams, type EditionAsks } from "../../model/delivery-rules.ts";
 import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
-import type { DeliveryRecord, EditionAnswer, Subscription } from "../../model/subscription.ts";
+import type { DeliveryRecord, EditionAnswer } from "../../model/delivery-record.ts";
+import type { Subscription } from "../../model/subscription.ts";
 
 /** What meta.json says that a run needs: the sender's name and what to send. */
 export interface PublicationMeta extends EditionAsks {

@@ -1,18 +1,50 @@
 // One batch of a run: every subscription of a list of store keys read, kept
-// (upkeep.ts), and delivered to if due (deliver-one.ts). The one code that
-// delivers, whether the batch runs in a background function (Netlify,
-// batches.ts) or in-process (npm run deliver, run.ts). Idempotent: every
-// delivery is a print job, claimed first, so the same batch run twice, or two
-// batches at once, print once.
+// (upkeep.ts), and delivered to if due. The one code that delivers, whether
+// the batch runs in a background function (Netlify, batches.ts) or in-process
+// (npm run deliver, run.ts).
+//
+// A day's delivery is a print job (lib/platform/printing/print-job.ts): its
+// record, claimed once per subscription and date; what to print, asked of the
+// publication (asking.ts); the page sent to the print key
+// (../printers/print-key-post.ts); then the record settled (the model's
+// settle(), one conditional write) and the subscription updated from it (its
+// ETag, its count, a pause, an end: a subscription the delivery ended leaves
+// the indexes and owes its end slip). So the same batch run twice, or two batches at once,
+// print once. A delivery never throws: a store that fails under it is its
+// report line, and its claim goes stale for the next run to resume.
+import { editionAction, type EditionAction } from "../../model/delivery-rules.ts";
 import { eachAtMost } from "../../model/each-at-most.ts";
 import { noticeNext } from "../../model/end-notice.ts";
 import { jobNext } from "../../model/print-job.ts";
-import { deliveryDueAt, pausedOn, type DeliveryRecord, type Subscription } from "../../model/subscription.ts";
-import type { Stored } from "../stores/state-store.ts";
-import { deliveryKey, seatKey, liveKey, slotKey } from "../stores/store-keys.ts";
-import { deliverOne } from "./deliver-one.ts";
+import {
+  afterDelivery,
+  deliveryExpired,
+  firstClaim,
+  recordedChange,
+  settle,
+  type DeliveryRecord,
+  type EditionAnswer,
+  type SubscriptionChange,
+} from "../../model/delivery-record.ts";
+import { deliveryDueAt, pausedOn, type DueDelivery, type Subscription } from "../../model/subscription.ts";
+import { postToPrinter, printService } from "../printers/print-key-post.ts";
+import { runJob, type PrintJob } from "../printing/print-job.ts";
+import { recordSlot } from "../printing/record-slot.ts";
+import type { StateStore, Stored } from "../stores/state-store.ts";
+import { deliveryKey, liveKey, seatKey, slotKey, subscriptionKey } from "../stores/store-keys.ts";
+import { releaseSeat } from "../stores/seats.ts";
+import { pruneDeliveries } from "../stores/subscriptions.ts";
+import { editionUrl, type FetchedEdition } from "./asking.ts";
 import { workOnEndNotice } from "./end-notices.ts";
-import { pausedLine } from "./report-lines.ts";
+import {
+  lineOf,
+  pausedLine,
+  pauseNews,
+  storeFailedLine,
+  takenOver,
+  wouldLine,
+  type DeliveryLine,
+} from "./report-lines.ts";
 import type { RunReport, RunSettings } from "./run-state.ts";
 import { upkeep } from "./upkeep.ts";
 
@@ -45,29 +77,31 @@ export async function deliverBatch(run: RunSettings, report: RunReport, keys: re
 
 /** One subscription of a batch: read, kept, and delivered to if due. */
 async function deliverKey(run: RunSettings, report: RunReport, key: string): Promise<void> {
-  const { o, times, now } = run;
+  const { store, at, dryRun, times, now } = run;
   if (now() >= times.readBy) return report.unread();
-  const stored = await o.store.get<Subscription>(key);
+  const stored = await store.get<Subscription>(key);
   if (!stored) return;
   const sub = stored.value;
   markSeen(report, sub);
-  if (!o.dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
+  if (!dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
   // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
-  if (sub.ended && noticeNext(sub.endNotice, o.at) !== "leave" && now() < times.startBy)
-    return workOnEndNotice(run, report, sub);
-  const when = deliveryDueAt(sub, o.at);
+  if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy) {
+    const line = await workOnEndNotice(run, sub);
+    return line && report.noticed(line);
+  }
+  const when = deliveryDueAt(sub, at);
   if (!when) return;
   if (pausedOn(sub, when.date)) return report.skipped(pausedLine(sub, when));
   report.due();
   if (now() < times.startBy) return deliverOne(run, report, stored, when);
   // Out of time: whether it is still to do is all that is looked at (one read), for the report.
-  if (await stillToDo(run, stored, when.date).catch(() => true)) report.left();
+  if (await stillToDo(store, deliveryKey(sub.id, when.date), at).catch(() => true)) report.left();
 }
 
-/** Whether the day's delivery is still to do (a run out of time counts it, without claiming it). */
-async function stillToDo(run: RunSettings, stored: Stored<Subscription>, date: string): Promise<boolean> {
-  const held = await run.o.store.get<DeliveryRecord>(deliveryKey(stored.value.id, date));
-  return held === undefined || jobNext(held.value, run.o.at) === "claim";
+/** Whether the day's delivery (its record under `key`) is still to do: a run out of time counts it, unclaimed. */
+async function stillToDo(store: StateStore, key: string, at: Date): Promise<boolean> {
+  const held = await store.get<DeliveryRecord>(key);
+  return held === undefined || jobNext(held.value, at) === "claim";
 }
 
 /** The index keys a subscription holds: those left unseen by a run that read every subscription are strays. */
@@ -75,4 +109,164 @@ function markSeen(report: RunReport, sub: Subscription): void {
   report.seen.add(liveKey(sub.slug, sub.id));
   report.seen.add(slotKey(sub));
   if (sub.seat !== undefined) report.seen.add(seatKey(sub.slug, sub.seat));
+}
+
+/** What asking gave: the answer, its page, what to do with it, and who it is from (meta.json's name, once read). */
+interface Asked {
+  edition: EditionAnswer;
+  page?: FetchedEdition["page"];
+  action: EditionAction;
+  from?: string;
+}
+
+/** What a delivery's job leaves beside its record: the pruning it started, the change its settle made. */
+interface Beside {
+  pruning?: Promise<unknown>;
+  change?: SubscriptionChange;
+}
+
+/** One subscription's delivery for the day `when`: claim, ask, print, record; its line goes to the report. */
+async function deliverOne(run: RunSettings, report: RunReport, stored: Stored<Subscription>, when: DueDelivery) {
+  const sub = stored.value;
+  const beside: Beside = {};
+  try {
+    const done = await runJob(deliveryJob(run, sub, when, beside), run.jobs);
+    if (done.step === "settled")
+      report.delivered(await settleSubscription(run, report, stored, done.record, beside.change!));
+    else if (done.step === "taken-over") report.delivered(takenOver(sub, done.record, done.record.etag));
+    else if (done.step === "would") report.delivered(wouldLine(sub, done.record, done.prepared));
+    else if (done.step === "found" && !run.dryRun) await finishSettled(run, report, stored, done.record);
+    else if (done.step === "held") report.held.add(sub.id);
+    else if (done.step === "late") report.left();
+  } catch (error) {
+    report.delivered(storeFailedLine(sub, when, error));
+  } finally {
+    await beside.pruning;
+  }
+}
+
+/** A day's delivery as a print job. Its first claim also prunes the subscription's old records. */
+function deliveryJob(
+  run: RunSettings,
+  sub: Subscription,
+  when: DueDelivery,
+  beside: Beside,
+): PrintJob<DeliveryRecord, Asked> {
+  const { store, at, dryRun, keys } = run;
+  return {
+    slot: recordSlot(store, deliveryKey(sub.id, when.date)),
+    first: () => firstClaim(sub, when, at),
+    service: printService(sub, keys.sealKey),
+    prepare: (claimed) => {
+      // Beside the delivery rather than after it: the store round trips on a delivery's way are what a batch waits on.
+      if (claimed.attempts === 1 && !dryRun) beside.pruning = pruneOldRecords(run, sub);
+      return ask(run, sub, claimed);
+    },
+    page: ({ action, page, from }) =>
+      action === "print" && page && from !== undefined ? { ...page, from } : undefined,
+    send: (page, boundMs) => postToPrinter({ ...keys, timeoutMs: boundMs }, sub, page, page.from),
+    settle: (claimed, asked, print) => {
+      const { record, change } = settle(sub, claimed, asked.edition, print, new Date(at.getTime()));
+      beside.change = change;
+      return record;
+    },
+  };
+}
+
+/** The publication's meta.json and the day's edition, both from the run's cache, and what the answer means. */
+async function ask(run: RunSettings, sub: Subscription, rec: DeliveryRecord): Promise<Asked> {
+  const { cache, origin } = run;
+  const meta = await cache.metaOf(sub.slug);
+  const fetched: FetchedEdition =
+    "error" in meta
+      ? { status: null, etag: null, error: meta.error }
+      : await cache.editionOf(editionUrl(origin, sub, rec, meta));
+  const { page, ...edition } = fetched;
+  const action = editionAction(edition.status, edition.etag, sub.lastEtag);
+  return { edition, page, action, ...(!("error" in meta) && { from: meta.name }) };
+}
+
+/** The subscription's delivery records older than the run keeps, deleted (bounded by the run's budget). */
+function pruneOldRecords(run: RunSettings, sub: Subscription): Promise<unknown> {
+  const { store, at, keepDays, prunes } = run;
+  const expired = (date: string) => deliveryExpired(date, at, keepDays);
+  // A store that fails here fails the delivery's own writes too, and says so there; the next day prunes again.
+  return pruneDeliveries(store, sub.id, expired, prunes).catch(() => false);
+}
+
+/** A settled delivery's effect on its subscription (its ETag, its count, a pause, an end), and its report line. */
+async function settleSubscription(
+  run: RunSettings,
+  report: RunReport,
+  stored: Stored<Subscription>,
+  record: DeliveryRecord,
+  settled: SubscriptionChange,
+): Promise<DeliveryLine> {
+  const sub = stored.value;
+  // An end carries its notice (the model's settle()), in the same write.
+  const after = await updateSubscription(run.store, stored, record, settled);
+  if (after?.ended && !sub.ended) await closeEnded(run, report, after);
+  const [outcome, detail] = pauseNews(sub, after, record);
+  return lineOf(sub, record, outcome, detail, record.etag);
+}
+
+/**
+ * A day's delivery found settled while its subscription does not show it: the
+ * run that settled it died before its second write. Its effect is written now
+ * (the count, the last ETag; an end with its notice, and the slip sent), so
+ * that the next day's delivery is the next one, not this one again.
+ */
+async function finishSettled(
+  run: RunSettings,
+  report: RunReport,
+  stored: Stored<Subscription>,
+  done: DeliveryRecord,
+): Promise<void> {
+  const change = recordedChange(stored.value, done, run.at);
+  if (!change) return;
+  const after = await updateSubscription(run.store, stored, done, change);
+  if (change.ended && after?.ended) await closeEnded(run, report, after);
+}
+
+/**
+ * A subscription this run ended: out of the live index and the schedule, its
+ * seat given back (what fails of it, the next runs' upkeep does), and its end slip sent.
+ */
+async function closeEnded(run: RunSettings, report: RunReport, ended: Subscription): Promise<void> {
+  await dropKeys(run.store, ended);
+  const line = await workOnEndNotice(run, ended);
+  if (line) report.noticed(line);
+}
+
+/**
+ * An ended subscription leaves the live index and the schedule, and gives back
+ * its seat. Each step is tried on its own: what fails, a later run's upkeep does.
+ */
+async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
+  await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
+  await store.delete(slotKey(sub)).catch(() => undefined);
+  await releaseSeat(store, sub, new Date()).catch(() => undefined);
+}
+
+/**
+ * Writes a delivery's effect on its subscription: first over the copy the run
+ * read (nearly always still current), then from the latest stored copy (runs
+ * and unsubscribes overlap). Answers the subscription as written (undefined:
+ * it was unsubscribed meanwhile).
+ */
+async function updateSubscription(
+  store: StateStore,
+  read: Stored<Subscription>,
+  rec: DeliveryRecord,
+  change?: SubscriptionChange,
+): Promise<Subscription | undefined> {
+  const id = read.value.id;
+  let latest: Stored<Subscription> | undefined = read;
+  for (let tries = 0; tries < 5; tries++) {
+    if (!latest) return undefined; // unsubscribed meanwhile
+    const after = afterDelivery(latest.value, rec, change);
+    if (await store.replace(subscriptionKey(id), after, latest.version)) return after;
+    latest = await store.get<Subscription>(subscriptionKey(id));
+  }
+  throw new Error(`subscription ${id} kept changing under the run`);
 }

@@ -3,7 +3,7 @@
 // A delivery run calls it right after a 410 ends a subscription, and on every
 // later run for an ended subscription whose notice is still to do (a crash, an
 // offline printer). The slip goes through the same print-key client, with the
-// same allow-list and checks, as every delivery (deliver-one.ts's post).
+// same allow-list and checks, as every delivery (deliver-batch.ts's post).
 //
 // The slip is a print job (lib/platform/printing/print-job.ts), whose record
 // is the subscription's own endNotice: claimed with a conditional replace of
@@ -21,33 +21,31 @@ import {
 } from "../../model/end-notice.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
-import { postToPrinter, printService } from "../printers/print-key-post.ts";
+import { postToPrinter, printService, type PrintKeyAccess } from "../printers/print-key-post.ts";
 import { noticeSlot } from "../printing/notice-slot.ts";
 import { runJob, type JobRunner, type JobSlot, type Page, type PrintJob } from "../printing/print-job.ts";
 import type { StateStore } from "../stores/state-store.ts";
 import { subscriptionKey } from "../stores/store-keys.ts";
-import { noticeLine } from "./report-lines.ts";
-import type { RunReport, RunSettings } from "./run-state.ts";
+import type { RunCache } from "./asking.ts";
+import { noticeLine, type DeliveryLine } from "./report-lines.ts";
 
-/** What sending a notice needs of its run. */
+/** What sending a notice needs of its run (a delivery run's settings hold it all: run-state.ts). */
 export interface NoticeWork {
   store: StateStore;
   /** The run's instant. */
   at: Date;
   /** Only say what would be done. */
-  dryRun?: boolean;
-  /** Whether the publication `slug` prints the slip (its publication.json's `end_notice`). */
-  on(slug: string): boolean;
-  /** The publication's subscribe page, as people reach it. */
-  subscribeUrl(slug: string): string;
-  /** The publication's name (its meta.json's), or why it could not be read. */
-  name(slug: string): Promise<string | { error: string }>;
-  /** The deploy's sealing key, which opens the print key. */
-  sealKey: Buffer;
-  /** POSTs a page to the subscription's print key, as a delivery's edition is POSTed. */
-  post(sub: Subscription, page: Page, boundMs: number): ReturnType<typeof postToPrinter>;
+  dryRun: boolean;
+  /** How a page reaches a print key: the deploy's sealing key, the print-key policy. */
+  keys: PrintKeyAccess;
+  /** The run's cache, which has each publication's meta.json (its name). */
+  cache: Pick<RunCache, "metaOf">;
   /** What every print job of the run is given. */
   jobs: JobRunner;
+  /** Whether the publication `slug` prints the slip (its publication.json's `end_notice`). */
+  endNotice(slug: string): boolean;
+  /** The publication's subscribe page, as people reach it. */
+  subscribeUrl(slug: string): string;
 }
 
 /** What became of a notice: its outcome ("printed", "offline", "off", "taken over", "would print", …) and why. */
@@ -64,22 +62,23 @@ export interface NoticeOutcome {
  * Throws when the store fails (a claim left behind goes stale for a later run).
  */
 export async function sendEndNotice(w: NoticeWork, id: string): Promise<NoticeOutcome | undefined> {
-  const slot = noticeSlot(w.store, subscriptionKey(id));
+  const { store, at, dryRun } = w;
+  const slot = noticeSlot(store, subscriptionKey(id));
   const read = await slot.read();
   const sub = slot.subscription();
   if (!read || !sub) return undefined;
-  const next = noticeNext(read.value, w.at);
+  const next = noticeNext(read.value, at);
   if (next === "leave") return undefined;
-  if (!w.on(sub.slug)) {
-    if (w.dryRun) return { sub, outcome: "would not print", detail: "turned off (end_notice)" };
-    const off = offNotice(read.value, w.at);
+  if (!w.endNotice(sub.slug)) {
+    if (dryRun) return { sub, outcome: "would not print", detail: "turned off (end_notice)" };
+    const off = offNotice(read.value, at);
     return (await slot.write(off, read)) ? { sub, outcome: off.state, detail: off.detail } : undefined;
   }
   const done = await runJob(slipJob(w, sub, slot), w.jobs);
   if (done.step === "would") return { sub, outcome: "would print", detail: "would print the end slip" };
   if (done.step === "held" || done.step === "found" || done.step === "late") return undefined;
   if (done.step === "taken-over") return { sub, outcome: "taken over", detail: "another run took this end slip over" };
-  if (w.dryRun) return { sub, outcome: "would not print", detail: "its tries are spent" };
+  if (dryRun) return { sub, outcome: "would not print", detail: "its tries are spent" };
   return { sub: slot.subscription() ?? sub, outcome: done.record.state, detail: done.record.detail };
 }
 
@@ -89,52 +88,36 @@ function slipJob(
   sub: Subscription,
   slot: JobSlot<EndNotice>,
 ): PrintJob<EndNotice, Page | { error: string }> {
+  const { at, keys, cache } = w;
   return {
     slot,
     owed: "due",
-    service: printService(sub, w.sealKey),
+    service: printService(sub, keys.sealKey),
     prepare: async () => {
-      const name = await w.name(sub.slug);
-      return typeof name === "string" ? slipPage(name, w.subscribeUrl(sub.slug)) : name;
+      const meta = await cache.metaOf(sub.slug);
+      return "error" in meta ? { error: meta.error } : slipPage(meta.name, w.subscribeUrl(sub.slug));
     },
     page: (prepared) => ("error" in prepared ? undefined : prepared),
-    send: (page, boundMs) => w.post(sub, page, boundMs),
+    send: (page, boundMs) => postToPrinter({ ...keys, timeoutMs: boundMs }, sub, page, page.from),
     settle: (claimed, prepared, print) =>
-      settleNotice(claimed, print ?? { error: "error" in prepared ? prepared.error : "not sent" }, new Date(w.at)),
-    gaveUp: (notice) => gaveUpNotice(notice, w.at),
+      settleNotice(claimed, print ?? { error: "error" in prepared ? prepared.error : "not sent" }, new Date(at)),
+    gaveUp: (notice) => gaveUpNotice(notice, at),
   };
 }
 
 /**
- * Works on an ended subscription's end notice for a delivery run, and adds its
- * line to the run's report; a store that fails is said in the line (the next runs do it again).
+ * Works on an ended subscription's end notice for a delivery run: its line for
+ * the run's report (none: nothing to do); a store that fails is said in the
+ * line (the next runs do it again).
  */
-export async function workOnEndNotice(run: RunSettings, report: RunReport, sub: Subscription): Promise<void> {
+export async function workOnEndNotice(w: NoticeWork, sub: Subscription): Promise<DeliveryLine | undefined> {
+  const { at } = w;
   try {
-    const done = await sendEndNotice(noticeWork(run), sub.id);
-    if (done) report.noticed(noticeLine(done.sub, run.o.at, done.outcome, done.detail));
+    const done = await sendEndNotice(w, sub.id);
+    return done && noticeLine(done.sub, at, done.outcome, done.detail);
   } catch (error) {
-    report.noticed(noticeLine(sub, run.o.at, "error", `the store failed: ${(error as Error).message}`));
+    return noticeLine(sub, at, "error", `the store failed: ${(error as Error).message}`);
   }
-}
-
-/** What sending end notices needs of a run: its store and clock, meta.json's name, its print-key POST. */
-function noticeWork(run: RunSettings): NoticeWork {
-  const { o, cache } = run;
-  return {
-    store: o.store,
-    at: o.at,
-    dryRun: o.dryRun,
-    sealKey: o.sealKey,
-    jobs: run.jobs,
-    on: (slug) => o.endNotice?.(slug) ?? true,
-    subscribeUrl: (slug) => new URL(slug ? `/${slug}/subscribe/` : "/subscribe/", o.publicOrigin ?? o.origin).href,
-    name: async (slug) => {
-      const meta = await cache.metaOf(slug);
-      return "error" in meta ? { error: meta.error } : meta.name;
-    },
-    post: (sub, page, boundMs) => postToPrinter({ ...o, timeoutMs: boundMs }, sub, page, page.from),
-  };
 }
 
 /** The slip as the print key takes it: HTML in UTF-8, from the publication. */

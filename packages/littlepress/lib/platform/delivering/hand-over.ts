@@ -3,7 +3,7 @@
 // (batches/<not before>.<id>) from before it is handed over until it is done:
 // a batch whose function died, or whose deliveries must be tried again (an
 // offline printer, an unreachable publication, an end slip to retry), is
-// handed over again by the first run after its "not before" (plan.ts).
+// handed over again by the first run after its "not before" (scheduled-run.ts).
 //
 // A batch is handed over by name only, signed: an HMAC-SHA256, under a key
 // derived from the site's sealing key (LITTLEPRESS_SEAL_KEY), over the body
@@ -104,7 +104,7 @@ export function openBatchCall(
 }
 
 /**
- * Hands a batch to the site's background function: a signed POST, which
+ * Hands a batch to the site's background function (batches.ts's deliverBackground): a signed POST, which
  * Netlify answers 202 at once. Throws when it is not taken (the plan keeps the batch).
  */
 export function handOverByPost(origin: string, sealKey: Buffer): (call: BatchCall) => Promise<void> {

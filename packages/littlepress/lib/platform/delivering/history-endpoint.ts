@@ -3,17 +3,16 @@
 // start`: deployed or from `npm run serve` it answers 404, since a public page
 // must not list subscribers.
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
-import { withFaultBoundary } from "../../edge/fault.ts";
 import { routeSlug } from "../../edge/site-folder.ts";
+import { platformFunction } from "../platform-function.ts";
 import { fileStore } from "../stores/state-store.ts";
 import { subscriptionHistories } from "../stores/subscriptions.ts";
 
-export const deliveries: FunctionHandler = withFaultBoundary(
+export const deliveries: FunctionHandler = platformFunction(
   "deliveries",
-  async (req, context) => {
-    // Only the local server's settings name a store to read (never Blobs): nothing else of the runtime is needed.
-    const local = context?.littlepress;
-    const folder = local?.history ? local.state : undefined;
+  async (req, runtime, context) => {
+    // Only the local server's settings name a store to read (never Blobs).
+    const folder = runtime.histories;
     if (!folder) return jsonResponse({ error: "Delivery histories are shown on the desk of npm start only." }, 404);
     // Reading needs no sealing key: print keys are never opened here.
     const slug = routeSlug(req, context);

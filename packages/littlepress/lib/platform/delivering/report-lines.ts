@@ -2,14 +2,10 @@
 // paused subscription skipping its day, and per end slip. Printer names are
 // cleaned here, before any report shows them.
 import { addDays, utcDateOf } from "../../model/dates.ts";
+import type { EditionAction } from "../../model/delivery-rules.ts";
 import { printerName } from "../../model/printer-name.ts";
-import {
-  nextTryOn,
-  PAUSED_TRY_EVERY_DAYS,
-  type DeliveryRecord,
-  type DueDelivery,
-  type Subscription,
-} from "../../model/subscription.ts";
+import type { DeliveryRecord } from "../../model/delivery-record.ts";
+import { nextTryOn, PAUSED_TRY_EVERY_DAYS, type DueDelivery, type Subscription } from "../../model/subscription.ts";
 
 /** One line of a run's report. */
 export interface DeliveryLine {
@@ -43,6 +39,22 @@ export function lineOf(
     detail,
     etag,
   };
+}
+
+/** The line of a delivery that another run took over, this one having been too slow. */
+export function takenOver(sub: Subscription, rec: DeliveryRecord, etag: string | null): DeliveryLine {
+  return lineOf(sub, rec, "taken over", "another run took this delivery over (this one was too slow)", etag);
+}
+
+/** A dry run's line: what would be done with the edition `asked` answered. */
+export function wouldLine(
+  sub: Subscription,
+  rec: DeliveryRecord,
+  asked: { action: EditionAction; edition: { etag: string | null } },
+): DeliveryLine {
+  const prints = asked.action === "print";
+  const detail = prints ? `would print on ${printerName(sub.printer)}` : `would not print (${asked.action})`;
+  return lineOf(sub, rec, prints ? "would print" : "would not print", detail, asked.edition.etag);
 }
 
 /** The line of a delivery the store failed under: its claim stays, and goes stale for the next run to resume. */

@@ -1,19 +1,12 @@
-// What one delivery run is made of, apart from its top (run.ts, batches.ts):
+// What one delivery run is made of, apart from its top (batches.ts opens it):
 // its settings, which nothing changes once it is open, and its report, which
 // the deliveries add to through its methods and nothing else writes.
-import {
-  BACKGROUND_BUDGET_MS,
-  DELIVERY_TIMEOUT_MS,
-  runTimes,
-  sendWindow,
-  type RunTimes,
-} from "../../model/run-budget.ts";
+import type { RunTimes } from "../../model/run-budget.ts";
 import { STALE_CLAIM_MS } from "../../model/print-job.ts";
 import type { PrintKeyPolicy } from "../printers/print-key-client.ts";
-import { serviceLimits } from "../printing/in-flight.ts";
-import type { JobRunner } from "../printing/print-job.ts";
 import type { PruneBudget, StateStore } from "../stores/state-store.ts";
-import { runCache, type RunCache } from "./asking.ts";
+import type { RunCache } from "./asking.ts";
+import type { NoticeWork } from "./end-notices.ts";
 import { byName, type DeliveryLine } from "./report-lines.ts";
 
 export interface DeliveryRunOptions {
@@ -90,13 +83,18 @@ export interface RunIndexes {
   repair?: boolean;
 }
 
-/** What the deliveries of one run share and never change: its options, clock and times, caches and limits. */
-export interface RunSettings {
-  readonly o: DeliveryRunOptions & { timeoutMs: number };
+/**
+ * What the deliveries of one run share and never change: its store and clock
+ * (`at`, the run's instant, which its records are dated with), its times,
+ * caches and limits, and what its end slips need (NoticeWork).
+ */
+export interface RunSettings extends Readonly<NoticeWork> {
+  /** Where the publications are asked. */
+  readonly origin: string;
+  readonly cache: RunCache;
   /** Subscriptions worked on at once, and the most pages in flight to one service. */
   readonly concurrency: number;
   readonly indexes: RunIndexes;
-  readonly cache: RunCache;
   readonly times: RunTimes;
   /** The run's wall clock, on which `times` are. */
   readonly now: () => number;
@@ -105,8 +103,6 @@ export interface RunSettings {
    * Deletions still allowed this run (counted down by every pruning, the one shared budget), and only before startBy.
    */
   readonly prunes: PruneBudget;
-  /** What every print job of the run is given (lib/platform/printing/print-job.ts). */
-  readonly jobs: JobRunner;
 }
 
 export interface DeliveryReport {
@@ -182,32 +178,4 @@ export class RunReport {
       unknown: [...lines, ...notices].filter((l) => l.outcome === "unknown").length,
     };
   }
-}
-
-/** A run's settings, for one or more batches of subscriptions. Throws when its budget cannot hold a delivery. */
-export function openRun(options: DeliveryRunOptions, indexes: RunIndexes = {}): RunSettings {
-  const now = () => performance.now();
-  const o = { ...options, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS };
-  const times = runTimes(now(), options.budgetMs ?? BACKGROUND_BUDGET_MS, o.timeoutMs);
-  if ("error" in times) throw new RangeError(`runDeliveries: ${times.error}`);
-  const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
-  const jobs: JobRunner = {
-    at: o.at,
-    now,
-    recheckMs: o.claimRecheckMs ?? CLAIM_RECHECK_MS,
-    limits: serviceLimits(concurrency, now),
-    sendWindow: () => sendWindow(times, now(), o.printTimeoutMs),
-    dryRun: o.dryRun,
-  };
-  return {
-    o,
-    times,
-    now,
-    concurrency,
-    indexes,
-    keepDays: options.keepDeliveriesDays ?? KEEP_DELIVERIES_DAYS,
-    prunes: { deletes: options.prunesPerRun ?? PRUNES_PER_RUN, inTime: () => now() < times.startBy },
-    cache: runCache(o),
-    jobs,
-  };
 }

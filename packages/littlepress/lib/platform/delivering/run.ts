@@ -8,9 +8,10 @@
 //
 // The stages, each in its file, top-down:
 // - this file: the self-hosted run (npm run deliver), batch after batch;
-// - run-state.ts: a run's settings (read-only) and its report (methods);
-// - deliver-batch.ts: a batch of subscriptions, each read, kept and delivered to if due;
-// - deliver-one.ts: one delivery as a print job: ask (asking.ts), send, settle (settling.ts);
+// - batches.ts: a run's settings opened (read-only), and one kept batch run (the background function);
+// - run-state.ts: what a run's settings hold, and its report (methods);
+// - deliver-batch.ts: a batch of subscriptions, each read, kept and delivered to if due, as a print job:
+//   ask (asking.ts), send, settle, and the subscription updated from the settled record;
 // - upkeep.ts: what a run keeps tidy beside its deliveries, bounded (pruning, stray index keys);
 // - end-notices.ts: the one slip a subscription that a 410 ended owes its subscriber.
 //
@@ -19,8 +20,9 @@
 // the next run; retries back off, and a print key failing day after day is
 // paused (subscription.ts).
 import { LIVE, SEATS, SLOTS, SUBSCRIPTIONS } from "../stores/store-keys.ts";
+import { openRun } from "./batches.ts";
 import { deliverBatch } from "./deliver-batch.ts";
-import { openRun, RunReport, type DeliveryReport, type DeliveryRunOptions } from "./run-state.ts";
+import { RunReport, type DeliveryReport, type DeliveryRunOptions } from "./run-state.ts";
 import { runUpkeep } from "./upkeep.ts";
 
 export type { DeliveryLine } from "./report-lines.ts";
@@ -40,7 +42,7 @@ export const SELF_HOSTED_BATCH = 1_000;
 
 /** A self-hosted run (npm run deliver): every subscription, in batches one after the other, then the upkeep. */
 export async function runDeliveries(options: DeliveryRunOptions): Promise<DeliveryReport> {
-  const { store } = options;
+  const { store, at } = options;
   // The index is listed before the subscriptions: a key that a subscribe writes in between is young, and kept.
   const listed = async (prefix: string) => new Set(options.dryRun ? [] : await store.list(prefix));
   const indexes = { indexed: await listed(LIVE), slotted: await listed(SLOTS), seated: await listed(SEATS) };
@@ -51,5 +53,5 @@ export async function runDeliveries(options: DeliveryRunOptions): Promise<Delive
   for (let i = 0; i < keys.length; i += SELF_HOSTED_BATCH)
     await deliverBatch(run, report, keys.slice(i, i + SELF_HOSTED_BATCH));
   await runUpkeep(run, report, indexes);
-  return report.final(options.at, keys.length, run.prunes.taken ?? 0);
+  return report.final(at, keys.length, run.prunes.taken ?? 0);
 }

@@ -1,4 +1,4 @@
-// The daily sweep's upkeep, in the plan (plan.ts): index keys and seats whose
+// The daily sweep's upkeep, in the plan (scheduled-run.ts): index keys and seats whose
 // subscription is gone. Kept apart from upkeep.ts, which the batches run: the
 // scheduled function loads only this.
 import type { PruneBudget, StateStore } from "../stores/state-store.ts";

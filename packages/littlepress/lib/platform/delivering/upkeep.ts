@@ -1,6 +1,6 @@
 // The upkeep stage: what delivery runs keep tidy, off a delivery's own path
 // and bounded by the run's deletions (PruneBudget). A subscription's index
-// keys follow it (upkeep, dropKeys); a subscription that ended longer ago than
+// keys follow it (upkeep); a subscription that ended longer ago than
 // records are kept goes; after a run that read every subscription, index keys
 // and seats that no subscription holds go (runUpkeep), and the rate limit's
 // counters of hours that are over. What fails of it (the store) the next run
@@ -21,15 +21,15 @@ import type { RunIndexes, RunReport, RunSettings } from "./run-state.ts";
  * step with it (in it while live, out of it once ended; its seat given back once ended).
  */
 export async function upkeep(run: RunSettings, sub: Subscription): Promise<boolean> {
-  const { store, at } = run.o;
+  const { store, at, keepDays, prunes, indexes } = run;
   try {
-    if (subscriptionExpired(sub, at, run.keepDays)) {
-      await removeSubscription(store, sub, run.prunes, at);
+    if (subscriptionExpired(sub, at, keepDays)) {
+      await removeSubscription(store, sub, prunes, at);
       return false;
     }
-    await keepIndexKeys(store, sub, run.indexes);
+    await keepIndexKeys(store, sub, indexes);
     if (sub.ended && sub.seat !== undefined) {
-      const { seated, repair = false } = run.indexes;
+      const { seated, repair = false } = indexes;
       if (seated ? seated.has(seatKey(sub.slug, sub.seat)) : repair) await releaseSeat(store, sub, at);
     }
   } catch {
@@ -54,16 +54,6 @@ async function keepIndexKeys(store: StateStore, sub: Subscription, indexes: RunI
 }
 
 /**
- * An ended subscription leaves the live index and the schedule, and gives back
- * its seat. Each step is tried on its own: what fails, a later run's upkeep does.
- */
-export async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
-  await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
-  await store.delete(slotKey(sub)).catch(() => undefined);
-  await releaseSeat(store, sub, new Date()).catch(() => undefined);
-}
-
-/**
  * After a self-hosted run, in its time only: index keys and seats that no
  * subscription holds (known only once every subscription was read), and the
  * rate limit's counters of hours that are over.
@@ -73,14 +63,14 @@ export async function runUpkeep(
   report: RunReport,
   listed: Required<Omit<RunIndexes, "repair">>,
 ): Promise<void> {
-  if (run.o.dryRun || run.now() >= run.times.startBy) return;
-  const { store, at } = run.o;
+  const { store, at, dryRun, now, times, prunes } = run;
+  if (dryRun || now() >= times.startBy) return;
   const unseen = (keys: ReadonlySet<string>) => [...keys].filter((key) => !report.seen.has(key));
   try {
     if (!report.unchecked) {
-      await dropStrayIndexKeys(store, at, [...unseen(listed.indexed), ...unseen(listed.slotted)], run.prunes);
+      await dropStrayIndexKeys(store, at, [...unseen(listed.indexed), ...unseen(listed.slotted)], prunes);
       // Seats no subscription holds: a subscribe or a release cut short (young ones are left alone).
-      await dropStraySeats(store, at, unseen(listed.seated), run.prunes);
+      await dropStraySeats(store, at, unseen(listed.seated), prunes);
     }
     await pruneRateCounters(run);
   } catch {
@@ -93,7 +83,7 @@ export async function runUpkeep(
  * deletions: after a self-hosted run, and by a daily sweep's batches.
  */
 export async function pruneRateCounters(run: RunSettings): Promise<void> {
-  const { store, at } = run.o;
+  const { store, at, prunes, concurrency } = run;
   // The store failed: the next run (or sweep) prunes them.
-  await pruneRateLimits(store, at, run.prunes, Math.min(8, run.concurrency)).catch(() => 0);
+  await pruneRateLimits(store, at, prunes, Math.min(8, concurrency)).catch(() => 0);
 }

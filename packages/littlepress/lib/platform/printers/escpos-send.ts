@@ -7,7 +7,7 @@
 // instead of reading the new job as dots.
 import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { bandsWithin, resendPrefix, type EscPosJob } from "../../model/escpos-raster.ts";
 import { quotedUrl } from "../../model/shown-url.ts";
 
@@ -91,60 +91,73 @@ export function sendOnce(dest: Destination, bytes: Uint8Array, options: SendOpti
  */
 function sendTcp(dest: { host: string; port: number }, bytes: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
   return new Promise((resolve) => {
-    let connected = false;
-    let finished = false;
-    let done = false;
     const socket = connect({ host: dest.host, port: dest.port });
-    const settle = (outcome: SendOutcome) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(outcome);
-    };
-    const fail = (error: string, unanswered = false) =>
-      settle({
-        error,
-        reached: connected,
-        bytesOut: Math.min(socket.bytesWritten, bytes.length),
-        ...(unanswered && { unanswered }),
-      });
-    const seconds = `${Math.round(timeoutMs / 100) / 10} s`;
-    const timer = setTimeout(
-      () =>
-        !connected
-          ? fail(`no answer in ${seconds}`)
-          : fail(
-              `the printer did not take the whole job in ${seconds} ` +
-                "(it stopped reading, or kept the connection open: out of paper, cover open, or busy)",
-              true,
-            ),
-      timeoutMs,
-    );
+    const job = new TcpJob(socket, bytes.length, timeoutMs, resolve);
     // Whatever the printer sends back is read (and ignored), so that its close and its reset are seen.
     socket.resume();
     socket.once("connect", () => {
-      connected = true;
+      job.connected = true;
       socket.end(bytes, () => {
-        finished = true;
+        job.finished = true;
       });
     });
     socket.once("end", () => {
       // The printer closed its side. Before our end was written: it did not take the job.
-      if (!finished || socket.bytesWritten < bytes.length)
-        return fail("the printer closed the connection before it took the whole job");
-      settle({ sent: true });
+      if (!job.finished || socket.bytesWritten < bytes.length)
+        return job.fail("the printer closed the connection before it took the whole job");
+      job.settle({ sent: true });
     });
     socket.once("close", (hadError) => {
-      if (!hadError) fail("the connection closed before the printer took the whole job");
+      if (!hadError) job.fail("the connection closed before the printer took the whole job");
     });
     socket.once("error", (error: NodeJS.ErrnoException) => {
       const code = error.code ?? "";
-      if (!connected && code === "ECONNREFUSED") return fail("nothing is listening there (is the printer on?)");
-      if (!connected) return fail(`could not connect (${code || error.message})`);
-      fail(`the connection dropped mid-job (${code || error.message})`);
+      if (!job.connected && code === "ECONNREFUSED") return job.fail("nothing is listening there (is the printer on?)");
+      if (!job.connected) return job.fail(`could not connect (${code || error.message})`);
+      job.fail(`the connection dropped mid-job (${code || error.message})`);
     });
   });
+}
+
+/** A job on its way over TCP: where it is, its time limit, and its one outcome (what left this computer). */
+class TcpJob {
+  connected = false;
+  /** Our end of the connection was written (every byte handed over). */
+  finished = false;
+  #done = false;
+  readonly #timer: NodeJS.Timeout;
+  readonly #socket: Socket;
+  readonly #size: number;
+  readonly #resolve: (outcome: SendOutcome) => void;
+
+  constructor(socket: Socket, size: number, timeoutMs: number, resolve: (outcome: SendOutcome) => void) {
+    this.#socket = socket;
+    this.#size = size;
+    this.#resolve = resolve;
+    const seconds = `${Math.round(timeoutMs / 100) / 10} s`;
+    const late = () =>
+      !this.connected
+        ? this.fail(`no answer in ${seconds}`)
+        : this.fail(
+            `the printer did not take the whole job in ${seconds} ` +
+              "(it stopped reading, or kept the connection open: out of paper, cover open, or busy)",
+            true,
+          );
+    this.#timer = setTimeout(late, timeoutMs);
+  }
+
+  settle(outcome: SendOutcome): void {
+    if (this.#done) return;
+    this.#done = true;
+    clearTimeout(this.#timer);
+    this.#socket.destroy();
+    this.#resolve(outcome);
+  }
+
+  fail(error: string, unanswered = false): void {
+    const bytesOut = Math.min(this.#socket.bytesWritten, this.#size);
+    this.settle({ error, reached: this.connected, bytesOut, ...(unanswered && { unanswered }) });
+  }
 }
 
 async function writeDevice(path: string, bytes: Uint8Array): Promise<SendOutcome> {

@@ -11,7 +11,13 @@
 // can have taken it (print-job.ts's rule: a page sent with no answer is never
 // sent again).
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isAddressLiteral, isPublicAddress } from "../../model/addresses.ts";
 import { allowedPrintKeyOrigin, type PrintKeyOrigin } from "../../model/print-key.ts";
@@ -135,76 +141,94 @@ class PrivateAddress extends Error {
   }
 }
 
+type Exchanged = PrintKeyReply | PrintKeyProblem | typeof CLOSED_UNDER_IT;
+
 function exchange(
   url: URL,
   options: RequestOptions,
   body: Uint8Array | undefined,
   policy: PrintKeyPolicy,
-): Promise<PrintKeyReply | PrintKeyProblem | typeof CLOSED_UNDER_IT> {
-  const maxBytes = policy.maxBytes ?? PRINT_KEY_MAX_BYTES;
-  return new Promise((resolve) => {
-    let settled = false;
-    let answered = false;
-    // The whole request handed to the system: from here on, no whole answer means the service may have it.
-    let sent = false;
-    let status = 0;
-    // A reply read to its end leaves its connection to the pool; any other ending closes it.
-    const finish = (result: PrintKeyReply | PrintKeyProblem | typeof CLOSED_UNDER_IT, whole = false) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (!whole) request.destroy();
-      resolve(result);
-    };
+): Promise<Exchanged> {
+  return new Promise((resolve) => new Exchange(url, options, policy, resolve).request.end(body));
+}
+
+/** One request to a print key and its reply, read within the policy's bounds: settled once, whatever happens. */
+class Exchange {
+  readonly request: ClientRequest;
+  #settled = false;
+  #answered = false;
+  /** The whole request handed to the system: from here on, no whole answer means the service may have it. */
+  #sent = false;
+  #status = 0;
+  readonly #timer: NodeJS.Timeout;
+  readonly #maxBytes: number;
+  readonly #method: string | undefined;
+  readonly #resolve: (result: Exchanged) => void;
+
+  constructor(url: URL, options: RequestOptions, policy: PrintKeyPolicy, resolve: (result: Exchanged) => void) {
+    this.#maxBytes = policy.maxBytes ?? PRINT_KEY_MAX_BYTES;
+    this.#method = options.method;
+    this.#resolve = resolve;
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const request = send(url, options, (res: IncomingMessage) => {
-      answered = true;
-      status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400)
-        return finish({ failed: `answered ${status}, a redirect, which is not followed` });
-      const declared = Number(res.headers["content-length"] ?? 0);
-      if (declared > maxBytes) return finish({ failed: `sent a reply larger than ${maxBytes} bytes` });
-      const chunks: Buffer[] = [];
-      let seen = 0;
-      res.on("data", (chunk: Buffer) => {
-        seen += chunk.length;
-        if (seen > maxBytes) return finish({ failed: `sent a reply larger than ${maxBytes} bytes` });
-        chunks.push(chunk);
-      });
-      res.once("end", () =>
-        finish(
-          {
-            status,
-            contentType: String(res.headers["content-type"] ?? ""),
-            etag: res.headers.etag ?? null,
-            body: Buffer.concat(chunks),
-          },
-          true,
-        ),
-      );
-      // Cut off after a success status: the service said it took the request.
-      res.once("error", (error) =>
-        finish(status < 300 ? { failed: why(error), unanswered: true } : { failed: why(error) }),
-      );
+    this.request = send(url, options, (res: IncomingMessage) => this.#read(res));
+    this.#timer = setTimeout(() => this.#unanswered("timed out"), policy.timeoutMs ?? PRINT_KEY_TIMEOUT_MS);
+    this.request.once("finish", () => (this.#sent = true));
+    this.request.once("error", (error) => this.#failed(error));
+  }
+
+  /** A reply read to its end leaves its connection to the pool; any other ending closes it. */
+  #finish(result: Exchanged, whole = false): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    if (!whole) this.request.destroy();
+    this.#resolve(result);
+  }
+
+  /** The reply, read whole within maxBytes; a redirect is not followed. */
+  #read(res: IncomingMessage): void {
+    this.#answered = true;
+    const status = (this.#status = res.statusCode ?? 0);
+    if (status >= 300 && status < 400)
+      return this.#finish({ failed: `answered ${status}, a redirect, which is not followed` });
+    const tooLarge = { failed: `sent a reply larger than ${this.#maxBytes} bytes` };
+    if (Number(res.headers["content-length"] ?? 0) > this.#maxBytes) return this.#finish(tooLarge);
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    res.on("data", (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > this.#maxBytes) return this.#finish(tooLarge);
+      chunks.push(chunk);
     });
-    // Cut off before any answer, or after a success status: the service may have acted on it (an error status
-    // is the service's own word that it did not).
-    const unanswered = (failed: string) =>
-      finish(sent && (!answered || (status >= 200 && status < 300)) ? { failed, unanswered: true } : { failed });
-    const timer = setTimeout(() => unanswered("timed out"), policy.timeoutMs ?? PRINT_KEY_TIMEOUT_MS);
-    request.once("finish", () => (sent = true));
-    request.once("error", (error) => {
-      const code = (error as NodeJS.ErrnoException).code;
-      // A kept connection closed under the request: sent again, unless it is a POST that went out whole (the
-      // service may have read it before it reset: sending it again could print it twice).
-      const again = options.method === "GET" || !sent;
-      if (request.reusedSocket && !answered && again && (code === "ECONNRESET" || code === "EPIPE"))
-        return finish(CLOSED_UNDER_IT);
-      if (error instanceof PrivateAddress) return finish({ refused: error.message });
-      unanswered(why(error));
+    res.once("end", () => {
+      const contentType = String(res.headers["content-type"] ?? "");
+      this.#finish({ status, contentType, etag: res.headers.etag ?? null, body: Buffer.concat(chunks) }, true);
     });
-    request.end(body);
-  });
+    // Cut off after a success status: the service said it took the request.
+    res.once("error", (error) =>
+      this.#finish(status < 300 ? { failed: why(error), unanswered: true } : { failed: why(error) }),
+    );
+  }
+
+  /**
+   * Cut off before any answer, or after a success status: the service may have acted on it (an error status
+   * is the service's own word that it did not).
+   */
+  #unanswered(failed: string): void {
+    const mayHaveIt = this.#sent && (!this.#answered || (this.#status >= 200 && this.#status < 300));
+    this.#finish(mayHaveIt ? { failed, unanswered: true } : { failed });
+  }
+
+  #failed(error: Error): void {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A kept connection closed under the request: sent again, unless it is a POST that went out whole (the
+    // service may have read it before it reset: sending it again could print it twice).
+    const again = this.#method === "GET" || !this.#sent;
+    if (this.request.reusedSocket && !this.#answered && again && (code === "ECONNRESET" || code === "EPIPE"))
+      return this.#finish(CLOSED_UNDER_IT);
+    if (error instanceof PrivateAddress) return this.#finish({ refused: error.message });
+    this.#unanswered(why(error));
+  }
 }
 
 /** A network error in a few words: its code, never the URL (a print key is a secret). */

@@ -6,9 +6,16 @@
 // run's time left: sirius answers only once it has rendered the page.
 import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
 import { openPrintKey, printUrl } from "../../model/print-key.ts";
-import type { PrintResult, Subscription } from "../../model/subscription.ts";
+import type { PrintResult } from "../../model/print-job.ts";
+import type { Subscription } from "../../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
 import { utf8Page } from "./utf8-page.ts";
+
+/** What POSTing to a print key needs: the deploy's sealing key, which opens it, and the print-key policy. */
+export interface PrintKeyAccess {
+  sealKey: Buffer;
+  printKeys: PrintKeyPolicy;
+}
 
 /**
  * The print service a subscription's print key is at (its origin), whose
@@ -28,7 +35,7 @@ export function printService(sub: Pick<Subscription, "printKey">, sealKey: Buffe
  * sirius takes it, from the publication `from`, through the print-key client.
  */
 export async function postToPrinter(
-  o: { sealKey: Buffer; printKeys: PrintKeyPolicy; timeoutMs?: number },
+  o: PrintKeyAccess & { timeoutMs?: number },
   sub: Pick<Subscription, "printKey">,
   page: { bytes: ArrayBuffer | Uint8Array; type: string },
   from: string,

@@ -99,7 +99,12 @@ export async function runJob<R extends JobRecord, A>(job: PrintJob<R, A>, runner
   const next = jobNext(held?.value, runner.at, job.owed);
   if (next === "leave")
     return held!.value.state === CLAIMED ? { step: "held" } : { step: "found", record: held!.value };
-  if (next === "give-up") return giveUp(job, held!, runner);
+  if (next === "give-up") {
+    // Its tries are spent: the record as it ends (a kind that keeps nothing of it leaves it as found).
+    if (!job.gaveUp) return { step: "found", record: held!.value };
+    const record = job.gaveUp(held!.value);
+    return runner.dryRun || (await job.slot.write(record, held!)) ? { step: "gave-up", record } : { step: "held" };
+  }
   const base = held ? claimJob(held.value, runner.at) : job.first?.();
   // Gone between the create and the read (or a kind whose record is always there, and it went): not ours.
   if (!base || (!held && !runner.dryRun)) return { step: "held" };
@@ -151,15 +156,4 @@ function send<R extends JobRecord>(job: PrintJob<R, unknown>, page: Page, runner
     // An answer the service gave after doing its work; anything else counts against its limit.
     (print) => print === "late" || print === "sent" || print === "offline" || print === "unknown-key",
   );
-}
-
-async function giveUp<R extends JobRecord, A>(
-  job: PrintJob<R, A>,
-  held: Stored<R>,
-  runner: JobRunner,
-): Promise<JobRun<R, A>> {
-  if (!job.gaveUp) return { step: "found", record: held.value };
-  const record = job.gaveUp(held.value);
-  if (runner.dryRun) return { step: "gave-up", record };
-  return (await job.slot.write(record, held)) ? { step: "gave-up", record } : { step: "held" };
 }

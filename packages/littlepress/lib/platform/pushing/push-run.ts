@@ -141,6 +141,27 @@ async function runPush(
   const live = await liveFor(push.slug);
   const owed = live.filter((s) => pushEligible(s, entry.value.published));
   summary.later = live.length - owed.length;
+  const open = await sendCopies(o, jobs, push, owed, name, report);
+  // Nothing left to do for it: later runs skip it (one conditional write; a run that loses it changes nothing).
+  if (!open && !done && !o.dryRun) {
+    await o.store.replace(
+      pushKey(push.slug, push.edition),
+      { ...entry.value, done: o.at.toISOString() },
+      entry.version,
+    );
+    summary.done = true;
+  }
+}
+
+/** A copy of `push` to each of `owed`, their lines in `report`: how many are left open (to try again). */
+async function sendCopies(
+  o: PushRunOptions,
+  jobs: JobRunner,
+  push: FoundPush,
+  owed: Subscription[],
+  name: string,
+  report: PushReport,
+): Promise<number> {
   let open = 0;
   await eachAtMost(o.concurrency ?? PUSH_CONCURRENCY, owed, async (sub) => {
     // The store failed under this copy: said in its line, and left open for the next run.
@@ -152,15 +173,7 @@ async function runPush(
     if (line.outcome === "left") report.left++;
     else if (line.outcome !== "done") report.lines.push(strip(line));
   });
-  // Nothing left to do for it: later runs skip it (one conditional write; a run that loses it changes nothing).
-  if (!open && !done && !o.dryRun) {
-    await o.store.replace(
-      pushKey(push.slug, push.edition),
-      { ...entry.value, done: o.at.toISOString() },
-      entry.version,
-    );
-    summary.done = true;
-  }
+  return open;
 }
 
 const strip = ({ open: _open, ...line }: PushLine & { open: boolean }): PushLine => line;

@@ -24,16 +24,34 @@ export const BLOBS_STORE_NAME = "littlepress-subscriptions";
 export function blobsStore(options?: BlobsSite): StateStore {
   let opened: Promise<Store> | undefined;
   const open = () => (opened ??= openStore(options));
+  return { ...blobsReads(open), ...blobsWrites(open) };
+}
+
+/** The store's reads: a value with its ETag as its version, the keys and the folders under a prefix. */
+function blobsReads(open: () => Promise<Store>): Pick<StateStore, "get" | "list" | "folders"> {
   return {
     async get<T>(key: string): Promise<Stored<T> | undefined> {
-      const store = await open();
-      const found = await store.getWithMetadata(checkKey(key), { type: "json" });
+      const found = await (await open()).getWithMetadata(checkKey(key), { type: "json" });
       if (!found) return undefined;
       return { value: found.data as T, version: found.etag ?? "" };
     },
+    async list(prefix) {
+      const { blobs } = await (await open()).list({ prefix });
+      return blobs.map((b) => b.key);
+    },
+    async folders(prefix) {
+      // Blobs names a directory by its whole key prefix ("limits/subscribe/2026-11-22T06"): its last part is its name.
+      const { directories } = await (await open()).list({ prefix, directories: true });
+      return directories.map((d) => d.replace(/\/$/, "").split("/").pop() ?? "").filter(Boolean);
+    },
+  };
+}
+
+/** The store's writes: the conditional ones on the blob's ETag (onlyIfNew, onlyIfMatch), a put and a delete. */
+function blobsWrites(open: () => Promise<Store>): Omit<StateStore, "get" | "list" | "folders"> {
+  return {
     async create(key, value) {
-      const store = await open();
-      return (await store.setJSON(checkKey(key), value, { onlyIfNew: true })).modified;
+      return (await (await open()).setJSON(checkKey(key), value, { onlyIfNew: true })).modified;
     },
     async createVersioned(key, value) {
       const store = await open();
@@ -50,23 +68,10 @@ export function blobsStore(options?: BlobsSite): StateStore {
       return (await store.setJSON(checkKey(key), value, { onlyIfMatch: version })).modified;
     },
     async put(key, value) {
-      const store = await open();
-      await store.setJSON(checkKey(key), value);
+      await (await open()).setJSON(checkKey(key), value);
     },
     async delete(key) {
-      const store = await open();
-      await store.delete(checkKey(key));
-    },
-    async list(prefix) {
-      const store = await open();
-      const { blobs } = await store.list({ prefix });
-      return blobs.map((b) => b.key);
-    },
-    async folders(prefix) {
-      const store = await open();
-      // Blobs names a directory by its whole key prefix ("limits/subscribe/2026-11-22T06"): its last part is its name.
-      const { directories } = await store.list({ prefix, directories: true });
-      return directories.map((d) => d.replace(/\/$/, "").split("/").pop() ?? "").filter(Boolean);
+      await (await open()).delete(checkKey(key));
     },
   };
 }

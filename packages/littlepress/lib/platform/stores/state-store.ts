@@ -94,15 +94,80 @@ const ifAbsent =
  * O_EXCL while it compares and renames. Safe between processes on one machine.
  */
 export function fileStore(folder: string): StateStore {
-  const file = (key: string) => path.join(folder, `${checkKey(key)}.json`);
-  // Each folder is made once per store, not before every write (a delivery run writes thousands of
-  // records); a folder removed behind the store's back (or emptied and removed by a delete, in this
-  // process or another) is made again on the ENOENT that follows.
-  const made = new Set<string>();
-  const inFolder = async <R>(target: string, write: () => Promise<R>): Promise<R> => {
+  const files = new StoreFolder(folder);
+  const createVersioned = (key: string, value: unknown) => files.createVersioned(files.file(key), value);
+  return {
+    async get<T>(key: string) {
+      const bytes = await readIfThere(files.file(key));
+      return bytes === undefined
+        ? undefined
+        : { value: JSON.parse(bytes.toString("utf8")) as T, version: versionOf(bytes) };
+    },
+    async create(key, value) {
+      return (await createVersioned(key, value)) !== undefined;
+    },
+    createVersioned,
+    async replace(key, value, expected) {
+      const target = files.file(key);
+      return files.locked(target, async () => {
+        const bytes = await readIfThere(target);
+        if (bytes === undefined || versionOf(bytes) !== expected) return false;
+        await rename(await files.aside(target, value), target);
+        return true;
+      });
+    },
+    async put(key, value) {
+      const target = files.file(key);
+      await files.locked(target, async () => rename(await files.aside(target, value), target));
+    },
+    async delete(key) {
+      const target = files.file(key);
+      await files.locked(target, () => unlink(target).catch(ifAbsent(undefined)));
+      await files.removeEmpty(path.dirname(target));
+    },
+    list: (prefix) => files.list(prefix),
+    folders: (prefix) => files.folders(prefix),
+  };
+}
+
+/** A value's version in the file store: a hash of its bytes. */
+const versionOf = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex").slice(0, 20);
+
+/** A file's bytes; undefined when it is not there. */
+async function readIfThere(target: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** The file store's folder: its files, the folders it made, its writes aside and its locks. */
+class StoreFolder {
+  readonly #folder: string;
+  readonly #root: string;
+  /**
+   * Each folder is made once per store, not before every write (a delivery run writes thousands of
+   * records); a folder removed behind the store's back (or emptied and removed by a delete, in this
+   * process or another) is made again on the ENOENT that follows.
+   */
+  readonly #made = new Set<string>();
+
+  constructor(folder: string) {
+    this.#folder = folder;
+    this.#root = path.resolve(folder);
+  }
+
+  file(key: string): string {
+    return path.join(this.#folder, `${checkKey(key)}.json`);
+  }
+
+  /** Runs `write` to `target`, its folder made first if this store has not made it yet (or it went). */
+  async inFolder<R>(target: string, write: () => Promise<R>): Promise<R> {
     const dir = path.dirname(target);
     for (let tries = 0; ; tries++) {
-      if (made.has(dir)) {
+      if (this.#made.has(dir)) {
         try {
           return await write();
         } catch (error) {
@@ -110,40 +175,37 @@ export function fileStore(folder: string): StateStore {
         }
       }
       await mkdir(dir, { recursive: true });
-      made.add(dir);
+      this.#made.add(dir);
     }
-  };
-  // A delete that empties a folder removes it, and its emptied parents, so that folders() does not list
-  // a folder with nothing under it (rmdir fails on a folder that holds anything, a writer's temp file too).
-  const root = path.resolve(folder);
-  const removeEmpty = async (from: string) => {
-    for (let dir = path.resolve(from); dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
+  }
+
+  /**
+   * A delete that empties a folder removes it, and its emptied parents, so that folders() does not list
+   * a folder with nothing under it (rmdir fails on a folder that holds anything, a writer's temp file too).
+   */
+  async removeEmpty(from: string): Promise<void> {
+    for (let dir = path.resolve(from); dir.startsWith(this.#root + path.sep); dir = path.dirname(dir)) {
       try {
         await rmdir(dir);
       } catch {
         return; // not empty (or gone already)
       }
     }
-  };
-  const version = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex").slice(0, 20);
-  const aside = async (target: string, value: unknown) => {
+  }
+
+  /** `value` written to a temporary file beside `target`: its path. */
+  async aside(target: string, value: unknown): Promise<string> {
     const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-    await inFolder(target, () => writeFile(temp, JSON.stringify(value)));
+    await this.inFolder(target, () => writeFile(temp, JSON.stringify(value)));
     return temp;
-  };
-  const read = async (target: string) => {
-    try {
-      return await readFile(target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw error;
-    }
-  };
-  const locked = async <R>(target: string, work: () => Promise<R>): Promise<R> => {
+  }
+
+  /** `work` while holding `target`'s lock file (a stale one, a crashed writer's, is taken over). */
+  async locked<R>(target: string, work: () => Promise<R>): Promise<R> {
     const lock = `${target}.lock`;
     for (;;) {
       try {
-        await inFolder(target, async () => (await open(lock, "wx")).close());
+        await this.inFolder(target, async () => (await open(lock, "wx")).close());
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -158,15 +220,16 @@ export function fileStore(folder: string): StateStore {
       // Not thrown over the work's own outcome: a lock left behind goes stale and is taken over (LOCK_STALE_MS).
       await unlink(lock).catch(() => undefined);
     }
-  };
-  const createVersioned = async (key: string, value: unknown): Promise<string | undefined> => {
-    const target = file(key);
+  }
+
+  /** Writes `value` as `target` only if nothing is there yet: its version, or undefined. */
+  async createVersioned(target: string, value: unknown): Promise<string | undefined> {
     const bytes = JSON.stringify(value);
     const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-    await inFolder(target, () => writeFile(temp, bytes));
+    await this.inFolder(target, () => writeFile(temp, bytes));
     try {
       await link(temp, target);
-      return version(bytes);
+      return versionOf(bytes);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
       throw error;
@@ -174,56 +237,28 @@ export function fileStore(folder: string): StateStore {
       // Not thrown over the create's outcome: a .tmp file left behind is never read as a key (list reads .json).
       await unlink(temp).catch(() => undefined);
     }
-  };
-  return {
-    async get<T>(key: string) {
-      const bytes = await read(file(key));
-      return bytes === undefined
-        ? undefined
-        : { value: JSON.parse(bytes.toString("utf8")) as T, version: version(bytes) };
-    },
-    async create(key, value) {
-      return (await createVersioned(key, value)) !== undefined;
-    },
-    createVersioned,
-    async replace(key, value, expected) {
-      const target = file(key);
-      return locked(target, async () => {
-        const bytes = await read(target);
-        if (bytes === undefined || version(bytes) !== expected) return false;
-        await rename(await aside(target, value), target);
-        return true;
-      });
-    },
-    async put(key, value) {
-      const target = file(key);
-      await locked(target, async () => rename(await aside(target, value), target));
-    },
-    async delete(key) {
-      const target = file(key);
-      await locked(target, () => unlink(target).catch(ifAbsent(undefined)));
-      await removeEmpty(path.dirname(target));
-    },
-    async list(prefix) {
-      const keys: string[] = [];
-      const walk = async (dir: string, under: string) => {
-        const entries = await readdir(dir, { withFileTypes: true }).catch(ifAbsent([]));
-        for (const e of entries) {
-          const key = under ? `${under}/${e.name}` : e.name;
-          if (e.isDirectory()) await walk(path.join(dir, e.name), key);
-          else if (e.name.endsWith(".json")) keys.push(key.slice(0, -".json".length));
-        }
-      };
-      // Only the folder the prefix names is walked ("subscriptions/" skips every delivery record).
-      const under = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
-      if (under) checkKey(under);
-      await walk(under ? path.join(folder, under) : folder, under);
-      return keys.filter((k) => k.startsWith(prefix));
-    },
-    async folders(prefix) {
-      const dir = prefix ? path.join(folder, checkKey(prefix.replace(/\/$/, ""))) : folder;
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    const walk = async (dir: string, under: string) => {
       const entries = await readdir(dir, { withFileTypes: true }).catch(ifAbsent([]));
-      return entries.filter((e) => e.isDirectory()).map((e) => e.name);
-    },
-  };
+      for (const e of entries) {
+        const key = under ? `${under}/${e.name}` : e.name;
+        if (e.isDirectory()) await walk(path.join(dir, e.name), key);
+        else if (e.name.endsWith(".json")) keys.push(key.slice(0, -".json".length));
+      }
+    };
+    // Only the folder the prefix names is walked ("subscriptions/" skips every delivery record).
+    const under = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+    if (under) checkKey(under);
+    await walk(under ? path.join(this.#folder, under) : this.#folder, under);
+    return keys.filter((k) => k.startsWith(prefix));
+  }
+
+  async folders(prefix: string): Promise<string[]> {
+    const dir = prefix ? path.join(this.#folder, checkKey(prefix.replace(/\/$/, ""))) : this.#folder;
+    const entries = await readdir(dir, { withFileTypes: true }).catch(ifAbsent([]));
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  }
 }

@@ -4,7 +4,8 @@
 // with their deliveries for the desk. Made and ended by their subscriber:
 // subscribing/subscription-records.ts.
 import { printerName } from "../../model/printer-name.ts";
-import type { DeliveryRecord, Subscription } from "../../model/subscription.ts";
+import type { DeliveryRecord } from "../../model/delivery-record.ts";
+import type { Subscription } from "../../model/subscription.ts";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 import { deliveriesOf, liveOf, SUBSCRIPTIONS, type LiveEntry } from "./store-keys.ts";
 

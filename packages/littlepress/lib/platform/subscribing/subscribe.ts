@@ -8,13 +8,11 @@
 // publication (maxSubscriptions) with a seat taken before anything else is asked (seats.ts).
 import type { SpecField } from "../../model/config-fields.ts";
 import { pad } from "../../model/dates.ts";
-import { allowedPrintKeyOrigin, parsePrintKeyUrl, type PrintKeyOrigin } from "../../model/print-key.ts";
-import { printerName, UNNAMED_PRINTER } from "../../model/printer-name.ts";
-import { isAddressLiteral, isPublicAddress } from "../../model/addresses.ts";
+import { parsePrintKeyUrl } from "../../model/print-key.ts";
 import { isTimeZone } from "../../model/time-zones.ts";
 import { MAX_BODY_BYTES } from "../../edge/config-request.ts";
 import { CUT_SHORT, readLimited } from "../../edge/request-limits.ts";
-import { askPrintKey, type PrintKeyPolicy } from "../printers/print-key-client.ts";
+import type { PrintKeyPolicy } from "../printers/print-key-client.ts";
 import { allowTry, type RateLimit } from "./rate-limit.ts";
 import type { StateStore } from "../stores/state-store.ts";
 import type { PublishedPublication } from "../../edge/publication-store.ts";
@@ -29,6 +27,7 @@ import {
 } from "./subscribe-page.ts";
 import { publicationSchedule } from "./schedule.ts";
 import { returnSeat, takeSeat, type TakenSeat } from "../stores/seats.ts";
+import { checkPrintKey } from "./print-key-check.ts";
 import { createSubscription, newSubscriptionId, unsubscribe } from "./subscription-records.ts";
 import { liveSubscriptions } from "../stores/subscriptions.ts";
 
@@ -148,11 +147,7 @@ async function subscribe(
   at: Date,
   held: { id: string; seat: TakenSeat },
 ): Promise<Response> {
-  const values: FormValues = {
-    zone: (form.get("zone") ?? "").trim(),
-    hour: (form.get("hour") ?? "").trim(),
-    settings: Object.fromEntries(meta.fields.map((f) => [f.name, form.get(SETTING_PREFIX + f.name) ?? ""])),
-  };
+  const values = formValues(meta, form);
   const refuse = (errors: string[]) => html(subscribeForm(meta, values, errors), 400);
   const errors: string[] = [];
   const key = parsePrintKeyUrl(form.get("print_key") ?? "");
@@ -162,7 +157,7 @@ async function subscribe(
   const hour = Number(values.hour);
   if (!/^\d{1,2}$/.test(values.hour) || hour > 23) errors.push("Delivery time: choose an hour from 00:00 to 23:00.");
   if (errors.length || "error" in key) return refuse(errors);
-  const printer = await checkPrintKey(key, o);
+  const printer = await checkPrintKey(key, o.printKeys);
   if ("error" in printer) return refuse([printer.error]);
   const verdict = await validateSettings(meta.fields, values.settings, o);
   if ("error" in verdict) return refuse([verdict.error]);
@@ -184,80 +179,13 @@ async function subscribe(
   return html(subscribedPage(meta, printer, link.href, when));
 }
 
-/** The printer a print key names, and whether it is offline just now (a subscription to it is still made). */
-interface KeyPrinter {
-  name: string;
-  offline: boolean;
-}
-
-/**
- * The print key's GET, as sirius answers it: the printer, or what to tell
- * the subscriber. Every key the site will not or cannot ask (not on the
- * allow-list, a private address, no answer, not a print key's answer) gets the
- * same message, so the page tells nothing about hosts or ports; only a listed
- * service's own 404 is told apart.
- */
-async function checkPrintKey(key: URL, o: SubscribeOptions): Promise<KeyPrinter | { error: string }> {
-  const reply = await askPrintKey(key, { method: "GET", headers: { Accept: "application/json" } }, o.printKeys);
-  if ("status" in reply && reply.status === 404)
-    return { error: `Print key: ${key.host} does not know this key; copy it again from your printer's page.` };
-  const printer = "status" in reply ? printerFrom(reply.status, reply.body) : undefined;
-  if (printer) return printer;
-  if ("refused" in reply) console.warn(ownersFix(key, o.printKeys.allowed));
-  const services = o.printKeys.allowed.map((entry) => new URL(entry.origin).host).join(", ");
+/** The form's time zone, hour and settings, as typed (trimmed). */
+function formValues(meta: PageMeta, form: URLSearchParams): FormValues {
   return {
-    error:
-      `Print key: this site cannot print to that key. It takes print keys from ${services || "no service yet"}, ` +
-      "answering as a print key does (GET with Accept: application/json gives the printer's name as JSON); " +
-      "copy yours again from your printer's page, or try again later.",
+    zone: (form.get("zone") ?? "").trim(),
+    hour: (form.get("hour") ?? "").trim(),
+    settings: Object.fromEntries(meta.fields.map((f) => [f.name, form.get(SETTING_PREFIX + f.name) ?? ""])),
   };
-}
-
-/**
- * The server's log line for the site's owner when a key was refused by the
- * site's own list: the subscriber's page says only that the site cannot print
- * there (it tells nothing about hosts), so the owner learns here which origin
- * to list, and how. The origin only: the key's path is its secret.
- */
-export function ownersFix(key: URL, allowed: readonly PrintKeyOrigin[]): string {
-  const origin = key.origin;
-  const privateEntry = `{"origin": "${origin}", "private": true}`;
-  if (allowedPrintKeyOrigin(key, allowed))
-    return (
-      `subscribe: refused a print key on ${origin}: it is at a private address, and its entry in ` +
-      `content/site.json's "print_key_origins" does not allow one; ` +
-      `if that service is yours, write the entry as ${privateEntry}.`
-    );
-  // A list replaces the default one, so the owner is told what it holds now, to keep.
-  const listed = allowed.map((entry) => entry.origin).join(", ") || "none";
-  const literal = isAddressLiteral(key.hostname) && !isPublicAddress(key.hostname);
-  const entry = literal ? privateEntry : `"${origin}"`;
-  const orPrivate = literal ? "" : ` (or ${privateEntry} if it is on your own network)`;
-  return (
-    `subscribe: refused a print key on ${origin}: content/site.json's "print_key_origins" (now: ${listed}) ` +
-    `does not list it; to take keys from that service, add ${entry} to that list${orPrivate}.`
-  );
-}
-
-/**
- * The printer in a print key's JSON reply; undefined when the reply is not
- * such JSON. sirius answers 200 {"name", "owner", "status": "online" |
- * "offline"}; a 504 {"status": "failed-offline"} (what it answers a print to an
- * offline printer) also says the key is known and its printer offline, but not
- * its name. Offline is no reason to refuse: later deliveries print once the
- * printer is back.
- */
-function printerFrom(status: number, body: Buffer): KeyPrinter | undefined {
-  let answer: { name?: unknown; status?: unknown } | null;
-  try {
-    answer = JSON.parse(body.toString("utf8")) as typeof answer;
-  } catch {
-    // Not JSON: the caller tells the subscriber it is not a print key's answer (never what it held).
-    return undefined;
-  }
-  if (typeof answer !== "object" || answer === null) return undefined;
-  if (status === 504 && answer.status === "failed-offline") return { name: UNNAMED_PRINTER, offline: true };
-  return status === 200 ? { name: printerName(answer.name), offline: answer.status === "offline" } : undefined;
 }
 
 /** POSTs the settings to the publication's validate_config/ as the platform did; its answer or why there is none. */
