@@ -23,10 +23,8 @@ const KNOWN_LONG_FILES = new Set<string>(["server/static-site.ts"]);
  */
 const KNOWN_LONG = new Set<string>([
   "build/json-file.ts findFault",
-  "build/blog-posts.ts postsPublication",
   "build/data-editions.ts dataEditions",
   "server/server.ts startServer",
-  "build/site.ts readSiteSettings",
   "model/config-fields.ts checkFields",
   "model/config-fields.ts (anonymous)",
   "model/ajv-problems.ts describeAjvError",
@@ -35,7 +33,6 @@ const KNOWN_LONG = new Set<string>([
   "build/data-rows.ts csvRows",
   "build/site.ts readEditions",
   "build/pack.ts packPublication",
-  "build/publication-sources.ts loadPublications",
   "edge/config-request.ts readConfigRequest",
 ]);
 
