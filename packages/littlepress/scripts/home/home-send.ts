@@ -30,6 +30,8 @@ export interface HomeContext {
   /** Tries after a failed ESC/POS send within one job, and the wait between them. */
   retries?: number;
   retryWaitMs?: number;
+  /** Each ESC/POS try's limit (default: escpos-send.ts's, by the job's size). */
+  sendTimeoutMs?: number;
 }
 
 /** What a send came to: the printer's answer, in the lifecycle's words, and the 1-bit picture sent. */
@@ -76,7 +78,12 @@ async function sendEscPos(
   const settings = { to, width: printer.width, cut: printer.cut === 1 };
   const printed = await printPage(
     ctx.renderers,
-    { ...settings, retries: ctx.retries ?? 1, retryWaitMs: ctx.retryWaitMs ?? 2000 },
+    {
+      ...settings,
+      retries: ctx.retries ?? 1,
+      retryWaitMs: ctx.retryWaitMs ?? 2000,
+      ...(ctx.sendTimeoutMs ? { timeoutMs: ctx.sendTimeoutMs } : {}),
+    },
     { html: htmlOf(page), origin: page.origin },
     header,
   );
