@@ -14,8 +14,13 @@ import { answerUsage, parseToolArgs, processOutput, runTool, stopOnSignals, type
 import { Renderers } from "./print/escpos-print.ts";
 import { readPrintersConfig, runHomePrinters } from "./print/home-printers.ts";
 import { firstLine } from "./preview/errors.ts";
+import { HOME_USAGE, mainHome } from "./print-server-home.ts";
 
-export const USAGE = `Usage: littlepress print-server --config printers.json [options]
+export const USAGE = `Usage: littlepress print-server [--db print-server.db] [options]
+       littlepress print-server --config printers.json [options]
+${HOME_USAGE}
+
+With --config (the earlier, page-less mode, kept for existing setups):
 
 Prints publications on schedule on home ESC/POS receipt printers, as the
 printer platform delivered them: each printer's edition at its hour, once a
@@ -37,8 +42,8 @@ printers.json:
   cut (default true); band_rows 24 to 255 (default 128); hour 0-23 (default 6);
   zone (default this machine's); state: a folder, beside the config (default print-state).
 
-Options:
-  --config <file>     the printers (required)
+Options of --config:
+  --config <file>     the printers
   --interval <s>      seconds between runs (default 60)
   --once              one run, then exit
   --at <time>         with --once: run as if it were this instant (ISO 8601)
@@ -50,6 +55,12 @@ const OPTIONS = {
   once: { type: "boolean" },
   at: { type: "string" },
   help: { type: "boolean", short: "h" },
+  db: { type: "string" },
+  port: { type: "string" },
+  listen: { type: "string" },
+  host: { type: "string", multiple: true },
+  "allow-public": { type: "boolean" },
+  import: { type: "string" },
 } as const;
 
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
@@ -58,7 +69,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
   const { values } = parsed;
   const usage = (problem: string) => answerUsage("print-server", { error: problem }, USAGE, out) ?? 2;
-  if (!values.config) return usage("--config names the printers' file");
+  if (!values.config) return mainHome(values, out, usage);
   const interval = Number(values.interval ?? 60);
   if (!(interval >= 1 && interval <= 3600)) return usage("--interval is seconds from 1 to 3600");
   const at = values.at === undefined ? undefined : new Date(values.at);

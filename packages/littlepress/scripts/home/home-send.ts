@@ -1,7 +1,7 @@
 // One page onto one of the household's printers, and what it said: an ESC/POS
 // printer is asked for its status first (DLE EOT: with its paper out or its
 // cover open nothing is sent, and the job is tried again later), then the page
-// is rendered at its width and sent (escpos-print.ts's printPage); a Little
+// is rendered at its width (the print pipeline's renderDots, as printPage) and sent; a Little
 // Printer gets the page POSTed to its print key through the platform's one
 // poster (print-key-post.ts), and the page is rendered here too, at 384 dots,
 // for the history's picture of what was sent.
@@ -11,7 +11,9 @@ import type { PrintResult } from "../../lib/model/print-job.ts";
 import { postToPrinter } from "../../lib/platform/printers/print-key-post.ts";
 import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import type { Page } from "../../lib/platform/printing/print-job.ts";
-import { printPage, renderDots, type Renderers } from "../print/escpos-print.ts";
+import { encodeJob } from "../../lib/model/escpos-raster.ts";
+import { sendJob } from "../../lib/platform/printers/escpos-send.ts";
+import { renderDots, type Renderers } from "../print/escpos-print.ts";
 import { dotsToPng } from "../preview/print-image.ts";
 import { RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
@@ -40,6 +42,19 @@ export interface Sent {
   picture: Buffer | null;
   /** Why it was not sent, when the printer said so (its paper out). */
   detail?: string;
+}
+
+/**
+ * A renderer draws one page at a time (one browser page a width, render.ts): the printers' jobs run side by side,
+ * so their renders take turns here, and only their sends overlap.
+ */
+const turns = new WeakMap<Renderers, Promise<unknown>>();
+function rendered(renderers: Renderers, width: number, page: Page & { origin: string }, header: PrintHeader) {
+  const mine = (turns.get(renderers) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => renderDots(renderers, width, { html: htmlOf(page), origin: page.origin }, header));
+  turns.set(renderers, mine);
+  return mine;
 }
 
 /** The print key is sealed for postToPrinter under a key that lives only as long as this process. */
@@ -75,20 +90,14 @@ async function sendEscPos(
   recordStatus(ctx.db, printer.id, status.state, new Date());
   if (status.state !== "online" && status.state !== "paper near end" && status.state !== "not asked")
     return { result: "offline", picture: null, detail: `${status.state}: ${status.detail}` };
-  const settings = { to, width: printer.width, cut: printer.cut === 1 };
-  const printed = await printPage(
-    ctx.renderers,
-    {
-      ...settings,
-      retries: ctx.retries ?? 1,
-      retryWaitMs: ctx.retryWaitMs ?? 2000,
-      ...(ctx.sendTimeoutMs ? { timeoutMs: ctx.sendTimeoutMs } : {}),
-    },
-    { html: htmlOf(page), origin: page.origin },
-    header,
-  );
-  const picture = await dotsToPng(printed.dots);
-  const { report } = printed;
+  const { dots } = await rendered(ctx.renderers, printer.width, page, header);
+  const job = encodeJob(dots, { cut: printer.cut === 1 });
+  const report = await sendJob(to, job, {
+    retries: ctx.retries ?? 1,
+    retryWaitMs: ctx.retryWaitMs ?? 2000,
+    ...(ctx.sendTimeoutMs ? { timeoutMs: ctx.sendTimeoutMs } : {}),
+  });
+  const picture = await dotsToPng(dots);
   if (report.ok) return { result: "sent", picture };
   if (report.off) return { result: "offline", picture, detail: `offline: ${report.error ?? "not reachable"}` };
   if (report.unknown) return { result: { unknown: report.error ?? "no answer" }, picture };
@@ -102,7 +111,7 @@ async function sendToKey(
   header: PrintHeader,
   boundMs: number,
 ): Promise<Sent> {
-  const { dots } = await renderDots(ctx.renderers, 384, { html: htmlOf(page), origin: page.origin }, header);
+  const { dots } = await rendered(ctx.renderers, 384, page, header);
   const picture = await dotsToPng(dots);
   const sealed = sealPrintKey(new URL(printer.address), SEAL_KEY);
   const options = { sealKey: SEAL_KEY, printKeys: ctx.policy(), timeoutMs: boundMs };
