@@ -22,7 +22,14 @@ import { fetchEdition, readPublication } from "../../lib/platform/printers/escpo
 import { serviceLimits } from "../../lib/platform/printing/in-flight.ts";
 import { runJob, type JobRunner, type PrintJob } from "../../lib/platform/printing/print-job.ts";
 import { PRINT_TIMEOUT_MS } from "../../lib/model/run-budget.ts";
-import { addHistory, getSubscription, rowSlot, subscriptionOf, type SubscriptionRow } from "./home-jobs.ts";
+import {
+  addHistory,
+  historyEntry,
+  getSubscription,
+  rowSlot,
+  subscriptionOf,
+  type SubscriptionRow,
+} from "./home-jobs.ts";
 import { sendPage, type HomeContext, type Sent } from "./home-send.ts";
 import type { HomePrinterRow } from "./printers.ts";
 
@@ -81,7 +88,8 @@ export async function deliver(
   const r = done.record;
   const etag = r.etag ? `, ETag ${r.etag}` : "";
   ctx.log(
-    `${at.toISOString()} ${printer.name} <- ${row.name}: ${due.date} #${r.deliveryCount} ${r.state}: ${r.detail}${etag}`,
+    `${at.toISOString()} ${printer.name} <- ${row.name}: ${due.date} #${r.deliveryCount} ${r.state}: ` +
+      `${r.detail}${etag}`,
   );
   return { line: `${due.date}: ${r.state}`, record: r };
 }
@@ -150,15 +158,9 @@ function settled(
         row.id,
       );
   }
-  addHistory(ctx.db, {
-    printer_id: printer.id,
-    subscription_id: row.id,
-    job: `delivery ${rec.date}`,
-    at: at.toISOString(),
-    what: `${row.name}, delivery_count ${rec.deliveryCount}`,
-    etag: rec.etag,
-    outcome: rec.state,
-    detail: rec.detail,
-    picture: beside.sent?.picture ?? null,
-  });
+  const where = { printer: printer.id, subscription: row.id, job: `delivery ${rec.date}` };
+  addHistory(
+    ctx.db,
+    historyEntry({ ...where, what: `${row.name}, delivery_count ${rec.deliveryCount}` }, rec, at, beside.sent?.picture),
+  );
 }

@@ -116,6 +116,18 @@ export interface HistoryEntry {
   picture: Buffer | null;
 }
 
+/** A job's settled record as its history entry. */
+export function historyEntry(
+  where: { printer: string; subscription: string | null; job: string; what: string },
+  rec: JobRecord & { etag?: string | null },
+  at: Date,
+  picture: Buffer | null | undefined,
+): HistoryEntry {
+  const { printer, subscription, job, what } = where;
+  const base = { printer_id: printer, subscription_id: subscription, job, what, at: at.toISOString() };
+  return { ...base, etag: rec.etag ?? null, outcome: rec.state, detail: rec.detail, picture: picture ?? null };
+}
+
 export function addHistory(db: Db, entry: HistoryEntry): void {
   db.prepare(
     `INSERT INTO history (printer_id, subscription_id, job, at, what, etag, outcome, detail, picture)

@@ -89,7 +89,7 @@ function runLoop(ctx: HomeContext, everyMs: number): { stop(): Promise<void> } {
   };
 }
 
-/** printers.json's printers and their one publication each, added to the store (once: an import run again adds nothing). */
+/** printers.json's printers and their one publication each, added to the store (once: a second import adds nothing). */
 export function importPrintersJson(db: Db, raw: unknown, at: Date): string[] {
   const config = readPrintersConfig(raw);
   if ("problems" in config) return config.problems;

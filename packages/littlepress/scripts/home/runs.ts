@@ -12,6 +12,7 @@ import { runJob, type Page, type PrintJob } from "../../lib/platform/printing/pr
 import { askEdition, deliver, editionPage, homeRunner, type Asked } from "./deliveries.ts";
 import {
   addHistory,
+  historyEntry,
   endNoticeSlot,
   getSubscription,
   rowSlot,
@@ -49,19 +50,10 @@ export async function endSlip(
 ): Promise<void> {
   let sent: Sent | undefined;
   const job: PrintJob<EndNotice, Page> = {
-    slot: endNoticeSlot(ctx.db, row.id, (rec) =>
-      addHistory(ctx.db, {
-        printer_id: printer.id,
-        subscription_id: row.id,
-        job: "end slip",
-        at: at.toISOString(),
-        what: `${row.name}: the end slip`,
-        etag: null,
-        outcome: rec.state,
-        detail: rec.detail,
-        picture: sent?.picture ?? null,
-      }),
-    ),
+    slot: endNoticeSlot(ctx.db, row.id, (rec) => {
+      const where = { printer: printer.id, subscription: row.id, job: "end slip", what: `${row.name}: the end slip` };
+      addHistory(ctx.db, historyEntry(where, rec, at, sent?.picture));
+    }),
     owed: "due",
     service: printer.id,
     prepare: () => Promise.resolve(endPage(row)),
@@ -140,15 +132,9 @@ function nowSettled(
 ): void {
   if ((rec.state === "printed" || rec.state === "unknown") && rec.etag)
     ctx.db.prepare("UPDATE subscriptions SET last_etag = ? WHERE id = ?").run(rec.etag, row.id);
-  addHistory(ctx.db, {
-    printer_id: printer.id,
-    subscription_id: row.id,
-    job: "print now",
-    at: at.toISOString(),
-    what: `${row.name}, delivery_count ${rec.deliveryCount}`,
-    etag: rec.etag,
-    outcome: rec.state,
-    detail: rec.detail,
-    picture: sent?.picture ?? null,
-  });
+  const where = { printer: printer.id, subscription: row.id, job: "print now" };
+  addHistory(
+    ctx.db,
+    historyEntry({ ...where, what: `${row.name}, delivery_count ${rec.deliveryCount}` }, rec, at, sent?.picture),
+  );
 }

@@ -6,7 +6,7 @@ import { escapeHtml } from "../../lib/model/html-escape.ts";
 import { CLAIMED, tryState, type JobRecord } from "../../lib/model/print-job.ts";
 import { runJob, type Page, type PrintJob } from "../../lib/platform/printing/print-job.ts";
 import { homeRunner } from "./deliveries.ts";
-import { addHistory, rowSlot } from "./home-jobs.ts";
+import { addHistory, historyEntry, rowSlot } from "./home-jobs.ts";
 import { sendPage, type HomeContext, type Sent } from "./home-send.ts";
 import type { HomePrinterRow } from "./printers.ts";
 
@@ -31,19 +31,10 @@ export async function printSlip(
   let sent: Sent | undefined;
   const key = `slip/${printer.id}/${at.toISOString()}-${randomBytes(3).toString("hex")}`;
   const job: PrintJob<JobRecord, Page> = {
-    slot: rowSlot<JobRecord>(ctx.db, key, (rec) =>
-      addHistory(ctx.db, {
-        printer_id: printer.id,
-        subscription_id: null,
-        job: what,
-        at: at.toISOString(),
-        what,
-        etag: null,
-        outcome: rec.state,
-        detail: rec.detail,
-        picture: what === "test print" ? (sent?.picture ?? null) : null,
-      }),
-    ),
+    slot: rowSlot<JobRecord>(ctx.db, key, (rec) => {
+      const picture = what === "test print" ? sent?.picture : null; // a pairing code is a secret
+      addHistory(ctx.db, historyEntry({ printer: printer.id, subscription: null, job: what, what }, rec, at, picture));
+    }),
     first: () => ({ state: CLAIMED, at: at.toISOString(), attempts: 1, detail: "claimed" }),
     service: printer.id,
     prepare: () => Promise.resolve(slipPage(lines)),

@@ -36,34 +36,39 @@ export function statusByte(p: Pick<StatusPrinter, "paperOut" | "coverOpen">, n: 
   return fixed;
 }
 
+/** One connection: a status query (it starts with DLE) or a job. */
+function serve(printer: StatusPrinter, socket: Socket): void {
+  let mode: "status" | "job" | undefined;
+  let pending: number[] = [];
+  socket.on("data", (chunk: Buffer) => {
+    mode ??= chunk[0] === 0x10 ? "status" : "job";
+    if (mode === "job") {
+      // With its paper out or its cover open it reads no job: the bytes wait in the network's buffers.
+      if (printer.paperOut || printer.coverOpen) return void socket.pause();
+      printer.bytes += chunk.length;
+      return printer.stream.push(chunk);
+    }
+    pending.push(...chunk);
+    while (pending.length >= 3 && pending[0] === 0x10 && pending[1] === 0x04) {
+      printer.queries++;
+      socket.write(Uint8Array.of(statusByte(printer, pending[2]!)));
+      pending = pending.slice(3);
+    }
+  });
+  socket.once("end", () => {
+    if (mode !== "job" || !(printer.hold || printer.paperOut || printer.coverOpen)) socket.end();
+  });
+  socket.setTimeout(10_000, () => socket.destroy());
+}
+
 export async function startStatusPrinter(): Promise<StatusPrinter> {
   const sockets = new Set<Socket>();
   const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
     socket.on("error", () => undefined);
-    let mode: "status" | "job" | undefined;
-    let pending: number[] = [];
-    socket.on("data", (chunk: Buffer) => {
-      mode ??= chunk[0] === 0x10 ? "status" : "job";
-      if (mode === "job") return readJob(socket, chunk);
-      pending.push(...chunk);
-      while (pending.length >= 3 && pending[0] === 0x10 && pending[1] === 0x04) {
-        printer.queries++;
-        socket.write(Uint8Array.of(statusByte(printer, pending[2]!)));
-        pending = pending.slice(3);
-      }
-    });
-    socket.once("end", () => {
-      if (mode !== "job" || !(printer.hold || printer.paperOut || printer.coverOpen)) socket.end();
-    });
-    socket.setTimeout(10_000, () => socket.destroy());
+    serve(printer, socket);
   });
-  const readJob = (socket: Socket, chunk: Buffer) => {
-    if (printer.paperOut || printer.coverOpen) return void socket.pause();
-    printer.bytes += chunk.length;
-    printer.stream.push(chunk);
-  };
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());

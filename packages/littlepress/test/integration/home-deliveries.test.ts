@@ -79,13 +79,13 @@ describe("deliveries", () => {
     expect(getSubscription(db, sub.id)).toMatchObject({ delivery_count: 1, last_etag: '"e0"' });
     const [entry] = historyOf(db, sub.printer_id);
     expect(entry).toMatchObject({ outcome: "printed", etag: '"e0"' });
-    const png = await sharp(historyPicture(db, entry!.id)!).metadata();
+    const png = await sharp(historyPicture(db, entry!.id)).metadata();
     expect(png).toMatchObject({ format: "png", width: 384 });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("Kitchen <- The Daily Hello: 2026-11-28 #0 printed");
   });
 
-  it("prints nothing for the same ETag or a 204, ends on 410 with the end slip, and starts again from edition 0", async () => {
+  it("prints nothing for the same ETag or 204, ends on 410 with the slip, restarts from edition 0", async () => {
     const sub = subscribe(kitchen());
     pub.edition = () => ({ status: 200, etag: '"same"', html: "<p style='font-size:30px'>same</p>" });
     await runAll(ctx, new Date("2026-11-28T06:00:00Z"));

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { Renderers } from "../../scripts/print/escpos-print.ts";
 import { openHomeDb } from "../../scripts/home/home-db.ts";
 import { historyOf, subscriptionsOf } from "../../scripts/home/home-jobs.ts";

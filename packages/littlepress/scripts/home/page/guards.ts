@@ -15,7 +15,8 @@ import { randomBytes } from "node:crypto";
 export type HomeEnv = { Bindings: HttpBindings; Variables: { browser: string; form: Record<string, string> } };
 
 export const CSP =
-  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; form-action 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'";
 
 /** Clients at public addresses are refused (unless the owner allowed them), and Host names not this machine's. */
 export function homeNetworkOnly(o: { allowPublic: boolean; hosts: readonly string[] }): MiddlewareHandler<HomeEnv> {

@@ -76,26 +76,29 @@ function authRoutes(app: Hono<HomeEnv>, o: HomeAppOptions, csrf: (c: Context<Hom
     return c.html(loginPage(csrf(c), which), 403);
   });
   app.post("/pairing", async (c) => {
-    const first = listPrinters(db)[0];
-    if (!first) return c.html(loginPage(csrf(c), "There is no printer to print a pairing code on yet."), 400);
-    const code = auth.newPairingCode(db, now());
-    const rec = await printSlip(
-      o.ctx,
-      first,
-      "pairing code",
-      ["Pairing code for littlepress:", code, "Good for 10 minutes."],
-      now(),
-    );
-    const said = rec?.state === "printed" ? `A pairing code was printed on ${first.name}.` : undefined;
-    return c.html(
-      loginPage(csrf(c), said ? undefined : `The pairing code could not be printed: ${rec?.detail ?? "busy"}`, said),
-    );
+    const [page, status] = await printPairing(o, now());
+    return c.html(page(csrf(c)), status);
   });
   app.post("/logout", (c) => {
     auth.endSession(db, getCookie(c, auth.SESSION_COOKIE));
     deleteCookie(c, auth.SESSION_COOKIE, { path: "/" });
     return c.redirect("/login", 303);
   });
+}
+
+/** Prints a pairing code on the first printer; the login page's words (given the form's token), and its status. */
+async function printPairing(o: HomeAppOptions, at: Date): Promise<[(csrf: string) => string, 200 | 400 | 502]> {
+  const first = listPrinters(o.ctx.db)[0];
+  if (!first) return [(t) => loginPage(t, "There is no printer to print a pairing code on yet."), 400];
+  const code = auth.newPairingCode(o.ctx.db, at);
+  const lines = ["Pairing code for littlepress:", code, "Good for 10 minutes."];
+  const rec = await printSlip(o.ctx, first, "pairing code", lines, at);
+  if (rec?.state === "printed")
+    return [(t) => loginPage(t, undefined, `A pairing code was printed on ${first.name}.`), 200];
+  return [
+    (t) => loginPage(t, `The pairing code could not be printed: ${rec?.detail ?? "another print is at it"}`),
+    502,
+  ];
 }
 
 function printerRoutes(app: Hono<HomeEnv>, o: HomeAppOptions, csrf: (c: Context<HomeEnv>) => string): void {

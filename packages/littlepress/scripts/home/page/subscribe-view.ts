@@ -30,10 +30,12 @@ function fieldHtml(f: SpecField, state: FormState): string {
     return `<fieldset><legend>${e(f.label)}</legend>${f.options
       .map(
         ([label, v]) =>
-          `<label><input type="radio" name="setting_${e(f.name)}" value="${e(v)}"${v === value ? " checked" : ""}> ${e(label)}</label>`,
+          `<label><input type="radio" name="setting_${e(f.name)}" value="${e(v)}"` +
+          `${v === value ? " checked" : ""}> ${e(label)}</label>`,
       )
       .join("")} ${beside(state, f.name)}</fieldset>`;
-  return `<label>${e(f.label)} <input name="setting_${e(f.name)}" id="${e(id)}" value="${e(value)}"> ${beside(state, f.name)}</label>`;
+  const input = `<input name="setting_${e(f.name)}" id="${e(id)}" value="${e(value)}">`;
+  return `<label>${e(f.label)} ${input} ${beside(state, f.name)}</label>`;
 }
 
 export function subscribePage(
@@ -59,6 +61,7 @@ ${card.fields.map((f) => fieldHtml(f, state)).join("\n")}
   return layout(
     card.name,
     `<section class="card publication">${icon}<p class="description">${card.description}</p>
-<p><code>${e(card.base.href)}</code></p></section>${alert}${rest}${form(`/printers/${printer.id}/subscribe`, csrf, inner)}`,
+<p><code>${e(card.base.href)}</code></p></section>${alert}${rest}
+${form(`/printers/${printer.id}/subscribe`, csrf, inner)}`,
   );
 }

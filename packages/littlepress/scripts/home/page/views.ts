@@ -7,8 +7,10 @@ import { shownAddress, type HomePrinterRow } from "../printers.ts";
 
 const STYLE = `body{font:16px/1.4 system-ui,sans-serif;max-width:46rem;margin:1rem auto;padding:0 1rem}
 .card{border:1px solid #ccc;border-radius:6px;padding:.7rem 1rem;margin:.8rem 0}.err{color:#a00}
-.ok{color:#060}label{display:block;margin:.4rem 0}img.print{border:1px solid #ddd;max-width:100%;image-rendering:pixelated}
-form.inline{display:inline}table{border-collapse:collapse}td,th{padding:.2rem .5rem;text-align:left;vertical-align:top}`;
+.ok{color:#060}label{display:block;margin:.4rem 0}
+img.print{border:1px solid #ddd;max-width:100%;image-rendering:pixelated}
+form.inline{display:inline}
+table{border-collapse:collapse}td,th{padding:.2rem .5rem;text-align:left;vertical-align:top}`;
 
 export function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -18,7 +20,8 @@ export function layout(title: string, body: string): string {
 
 /** A form posting to `action` with its CSRF token. */
 export const form = (action: string, csrf: string, inner: string, cls = "") =>
-  `<form method="post" action="${e(action)}"${cls ? ` class="${cls}"` : ""}><input type="hidden" name="csrf" value="${e(csrf)}">${inner}</form>`;
+  `<form method="post" action="${e(action)}"${cls ? ` class="${cls}"` : ""}>` +
+  `<input type="hidden" name="csrf" value="${e(csrf)}">${inner}</form>`;
 
 const problem = (text?: string) => (text ? `<p class="err" role="alert">${e(text)}</p>` : "");
 
@@ -50,29 +53,40 @@ export function loginPage(csrf: string, error?: string, paired?: string): string
       form(
         "/login",
         csrf,
-        `<label>Pairing code <input name="pairing" inputmode="numeric" autocomplete="off" required></label><button>Log in</button>`,
+        `<label>Pairing code <input name="pairing" inputmode="numeric" autocomplete="off" required></label>
+<button>Log in</button>`,
       ),
   );
 }
 
 const status = (p: HomePrinterRow) =>
-  `${e(p.status ?? "not asked yet")}${p.last_seen ? `, last seen ${e(p.last_seen.slice(0, 16).replace("T", " "))} UTC` : ""}`;
+  e(p.status ?? "not asked yet") +
+  (p.last_seen ? `, last seen ${e(p.last_seen.slice(0, 16).replace("T", " "))} UTC` : "");
 
 export function homePage(csrf: string, printers: HomePrinterRow[], error?: string): string {
   const cards = printers.map(
     (p) => `<section class="card" data-printer="${e(p.id)}"><h2><a href="/printers/${e(p.id)}">${e(p.name)}</a></h2>
-<p>${p.kind === "key" ? "Little Printer" : `ESC/POS, ${p.width} dots`} · <code>${e(shownAddress(p))}</code> · status: <span class="status">${status(p)}</span></p>
+<p>${p.kind === "key" ? "Little Printer" : `ESC/POS, ${p.width} dots`}
+ · <code>${e(shownAddress(p))}</code> · status: <span class="status">${status(p)}</span></p>
 ${form(`/printers/${p.id}/status`, csrf, "<button>Ask its status</button>", "inline")}
 ${form(`/printers/${p.id}/test`, csrf, "<button>Test print</button>", "inline")}
-${form(`/printers/${p.id}/rename`, csrf, `<input name="name" value="${e(p.name)}" aria-label="New name"><button>Rename</button>`, "inline")}
+${form(
+  `/printers/${p.id}/rename`,
+  csrf,
+  `<input name="name" value="${e(p.name)}" aria-label="New name">
+<button>Rename</button>`,
+  "inline",
+)}
 ${form(`/printers/${p.id}/remove`, csrf, "<button>Remove</button>", "inline")}</section>`,
   );
   const add = form(
     "/printers",
     csrf,
     `<label>Name <input name="name" required></label>
-<label>Address <input name="address" required size="40" placeholder="tcp://192.168.1.50:9100 or https://device.li/…"></label>
-<label>Paper <select name="width"><option value="384">58 mm (384 dots)</option><option value="576">80 mm (576 dots)</option></select></label>
+<label>Address <input name="address" required size="40"
+ placeholder="tcp://192.168.1.50:9100 or https://device.li/…"></label>
+<label>Paper <select name="width">
+<option value="384">58 mm (384 dots)</option><option value="576">80 mm (576 dots)</option></select></label>
 <button>Add printer</button>`,
   );
   return layout(
@@ -88,7 +102,8 @@ function subscriptionCard(csrf: string, s: SubscriptionRow): string {
     ? form(`/subscriptions/${s.id}/resubscribe`, csrf, "<button>Subscribe again (from edition 0)</button>", "inline")
     : form(`/subscriptions/${s.id}/print-now`, csrf, "<button>Print now</button>", "inline");
   return `<section class="card" data-subscription="${e(s.id)}"><h3>${e(s.name)}</h3>
-<p>${ended ? `<strong>Ended:</strong> ${e(ended)}` : `Every day at ${when}`} · deliveries so far: ${s.delivery_count}</p>
+<p>${ended ? `<strong>Ended:</strong> ${e(ended)}` : `Every day at ${when}`}
+ · deliveries so far: ${s.delivery_count}</p>
 ${actions} ${form(`/subscriptions/${s.id}/remove`, csrf, "<button>Unsubscribe</button>", "inline")}</section>`;
 }
 
@@ -96,7 +111,8 @@ function historyRows(history: (HistoryEntry & { id: number })[]): string {
   if (!history.length) return "<p>Nothing printed yet.</p>";
   const rows = history.map(
     (h) => `<tr class="history" data-outcome="${e(h.outcome)}"><td>${e(h.at.slice(0, 16).replace("T", " "))} UTC</td>
-<td>${e(h.job)}: ${e(h.what)}${h.etag ? `<br>ETag <code>${e(h.etag)}</code>` : ""}</td><td><strong>${e(h.outcome)}</strong><br>${e(h.detail)}</td>
+<td>${e(h.job)}: ${e(h.what)}${h.etag ? `<br>ETag <code>${e(h.etag)}</code>` : ""}</td>
+<td><strong>${e(h.outcome)}</strong><br>${e(h.detail)}</td>
 <td>${h.picture ? `<img class="print" src="/pictures/${h.id}.png" alt="what was sent" width="192">` : ""}</td></tr>`,
   );
   return `<table><tr><th>When</th><th>What</th><th>Outcome</th><th>Sent</th></tr>${rows.join("")}</table>`;
@@ -113,11 +129,13 @@ export function printerPage(
     `/printers/${p.id}/publication`,
     csrf,
     `<label>Publication URL <input name="url" type="url" required size="40" placeholder="https://…/"></label>
-<label><input type="checkbox" name="home" value="1"> It is on my home network (allow a private address)</label><button>Read it</button>`,
+<label><input type="checkbox" name="home" value="1"> It is on my home network (allow a private address)</label>
+<button>Read it</button>`,
   );
   return layout(
     p.name,
-    `${problem(error)}<p>Status: ${status(p)}</p><h2>Subscriptions</h2>${subs.map((s) => subscriptionCard(csrf, s)).join("") || "<p>None yet.</p>"}
+    `${problem(error)}<p>Status: ${status(p)}</p>
+<h2>Subscriptions</h2>${subs.map((s) => subscriptionCard(csrf, s)).join("") || "<p>None yet.</p>"}
 <h2>Add a publication</h2>${paste}<h2>History</h2>${historyRows(history)}`,
   );
 }
