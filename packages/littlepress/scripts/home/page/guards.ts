@@ -1,6 +1,7 @@
 // What stands before every route: only clients on the home network (the
-// socket's own address: loopback, private, link-local or unique-local; never a
-// header), only Host names that are this machine's (an address, localhost, a
+// socket's own address, never a header, in an allow-list of ranges: loopback,
+// private, link-local, unique-local; a reserved or unusual address is refused
+// too), only Host names that are this machine's (an address, localhost, a
 // .local or .lan name, or one the owner named: a public site that points its
 // name at the server, DNS rebinding, is turned away), a cookie that names the
 // browser for its CSRF token, a POST only with that token, and pages that
@@ -8,7 +9,8 @@
 import type { HttpBindings } from "@hono/node-server";
 import { getCookie, setCookie } from "hono/cookie";
 import type { Context, MiddlewareHandler } from "hono";
-import { isAddressLiteral, isPublicAddress } from "../../../lib/model/addresses.ts";
+import ipaddr from "ipaddr.js";
+import { isAddressLiteral } from "../../../lib/model/addresses.ts";
 import { BROWSER_COOKIE, csrfValid } from "./auth.ts";
 import { randomBytes } from "node:crypto";
 
@@ -22,7 +24,7 @@ export const CSP =
 export function homeNetworkOnly(o: { allowPublic: boolean; hosts: readonly string[] }): MiddlewareHandler<HomeEnv> {
   return async (c, next) => {
     const peer = c.env.incoming.socket.remoteAddress ?? "";
-    if (!o.allowPublic && isPublicAddress(peer))
+    if (!o.allowPublic && !onHomeNetwork(peer))
       return c.text("This print server answers the home network only.\n", 403);
     const host = (c.req.header("host") ?? "")
       .replace(/:\d+$/, "")
@@ -39,6 +41,14 @@ export function homeNetworkOnly(o: { allowPublic: boolean; hosts: readonly strin
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "no-referrer");
   };
+}
+
+/** The ranges a household's own devices connect from (IPv4-mapped IPv6 read as IPv4); nothing else is answered. */
+const HOME_RANGES = new Set(["loopback", "private", "linkLocal", "uniqueLocal"]);
+
+export function onHomeNetwork(peer: string): boolean {
+  if (!ipaddr.isValid(peer)) return false;
+  return HOME_RANGES.has(ipaddr.process(peer).range());
 }
 
 /** Names the browser (its cookie, made on its first visit); a POST must carry the CSRF token bound to it. */
