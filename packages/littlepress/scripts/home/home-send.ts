@@ -18,13 +18,15 @@ import { dotsToPng } from "../preview/print-image.ts";
 import { RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 import type { Db } from "./home-db.ts";
+import { ChromiumOnDemand } from "./chromium-on-demand.ts";
 import { escposStatus } from "./printer-status.ts";
 import { destinationOf, recordStatus, type HomePrinterRow } from "./printers.ts";
 
 /** What every print of the server is given. */
 export interface HomeContext {
   db: Db;
-  renderers: Renderers;
+  /** The renderers, or Chromium started when a page is to be rendered (the server's). */
+  renderers: Renderers | ChromiumOnDemand;
   /** The household's allow-list as it stands (publications.ts's homePolicy). */
   policy(): PrintKeyPolicy;
   /** One line per print. */
@@ -48,11 +50,17 @@ export interface Sent {
  * A renderer draws one page at a time (one browser page a width, render.ts): the printers' jobs run side by side,
  * so their renders take turns here, and only their sends overlap.
  */
-const turns = new WeakMap<Renderers, Promise<unknown>>();
-function rendered(renderers: Renderers, width: number, page: Page & { origin: string }, header: PrintHeader) {
+const turns = new WeakMap<object, Promise<unknown>>();
+function rendered(
+  renderers: Renderers | ChromiumOnDemand,
+  width: number,
+  page: Page & { origin: string },
+  header: PrintHeader,
+) {
+  const draw = (r: Renderers) => renderDots(r, width, { html: htmlOf(page), origin: page.origin }, header);
   const mine = (turns.get(renderers) ?? Promise.resolve())
     .catch(() => undefined)
-    .then(() => renderDots(renderers, width, { html: htmlOf(page), origin: page.origin }, header));
+    .then(() => (renderers instanceof ChromiumOnDemand ? renderers.use(draw) : draw(renderers)));
   turns.set(renderers, mine);
   return mine;
 }

@@ -8,8 +8,8 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isAddressLiteral } from "../../lib/model/addresses.ts";
 import { readPrintersConfig } from "../print/home-printers.ts";
-import { Renderers } from "../print/escpos-print.ts";
-import { startChromium } from "../browser.ts";
+import { launchChromium, startChromium } from "../browser.ts";
+import { ChromiumOnDemand } from "./chromium-on-demand.ts";
 import { openHomeDb, type Db } from "./home-db.ts";
 import type { HomeContext } from "./home-send.ts";
 import { setupCode } from "./page/auth.ts";
@@ -39,10 +39,12 @@ export interface HomeServer {
 }
 
 export async function startHomeServer(o: HomeServerOptions): Promise<HomeServer | { problem: string }> {
+  // Chromium is started once here, so that one that is missing or will not start is said at once.
   const chromium = await startChromium();
   if ("problem" in chromium) return chromium;
+  await chromium.browser.close();
   const db = openHomeDb(o.db);
-  const renderers = new Renderers(chromium.browser);
+  const renderers = new ChromiumOnDemand(launchChromium);
   const ctx: HomeContext = { db, renderers, policy: () => homePolicy(db), log: o.log };
   const app = homeApp({ ctx, allowPublic: o.allowPublic ?? false, hosts: o.hosts ?? [] });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -62,7 +64,6 @@ export async function startHomeServer(o: HomeServerOptions): Promise<HomeServer 
       server.closeAllConnections();
       await loop.stop();
       await renderers.close();
-      await chromium.browser.close();
       db.close();
     },
   };
