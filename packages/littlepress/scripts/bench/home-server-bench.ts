@@ -167,15 +167,13 @@ async function report(
     .flatMap((p) => historyOf(ctx.db, p.id, 1000))
     .filter((h) => h.outcome === "printed");
   const say = (line: string) => processOutput.stdout(`${line}\n`);
-  say(
-    `home print server, ${listPrinters(ctx.db).length} printers, ${subscriptions} subscriptions (${os.cpus().length} cores)`,
-  );
+  const cores = os.cpus().length;
+  say(`home print server, ${listPrinters(ctx.db).length} printers, ${subscriptions} subscriptions (${cores} cores)`);
   const chromium = `${idle.processes - 1} other processes ${mb(idle.rss - idle.node)}`;
   say(`idle: ${mb(idle.rss)} (PSS: Node ${mb(idle.node)}, ${chromium}); target < 250 MB`);
   say(`07:00 run: ${seconds.toFixed(1)} s for ${printed.length} prints (${world.jobs()} received); target < 120 s`);
-  say(
-    `07:00 run: CPU ${(after.cpu - idle.cpu).toFixed(1)} s (${(((after.cpu - idle.cpu) / seconds) * 100).toFixed(0)}% of one core), peak ${mb(peak)}`,
-  );
+  const cpu = after.cpu - idle.cpu;
+  say(`07:00 run: CPU ${cpu.toFixed(1)} s (${((cpu / seconds) * 100).toFixed(0)}% of one core), peak ${mb(peak)}`);
 }
 
 runTool("bench", import.meta.url, main);
