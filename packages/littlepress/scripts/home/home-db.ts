@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS printers (
   cut INTEGER NOT NULL DEFAULT 1,
   created TEXT NOT NULL,
   status TEXT,
+  status_at TEXT,
   last_seen TEXT
 );
 CREATE TABLE IF NOT EXISTS subscriptions (

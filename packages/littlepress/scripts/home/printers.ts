@@ -8,7 +8,9 @@ import { PRINTER_WIDTHS } from "../../lib/model/escpos-raster.ts";
 import { parsePrintKeyUrl } from "../../lib/model/print-key.ts";
 import { shownText } from "../../lib/model/printer-name.ts";
 import { parseDestination, type Destination } from "../../lib/platform/printers/escpos-send.ts";
+import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import type { Db } from "./home-db.ts";
+import { escposStatus, keyStatus, type PrinterState } from "./printer-status.ts";
 
 /** One printer of the household. */
 export interface HomePrinterRow {
@@ -23,6 +25,8 @@ export interface HomePrinterRow {
   created: string;
   /** The last status asked (printer-status.ts's state), and when it was last seen online. */
   status: string | null;
+  /** When the status was last asked. */
+  status_at: string | null;
   last_seen: string | null;
 }
 
@@ -37,7 +41,7 @@ const NAME_LENGTH = 60;
 
 /** The printer the form describes, checked; or the problem, naming the field. */
 export function checkNewPrinter(given: NewPrinter):
-  | Omit<HomePrinterRow, "id" | "created" | "status" | "last_seen">
+  | Omit<HomePrinterRow, "id" | "created" | "status" | "status_at" | "last_seen">
   | {
       field: string;
       problem: string;
@@ -66,6 +70,7 @@ export function addPrinter(db: Db, given: NewPrinter, at: Date): HomePrinterRow 
     id: randomBytes(6).toString("hex"),
     created: at.toISOString(),
     status: null,
+    status_at: null,
     last_seen: null,
   };
   db.prepare(
@@ -95,7 +100,23 @@ export function removePrinter(db: Db, id: string): void {
 
 export function recordStatus(db: Db, id: string, state: string, at: Date): void {
   const seen = state === "online" || state === "paper near end" ? at.toISOString() : null;
-  db.prepare("UPDATE printers SET status = ?, last_seen = COALESCE(?, last_seen) WHERE id = ?").run(state, seen, id);
+  const update = "UPDATE printers SET status = ?, status_at = ?, last_seen = COALESCE(?, last_seen) WHERE id = ?";
+  db.prepare(update).run(state, at.toISOString(), seen, id);
+}
+
+/** Asks a printer how it is (DLE EOT, or sirius for a print key) and records it. */
+export async function askStatus(
+  db: Db,
+  printer: HomePrinterRow,
+  policy: PrintKeyPolicy,
+  at: Date,
+): Promise<PrinterState> {
+  const state =
+    printer.kind === "key"
+      ? await keyStatus(new URL(printer.address), policy)
+      : await escposStatus(destinationOf(printer));
+  recordStatus(db, printer.id, state.state, at);
+  return state;
 }
 
 /** An ESC/POS printer's destination (its address was checked when it was added). */

@@ -21,14 +21,19 @@ import {
   type SubscriptionRow,
 } from "./home-jobs.ts";
 import { sendPage, type HomeContext, type Sent } from "./home-send.ts";
-import { listPrinters, type HomePrinterRow } from "./printers.ts";
+import { askStatus, listPrinters, type HomePrinterRow } from "./printers.ts";
 
 /** One run at `at`: each printer's subscriptions in turn, the printers at once. */
 export async function runAll(ctx: HomeContext, at: Date): Promise<void> {
   await Promise.all(listPrinters(ctx.db).map((printer) => runPrinter(ctx, printer, at)));
 }
 
+/** A printer's status is asked again by a run once it is this old (DLE EOT, or a GET to sirius). */
+export const STATUS_EVERY_MS = 5 * 60_000;
+
 async function runPrinter(ctx: HomeContext, printer: HomePrinterRow, at: Date): Promise<void> {
+  if (!printer.status_at || at.getTime() - Date.parse(printer.status_at) >= STATUS_EVERY_MS)
+    await askStatus(ctx.db, printer, ctx.policy(), at).catch(() => undefined); // said in the status itself
   for (const row of subscriptionsOf(ctx.db, printer.id)) {
     try {
       if (!row.ended) await deliver(ctx, printer, row, at);

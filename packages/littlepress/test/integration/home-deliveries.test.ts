@@ -15,7 +15,7 @@ import { Renderers } from "../../scripts/print/escpos-print.ts";
 import { openHomeDb, type Db } from "../../scripts/home/home-db.ts";
 import { getSubscription, historyOf, historyPicture } from "../../scripts/home/home-jobs.ts";
 import type { HomeContext } from "../../scripts/home/home-send.ts";
-import { addPrinter, type HomePrinterRow } from "../../scripts/home/printers.ts";
+import { addPrinter, getPrinter, type HomePrinterRow } from "../../scripts/home/printers.ts";
 import { allowOrigin, homePolicy } from "../../scripts/home/publications.ts";
 import { printNow, runAll } from "../../scripts/home/runs.ts";
 import { addSubscription, resubscribe } from "../../scripts/home/subscriptions.ts";
@@ -68,6 +68,8 @@ describe("deliveries", () => {
     const sub = subscribe(kitchen());
     await runAll(ctx, new Date("2026-11-28T05:59:00Z")); // 06:59 in Berlin: not yet
     expect(editions()).toEqual([]);
+    // A run asks each printer how it is, every 5 minutes, whether or not anything is due.
+    expect(getPrinter(db, sub.printer_id)).toMatchObject({ status: "online", status_at: "2026-11-28T05:59:00.000Z" });
     await runAll(ctx, new Date("2026-11-28T06:00:00Z"));
     await runAll(ctx, new Date("2026-11-28T06:15:00Z")); // the same day again: nothing
     expect(printer.stream.jobs).toHaveLength(1);

@@ -4,18 +4,9 @@
 // The publication routes are subscribe-routes.ts's.
 import { Hono, type Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { escposStatus, keyStatus } from "../printer-status.ts";
 import { historyOf, historyPicture, subscriptionsOf } from "../home-jobs.ts";
 import type { HomeContext } from "../home-send.ts";
-import {
-  addPrinter,
-  destinationOf,
-  getPrinter,
-  listPrinters,
-  recordStatus,
-  removePrinter,
-  renamePrinter,
-} from "../printers.ts";
+import { addPrinter, askStatus, getPrinter, listPrinters, removePrinter, renamePrinter } from "../printers.ts";
 import { printSlip } from "../slips.ts";
 import * as auth from "./auth.ts";
 import { csrfGuard, homeNetworkOnly, type HomeEnv } from "./guards.ts";
@@ -122,11 +113,7 @@ function printerRoutes(app: Hono<HomeEnv>, o: HomeAppOptions, csrf: (c: Context<
     if (action === "remove") removePrinter(db, p.id);
     if (action === "test")
       await printSlip(o.ctx, p, "test print", [`Test print: ${p.name}`, now().toUTCString()], now());
-    if (action === "status") {
-      const s =
-        p.kind === "key" ? await keyStatus(new URL(p.address), o.ctx.policy()) : await escposStatus(destinationOf(p));
-      recordStatus(db, p.id, s.state, now());
-    }
+    if (action === "status") await askStatus(db, p, o.ctx.policy(), now());
     const problem = action === "rename" ? renamePrinter(db, p.id, c.get("form").name ?? "") : undefined;
     if (problem) return c.html(homePage(csrf(c), listPrinters(db), problem), 400);
     return c.redirect(action === "test" ? `/printers/${p.id}` : "/", 303);
