@@ -53,7 +53,11 @@ export function homeRunner(at: Date): JobRunner {
 }
 
 /** The publication's meta.json and the day's edition, as the platform asks for them. */
-export async function askEdition(ctx: HomeContext, row: SubscriptionRow, claimed: DeliveryRecord): Promise<Asked> {
+export async function askEdition(
+  ctx: HomeContext,
+  row: SubscriptionRow,
+  claimed: Pick<DeliveryRecord, "localDeliveryTime" | "deliveryCount">,
+): Promise<Asked> {
   const base = new URL(row.publication);
   const policy = ctx.policy();
   const meta = await readPublication(base, policy);

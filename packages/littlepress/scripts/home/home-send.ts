@@ -51,7 +51,7 @@ export interface Sent {
  * so their renders take turns here, and only their sends overlap.
  */
 const turns = new WeakMap<object, Promise<unknown>>();
-function rendered(
+export function rendered(
   renderers: Renderers | ChromiumOnDemand,
   width: number,
   page: Page & { origin: string },

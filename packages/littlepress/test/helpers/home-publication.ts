@@ -81,6 +81,7 @@ async function answer(pub: HomePublication, req: IncomingMessage, res: ServerRes
   for await (const chunk of req) body += String(chunk);
   if (url.pathname === "/hello/meta.json") return send(res, 200, "application/json", JSON.stringify(META));
   if (url.pathname === "/hello/icon.png") return send(res, 200, "image/png", ICON);
+  if (url.pathname === "/hello/sample/") return send(res, 200, "text/html; charset=utf-8", helloPage(url.searchParams));
   if (url.pathname === "/hello/validate_config/" && req.method === "POST") {
     const config = new URLSearchParams(body).get("config") ?? "{}";
     pub.validated.push(config);

@@ -1,7 +1,8 @@
 // The household's page in a real browser (Chromium through playwright-core),
 // as an owner uses it: set the passphrase, add a printer, paste a publication,
-// fill its form with an invalid answer and see the publication's error beside
-// the field, subscribe, print now, and see the history with the picture sent.
+// see its sample, fill its form with an invalid answer and see the
+// publication's error beside the field, subscribe, see the next edition,
+// print now, and see the history with the picture sent.
 import { createAdaptorServer } from "@hono/node-server";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
@@ -74,6 +75,8 @@ it("takes an owner from the first visit to a printed edition, in Chromium", asyn
   await page.getByRole("button", { name: "Read it" }).click();
   await expect.poll(() => page.locator("h1").textContent()).toBe("The Daily Hello");
   expect(await page.locator(".description strong").textContent()).toBe("hello");
+  const sample = page.locator(".publication figure.preview img");
+  await expect.poll(() => sample.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(384);
   await page.getByLabel("Language").selectOption("de");
   await page.getByLabel("Delivery time").selectOption("7");
   await page.getByLabel("Time zone").fill("Europe/Berlin");
@@ -87,6 +90,13 @@ it("takes an owner from the first visit to a printed edition, in Chromium", asyn
     .poll(() => page.locator("[data-subscription]").textContent())
     .toContain("Every day at 07:00 Europe/Berlin");
 
+  await page.getByRole("link", { name: "See the next edition" }).click();
+  expect(await page.locator("figcaption").textContent()).toMatch(/delivery_count 0, local_delivery_time \d{4}-/);
+  const next = page.locator("figure.preview img");
+  await expect.poll(() => next.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(576);
+  expect(pub.requests.filter((r) => r.includes("/edition/"))).toHaveLength(1);
+  expect(printer.stream.jobs).toHaveLength(0); // a preview prints nothing
+  await page.getByRole("link", { name: "Back to Kitchen" }).click();
   await page.getByRole("button", { name: "Print now" }).click();
   await expect.poll(() => page.locator('tr.history[data-outcome="printed"]').count()).toBe(1);
   expect(printer.stream.jobs).toHaveLength(1);

@@ -17,6 +17,7 @@ import { getSubscription, historyOf, historyPicture } from "../../scripts/home/h
 import type { HomeContext } from "../../scripts/home/home-send.ts";
 import { addPrinter, getPrinter, type HomePrinterRow } from "../../scripts/home/printers.ts";
 import { allowOrigin, homePolicy } from "../../scripts/home/publications.ts";
+import { nextEdition } from "../../scripts/home/previews.ts";
 import { printNow, runAll } from "../../scripts/home/runs.ts";
 import { addSubscription, resubscribe } from "../../scripts/home/subscriptions.ts";
 import { workerBrowser } from "../helpers/browser.ts";
@@ -62,6 +63,20 @@ const subscribe = (p: HomePrinterRow, hour = 7, zone = "Europe/Berlin") =>
     new Date("2026-11-28T00:00:00Z"),
   );
 const editions = () => pub.requests.filter((r) => r.startsWith("GET /hello/edition/"));
+
+describe("the next edition's preview", () => {
+  it("asks what the next delivery would, prints nothing, and says when nothing would print", async () => {
+    const sub = subscribe(kitchen());
+    const at = new Date("2026-11-28T08:00:00Z"); // 09:00 in Berlin: today's 07:00 is past, so tomorrow's
+    const shown = await nextEdition(ctx, sub, 384, at);
+    expect(shown).toMatchObject({ png: expect.any(Buffer) as Buffer });
+    expect(shown.said).toContain("the delivery of 2026-11-29 (delivery_count 0, local_delivery_time 2026-11-29T07:00");
+    pub.edition = () => ({ status: 204 });
+    expect((await nextEdition(ctx, sub, 384, at)).said).toContain("204, nothing would print");
+    expect(printer.stream.jobs).toHaveLength(0);
+    expect(getSubscription(db, sub.id)).toMatchObject({ delivery_count: 0 });
+  });
+});
 
 describe("deliveries", () => {
   it("prints each day's edition once at the hour in its zone, with what meta.json asks sent", async () => {

@@ -12,7 +12,8 @@ import { allowOrigin, errorsByField, readCard, validateSettings, type Publicatio
 import { printNow } from "../runs.ts";
 import { addSubscription, removeSubscription, resubscribe, scheduleProblems } from "../subscriptions.ts";
 import type { HomeEnv } from "./guards.ts";
-import { subscribePage, type FormState } from "./subscribe-view.ts";
+import { nextEdition, sample } from "../previews.ts";
+import { previewPage, subscribePage, type FormState } from "./subscribe-view.ts";
 import { printerPage } from "./views.ts";
 
 type Csrf = (c: Context<HomeEnv>) => string;
@@ -30,11 +31,20 @@ export function subscribeRoutes(app: Hono<HomeEnv>, ctx: HomeContext, csrf: Csrf
     const got = await cardFor(r, c, true);
     if ("answer" in got) return got.answer;
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return c.html(subscribePage(csrf(c), got.p, got.card, { values: { zone }, byField: new Map(), rest: [] }));
+    const shown = await sample(ctx, got.card.base, got.card.name);
+    const state = { values: { zone }, byField: new Map<string, string[]>(), rest: [] };
+    return c.html(subscribePage(csrf(c), got.p, got.card, state, shown));
   });
   app.post("/printers/:id/subscribe", async (c) => {
     const got = await cardFor(r, c, false);
     return "answer" in got ? got.answer : subscribe(r, c, got.p, got.card);
+  });
+  app.get("/subscriptions/:id/preview", async (c) => {
+    const row = getSubscription(ctx.db, c.req.param("id"));
+    const p = row && getPrinter(ctx.db, row.printer_id);
+    if (!row || !p) return c.text("There is no such subscription (removed?).\n", 404);
+    const preview = await nextEdition(ctx, row, p.kind === "key" ? 384 : p.width, now());
+    return c.html(previewPage(p, row, preview));
   });
   app.post("/subscriptions/:id/:action{print-now|remove|resubscribe}", async (c) => {
     const row = getSubscription(ctx.db, c.req.param("id"));

@@ -4,6 +4,8 @@
 // above the form after a generic alert (the spec's table).
 import type { SpecField } from "../../../lib/model/config-fields.ts";
 import { escapeHtml as e } from "../../../lib/model/html-escape.ts";
+import type { SubscriptionRow } from "../home-jobs.ts";
+import type { Preview } from "../previews.ts";
 import type { PublicationCard } from "../publications.ts";
 import { form, layout } from "./views.ts";
 
@@ -38,11 +40,24 @@ function fieldHtml(f: SpecField, state: FormState): string {
   return `<label>${e(f.label)} ${input} ${beside(state, f.name)}</label>`;
 }
 
+/** A preview's picture, as printed, or what it says instead. */
+export const previewHtml = (preview: Preview) =>
+  "png" in preview
+    ? `<figure class="preview"><img class="print" src="data:image/png;base64,${preview.png.toString("base64")}"
+ alt="${e(preview.said)}"><figcaption>${e(preview.said)}</figcaption></figure>`
+    : `<p class="preview">${e(preview.said)}</p>`;
+
+export function previewPage(printer: { id: string; name: string }, row: SubscriptionRow, preview: Preview): string {
+  const back = `<p><a href="/printers/${e(printer.id)}">Back to ${e(printer.name)}</a></p>`;
+  return layout(`${row.name}: the next edition`, `${previewHtml(preview)}${back}`);
+}
+
 export function subscribePage(
   csrf: string,
   printer: { id: string; name: string },
   card: PublicationCard,
   state: FormState,
+  shown?: Preview,
 ): string {
   const alert =
     state.byField.size || state.rest.length ? `<p class="err" role="alert">Some settings need another look.</p>` : "";
@@ -61,7 +76,7 @@ ${card.fields.map((f) => fieldHtml(f, state)).join("\n")}
   return layout(
     card.name,
     `<section class="card publication">${icon}<p class="description">${card.description}</p>
-<p><code>${e(card.base.href)}</code></p></section>${alert}${rest}
+<p><code>${e(card.base.href)}</code></p>${shown ? previewHtml(shown) : ""}</section>${alert}${rest}
 ${form(`/printers/${printer.id}/subscribe`, csrf, inner)}`,
   );
 }

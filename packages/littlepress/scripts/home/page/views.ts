@@ -100,7 +100,8 @@ function subscriptionCard(csrf: string, s: SubscriptionRow): string {
   const ended = s.ended ? (JSON.parse(s.ended) as { reason: string }).reason : undefined;
   const actions = ended
     ? form(`/subscriptions/${s.id}/resubscribe`, csrf, "<button>Subscribe again (from edition 0)</button>", "inline")
-    : form(`/subscriptions/${s.id}/print-now`, csrf, "<button>Print now</button>", "inline");
+    : `<a href="/subscriptions/${e(s.id)}/preview">See the next edition</a> ` +
+      form(`/subscriptions/${s.id}/print-now`, csrf, "<button>Print now</button>", "inline");
   return `<section class="card" data-subscription="${e(s.id)}"><h3>${e(s.name)}</h3>
 <p>${ended ? `<strong>Ended:</strong> ${e(ended)}` : `Every day at ${when}`}
  · deliveries so far: ${s.delivery_count}</p>
