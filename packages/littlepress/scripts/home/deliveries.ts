@@ -44,6 +44,8 @@ export interface Asked {
 interface Beside {
   change?: SubscriptionChange;
   sent?: Sent;
+  /** meta.json's name, when it was read (a subscription imported from printers.json is named by its URL till then). */
+  name?: string;
 }
 
 /** What every job of the server is given: its own time, one page at a time to each printer. */
@@ -132,6 +134,7 @@ function deliveryJob(
     settle: (claimed, asked, print) => {
       const { record, change } = settle(sub, claimed, asked.answer, print, at);
       beside.change = change;
+      if (asked.answer.status !== null) beside.name = asked.name;
       const why = beside.sent?.detail;
       return print === "offline" && why ? { ...record, detail: `${why}; tried again later` } : record;
     },
@@ -153,12 +156,15 @@ function settled(
     const change = beside.change && { ...beside.change, ...(notice ? { endNotice: notice } : {}) };
     const after = afterDelivery(subscriptionOf(latest, printer.name), rec, change);
     ctx.db
-      .prepare("UPDATE subscriptions SET delivery_count = ?, last_etag = ?, ended = ?, end_notice = ? WHERE id = ?")
+      .prepare(
+        "UPDATE subscriptions SET delivery_count = ?, last_etag = ?, ended = ?, end_notice = ?, name = ? WHERE id = ?",
+      )
       .run(
         after.deliveryCount,
         after.lastEtag,
         after.ended ? JSON.stringify(after.ended) : null,
         after.endNotice ? JSON.stringify(after.endNotice) : null,
+        beside.name ?? latest.name,
         row.id,
       );
   }

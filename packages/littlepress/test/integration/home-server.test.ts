@@ -132,6 +132,7 @@ it("loses nothing and prints nothing twice but what was in flight when SIGKILLed
   expect(b.stream.jobs).toHaveLength(1);
   expect(historyOf(store, pa!.id).map((h) => h.outcome)).toEqual(["printed"]);
   expect(subscriptionsOf(store, pa!.id)[0]).toMatchObject({ delivery_count: 1 });
-  expect(subscriptionsOf(store, pb!.id)[0]).toMatchObject({ delivery_count: 1 });
+  // Imported by its URL, it is named by its meta.json once a delivery has read it.
+  expect(subscriptionsOf(store, pb!.id)[0]).toMatchObject({ delivery_count: 1, name: "The Daily Hello" });
   store.close();
 }, 120_000);
