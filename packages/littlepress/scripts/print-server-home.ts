@@ -6,8 +6,6 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { shownLine } from "../lib/model/printer-name.ts";
 import { stopOnSignals, type Output } from "./cli.ts";
-import { openHomeDb } from "./home/home-db.ts";
-import { importPrintersJson, startHomeServer } from "./home/home-server.ts";
 import { firstLine } from "./preview/errors.ts";
 
 export const HOME_USAGE = `
@@ -68,6 +66,8 @@ export async function mainHome(values: HomeValues, out: Output, usage: (problem:
     if (problems.length) return 1;
   }
   const log = (line: string) => out.stdout(`${shownLine(line)}\n`);
+  // The server, its store and its page load when it starts (--help answers at once).
+  const { startHomeServer } = await import("./home/home-server.ts");
   const server = await startHomeServer({
     db: file,
     port,
@@ -96,6 +96,8 @@ async function importFile(dbFile: string, config: string): Promise<string[]> {
     const code = (error as NodeJS.ErrnoException).code;
     return [code === "ENOENT" ? "no such file" : firstLine(error)];
   }
+  const { openHomeDb } = await import("./home/home-db.ts");
+  const { importPrintersJson } = await import("./home/home-server.ts");
   const db = openHomeDb(dbFile);
   try {
     return importPrintersJson(db, raw, new Date());
