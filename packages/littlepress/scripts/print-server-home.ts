@@ -68,7 +68,7 @@ export async function mainHome(values: HomeValues, out: Output, usage: (problem:
   const log = (line: string) => out.stdout(`${shownLine(line)}\n`);
   // The server, its store and its page load when it starts (--help answers at once).
   const { startHomeServer } = await import("./home/home-server.ts");
-  const server = await startHomeServer({
+  const starting = startHomeServer({
     db: file,
     port,
     interval,
@@ -77,14 +77,17 @@ export async function mainHome(values: HomeValues, out: Output, usage: (problem:
     ...(values.listen ? { listen: values.listen } : {}),
     ...(values.host ? { hosts: values.host.map((h) => h.toLowerCase()) } : {}),
   });
+  // Caught from the start: a SIGTERM while the server starts (systemd stopping it at once) still exits cleanly.
+  stopOnSignals(async () => {
+    log("print-server: stopping: the run in progress settles first");
+    const started = await starting;
+    if (!("problem" in started)) await started.close();
+  });
+  const server = await starting;
   if ("problem" in server) {
     out.stderr(`print-server: ${server.problem}\n`);
     return 1;
   }
-  stopOnSignals(async () => {
-    log("print-server: stopping: the run in progress settles first");
-    await server.close();
-  });
   return new Promise<number>(() => undefined); // runs until a signal
 }
 

@@ -33,7 +33,15 @@ const USAGE = `Usage: npm run bench:home [-- --printers N --subscriptions M]
 
 The home print server with N printers (default 10: 8 ESC/POS, 2 Little
 Printers) and M subscriptions (default 50), all due at 07:00: its memory idle,
-and the time, CPU and peak memory of the 07:00 run.`;
+and the time, CPU and peak memory of the 07:00 run.
+
+Options:
+  --printers N        printers, 8 in 10 of them ESC/POS (default 10)
+  --subscriptions M   subscriptions, spread over the printers (default 50)
+  -h, --help          show this text
+
+Example:
+  npm run bench:home -- --printers 4 --subscriptions 12`;
 
 /** A process's CPU time (s) and parent, from /proc. */
 function procFigures(pid: number): { cpu: number; ppid: number } | undefined {
@@ -115,13 +123,17 @@ async function main(argv: string[]): Promise<number> {
   const options = {
     printers: { type: "string" },
     subscriptions: { type: "string" },
-    help: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
   } as const;
   const parsed = parseToolArgs(argv, options, false);
   const answered = answerUsage("bench", parsed, USAGE, processOutput);
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
   const printers = Number(parsed.values.printers ?? 10);
   const subscriptions = Number(parsed.values.subscriptions ?? 50);
+  if (!Number.isInteger(printers) || printers < 1 || printers > 100)
+    return answerUsage("bench", { error: "--printers is 1 to 100" }, USAGE, processOutput)!;
+  if (!Number.isInteger(subscriptions) || subscriptions < 1 || subscriptions > 1000)
+    return answerUsage("bench", { error: "--subscriptions is 1 to 1000" }, USAGE, processOutput)!;
   const work = mkdtempSync(path.join(os.tmpdir(), "littlepress-home-bench-"));
   const db = openHomeDb(path.join(work, "home.db"));
   const world = await fill(db, printers, subscriptions);
