@@ -1,7 +1,8 @@
 // `npm test`: every test there is. In the littlepress repository, the kit's own
-// tests first, in its workspace (packages/littlepress); then the site's test/.
-// A site made from this starter has no packages/ folder, so it runs its own
-// tests alone. The TypeScript checks (the kit's `npm run typecheck`, the site's
+// tests first, in its workspace (packages/littlepress); then the site's test/,
+// whatever the kit's did: a failure in one says nothing of the other, and both
+// results are said at the end. A site made from this starter has no packages/
+// folder, so it runs its own tests alone. The TypeScript checks (the kit's `npm run typecheck`, the site's
 // tsc) run beside the tests, their output kept until the tests end: alone
 // before them they took 15 s, most of it one core while the other waited, and
 // the tests leave a core free often enough. First of all, littlepress must be
@@ -23,23 +24,26 @@ const inKit = ["--workspace", "littlepress"];
 const checks = [...(kit ? [["run", "typecheck", ...inKit]] : []), ["exec", "--", "tsc"]].map((args) =>
   run(args, "pipe"),
 );
-const suites = [...(kit ? [["exec", ...inKit, "--", "vitest", "run"]] : []), ["exec", "--", "vitest", "run"]];
+const suites = [
+  ...(kit ? [["the kit's tests (packages/littlepress)", ["exec", ...inKit, "--", "vitest", "run"]]] : []),
+  ["the site's tests", ["exec", "--", "vitest", "run"]],
+];
 
-let failed = 0;
-for (const args of suites) {
-  const { status } = await run(args, "inherit");
-  if (status !== 0) {
-    failed = status;
-    break;
-  }
+const results = [];
+for (const [name, args] of suites) results.push({ name, ...(await run(args, "inherit")) });
+for (const check of await Promise.all(checks)) {
+  results.push({ name: `npm ${check.args.join(" ")}`, ...check });
+  if (check.status !== 0)
+    process.stdout.write(`\nnpm ${check.args.join(" ")} failed (exit ${check.status}):\n${check.output}`);
 }
-for (const check of checks) {
-  const { status, args, output } = await check;
-  if (status === 0) continue;
-  process.stdout.write(`\nnpm ${args.join(" ")} failed (exit ${status}):\n${output}`);
-  failed ||= status;
+process.stdout.write(`\nnpm test:\n${results.map(said).join("")}`);
+// The first failure's own exit code (tsc's 2, vitest's 1), or 0 when all passed.
+process.exit(results.find((r) => r.status !== 0)?.status ?? 0);
+
+/** One line of the summary: what ran, and whether it passed. */
+function said({ name, status }) {
+  return `  ${name}: ${status === 0 ? "passed" : `failed (exit ${status})`}\n`;
 }
-process.exit(failed);
 
 /** Runs npm with `args`; resolves to its exit status (1 for a signal), and its output when piped. */
 function run(args, stdio) {

@@ -19,15 +19,18 @@ const home = mkdtempSync(path.join(tmpdir(), "netlify-home-"));
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/** A netlify-cli command at the root, as a user runs it, until `ready` says it serves; stopped by `stop`. */
-async function netlify(args: string[], ready: RegExp) {
+/**
+ * A netlify-cli command at the root, as a user runs it, until `ready` says it serves; stopped by `stop`.
+ * `env`: more of its environment.
+ */
+async function netlify(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}) {
   const port = await freePort(0);
   // The flags that run offline without a login or Deno (edge functions need a download): see the toolchain notes.
   const server = await started(
     NETLIFY,
     [...args, "--offline", "--port", String(port), "--internal-disable-edge-functions"],
     {
-      env: { ...process.env, HOME: home, BROWSER: "none", CI: "true", NO_UPDATE_NOTIFIER: "1" },
+      env: { ...process.env, HOME: home, BROWSER: "none", CI: "true", NO_UPDATE_NOTIFIER: "1", ...env },
       ready,
       within: 240_000,
       signal: "SIGTERM",
@@ -125,10 +128,15 @@ describe("netlify dev at the root", () => {
   it(
     "starts without asking which framework to run, and serves the site and its functions",
     async () => {
-      const dev = await netlify(["dev", "--no-open", "--skip-gitignore"], /Local dev server ready/);
+      // netlify.toml has netlify dev run `npm start` and wait for it on 8080, where the author's own may be
+      // running: here it listens on a free port, as a user asks it to (PORT, read by littlepress start).
+      const target = String(await freePort(0));
+      const args = ["dev", "--no-open", "--skip-gitignore", "--target-port", target];
+      const dev = await netlify(args, /Local dev server ready/, { PORT: target });
       try {
         console.log(`netlify dev: serving in ${dev.seconds.toFixed(1)} s`);
         expect(dev.log()).not.toMatch(/Multiple possible dev commands/);
+        expect(dev.log()).toContain(`on http://127.0.0.1:${target}/`); // its own npm start, not another's
         expect((await fetch(`${dev.base}/`, { signal: AbortSignal.timeout(30_000) })).status).toBe(200);
         const [slug] = publications();
         const meta = await fetch(`${dev.base}/${slug}/meta.json`, { signal: AbortSignal.timeout(30_000) });

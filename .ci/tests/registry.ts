@@ -1,16 +1,17 @@
-// A registry on loopback, for the tests that install littlepress as an author
-// does: by name, from a registry. It is verdaccio (a devDependency of this
-// repository), in a folder of its own: littlepress is served from its storage,
-// published there by the test; every other package is fetched from the
-// machine's own registry (`npm config get registry`), which it proxies.
+// A registry on loopback, standing for the public one as an author's machine
+// finds it today: every package is fetched from the machine's own registry
+// (`npm config get registry`), which it proxies, but littlepress is not there
+// (404). No public registry holds the name for this project yet, so a site made
+// by littlepress new must install without it (it carries the package in
+// vendor/); nor may a package someone else published under the name reach the
+// test through the proxy. It is verdaccio (a devDependency of this repository),
+// in a folder of its own.
 import { execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "../../packages/littlepress/scripts/cli.ts";
-import { inFolder } from "./packed.ts";
 
 const run = promisify(execFile);
 const START_TIMEOUT_MS = 30_000;
@@ -20,8 +21,6 @@ export interface Registry {
   url: string;
   /** The environment that points npm at it (and keeps `resolved` in lockfiles, to check where a package came from). */
   env: Record<string, string>;
-  /** Publishes a packed package to it, as a user made for the purpose. */
-  publish(tarball: string): Promise<void>;
   /** Stops it and deletes its folder. */
   stop(): Promise<void>;
 }
@@ -36,7 +35,8 @@ export async function startRegistry(): Promise<Registry> {
     auth: { htpasswd: { file: path.join(folder, "htpasswd") } },
     uplinks: { npmjs: { url: uplink } },
     packages: {
-      littlepress: { access: "$all", publish: "$authenticated" },
+      // Not proxied, and nothing published: a 404, as the public registry answers.
+      littlepress: { access: "$all" },
       "**": { access: "$all", proxy: "npmjs" },
     },
     web: { enable: false },
@@ -80,11 +80,6 @@ export async function startRegistry(): Promise<Registry> {
   return {
     url,
     env: { npm_config_registry: url, npm_config_omit_lockfile_registry_resolved: "false" },
-    async publish(tarball) {
-      const token = await addUser(url);
-      const auth = `--${url.replace(/^http:/, "")}:_authToken=${token}`;
-      await inFolder(folder, "npm", ["publish", tarball, "--registry", url, auth]);
-    },
     stop,
   };
 }
@@ -102,19 +97,4 @@ async function answering(url: string, stopped: () => boolean, log: () => string)
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`verdaccio did not answer on ${url} within ${START_TIMEOUT_MS / 1000} s:\n${log()}`);
-}
-
-/** Creates a user (the npm login API, which verdaccio's htpasswd store answers) and returns its token. */
-async function addUser(url: string): Promise<string> {
-  const name = "littlepress-test";
-  const response = await fetch(`${url}-/user/org.couchdb.user:${name}`, {
-    method: "PUT",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name, password: randomBytes(16).toString("hex") }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await response.json()) as { token?: string; error?: string };
-  if (!response.ok || !body.token)
-    throw new Error(`verdaccio made no user: ${response.status} ${JSON.stringify(body)}`);
-  return body.token;
 }

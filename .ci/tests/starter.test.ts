@@ -1,15 +1,28 @@
 // An author's own site (issue 35), made as the README's "Your own site" says:
 // `npx littlepress new <folder>` here, then in that folder the README's
-// commands, with littlepress from a registry (a verdaccio on loopback that
-// serves the packed package and proxies the rest). It installs the package
-// itself, not a link to this repository's workspace; it builds, serves,
+// commands, against a registry that has no littlepress (a verdaccio on loopback
+// that answers 404 for it and proxies the rest), as the public one is today
+// (issue 53): the site carries the package, packed, in vendor/. It installs the
+// package itself, not a link to this repository's workspace; it builds, serves,
 // verifies, lints and passes its own tests, as an author's site does. Once, a
 // copy of the repository kept its package-lock.json: npm ci installed nothing
 // for littlepress and said nothing, and npm start answered "littlepress: not found".
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// And once, the site's package.json took littlepress ^0.2.0 from the registry,
+// where nobody holds the name: the install was a 404.
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { NOT_STARTER, REPOSITORY_ONLY } from "../../packages/littlepress/scripts/new.ts";
+import { REPOSITORY_ONLY, STARTER_FILES } from "../../packages/littlepress/scripts/new.ts";
 import { inFolder, outsideFolder } from "./packed.ts";
 import { started } from "./processes.ts";
 import { startRegistry, type Registry } from "./registry.ts";
@@ -17,6 +30,7 @@ import { startRegistry, type Registry } from "./registry.ts";
 const SLOW = 300_000;
 const KIT_VERSION = (JSON.parse(readFileSync("packages/littlepress/package.json", "utf8")) as { version: string })
   .version;
+const TARBALL = `vendor/littlepress-${KIT_VERSION}.tgz`;
 
 let registry: Registry | undefined;
 let site: string;
@@ -38,7 +52,6 @@ const readJson = <T>(file: string) => JSON.parse(readFileSync(path.join(site, fi
 // npm pack has just compiled), and the README's first command in the new folder.
 beforeAll(async () => {
   registry = await startRegistry();
-  await registry.publish(inject("littlepressTarball"));
   site = outsideFolder("starter");
   made = await timed("littlepress new", ".", "npx", ["littlepress", "new", site]);
   await timed("npm ci", site, "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"]);
@@ -55,31 +68,40 @@ it("is what the README's \"Your own site\" says to do, not a hand copy that keep
   const section = /^## Your own site\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? "";
   expect(section).toMatch(/npx littlepress new \S+/);
   expect(section).toMatch(/npm ci && npm start/);
+  expect(section).toContain(TARBALL);
+  expect(section).toMatch(/npm install littlepress@/);
   expect(section).not.toMatch(/copy the starter|all but `packages\/`/i);
   const upgrading = readFileSync("packages/littlepress/docs/upgrading.md", "utf8");
   expect(upgrading).toMatch(/^## A site of your own$/m);
   expect(upgrading).not.toMatch(/fresh\s+copy of the starter/);
 });
 
+it("is made where the registry has no littlepress (404), as the public registry has none for the project", async () => {
+  expect((await fetch(`${registry!.url}littlepress`)).status).toBe(404);
+});
+
 it("is made by littlepress new: the starter without the package, the CI, the lockfile or built files", () => {
-  expect(made).toContain(`with littlepress ^${KIT_VERSION} from the registry`);
+  expect(made).toContain(`with littlepress from ${TARBALL}: the one running, packed`);
   expect(made).toMatch(/is ready\. Next:\n {2}cd \S+\n {2}npm ci && npm start\n/);
   for (const entry of ["content", "layouts", "functions", "test", "scripts", "netlify.toml", ".eleventy.js"])
     expect(existsSync(path.join(site, entry)), entry).toBe(true);
-  // node_modules/ is npm ci's, and package-lock.json the site's own (below).
-  const left = [...NOT_STARTER].filter((e) => !["node_modules", "package-lock.json"].includes(e));
-  expect(left.filter((entry) => existsSync(path.join(site, entry)))).toEqual([]);
+  // Only the starter's own files, and package.json and package-lock.json the site's own (below), node_modules/ npm ci's.
+  const own = new Set([...STARTER_FILES, "package.json", "package-lock.json", "node_modules", "vendor"]);
+  expect(readdirSync(site).filter((entry) => !own.has(entry))).toEqual([]);
 });
 
-it("depends on littlepress from the registry, not on a workspace, and installs the package itself", () => {
+it("carries the package it was made from, in vendor/, and installs it from there, not from a workspace", () => {
   const pkg = readJson<{
     workspaces?: unknown;
     dependencies: Record<string, string>;
     devDependencies: Record<string, string>;
   }>("package.json");
   expect(pkg.workspaces).toBeUndefined();
-  expect(pkg.dependencies.littlepress).toBe(`^${KIT_VERSION}`);
+  expect(pkg.dependencies.littlepress).toBe(`file:${TARBALL}`);
   for (const only of REPOSITORY_ONLY) expect(pkg.devDependencies).not.toHaveProperty(only);
+  // The engine that ran littlepress new, packed as npm pack packs it (the same bytes as the global setup's).
+  const tarball = readFileSync(path.join(site, TARBALL));
+  expect(tarball.equals(readFileSync(inject("littlepressTarball")))).toBe(true);
 
   // The package, not a link (the repository's lockfile linked it to packages/littlepress).
   const folder = path.join(site, "node_modules/littlepress");
@@ -89,19 +111,42 @@ it("depends on littlepress from the registry, not on a workspace, and installs t
   expect(installed.version).toBe(KIT_VERSION);
   expect(existsSync(path.join(folder, "dist/scripts/littlepress.js"))).toBe(true);
 
-  // Its own lockfile: littlepress from the registry on loopback, nothing from a workspace.
-  const lock = readJson<{ packages: Record<string, { version?: string; resolved?: string; link?: boolean }> }>(
-    "package-lock.json",
-  );
+  // Its own lockfile: littlepress from the tarball, checked by its hash, nothing from a registry or a workspace.
+  const lock = readJson<{
+    packages: Record<string, { version?: string; resolved?: string; integrity?: string; link?: boolean }>;
+  }>("package-lock.json");
   const entry = lock.packages["node_modules/littlepress"];
   expect(entry).toMatchObject({
     version: KIT_VERSION,
-    resolved: `${registry!.url}littlepress/-/littlepress-${KIT_VERSION}.tgz`,
+    resolved: `file:${TARBALL}`,
+    integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
   });
   expect(entry?.link).toBeUndefined();
   expect(Object.values(lock.packages).filter((p) => p.link)).toEqual([]);
   expect(Object.keys(lock.packages).filter((p) => p.startsWith("packages/"))).toEqual([]);
 });
+
+// The starter littlepress new also takes: a site made from it, which carries its tarball on to the next.
+it(
+  "makes a site from the site, with the same tarball, copied",
+  async () => {
+    const next = outsideFolder("next");
+    try {
+      const output = await timed("littlepress new, in the site", site, "npx", ["littlepress", "new", next]);
+      expect(output).toContain(`with littlepress from ${TARBALL}`);
+      expect(readFileSync(path.join(next, TARBALL)).equals(readFileSync(path.join(site, TARBALL)))).toBe(true);
+      type Lock = { packages: Record<string, { integrity?: string }> };
+      const integrity = (folder: string) =>
+        (JSON.parse(readFileSync(path.join(folder, "package-lock.json"), "utf8")) as Lock).packages[
+          "node_modules/littlepress"
+        ]?.integrity;
+      expect(integrity(next)).toBe(integrity(site));
+    } finally {
+      rmSync(next, { recursive: true, force: true });
+    }
+  },
+  SLOW,
+);
 
 it(
   "counts what the install holds",

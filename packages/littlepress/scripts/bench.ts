@@ -10,7 +10,6 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { benchBuilds, littlepressBuild, prepareBuildTools, type BuildRow } from "./bench/build-bench.ts";
 import type { BundleComparison, BundleRow } from "./bench/bundle-bench.ts";
 import type { DataBuildRow } from "./bench/data-bench.ts";
@@ -24,7 +23,7 @@ import { benchmarksMarkdown, machine, tables, targets, type BenchReport } from "
 import { describeMix } from "./bench/requests.ts";
 import { beforeTree, BeforeTreeError, DEFAULT_BEFORE, treeFacts, type CheckedOutTree } from "./bench/tree.ts";
 import { progress, ROOT, setQuiet } from "./bench/util.ts";
-import { scriptArgs } from "./cli.ts";
+import { answerUsage, EXIT, parseToolArgs, processOutput, runTool, ToolFailure } from "./cli.ts";
 
 /** The parts of the run, in the order they run; --only picks some. */
 export const SECTIONS = ["build", "data", "servers", "function", "cold", "live", "bundles"] as const;
@@ -324,39 +323,39 @@ function parseOnly(text: string): Section[] | string {
   return parts as Section[];
 }
 
-/** The command line: runs the bench and prints its tables. */
-function printBench(options: BenchOptions) {
-  runBench(options).then(
-    (report) => {
-      process.stdout.write(tables(report) + "\n");
-      progress(`done in ${report.seconds.toFixed(0)} s`);
-    },
-    (error: unknown) => {
-      // A --before that cannot be had is the user's to fix: the message says how, a stack would bury it.
-      const text = error instanceof BeforeTreeError ? error.message : error instanceof Error ? error.stack : error;
-      console.error(`bench: ${String(text)}`);
-      process.exitCode = error instanceof BeforeTreeError ? 2 : 1;
-    },
-  );
+const FLAG = { type: "boolean" } as const;
+const TEXT = { type: "string" } as const;
+const OPTIONS = {
+  quick: FLAG,
+  write: FLAG,
+  keep: FLAG,
+  sizes: TEXT,
+  before: TEXT,
+  only: TEXT,
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** The command line: runs the bench and prints its tables; resolves to the exit code. */
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseToolArgs(argv, OPTIONS, false);
+  const answered = answerUsage("bench", parsed, USAGE, processOutput);
+  if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
+  const { help: _, ...values } = parsed.values;
+  const only = values.only === undefined ? undefined : parseOnly(values.only);
+  const sizes = values.sizes === undefined ? undefined : parseSizes(values.sizes, only ? 1 : 2);
+  const problem = [only, sizes].find((x) => typeof x === "string");
+  if (problem) return answerUsage("bench", { error: problem }, USAGE, processOutput) ?? EXIT.usage;
+  let report: BenchReport;
+  try {
+    report = await runBench({ ...values, sizes: sizes as number[] | undefined, only: only as Section[] | undefined });
+  } catch (error) {
+    // A --before that cannot be had is the user's to fix: the message says how.
+    if (error instanceof BeforeTreeError) throw new ToolFailure(error.message, true);
+    throw error;
+  }
+  process.stdout.write(tables(report) + "\n");
+  progress(`done in ${report.seconds.toFixed(0)} s`);
+  return EXIT.done;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const flag = { type: "boolean" } as const;
-  const text = { type: "string" } as const;
-  const args = scriptArgs("bench", USAGE, {
-    quick: flag,
-    write: flag,
-    keep: flag,
-    sizes: text,
-    before: text,
-    only: text,
-  });
-  const only = args?.values.only === undefined ? undefined : parseOnly(args.values.only);
-  const sizes = args?.values.sizes === undefined ? undefined : parseSizes(args.values.sizes, only ? 1 : 2);
-  const problem = [only, sizes].find((x) => typeof x === "string");
-  if (problem) {
-    console.error(`bench: ${problem}; see --help`);
-    process.exitCode = 2;
-  } else if (args)
-    printBench({ ...args.values, sizes: sizes as number[] | undefined, only: only as Section[] | undefined });
-}
+runTool("bench", import.meta.url, main);

@@ -6,16 +6,17 @@ import { answerUsage, eleventyRunsOnce, parseToolArgs, processOutput, runTool, t
 
 export const USAGE = `Usage: npm run build [-- options]
 
-Checks every publication in content/ and renders the site into _site/: the
+Checks every publication in content/ and renders the site into _site/ (a
+blog's into its Eleventy config's output folder, such as dist/): the
 editions, their shards for the functions, meta.json, icons and the desk. A
-failed build names each problem and leaves the previous _site/ as it was.
+failed build names each problem and leaves the previous site as it was.
 
 Options:
   --content <dir>   the publications are in <dir>; without it the project is
                     built by its own Eleventy config (.eleventy.js,
                     eleventy.config.js …): the starter's builds content/,
                     a blog's its posts
-  --output <dir>    build into <dir> instead of _site/
+  --output <dir>    build into <dir> instead of _site/ (or the config's output)
   --strict          print warnings (small text, relative URLs, …) become errors
   -h, --help        show this text
 
@@ -40,11 +41,11 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const { help: _, ...values } = parsed.values;
   const started = performance.now();
   // Eleventy loads (most of a second) only once the arguments are known good: --help answers at once.
-  const { build, describeBuildError, functionDataSize } = await import("../lib/build/build.ts");
-  const output = values.output ?? "_site";
+  const { buildSite, describeBuildError, functionDataSize } = await import("../lib/build/build.ts");
+  let output: string;
   try {
     // Netlify sets URL, the site's address, during its builds. This is the build that gets deployed.
-    await build({ ...values, deploy: true, ...(process.env.URL ? { url: process.env.URL } : {}) });
+    ({ output } = await buildSite({ ...values, deploy: true, ...(process.env.URL ? { url: process.env.URL } : {}) }));
   } catch (error) {
     out.stderr(`${describeBuildError(error)}\n`);
     return 1;

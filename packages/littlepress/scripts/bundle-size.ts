@@ -4,10 +4,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { siteDataDir } from "../lib/model/site-paths.ts";
 import { projectNetlifyConfig } from "../lib/server/netlify-config.ts";
-import { scriptArgs } from "./cli.ts";
+import { answerUsage, EXIT, parseToolArgs, processOutput, runTool } from "./cli.ts";
 
 export const USAGE = `Usage: npm run bundle [-- <site>]
 
@@ -85,28 +84,23 @@ export async function bundleFunctions(root = process.cwd(), site = "_site"): Pro
 }
 
 /** The command line: one line per function. */
-function printBundles(site: string) {
-  bundleFunctions(process.cwd(), site).then(
-    (bundles) => {
-      // One column of names, as wide as the longest (deploy-succeeded-background is 27 characters).
-      const width = Math.max(16, ...bundles.map((b) => b.name.length));
-      for (const b of bundles) {
-        const [kib, files] = [(b.zipBytes / 1024).toFixed(0).padStart(8), String(b.siteFiles.length).padStart(6)];
-        const share = ((100 * b.zipBytes) / NETLIFY_ZIP_LIMIT).toFixed(1);
-        console.log(`${b.name.padEnd(width)} ${kib} KiB zipped, ${files} site files (${share}% of Netlify's 50 MiB)`);
-      }
-    },
-    (error: unknown) => {
-      console.error(`bundle: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseToolArgs(argv, { help: { type: "boolean", short: "h" } }, true);
+  const answered = answerUsage("bundle", parsed, USAGE, processOutput);
+  if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
+  if (parsed.positionals.length > 1) {
+    const problem = `give one site folder, not ${parsed.positionals.length}`;
+    return answerUsage("bundle", { error: problem }, USAGE, processOutput) ?? EXIT.usage;
+  }
+  const bundles = await bundleFunctions(process.cwd(), parsed.positionals[0] ?? "_site");
+  // One column of names, as wide as the longest (deploy-succeeded-background is 27 characters).
+  const width = Math.max(16, ...bundles.map((b) => b.name.length));
+  for (const b of bundles) {
+    const [kib, files] = [(b.zipBytes / 1024).toFixed(0).padStart(8), String(b.siteFiles.length).padStart(6)];
+    const share = ((100 * b.zipBytes) / NETLIFY_ZIP_LIMIT).toFixed(1);
+    console.log(`${b.name.padEnd(width)} ${kib} KiB zipped, ${files} site files (${share}% of Netlify's 50 MiB)`);
+  }
+  return EXIT.done;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = scriptArgs("bundle", USAGE, {}, true);
-  if (args && args.positionals.length > 1) {
-    console.error(`bundle: give one site folder, not ${args.positionals.length}; see --help`);
-    process.exitCode = 2;
-  } else if (args) printBundles(args.positionals[0] ?? "_site");
-}
+runTool("bundle", import.meta.url, main);

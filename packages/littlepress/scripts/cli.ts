@@ -1,10 +1,45 @@
 // What the command-line tools share: where output goes, how arguments are
-// read, and how --help and bad arguments are answered (usage on --help, exit 0;
-// one line and "see --help" on a mistake, exit 2; never a stack trace).
+// read, how --help and bad arguments are answered (usage on --help, exit 0;
+// one line and "see --help" on a mistake, exit 2), and the one error boundary
+// every command runs in (runTool): one exit code per kind of outcome (EXIT),
+// listed in every --help, and never a stack trace.
 import { shownLine } from "../lib/model/printer-name.ts";
 import { connect, createServer, type AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** The exit codes, one per kind of outcome, the same for every command. */
+export const EXIT = {
+  /** Done; a server stopped by Ctrl+C or SIGTERM. */
+  done: 0,
+  /** The work failed or found a problem, said on stderr or in its report (an answer, or a ToolFailure thrown). */
+  failed: 1,
+  /** A mistake in the arguments, said in one line (answerUsage). */
+  usage: 2,
+  /** An internal fault: anything else thrown, a bug or what the tool did not expect; said in one line. */
+  fault: 3,
+} as const;
+
+/** EXIT, as every command's --help ends (answerUsage adds it, so that no usage text can leave it out). */
+export const EXIT_CODES = `Exit codes (the same for every littlepress command):
+  0  done (a server: stopped by Ctrl+C or SIGTERM)
+  1  the work failed or found a problem, said on stderr or in the report
+  2  a mistake in the arguments, said in one line
+  3  an internal fault (a bug, or what the command did not expect): one line, no stack trace`;
+
+/**
+ * A failure a tool expects, which the person running it can act on (a port in use, a missing
+ * browser): thrown from anywhere in the tool, runTool says its message in one line and exits 1, or
+ * 2 when `usage` marks a mistake in the arguments.
+ */
+export class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Where a tool writes; tests pass their own to read it. */
 export interface Output {
@@ -33,9 +68,6 @@ type Parsed<O extends Options> = ReturnType<
   typeof parseArgs<{ args: string[]; allowPositionals: boolean; options: O }>
 >;
 
-/** Every tool takes -h and --help. */
-const HELP = { help: { type: "boolean", short: "h" } } as const;
-
 /**
  * Answers `--help` (exit 0) and bad arguments (one sentence and "see --help", exit 2);
  * returns undefined when the tool should go on with the parsed options. `parsed`
@@ -44,12 +76,12 @@ const HELP = { help: { type: "boolean", short: "h" } } as const;
 export function answerUsage(tool: string, parsed: object, usage: string, out: Output): number | undefined {
   const values = "values" in parsed ? (parsed.values as { help?: unknown }) : {};
   if ("help" in parsed || values.help === true) {
-    out.stdout(`${usage}\n`);
-    return 0;
+    out.stdout(`${usage}\n\n${EXIT_CODES}\n`);
+    return EXIT.done;
   }
   if ("error" in parsed) {
     out.stderr(`${tool}: ${String(parsed.error)}; see --help\n`);
-    return 2;
+    return EXIT.usage;
   }
   return undefined;
 }
@@ -73,26 +105,6 @@ function firstSentence(message: string): string {
   return sentence.charAt(0).toLowerCase() + sentence.slice(1);
 }
 
-/**
- * For a script run from package.json: reads process.argv with -h/--help added,
- * answers help and mistakes (setting the exit code), and then returns undefined;
- * otherwise returns the parsed arguments.
- */
-export function scriptArgs<O extends Options>(
-  tool: string,
-  usage: string,
-  options: O,
-  allowPositionals = false,
-): Parsed<O & typeof HELP> | undefined {
-  const parsed = parseToolArgs(process.argv.slice(2), { ...options, ...HELP }, allowPositionals);
-  const answered = answerUsage(tool, parsed, usage, processOutput);
-  if (answered !== undefined || "error" in parsed) {
-    process.exitCode = answered ?? 2;
-    return undefined;
-  }
-  return parsed;
-}
-
 /** What is wrong with a --timeout value (seconds, above 0 and at most 600), or undefined. */
 export function timeoutProblem(text: string): string | undefined {
   const n = Number(text);
@@ -102,21 +114,42 @@ export function timeoutProblem(text: string): string | undefined {
 }
 
 /**
- * Runs a tool's `main` when its file (`moduleUrl`, import.meta.url) is the
- * script node was started with: its answer is the exit code. Every expected
- * failure is an answer; a throw is a bug in the tool itself (exit 3).
+ * The one error boundary of every command: runs its `main` when its file (`moduleUrl`, import.meta.url) is
+ * the script node was started with, and exits with main's answer. Every expected failure is an answer, or a
+ * ToolFailure thrown (exit 1, or 2); anything else thrown, then or later (a server's stray rejection), is an
+ * internal fault: one line, exit 3. A long-running command answers once it runs, and stopOnSignals ends it.
  */
 export function runTool(tool: string, moduleUrl: string, main: (argv: string[]) => Promise<number>): void {
   if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  // Node's own answer to an error nobody caught is a stack trace and exit 1, which means "failed" here.
+  const uncaught = (error: unknown) => process.exit(sayFailure(tool, error, processOutput));
+  process.on("uncaughtException", uncaught);
+  process.on("unhandledRejection", uncaught);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
-      console.error(`${tool}: internal error: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 3;
+      process.exitCode = sayFailure(tool, error, processOutput);
     },
   );
+}
+
+/** The first line of an error's message: a browser's or a library's message goes on with a call log or a stack. */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
+}
+
+/** What was thrown out of a tool, said in one line (a library's message may go on with a call log); its exit code. */
+export function sayFailure(tool: string, error: unknown, out: Output): number {
+  const line = shownLine(firstLine(error));
+  if (!(error instanceof ToolFailure)) {
+    out.stderr(`${tool}: internal error: ${line}\n`);
+    return EXIT.fault;
+  }
+  out.stderr(`${tool}: ${line}\n`);
+  return error.usage ? EXIT.usage : EXIT.failed;
 }
 
 /**
@@ -156,7 +189,7 @@ export async function freePort(port: number, host = "127.0.0.1"): Promise<number
     );
   });
   if (answer === "accepted")
-    throw new Error(`port ${port} on ${host} is in use by another program; pick another with --port`);
+    throw new ToolFailure(`port ${port} on ${host} is in use by another program; pick another with --port`);
   return port;
 }
 
@@ -169,6 +202,19 @@ async function systemPickedPort(host: string): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
+}
+
+/**
+ * A server's start, for the commands that run one: what stops it (its address taken or refused, a
+ * netlify.toml it cannot serve) is the person's to act on, as "cannot start the server: …", exit 1.
+ */
+export async function serverStart<T>(started: Promise<T>): Promise<T> {
+  try {
+    return await started;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ToolFailure(`cannot start the server: ${message}`);
+  }
 }
 
 /** Ctrl+C and SIGTERM run `stop` (which lets the requests in flight finish), then exit 0. */

@@ -22,8 +22,9 @@ Runs the deliveries due now, as the scheduled function does on Netlify every
 platform did and POSTs what is to print to the printer's print key. The
 subscriptions are the local ones (made on the subscribe pages of npm start);
 the publications are served from the built site for the run. Like the
-scheduled function, a run starts no delivery it could not finish within 25
-seconds; what it leaves is taken by the next run (the report says how many).
+background function behind the scheduled one, a run starts no delivery it could
+not finish within 14 minutes; what it leaves is taken by the next run (the
+report says how many).
 Then it prints the site's push editions to the subscribers who have not had
 them yet (npm run push -- --help).
 
@@ -118,7 +119,8 @@ export function reportText(report: DeliveryReport, dryRun: boolean): string {
       : "") +
     (report.pruned ? `; ${plural(report.pruned, "old entry", "old entries")} pruned` : "") +
     (report.unknown
-      ? `; ${plural(report.unknown, "page")} sent with no answer (unknown: they may have printed, and are not sent again)`
+      ? `; ${plural(report.unknown, "page")} sent with no answer ` +
+        "(unknown: they may have printed, and are not sent again)"
       : "") +
     "\n";
   const lines = [...report.lines, ...report.paused].map(

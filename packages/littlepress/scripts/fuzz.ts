@@ -1,7 +1,7 @@
 // npm run fuzz -- --runs N: the property tests of the functions with N cases
 // per property (npm test runs 10,000).
 import { spawnSync } from "node:child_process";
-import { scriptArgs } from "./cli.ts";
+import { answerUsage, EXIT, parseToolArgs, processOutput, runTool } from "./cli.ts";
 
 export const USAGE = `Usage: npm run fuzz [-- --runs N]
 
@@ -15,17 +15,22 @@ Options:
 Example:
   npm run fuzz -- --runs 20000`;
 
+const OPTIONS = { runs: { type: "string", default: "100000" }, help: { type: "boolean", short: "h" } } as const;
+
 /** Runs vitest on test/fuzz; resolves to the exit code. */
-function main(runsText: string): number {
+function main(argv: string[]): Promise<number> {
+  const parsed = parseToolArgs(argv, OPTIONS, false);
+  const answered = answerUsage("fuzz", parsed, USAGE, processOutput);
+  if (answered !== undefined || "error" in parsed) return Promise.resolve(answered ?? EXIT.usage);
+  const runsText = parsed.values.runs;
   const runs = Number(runsText);
   if (!/^\d+$/.test(runsText) || !Number.isSafeInteger(runs) || runs < 1) {
-    console.error(`fuzz: --runs takes a whole number of cases per property, not "${runsText}"; see --help`);
-    return 2;
+    const problem = `--runs takes a whole number of cases per property, not "${runsText}"`;
+    return Promise.resolve(answerUsage("fuzz", { error: problem }, USAGE, processOutput) ?? EXIT.usage);
   }
   console.log(`fuzz: ${runs} cases per property`);
   const env = { ...process.env, LITTLEPRESS_FUZZ_RUNS: String(runs) };
-  return spawnSync("npx", ["vitest", "run", "test/fuzz"], { stdio: "inherit", env }).status ?? 1;
+  return Promise.resolve(spawnSync("npx", ["vitest", "run", "test/fuzz"], { stdio: "inherit", env }).status ?? 1);
 }
 
-const args = scriptArgs("fuzz", USAGE, { runs: { type: "string", default: "100000" } });
-if (args) process.exitCode = main(args.values.runs);
+runTool("fuzz", import.meta.url, main);

@@ -2,14 +2,16 @@
 // `littlepress <command> [options]`: the package's command line, the tools a
 // site's package.json runs (`"start": "littlepress start"`). Each command is
 // one of the scripts beside this file, run as if node had been started with
-// it, so that it reads its own arguments and answers its own --help.
+// it, so that it reads its own arguments, answers its own --help, and runs in
+// the one error boundary of every command (cli.ts's runTool, and its EXIT codes).
 import { pathToFileURL } from "node:url";
 import { siblingModule } from "../lib/build/package-files.ts";
+import { EXIT, EXIT_CODES, processOutput, sayFailure } from "./cli.ts";
 
 /** The commands, and what each does (the usage text lists them in this order). */
 const COMMANDS = {
-  new: "make a site of your own from the starter, with littlepress from the registry",
-  build: "build the site into _site/ (the functions' data into _site_data/)",
+  new: "make a site of your own from the starter, with this littlepress in vendor/ (or --from-registry)",
+  build: "build the site into _site/ or its config's output (the functions' data beside it, in _site_data/)",
   start: "build, serve on http://127.0.0.1:$PORT, and rebuild on every change",
   serve: "serve the site built last, as Netlify would",
   verify: "build, and check every publication and every variant through the server",
@@ -29,18 +31,23 @@ ${Object.entries(COMMANDS)
   .map(([name, what]) => `  ${name.padEnd(14)}${what}`)
   .join("\n")}
 
-littlepress <command> --help shows a command's options.`;
+littlepress <command> --help shows a command's options.
+
+${EXIT_CODES}`;
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === undefined || command === "--help" || command === "-h") {
   console.log(USAGE);
-  process.exitCode = command === undefined ? 2 : 0;
+  process.exitCode = command === undefined ? EXIT.usage : EXIT.done;
 } else if (!Object.hasOwn(COMMANDS, command)) {
   console.error(`littlepress: there is no command "${command}"; see --help`);
-  process.exitCode = 2;
+  process.exitCode = EXIT.usage;
 } else {
   // The script checks that it is the file node started with (cli.ts's runTool), and reads its arguments after it.
   const script = siblingModule(`./${command}`, import.meta.url);
   process.argv = [process.argv[0]!, script, ...rest];
-  await import(pathToFileURL(script).href);
+  // A command that cannot even load (a broken install) is a fault too: one line, exit 3.
+  await import(pathToFileURL(script).href).catch((error: unknown) => {
+    process.exitCode = sayFailure(command, error, processOutput);
+  });
 }

@@ -1,42 +1,78 @@
 // littlepress new <folder>: a site of your own, made from the starter this runs
 // in (the littlepress repository's root, or a site made from it). It copies the
-// starter's files, not the package (packages/), the repository's CI (.ci/),
-// git's and npm's folders or what the tools leave, and writes a package.json
-// that takes littlepress from the registry like any dependency: no workspace,
-// and no package-lock.json of the repository's, which links littlepress to
-// packages/littlepress (a copy with it installs nothing there, and npm start
-// answers "littlepress: not found"). npm then resolves the site's own lockfile,
-// so that the README's `npm ci && npm start` works in it as it is.
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+// starter's own files, by name (STARTER_FILES), and nothing else: not the
+// package (packages/), the repository's CI (.ci/), git's and npm's folders,
+// what the tools leave, nor anything of the author's there (a .env holding the
+// sealing key or a Netlify token, an .npmrc with a registry token, an
+// editor's .vscode/), which a list of what to leave out would miss the day
+// someone has one; and the new site's .gitignore ignores .env (SITE_IGNORES).
+// It writes a package.json with no workspace, and no package-lock.json of the
+// repository's, which links littlepress to packages/littlepress (a copy with
+// it installs nothing there, and npm start answers "littlepress: not found").
+// The site carries the engine it was made from, packed, in vendor/ (VENDOR),
+// and its package.json names that file: no public registry holds the name
+// littlepress for this project yet, so `^0.2.0` from the registry was a 404
+// today, and whoever published the name later would have run their code as
+// every new site's build tool. --from-registry takes it from the registry, for
+// once the project has published it there. npm then resolves the site's own
+// lockfile, so that the README's `npm ci && npm start` works in it as it is.
+import { execFile, spawn } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
-import { packageFile } from "../lib/build/package-files.ts";
+import { promisify } from "node:util";
+import { PACKAGE_ROOT, packageFile } from "../lib/build/package-files.ts";
 import { answerUsage, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
 /**
- * What the littlepress repository holds besides the starter: the package, the
- * repository's CI, git's and npm's folders, the workspace's lockfile, and what
- * the tools leave (a name starting with _site is built output too, and a .log
- * file a tool's log, as the repository's .gitignore has them: notStarter).
+ * The starter's own files and folders, at its root: all a new site is made
+ * of, besides the package.json written for it. Inside these folders, a name
+ * starting with "." is not copied either (the starter has none there).
  */
-export const NOT_STARTER: ReadonlySet<string> = new Set([
-  ".git",
-  ".ci",
-  "packages",
-  "node_modules",
-  "package-lock.json",
-  "_site",
-  "_site_data",
-  ".test-work",
-  ".cache",
-  ".netlify",
-  ".littlepress",
-  "preview",
-]);
+export const STARTER_FILES: readonly string[] = [
+  ".eleventy.js",
+  ".github",
+  ".gitignore",
+  ".prettierignore",
+  ".prettierrc.json",
+  "LICENSE",
+  "README.md",
+  "content",
+  "eslint.config.js",
+  "functions",
+  "layouts",
+  "netlify.toml",
+  "scripts",
+  "test",
+  "tsconfig.json",
+  "vitest.config.ts",
+];
 
-/** Whether a top-level entry of the repository stays out of a new site. */
-export const notStarter = (entry: string) =>
-  NOT_STARTER.has(entry) || entry.startsWith("_site") || entry.endsWith(".log");
+/** What the new site's .gitignore has, whatever the starter's had: a .env holds secrets, and `git add -A` takes all. */
+export const SITE_IGNORES: readonly string[] = [".env", ".env.*"];
+
+/** Whether a path inside the starter (relative to it, "/"-separated) is copied into a new site. */
+export function starterFile(relative: string): boolean {
+  const [top, ...rest] = relative.split(/[\\/]/);
+  return STARTER_FILES.includes(top!) && !rest.some((part) => part.startsWith("."));
+}
+
+/** The new site's .gitignore: the starter's, with SITE_IGNORES added where it lacks them. */
+export function siteGitignore(starter: string): string {
+  const lines = new Set(starter.split(/\r?\n/).map((line) => line.trim()));
+  const missing = SITE_IGNORES.filter((rule) => !lines.has(rule));
+  if (!missing.length) return starter;
+  const text = starter && !starter.endsWith("\n") ? `${starter}\n` : starter;
+  return `${text}${text ? "\n" : ""}# Secrets (the sealing key, tokens): never committed\n${missing.join("\n")}\n`;
+}
 
 /**
  * The repository's devDependencies that only its own CI uses (.ci/tests: a
@@ -58,16 +94,17 @@ export interface PackageJson {
 
 /**
  * The new site's package.json: the starter's, named `name`, with no
- * workspaces, littlepress `^<version>` from the registry, without the
+ * workspaces, littlepress as `littlepress` says (a `file:` tarball in vendor/,
+ * or `^<version>` from the registry), without the
  * repository's own devDependencies, and without the overrides scoped to a
  * package the site does not depend on (the kit's netlify-cli, verdaccio),
  * which would change nothing there. Fields keep the starter's order.
  */
-export function sitePackage(starter: PackageJson, name: string, version: string): PackageJson {
+export function sitePackage(starter: PackageJson, name: string, littlepress: string): PackageJson {
   const { workspaces: _workspaces, ...site } = structuredClone(starter);
   site.name = name;
   site.version = "0.1.0";
-  site.dependencies = { ...starter.dependencies, littlepress: `^${version}` };
+  site.dependencies = { ...starter.dependencies, littlepress };
   site.devDependencies = Object.fromEntries(
     Object.entries(starter.devDependencies ?? {}).filter(([dependency]) => !REPOSITORY_ONLY.includes(dependency)),
   );
@@ -78,6 +115,59 @@ export function sitePackage(starter: PackageJson, name: string, version: string)
   if (overrides.length) site.overrides = Object.fromEntries(overrides);
   else delete site.overrides;
   return site;
+}
+
+/** The new site's folder for the engine's tarball, which its package.json names (`file:vendor/<tarball>`). */
+export const VENDOR = "vendor";
+
+/**
+ * The starter's own tarball of littlepress, when its package.json names one
+ * (`file:<path>.tgz`) that is there: the starter is a site made by littlepress
+ * new, whose node_modules/littlepress (this running package) was installed from
+ * that file, so the new site gets the same bytes, and the same integrity in its
+ * lockfile. Otherwise (the repository's workspace, or a site that moved to the
+ * registry), undefined: the running package is packed instead (packEngine).
+ */
+export function starterTarball(source: string, starter: PackageJson): string | undefined {
+  const file = /^file:(.+\.tgz)$/.exec(starter.dependencies?.littlepress ?? "")?.[1];
+  const at = file && path.resolve(source, file);
+  return at && existsSync(at) ? at : undefined;
+}
+
+const execFileAsync = promisify(execFile);
+/** npm as a child process takes it: npm.cmd through a shell on Windows. */
+const WINDOWS = process.platform === "win32";
+const NPM = WINDOWS ? "npm.cmd" : "npm";
+
+/**
+ * Packs the running package (PACKAGE_ROOT) into `destination` with `npm pack`,
+ * and returns the tarball's path. --ignore-scripts: what runs is the compiled
+ * package as it is (dist/), and its prepare (tsc) needs the repository's
+ * devDependencies, which an installed copy has not.
+ */
+export async function packEngine(destination: string): Promise<string> {
+  const { stdout } = await execFileAsync(
+    NPM,
+    ["pack", "--json", "--ignore-scripts", "--pack-destination", destination],
+    { cwd: PACKAGE_ROOT, shell: WINDOWS, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  return path.join(destination, path.basename(filename));
+}
+
+/** Puts the engine's tarball in `target`'s vendor/ (the starter's, or the running package packed); its file name. */
+async function vendorEngine(
+  source: string,
+  starter: PackageJson,
+  target: string,
+  pack: typeof packEngine,
+): Promise<string> {
+  const folder = path.join(target, VENDOR);
+  mkdirSync(folder, { recursive: true });
+  const carried = starterTarball(source, starter);
+  if (!carried) return path.basename(await pack(folder));
+  copyFileSync(carried, path.join(folder, path.basename(carried)));
+  return path.basename(carried);
 }
 
 /** An npm package name from a folder's name: lowercase, URL-safe, never empty. */
@@ -131,42 +221,67 @@ export const USAGE = `Usage: littlepress new <folder> [options]
 
 Makes a site of your own in <folder> (new, or empty) from the starter this runs
 in: the littlepress repository's root (or a site made from it), its content/,
-layouts/, functions/, test/, scripts/ and settings, but not the package
-(packages/), the repository's CI (.ci/), node_modules/, built output or the
-repository's package-lock.json. Its package.json takes littlepress from the
-registry (^ the version running), with no workspace; npm then resolves the
-site's own package-lock.json (npm install --package-lock-only), so that
-\`npm ci && npm start\` works there.
+layouts/, functions/, test/, scripts/ and settings, and nothing else: not the
+package (packages/), the repository's CI (.ci/), node_modules/, built output,
+the repository's package-lock.json, or a file of yours there such as .env or
+.npmrc. The site's .gitignore ignores .env. The site carries the littlepress
+that runs this, packed, as vendor/littlepress-<version>.tgz (the starter's own
+tarball, when it has one), and its package.json names that file, with no
+workspace: no public registry holds littlepress for this project yet, so it
+installs with none. npm then resolves the site's own package-lock.json (npm
+install --package-lock-only), so that \`npm ci && npm start\` works there.
+
+Once littlepress is published under the project's name, move a site to the
+registry with \`npm install littlepress@<version>\` there (then delete
+vendor/), or make it with --from-registry.
 
 Options:
-  --no-install   copy only, with no package-lock.json (run npm install there)
-  -h, --help     show this text
+  --from-registry  littlepress from the registry (^ the version running), no
+                   vendor/: only once the project has published it there
+  --no-install     copy only, with no package-lock.json (run npm install there)
+  -h, --help       show this text
 
-Exit code: 0 the site is made; 1 the folder or the starter will not do, or npm
-failed (the copy is left there); 2 a mistake in the arguments.
+The folder or the starter will not do, or npm failed, is exit 1 (when npm
+failed, the copy is left there).
 
 Example:
   npx littlepress new ../my-press && cd ../my-press && npm ci && npm start`;
 
 const OPTIONS = {
+  "from-registry": { type: "boolean" },
   "no-install": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 /** Runs npm in `cwd` with the terminal's output; resolves to its exit code. */
 export function npm(args: string[], cwd: string): Promise<number> {
-  const windows = process.platform === "win32";
-  const child = spawn(windows ? "npm.cmd" : "npm", args, { cwd, stdio: "inherit", shell: windows });
+  const child = spawn(NPM, args, { cwd, stdio: "inherit", shell: WINDOWS });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
+/** Copies the starter's own files (starterFile) from `source` into `target`, and writes the site's .gitignore. */
+function copyStarter(source: string, target: string): void {
+  for (const entry of readdirSync(source).filter((name) => starterFile(name)))
+    cpSync(path.join(source, entry), path.join(target, entry), {
+      recursive: true,
+      filter: (from) => starterFile(path.relative(source, from)),
+    });
+  const ignore = path.join(source, ".gitignore");
+  const starterIgnores = existsSync(ignore) ? readFileSync(ignore, "utf8") : "";
+  writeFileSync(path.join(target, ".gitignore"), siteGitignore(starterIgnores));
+}
+
 export async function main(
   argv: string[],
   out: Output = processOutput,
-  { cwd = process.cwd(), runNpm = npm }: { cwd?: string; runNpm?: typeof npm } = {},
+  {
+    cwd = process.cwd(),
+    runNpm = npm,
+    pack = packEngine,
+  }: { cwd?: string; runNpm?: typeof npm; pack?: typeof packEngine } = {},
 ): Promise<number> {
   const parsed = parseToolArgs(argv, OPTIONS);
   const answered = answerUsage("new", parsed, USAGE, out);
@@ -191,16 +306,25 @@ export async function main(
   if (cannot) return fail(`cannot make a site in ${shown(cwd, target)}: ${cannot}`);
 
   mkdirSync(target, { recursive: true });
-  const entries = readdirSync(source).filter((entry) => !notStarter(entry));
-  for (const entry of entries) cpSync(path.join(source, entry), path.join(target, entry), { recursive: true });
-  const { version } = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
-  const site = sitePackage(starter, siteName(target), version);
-  writeFileSync(path.join(target, "package.json"), `${JSON.stringify(site, null, 2)}\n`);
+  copyStarter(source, target);
   const where = shown(cwd, target);
-  out.stdout(
-    `new: copied the starter from ${shown(cwd, source)} into ${where}/, ` +
-      `with littlepress ${site.dependencies!.littlepress} from the registry\n`,
-  );
+  const { version } = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
+  let littlepress = `^${version}`;
+  let from = "from the registry";
+  if (!values["from-registry"]) {
+    let tarball: string;
+    try {
+      tarball = await vendorEngine(source, starter, target, pack);
+    } catch (error) {
+      const said = error instanceof Error ? error.message : String(error);
+      return fail(`could not put littlepress into ${where}/${VENDOR}/ (${said}); the rest of the site is copied there`);
+    }
+    littlepress = `file:${VENDOR}/${tarball}`;
+    from = `from ${VENDOR}/${tarball}: the one running, packed, which installs with no registry`;
+  }
+  const site = sitePackage(starter, siteName(target), littlepress);
+  writeFileSync(path.join(target, "package.json"), `${JSON.stringify(site, null, 2)}\n`);
+  out.stdout(`new: copied the starter from ${shown(cwd, source)} into ${where}/, with littlepress ${from}\n`);
 
   let next = "npm ci && npm start";
   if (values["no-install"]) next = "npm install && npm start";

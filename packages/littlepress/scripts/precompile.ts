@@ -6,14 +6,13 @@
 // - lib/build/desk-model: the desk's bundle of the model's rules (deskModelScript).
 // Not shipped: the package carries its output.
 import { writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import { deskModelScript } from "../lib/build/desk-model.ts";
 import { packageFile } from "../lib/build/package-files.ts";
 import { publicationSchema } from "../lib/model/publication-schema.ts";
 import { VALIDATOR_OPTIONS } from "../lib/model/publication-validator.ts";
-import { scriptArgs } from "./cli.ts";
+import { answerUsage, EXIT, parseToolArgs, processOutput, runTool } from "./cli.ts";
 
 const MADE = "// Made by scripts/precompile.ts (npm run prepare)";
 
@@ -62,11 +61,10 @@ Options:
 Example:
   npm run prepare`;
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && scriptArgs("prepare", USAGE, {})) {
-  try {
-    for (const { file, make } of PRECOMPILED) writeFileSync(file, await make());
-  } catch (error) {
-    console.error(`prepare: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
-}
+runTool("prepare", import.meta.url, async (argv) => {
+  const parsed = parseToolArgs(argv, { help: { type: "boolean", short: "h" } }, false);
+  const answered = answerUsage("prepare", parsed, USAGE, processOutput);
+  if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
+  for (const { file, make } of PRECOMPILED) writeFileSync(file, await make());
+  return EXIT.done;
+});

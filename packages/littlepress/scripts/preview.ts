@@ -6,9 +6,7 @@
 // on paper and warns about what will not print as it shows. The work is in
 // scripts/preview/.
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { PreviewError } from "./preview/errors.ts";
-import type { PreviewOptions } from "./preview/run.ts";
+import type { PreviewOptions, PreviewResult } from "./preview/run.ts";
 import { formatSummary, printWarnings } from "./preview/summary.ts";
 import {
   answerUsage,
@@ -16,6 +14,7 @@ import {
   inertOutput,
   parseToolArgs,
   processOutput,
+  runTool,
   timeoutProblem,
   type Output,
 } from "./cli.ts";
@@ -91,64 +90,58 @@ export function parsePreviewArgs(argv: string[]): Parsed {
   };
 }
 
-/** Runs the preview as the command line does; resolves to the exit code (0 done, 1 failed, 2 bad arguments). */
+/**
+ * Runs the preview as the command line does; resolves to the exit code (cli.ts's EXIT). What it cannot do
+ * for the person running it (preview/errors.ts's PreviewError) is thrown to runTool, which says it.
+ */
 export async function main(argv: string[], raw: Output = processOutput): Promise<number> {
   const out = inertOutput(raw);
   const parsed = parsePreviewArgs(argv);
   const answered = answerUsage("preview", parsed, USAGE, out);
   if (answered !== undefined || !("options" in parsed)) return answered ?? 2;
   const started = performance.now();
-  try {
-    // The preview's modules (Eleventy, Chromium's driver) load once the arguments are known good.
-    const { preview } = await import("./preview/run.ts");
-    const result = await preview({ ...parsed.options, progress: (line) => out.stderr(`preview: ${line}\n`) });
-    out.stdout(formatSummary(result.rows));
-    const folder = parsed.options.out ?? "preview";
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const editions = new Set(result.rows.filter((r) => r.error === undefined).map((r) => `${r.slug}\u0000${r.key}`))
-      .size;
-    // Every edition with every setting a subscriber can have; identical pages are rendered once.
-    const variants =
-      result.variants > editions
-        ? ` (${plural(result.variants, "variant")} with every setting, ${plural(result.pages, "distinct page")})`
-        : "";
-    out.stdout(
-      `\n${plural(editions, "edition")}${variants} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`,
-    );
-    const copied = result.publications.filter((p) => p.copiedTo).length;
-    out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
-    for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);
-    const warnings = printWarnings(result.rows);
-    for (const warning of warnings) out.stderr(`preview: warning: ${warning}\n`);
-    if (result.failures) {
-      out.stderr(`preview: ${plural(result.failures, "edition")} could not be rendered (marked ✗ above)\n`);
-      return 1;
-    }
-    if (parsed.strict && warnings.length) {
-      out.stderr(`preview: --strict: ${plural(warnings.length, "warning")}, failing\n`);
-      return 1;
-    }
-    return 0;
-  } catch (error) {
-    if (error instanceof PreviewError) {
-      out.stderr(`preview: ${error.message}\n`);
-      return error.usage ? 2 : 1;
-    }
-    // Not a mistake of the person running it: say what happened, still without a stack trace.
-    out.stderr(`preview: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
+  // The preview's modules (Eleventy, Chromium's driver) load once the arguments are known good.
+  const { preview } = await import("./preview/run.ts");
+  const result = await preview({ ...parsed.options, progress: (line) => out.stderr(`preview: ${line}\n`) });
+  return reportPreview(result, parsed, performance.now() - started, out);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  eleventyRunsOnce();
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`preview: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
+/** The summary, the warnings and what failed, as the command prints them after a preview; the exit code. */
+function reportPreview(
+  result: PreviewResult,
+  parsed: { options: PreviewOptions; strict: boolean },
+  ms: number,
+  out: Output,
+): number {
+  out.stdout(formatSummary(result.rows));
+  const folder = parsed.options.out ?? "preview";
+  const seconds = (ms / 1000).toFixed(1);
+  const editions = new Set(result.rows.filter((r) => r.error === undefined).map((r) => `${r.slug}\u0000${r.key}`)).size;
+  // Every edition with every setting a subscriber can have; identical pages are rendered once.
+  const variants =
+    result.variants > editions
+      ? ` (${plural(result.variants, "variant")} with every setting, ${plural(result.pages, "distinct page")})`
+      : "";
+  out.stdout(
+    `\n${plural(editions, "edition")}${variants} in ${seconds} s, written to ${folder}${path.sep}<slug>${path.sep}`,
   );
+  const copied = result.publications.filter((p) => p.copiedTo).length;
+  out.stdout(copied ? ` and copied into the site (shown on each publication's page)\n` : "\n");
+  for (const file of result.readmeFiles) out.stdout(`README image: ${file}\n`);
+  const warnings = printWarnings(result.rows);
+  for (const warning of warnings) out.stderr(`preview: warning: ${warning}\n`);
+  if (result.failures) {
+    out.stderr(`preview: ${plural(result.failures, "edition")} could not be rendered (marked ✗ above)\n`);
+    return 1;
+  }
+  if (parsed.strict && warnings.length) {
+    out.stderr(`preview: --strict: ${plural(warnings.length, "warning")}, failing\n`);
+    return 1;
+  }
+  return 0;
 }
+
+runTool("preview", import.meta.url, (argv) => {
+  eleventyRunsOnce();
+  return main(argv);
+});

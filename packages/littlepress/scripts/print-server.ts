@@ -10,11 +10,11 @@ import path from "node:path";
 import { shownLine, shownText } from "../lib/model/printer-name.ts";
 import { fileStore } from "../lib/platform/stores/state-store.ts";
 import { startChromium } from "./browser.ts";
-import { answerUsage, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
+import { answerUsage, EXIT, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
 import { Renderers } from "./print/escpos-print.ts";
 import { readPrintersConfig, runHomePrinters } from "./print/home-printers.ts";
 import { firstLine } from "./preview/errors.ts";
-import { HOME_USAGE, mainHome } from "./print-server-home.ts";
+import { HOME_USAGE, mainHome, type HomeValues } from "./print-server-home.ts";
 
 export const USAGE = `Usage: littlepress print-server [--db print-server.db] [options]
        littlepress print-server --config printers.json [options]
@@ -47,7 +47,10 @@ Options of --config:
   --interval <s>      seconds between runs (default 60)
   --once              one run, then exit
   --at <time>         with --once: run as if it were this instant (ISO 8601)
-  -h, --help          show this text`;
+  -h, --help          show this text
+
+Example:
+  littlepress print-server --config printers.json --once`;
 
 const OPTIONS = {
   config: { type: "string" },
@@ -63,39 +66,31 @@ const OPTIONS = {
   import: { type: "string" },
 } as const;
 
+/** The printers' file, as read (scripts/print/home-printers.ts). */
+type PrintersConfig = Exclude<ReturnType<typeof readPrintersConfig>, { problems: string[] }>;
+
+/** What the arguments ask for, once they are known good. */
+interface ServerArgs {
+  config: string;
+  interval: number;
+  once: boolean;
+  at: Date | undefined;
+}
+
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
-  const parsed = parseToolArgs(argv, OPTIONS, false);
-  const answered = answerUsage("print-server", parsed, USAGE, out);
-  if (answered !== undefined || "error" in parsed) return answered ?? 2;
-  const { values } = parsed;
-  const usage = (problem: string) => answerUsage("print-server", { error: problem }, USAGE, out) ?? 2;
-  if (!values.config) return mainHome(values, out, usage);
-  const interval = Number(values.interval ?? 60);
-  if (!(interval >= 1 && interval <= 3600)) return usage("--interval is seconds from 1 to 3600");
-  const at = values.at === undefined ? undefined : new Date(values.at);
-  if (at && Number.isNaN(at.getTime())) return usage(`--at: "${values.at}" is not a time (ISO 8601)`);
-  if (at && !values.once) return usage("--at goes with --once");
-  const fail = (line: string) => {
-    out.stderr(`print-server: ${line}\n`);
-    return 1;
-  };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(values.config, "utf8"));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return fail(`${values.config}: ${code === "ENOENT" ? "no such file" : firstLine(error)}`);
-  }
-  const config = readPrintersConfig(raw);
-  if ("problems" in config) {
-    for (const problem of config.problems) out.stderr(`print-server: ${values.config}: ${problem}\n`);
-    return 1;
-  }
+  const args = serverArgs(argv, out);
+  if (typeof args === "number") return args;
+  if ("home" in args) return mainHome(args.home, out, args.usage); // no --config: the household's server
+  const config = await readConfig(args.config, out);
+  if (typeof config === "number") return config;
   const chromium = await startChromium();
-  if ("problem" in chromium) return fail(chromium.problem);
+  if ("problem" in chromium) {
+    out.stderr(`print-server: ${chromium.problem}\n`);
+    return EXIT.failed;
+  }
   const { browser } = chromium;
   const renderers = new Renderers(browser);
-  const store = fileStore(path.resolve(path.dirname(values.config), config.state ?? "print-state"));
+  const store = fileStore(path.resolve(path.dirname(args.config), config.state ?? "print-state"));
   const run = async (now: Date) => {
     const statuses = await runHomePrinters(config.printers, { store, renderers, at: now });
     // A status line carries what the publication chose (its name, its ETag): one line, cleaned.
@@ -105,15 +100,59 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     await renderers.close();
     await browser.close();
   };
-  if (values.once) {
+  if (args.once) {
     try {
-      await run(at ?? new Date());
-      return 0;
+      await run(args.at ?? new Date());
+      return EXIT.done;
     } finally {
       await close();
     }
   }
-  out.stdout(`print-server: ${config.printers.length} printers, a run every ${interval} s; Ctrl+C stops\n`);
+  out.stdout(`print-server: ${config.printers.length} printers, a run every ${args.interval} s; Ctrl+C stops\n`);
+  runEvery(args.interval, run, close, out);
+  return EXIT.done;
+}
+
+/** The arguments, or the exit code of --help or of a mistake in them (said). */
+function serverArgs(
+  argv: string[],
+  out: Output,
+): ServerArgs | { home: HomeValues; usage: (problem: string) => number } | number {
+  const parsed = parseToolArgs(argv, OPTIONS, false);
+  const answered = answerUsage("print-server", parsed, USAGE, out);
+  if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
+  const { values } = parsed;
+  const usage = (problem: string) => answerUsage("print-server", { error: problem }, USAGE, out) ?? EXIT.usage;
+  if (!values.config) return { home: values, usage };
+  const interval = Number(values.interval ?? 60);
+  if (!(interval >= 1 && interval <= 3600)) return usage("--interval is seconds from 1 to 3600");
+  const at = values.at === undefined ? undefined : new Date(values.at);
+  if (at && Number.isNaN(at.getTime())) return usage(`--at: "${values.at}" is not a time (ISO 8601)`);
+  if (at && !values.once) return usage("--at goes with --once");
+  return { config: values.config, interval, once: values.once ?? false, at };
+}
+
+/** The printers' file, or exit 1 with what is wrong with it (said). */
+async function readConfig(file: string, out: Output): Promise<PrintersConfig | number> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    // No such file, or not JSON, is the person's to fix (exit 1); a file that is there and cannot be read
+    // (a folder, no permission) is what the command did not expect: runTool says it, exit 3.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && code !== "ENOENT") throw error;
+    out.stderr(`print-server: ${file}: ${code === "ENOENT" ? "no such file" : firstLine(error)}\n`);
+    return EXIT.failed;
+  }
+  const config = readPrintersConfig(raw);
+  if (!("problems" in config)) return config;
+  for (const problem of config.problems) out.stderr(`print-server: ${file}: ${problem}\n`);
+  return EXIT.failed;
+}
+
+/** Runs `run` now and `interval` seconds after each run ends, until Ctrl+C or SIGTERM (after the run in flight). */
+function runEvery(interval: number, run: (now: Date) => Promise<void>, close: () => Promise<void>, out: Output) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -132,7 +171,6 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     });
   };
   loop();
-  return new Promise<number>(() => undefined); // runs until a signal
 }
 
 runTool("print-server", import.meta.url, main);

@@ -50,8 +50,8 @@ Only the publication's own origin is asked; redirects are not followed; an
 edition over 4 MiB or slower than the timeout is refused. A host name must
 resolve to a public address; write a home server's address as an IP.
 
-Exit code: 0 printed, or nothing to print (204, 410); 1 the publication or the
-printer failed; 2 a mistake in the arguments.
+Nothing to print (204, 410) is done, exit 0; the publication or the printer
+failing is exit 1.
 
 Example:
   littlepress print https://press.example/almanac/ --to tcp://192.168.1.50:9100 --width 576`;
@@ -77,6 +77,8 @@ export interface PrintUse {
   browser?: Browser;
   /** Each try's limit to send the job (default: jobTimeoutMs of the job's size, escpos-send.ts). */
   sendTimeoutMs?: number;
+  /** The most memory the page may hold, in MiB (default: PAGE_MEMORY_MIB, preview/memory-ceiling.ts). */
+  memoryMiB?: number;
 }
 
 export async function main(argv: string[], out: Output = processOutput, use: PrintUse = {}): Promise<number> {
@@ -161,7 +163,7 @@ export async function main(argv: string[], out: Output = processOutput, use: Pri
   const chromium = use.browser ? { browser: use.browser } : await startChromium();
   if ("problem" in chromium) return fail(chromium.problem);
   const { browser } = chromium;
-  const renderers = new Renderers(browser, values.timeout ? Number(values.timeout) * 1000 : undefined);
+  const renderers = new Renderers(browser, values.timeout ? Number(values.timeout) * 1000 : undefined, use.memoryMiB);
   try {
     const header = { at: new Date(time.ms), from: meta.name, timeZone: zone };
     const printed = await printPage(renderers, printer, { html: edition.html!, origin: edition.url }, header, (line) =>
@@ -189,7 +191,8 @@ export async function main(argv: string[], out: Output = processOutput, use: Pri
     // every byte; CUPS queued it.
     const taken =
       to.kind === "tcp"
-        ? "the whole job left this computer and the printer closed the connection (whether it printed all of it is not known)"
+        ? "the whole job left this computer and the printer closed the connection " +
+          "(whether it printed all of it is not known)"
         : to.kind === "device"
           ? "every byte written to the device"
           : "queued with CUPS";

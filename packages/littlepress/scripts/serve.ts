@@ -2,10 +2,19 @@
 // the functions, without watching. Fit to run behind a reverse proxy
 // (docs/deploying-and-self-hosting.md: "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import ipaddr from "ipaddr.js";
 import { siteIndexOf } from "../lib/edge/site-index.ts";
-import { listenPort, scriptArgs, stopOnSignals } from "./cli.ts";
+import {
+  answerUsage,
+  EXIT,
+  listenPort,
+  parseToolArgs,
+  processOutput,
+  runTool,
+  serverStart,
+  stopOnSignals,
+  type Output,
+} from "./cli.ts";
 
 export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)
 
@@ -30,38 +39,38 @@ Options:
 Example:
   npm run build && npm run serve -- --host 127.0.0.1 --port 3000`;
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const text = { type: "string" } as const;
-  const args = scriptArgs("serve", USAGE, { host: text, port: text, site: text, "trust-proxy": text });
-  if (args) {
-    const { host = process.env.HOST ?? "127.0.0.1", site = "_site" } = args.values;
-    const trustProxy = (args.values["trust-proxy"] ?? "")
-      .split(",")
-      .map((p) => p.trim())
-      .filter(Boolean);
-    const listen = listenPort(args.values.port);
-    if ("problem" in listen) {
-      console.error(`serve: ${listen.problem}; see --help`);
-      process.exitCode = 2;
-    } else {
-      // The server (Hono, the functions) loads once the arguments are known good: --help answers at once.
-      import("../lib/server/server.ts")
-        .then(({ startServer }) => startServer({ port: listen.port, host, siteDir: site, trustProxy }))
-        .then(
-          (server) => {
-            stopOnSignals(() => server.shutdown());
-            const warning = builtForWarning(site, siteIndexOf(path.resolve(site)).url, server.url);
-            console.log(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)`);
-            if (warning) console.warn(warning);
-          },
-          (error: Error) => {
-            console.error(`littlepress: cannot start the server: ${error.message}`);
-            process.exitCode = 1;
-          },
-        );
-    }
-  }
+const TEXT = { type: "string" } as const;
+const OPTIONS = {
+  host: TEXT,
+  port: TEXT,
+  site: TEXT,
+  "trust-proxy": TEXT,
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Reads the arguments, and serves the site once they are known good; resolves once it serves. */
+export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+  const parsed = parseToolArgs(argv, OPTIONS, false);
+  const answered = answerUsage("serve", parsed, USAGE, out);
+  if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
+  const { host = process.env.HOST ?? "127.0.0.1", site = "_site" } = parsed.values;
+  const trustProxy = (parsed.values["trust-proxy"] ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const listen = listenPort(parsed.values.port);
+  if ("problem" in listen) return answerUsage("serve", { error: listen.problem }, USAGE, out) ?? EXIT.usage;
+  // The server (Hono, the functions) loads once the arguments are known good: --help answers at once.
+  const { startServer } = await import("../lib/server/server.ts");
+  const server = await serverStart(startServer({ port: listen.port, host, siteDir: site, trustProxy }));
+  stopOnSignals(() => server.shutdown());
+  const warning = builtForWarning(site, siteIndexOf(path.resolve(site)).url, server.url);
+  out.stdout(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)\n`);
+  if (warning) out.stderr(`${warning}\n`);
+  return EXIT.done;
 }
+
+runTool("serve", import.meta.url, main);
 
 /** A name or address of this machine only: localhost, loopback, or "every interface". */
 function localHost(hostname: string): boolean {

@@ -57,9 +57,10 @@ export const USAGE = `Usage: npm run sirius [-- options]
 A local stand-in for sirius, the print-key service of Little Printers, on
 http://127.0.0.1:${DEFAULT_PORT}/. It answers print keys as sirius does, and writes
 each print as the 1-bit PNG a Little Printer would print (sirius's page, 384 px
-wide, cut at 10,000 px, dithered), with one line a print in the terminal. It
-answers a print at once and renders it after, in a Chromium (${CHROMIUM})
-started on the first print. SIGTERM or Ctrl+C stops it.
+wide, cut at 10,000 px, dithered), with one line a print in the terminal. As
+sirius does, it answers a print only once it has rendered it, one print at a
+time, in a Chromium (${CHROMIUM}) started on the first print: prints sent
+together are answered one after another. SIGTERM or Ctrl+C stops it.
 
 List it in content/site.json's print_key_origins as
 {"origin": "http://127.0.0.1:${DEFAULT_PORT}", "private": true}, subscribe with

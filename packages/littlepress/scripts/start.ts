@@ -3,8 +3,18 @@
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
 import { spawn } from "node:child_process";
-import { pathToFileURL } from "node:url";
-import { freePort, listenPort, processOutput, scriptArgs, stopOnSignals } from "./cli.ts";
+import {
+  answerUsage,
+  EXIT,
+  freePort,
+  listenPort,
+  parseToolArgs,
+  processOutput,
+  runTool,
+  serverStart,
+  stopOnSignals,
+  type Output,
+} from "./cli.ts";
 import { nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
 import type { LocalServer } from "../lib/server/server.ts";
 
@@ -26,19 +36,29 @@ Options:
 Example:
   PORT=3000 npm start`;
 
-async function main(values: { port?: string; content?: string; output?: string }): Promise<number | undefined> {
+const FOLDER = { type: "string" } as const;
+const OPTIONS = { port: FOLDER, content: FOLDER, output: FOLDER, help: { type: "boolean", short: "h" } } as const;
+
+/** Reads the arguments, and starts the site (startLive) once they are known good; resolves once it serves. */
+export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+  const parsed = parseToolArgs(argv, OPTIONS, false);
+  const answered = answerUsage("start", parsed, USAGE, out);
+  if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
   // The starter's content/ (starterContent), else the project by its own Eleventy config (a blog).
-  const { content = starterContent(), output = "_site" } = values;
-  const listen = listenPort(values.port);
-  if ("problem" in listen) {
-    processOutput.stderr(`start: ${listen.problem}; see --help\n`);
-    return 2;
-  }
+  const { content = starterContent(), output = "_site" } = parsed.values;
+  const listen = listenPort(parsed.values.port);
+  if ("problem" in listen) return answerUsage("start", { error: listen.problem }, USAGE, out) ?? EXIT.usage;
   const nothing = content === undefined ? nothingToBuild() : undefined;
   if (nothing) {
-    processOutput.stderr(`start: nothing to serve: ${nothing}\n`);
-    return 1;
+    out.stderr(`start: nothing to serve: ${nothing}\n`);
+    return EXIT.failed;
   }
+  await startLive(content, output, listen.port);
+  return EXIT.done;
+}
+
+/** Builds, serves and watches until Ctrl+C or SIGTERM; resolves once it serves. */
+async function startLive(content: string | undefined, output: string, wantedPort: number): Promise<void> {
   // Eleventy and the server load once the arguments are known good: --help and a bad port answer at once.
   const { LiveSite } = await import("../lib/build/live.ts");
   const live = new LiveSite({
@@ -51,13 +71,13 @@ async function main(values: { port?: string; content?: string; output?: string }
   // today", and a serial's subscriber would skip one): the port is found
   // first, the site built for it while the functions load, and only then
   // does the server listen. A failed first build is served like a broken save.
-  const port = await freePort(listen.port);
+  const port = await freePort(wantedPort);
   const building = live.start(`http://127.0.0.1:${port}`);
   building.catch(() => undefined); // thrown where the server awaits it, not as an unhandled rejection meanwhile
   let server: LocalServer;
   try {
     const { startServer } = await import("../lib/server/server.ts");
-    server = await startServer({ port, siteDir: output, live, listenAfter: building });
+    server = await serverStart(startServer({ port, siteDir: output, live, listenAfter: building }));
   } catch (error) {
     await building.catch(() => undefined);
     await live.close();
@@ -67,7 +87,6 @@ async function main(values: { port?: string; content?: string; output?: string }
     `littlepress: serving ${output}/ and the functions on ${server.url}/, rebuilding on every save (Ctrl+C stops)`,
   );
   stopOnSignals(() => Promise.all([live.close(), server.shutdown()]));
-  return undefined;
 }
 
 /** `npm start` running in a child process (the live tests and the benchmark). */
@@ -122,17 +141,4 @@ export function spawnStart({
   });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const folder = { type: "string" } as const;
-  const args = scriptArgs("start", USAGE, { port: folder, content: folder, output: folder });
-  if (args)
-    main(args.values).then(
-      (code) => {
-        if (code !== undefined) process.exitCode = code;
-      },
-      (error: Error) => {
-        console.error(`littlepress: cannot start: ${error.message}`);
-        process.exitCode = 1;
-      },
-    );
-}
+runTool("start", import.meta.url, main);

@@ -53,7 +53,8 @@ Options:
   --timeout SECONDS  per-request time limit of the checker (default 10)
   --no-preview       do not render the editions (needs no Chromium)
   -h, --help         show this text
-Exit code: 0 when every publication is ready, 1 if any is not or there are none, 2 on bad arguments.
+
+A publication not ready, or none at all, is exit 1.
 
 Example:
   npm run verify -- --no-preview`;

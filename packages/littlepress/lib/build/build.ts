@@ -3,17 +3,19 @@
 // good site. `npm run build` (scripts/build.ts) and `npm start` run it.
 import { link, mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import Eleventy, { type EleventyConfig } from "@11ty/eleventy";
+import Eleventy from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import { chainMessages, ContentError, findContentError } from "../model/content-error.ts";
 import { siteDataDir } from "../model/site-paths.ts";
-import littlepress, { type LittlepressOptions, type RunSettings } from "./eleventy-plugin.ts";
+import { withoutUrlSecrets } from "../model/shown-url.ts";
+import littlepress from "./eleventy-plugin.ts";
+import { giveRunSettings, type RunSettings } from "./plugin-options.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
 import { followCopies, removeFailedBuild, type PassthroughCopies } from "./leftovers.ts";
 import type { RenderMemory } from "./render-memory.ts";
-import { swapIn } from "./swap-in.ts";
+import { carryOwnWrites, swapIn } from "./swap-in.ts";
 
 /** A build's options: the plugin's for one run (strict, memory, url, deploy, bundleBudget, today), and where. */
 export interface BuildOptions extends RunSettings {
@@ -23,8 +25,14 @@ export interface BuildOptions extends RunSettings {
    * that config gives: the starter's builds content/, a blog its posts.
    */
   content?: string;
-  /** Where the site goes (default _site/). */
+  /** Where the site goes: by default the config's output folder (`dir.output`, else _site/); _site/ for content. */
   output?: string;
+}
+
+/** What a build made: the publications, and the folder the site went to (its functions' data beside it). */
+export interface Built {
+  site: Site;
+  output: string;
 }
 
 /**
@@ -32,7 +40,12 @@ export interface BuildOptions extends RunSettings {
  * `output`; resolves to the publications built (what verify and the preview go through).
  */
 export async function build(options: BuildOptions = {}): Promise<Site> {
-  const { content, output = "_site", strict = false, memory, url, deploy, bundleBudget, today } = options;
+  return (await buildSite(options)).site;
+}
+
+/** As build(), and says where the site went (`littlepress build` names it). */
+export async function buildSite(options: BuildOptions = {}): Promise<Built> {
+  const { content, output, strict = false, memory, url, deploy, bundleBudget, today } = options;
   const run: RunSettings = {
     strict,
     ...(memory && { memory }),
@@ -42,6 +55,11 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
     ...(today && { today }),
   };
   if (content === undefined) return buildByConfig(output, run);
+  return buildContent(content, output ?? "_site", run);
+}
+
+/** Builds a folder of publications, with the starter's .eleventy.js, into `output`. */
+async function buildContent(content: string, output: string, run: RunSettings): Promise<Built> {
   // Eleventy wants the input relative to the project.
   const input = path.relative(process.cwd(), path.resolve(content));
   if (!existsSync(content)) {
@@ -51,33 +69,37 @@ export async function build(options: BuildOptions = {}): Promise<Site> {
     throw new ContentError([{ file: input, field: "", problem: "does not exist", fix }]);
   }
   let site: Site | undefined;
-  const plugin: LittlepressOptions = { content: input, ...run, built: (read) => (site = read) };
+  const given: RunSettings = { ...run, built: (read) => (site = read) };
   // The content folder is Eleventy's input; .eleventy.js reads it back (eleventyConfig.directories.input).
-  await write(output, memory, input, (next) => {
-    const eleventy = new Eleventy(input, next, {
+  await write(output, run.memory, input, async (stage) => {
+    const eleventy = new Eleventy(input, await stage(output), {
       quietMode: true,
       // As on Eleventy's command line: the output given here wins over a config file's `dir.output`,
       // so a build writes only its fresh folder, never the live site.
       source: "cli",
       configPath: ".eleventy.js",
-      // Registered before .eleventy.js registers it with its defaults: these options win.
-      config: (eleventyConfig) => eleventyConfig.addPlugin(littlepress, plugin),
+      // Registered before .eleventy.js registers it with its defaults: this content folder wins.
+      config: (eleventyConfig) => {
+        giveRunSettings(eleventyConfig, given);
+        eleventyConfig.addPlugin(littlepress, { content: input });
+      },
     });
     return { eleventy };
   });
-  return site!;
+  return { site: site!, output };
 }
 
 /**
  * Builds the project by its own Eleventy config file and the input it gives
- * (a blog that adds the plugin for its posts): the run's options are set over
- * the options the config gives the plugin (runOverPlugin).
+ * (a blog that adds the plugin for its posts): the plugin takes the run's
+ * settings over the options the config gives it (giveRunSettings). The site
+ * goes where the config says (`dir.output`) unless `output` is given.
  */
-async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
+async function buildByConfig(output: string | undefined, run: RunSettings): Promise<Built> {
   const configPath = eleventyConfigFile();
   const fix =
-    "add the littlepress plugin with eleventyConfig.addPlugin in the site's Eleventy config itself, not from " +
-    'inside another plugin (docs/eleventy-plugin.md: "Posts as a publication"), ' +
+    "add the littlepress plugin with eleventyConfig.addPlugin in the site's Eleventy config " +
+    '(docs/eleventy-plugin.md: "Posts as a publication"), ' +
     "or give the publications' folder with --content";
   if (!configPath) {
     const problem = `has no Eleventy config file (${ELEVENTY_CONFIG_FILES.join(", ")}) and no content/ was given`;
@@ -85,21 +107,22 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
   }
   // Set by the plugin with the run's options only: unset after a build, the config added no plugin they reached.
   let site: Site | undefined;
-  await write(output, run.memory, ".", (next) => {
-    const eleventy = new Eleventy(undefined, next, {
+  const written = await write(output, run.memory, ".", async (stage) => {
+    const next = output === undefined ? undefined : await stage(output);
+    const eleventy: Eleventy = new Eleventy(undefined, next, {
       quietMode: true,
-      // As on Eleventy's command line: the output given here wins over a config file's `dir.output`,
-      // so a build writes only its fresh folder, never the live site.
+      // As on Eleventy's command line: an output given here wins over a config file's `dir.output`.
       source: "cli",
       configPath,
       config: (eleventyConfig) => {
-        eleventyConfig.on("eleventy.beforeConfig", (config: EleventyConfig) =>
-          runOverPlugin(config, { ...run, built: (read) => (site = read) }),
-        );
-        // The input may be the project itself: earlier builds beside it are not its pages.
-        const built = path.relative(process.cwd(), path.resolve(output));
-        // (_site/, _site.next/, _site.old/, _site_data/ and the data's own .next and .old.)
-        eleventyConfig.ignores.add(`${built}*/**`);
+        giveRunSettings(eleventyConfig, { ...run, built: (read) => (site = read) });
+        // Once the config file has set its folders, before any plugin reads them.
+        eleventyConfig.on("eleventy.beforeConfig", async () => {
+          const live = output ?? (await stageConfigOutput(eleventy, stage));
+          // The input may be the project itself: earlier builds beside it are not its pages.
+          // (dist/, dist.next/, dist.old/, dist_data/ and the data's own .next and .old.)
+          eleventyConfig.ignores.add(`${path.relative(process.cwd(), path.resolve(live))}*/**`);
+        });
       },
     });
     const added = () => {
@@ -108,59 +131,67 @@ async function buildByConfig(output: string, run: RunSettings): Promise<Site> {
     };
     return { eleventy, added };
   });
-  return site!;
+  return { site: site!, output: written };
 }
 
 /**
- * Sets one run's options over those a project's config gives the plugin, as
- * plugin options: Eleventy runs the plugins a config added once the config has
- * returned, and its `eleventy.beforeConfig` event comes in between. The plugin
- * is found by its name: the config's import of the package may be another copy
- * of the module than this one.
+ * The config's own output folder (`dir.output`), and Eleventy set to write
+ * the fresh folder beside it instead: resolves to the live folder.
  */
-function runOverPlugin(eleventyConfig: EleventyConfig, run: RunSettings & Pick<LittlepressOptions, "built">): void {
-  const entry = eleventyConfig.plugins.find(
-    (p) => (p.plugin as { name?: string } | undefined)?.name === littlepress.name,
-  );
-  if (entry) entry.options = { ...entry.options, ...run };
+async function stageConfigOutput(eleventy: Eleventy, stage: (live: string) => Promise<string>): Promise<string> {
+  const live = path.normalize(eleventy.directories.output).replace(/(.)[\\/]+$/, "$1");
+  if (path.resolve(live) === process.cwd()) {
+    const problem = "writes the site into the project folder itself (`dir.output` is the project)";
+    const fix = 'give the site a folder of its own, such as dir: { output: "_site" }, or build with --output <dir>';
+    throw new ContentError([{ file: eleventyConfigFile() ?? "", field: "dir.output", problem, fix }]);
+  }
+  eleventy.directories.setOutput(await stage(live));
+  return live;
 }
 
 /**
- * Runs Eleventy into a fresh folder beside `output` and swaps the site and the
- * functions' data in only when the whole build succeeded.
+ * Runs Eleventy into a fresh folder beside the site and swaps the site and the
+ * functions' data in only when the whole build succeeded. `make` makes the
+ * Eleventy, calling `stage` with the live site's folder once it is known (before
+ * Eleventy writes): the fresh folder, emptied. Resolves to the live folder.
  */
 async function write(
-  output: string,
+  output: string | undefined,
   memory: RenderMemory | undefined,
   input: string,
-  make: (next: string) => { eleventy: Eleventy; added?: () => void },
-): Promise<void> {
-  const next = `${output}.next`;
-  // The functions' data, which the plugin leaves beside the site it wrote, never in it.
-  const data = siteDataDir(output);
-  const nextData = siteDataDir(next);
-  await rm(next, { recursive: true, force: true });
-  await rm(nextData, { recursive: true, force: true });
-  const { eleventy, added } = make(next);
+  make: (stage: (live: string) => Promise<string>) => Promise<{ eleventy: Eleventy; added?: () => void }>,
+): Promise<string> {
+  let live = output;
+  const stage = async (folder: string) => {
+    live = folder;
+    await rm(`${folder}.next`, { recursive: true, force: true });
+    await rm(siteDataDir(`${folder}.next`), { recursive: true, force: true });
+    return `${folder}.next`;
+  };
+  const { eleventy, added } = await make(stage);
   eleventy.disableLogger(); // errors are reported once, by describeBuildError
   let copies: PassthroughCopies | undefined;
+  const started = Date.now();
   try {
     await eleventy.init();
     copies = followCopies(eleventy);
     await eleventy.write();
     added?.();
     // Images of the pages kept from the memory were written by an earlier build.
-    if (memory) await keepImages(output, next);
+    if (memory) await keepImages(live!, `${live}.next`);
+    // Files the site's own steps wrote into the live folder by its name, not Eleventy's.
+    await carryOwnWrites(live!, `${live}.next`, started);
   } catch (error) {
     // Its passthrough copies go on into `next` after Eleventy failed; pages still in its transforms too.
     await copies?.settled();
-    await removeFailedBuild(next, nextData);
+    if (live !== undefined) await removeFailedBuild(`${live}.next`, siteDataDir(`${live}.next`));
     // A data file's failure (a fetch, an import, an error it threw) is the author's problem, said as one.
     throw dataFileFailure(error, input) ?? error;
   }
-  await swapIn(nextData, data);
-  await swapIn(next, output);
-  memory?.files.settled(output);
+  await swapIn(siteDataDir(`${live}.next`), siteDataDir(live!));
+  await swapIn(`${live}.next`, live!);
+  memory?.files.settled(live!);
+  return live!;
 }
 
 /**
@@ -216,11 +247,12 @@ export async function functionDataSize(output = "_site", folder?: string): Promi
 /** Every message in an error's chain, for errors that are not content problems (a template syntax error, say). */
 export function describeBuildError(error: unknown): string {
   const content = findContentError(error);
-  if (content) return content.message;
+  // A message may quote a URL a data file or template used, with its credentials or key: never printed.
+  if (content) return withoutUrlSecrets(content.message);
   // Eleventy's wrappers repeat what they wrap ("Error copying passthrough files: <the cause>"): said once.
   const said = [...new Set(chainMessages(error, 6))];
   const lines = said.filter((line, i) => !said.some((other, j) => j !== i && other !== line && other.includes(line)));
-  return `The build failed:\n  ${lines.join("\n  ")}\n  fix: ${buildErrorFix(lines.join("\n"))}`;
+  return withoutUrlSecrets(`The build failed:\n  ${lines.join("\n  ")}\n  fix: ${buildErrorFix(lines.join("\n"))}`);
 }
 
 /**
@@ -246,7 +278,8 @@ function buildErrorFix(said: string): string {
       "and its destination must be inside the site's output folder"
     );
   return (
-    "correct the template named above (the line and column are given); " +
+    "correct the template named above (at the line and column, where given), or the site's own code it " +
+    "calls (a shortcode, filter or plugin of the Eleventy config); " +
     'Liquid tags look like {% if config.lang == "fr" %}…{% endif %}'
   );
 }

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chainMessages, ContentError, errorChain, findContentError } from "../model/content-error.ts";
+import { shownUrl, withoutUrlSecrets } from "../model/shown-url.ts";
 import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
 
@@ -53,7 +54,7 @@ function importFailure(error: unknown, content: string): ContentError | undefine
   const chain = errorChain(error);
   for (const [i, e] of chain.entries()) {
     const file = e instanceof Error ? /^There was a problem importing '([^']+)'/.exec(e.message)?.[1] : undefined;
-    if (!file || !inside(content, file)) continue;
+    if (!file || !isDataFile(content, file)) continue;
     const causes = chain.slice(i + 1);
     // Node names the line of a missing export at the top of its stack ("file:///…/x.11tydata.js:6");
     // a syntax error's line only `node --check` tells.
@@ -79,7 +80,7 @@ function thrownInDataFile(error: unknown, content: string): ContentError | undef
     if (!(e instanceof Error) || !e.stack) continue;
     for (const [, url, line] of e.stack.matchAll(/(file:\/\/[^\s()]+?\.(?:c?js|mjs)):(\d+):\d+/g)) {
       const file = path.relative(process.cwd(), fileURLToPath(url!));
-      if (!inside(content, file)) continue;
+      if (!isDataFile(content, file)) continue;
       return new ContentError([
         { file: slashes(file), field: `line ${line}`, problem: `threw an error: ${e.message}`, fix: DATA_FILE_FIX },
       ]);
@@ -93,6 +94,16 @@ const inside = (content: string, file: string) => {
   return !relative.startsWith("..") && !path.isAbsolute(relative);
 };
 
+/**
+ * A JavaScript data file of the content: in a `_data` folder, or `*.11tydata.js`. Any other file in a stack
+ * (the site's config, its plugins, Eleventy's own in node_modules) is not the data file's, and the error
+ * is left in Eleventy's own words.
+ */
+const isDataFile = (content: string, file: string) =>
+  inside(content, file) &&
+  !/(?:^|[\\/])node_modules[\\/]/.test(file) &&
+  (/(?:^|[\\/])_data[\\/]/.test(file) || /\.11tydata\.(?:c?js|mjs)$/.test(file));
+
 const slashes = (file: string) => file.split(path.sep).join("/");
 
 /** A failed fetch in `error`'s chain as a ContentError naming the data file. */
@@ -102,20 +113,22 @@ function fetchFailure(error: unknown, content: string): ContentError | undefined
     const invalid = e instanceof Error ? INVALID_SOURCE.exec(e.message) : null;
     if (invalid) {
       const problem = "is not a full URL (http:// or https://): eleventy-fetch cannot fetch it";
-      return new ContentError([{ file: dataFileOf(invalid[1]!, content), field: invalid[1]!, problem, fix: FIX }]);
+      const field = shownUrl(invalid[1]!);
+      return new ContentError([{ file: dataFileOf(invalid[1]!, content), field, problem, fix: FIX }]);
     }
     const said = e instanceof Error ? BAD_RESPONSE.exec(e.message) : null;
     if (!said) continue;
     const [, url, status, statusText] = said;
-    const problem = `the fetch failed: ${reason(status, statusText, chain.slice(i + 1))}`;
-    return new ContentError([{ file: dataFileOf(url!, content), field: url!, problem, fix: FIX }]);
+    // The network library's own words may quote the URL whole (credentials and query): shown as the field is.
+    const problem = withoutUrlSecrets(`the fetch failed: ${reason(status, statusText, chain.slice(i + 1))}`, [url!]);
+    return new ContentError([{ file: dataFileOf(url!, content), field: shownUrl(url!), problem, fix: FIX }]);
   }
   return undefined;
 }
 
 // eleventy-fetch 5's words: "Bad response for <url> (<status>): <statusText>", or
-// "Bad response for <url>: <message>" for a network error. The URL is shown without
-// its query, so an API key in it is never printed.
+// "Bad response for <url>: <message>" for a network error. eleventy-fetch leaves out
+// the query; the URL is shown as shownUrl shows every URL (no user name or password either).
 const BAD_RESPONSE = /^Bad response for (\S+?)(?: \((\d+)\): (.*)|: .*)$/s;
 
 // …and for a source that is not a URL (a relative path, undefined from a missing environment variable).

@@ -4,11 +4,13 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { parse } from "node-html-parser";
+import type Image from "@11ty/eleventy-img";
 import type { Sharp } from "sharp";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
+import { escapeHtml } from "../model/html-escape.ts";
 import { PAPER_WIDTH_PX } from "../model/paper.ts";
 import { hasSlots } from "../model/text-slots.ts";
+import { attribute, elements, parsePage, type PageElement } from "./page-tree.ts";
 
 const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
@@ -39,55 +41,128 @@ type ImageStats = Record<string, { url: string; width: number; height: number }[
 export async function processImages(html: string, target: ImageTarget): Promise<string> {
   if (!html.includes("<img")) return html;
   // Loaded on the first image only: most editions have none, and it takes a tenth of a second.
-  const { default: Image } = await import("@11ty/eleventy-img");
-  const root = parse(html, { comment: true });
-  // Marked for the site's image transform to pass over (skipImageTransform), if no such transform removed it.
-  for (const img of root.querySelectorAll("img")) img.removeAttribute(IGNORED_BY_ELEVENTY_IMG);
-  for (const img of root.querySelectorAll("img[src]")) {
-    const src = img.getAttribute("src")!;
+  const { default: make } = await import("@11ty/eleventy-img");
+  return rewriteImages(html, async (img) => {
+    // Marked for the site's image transform to pass over (skipImageTransform), if no such transform removed it.
+    const unmark = { [IGNORED_BY_ELEVENTY_IMG]: null };
+    const src = attribute(img, "src");
     // A src with a text setting in it is no file: the build refuses it (slotMisuse) and says why.
-    if (REMOTE.test(src) || hasSlots(src)) continue;
-    const file = src.startsWith("/")
-      ? path.join(target.publicationDir, src)
-      : path.resolve(path.dirname(target.source), src);
-    const outputDir = path.join(target.output, target.slug, "img");
-    let stats: ImageStats;
-    try {
-      const id = `${outputDir}\u0000${file}`;
-      let pending = target.done.get(id);
-      if (!pending) {
-        await mkdir(outputDir, { recursive: true });
-        pending = Image(file, {
-          widths: [PAPER_WIDTH_PX], // never wider than the paper; smaller images keep their size
-          formats: ["png"],
-          outputDir,
-          urlPath: `${target.siteUrl}/${target.slug}/img/`,
-          useCache: false,
-          transform: (sharp: Sharp) => sharp.flatten({ background: "#ffffff" }).greyscale().toColourspace("b-w"),
-        });
-        target.done.set(id, pending);
-      }
-      stats = await pending;
-      // Without its cache, eleventy-img answers a missing file with no image rather than an error.
-      if (!stats?.png?.[0]) throw new Error(existsSync(file) ? "no image came out of it" : `${file} does not exist`);
-    } catch (e) {
-      throw new ContentError([
-        {
-          file: target.source,
-          field: `<img src="${src}">`,
-          problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`,
-          fix:
-            "put the image file next to the edition (a post's, next to the post) " +
-            "(or give a path from the publication's folder starting with /)",
-        },
-      ]);
+    if (src === undefined || REMOTE.test(src) || hasSlots(src)) return unmark;
+    const png = await processedImage(make, src, target);
+    return { ...unmark, src: png.url, width: String(png.width), height: String(png.height) };
+  });
+}
+
+/** The paper's copy of one image of an edition (made once a build), or the author's problem of a file unread. */
+async function processedImage(make: ImageFunction, src: string, target: ImageTarget) {
+  const file = src.startsWith("/")
+    ? path.join(target.publicationDir, src)
+    : path.resolve(path.dirname(target.source), src);
+  const outputDir = path.join(target.output, target.slug, "img");
+  try {
+    const id = `${outputDir}\u0000${file}`;
+    let pending = target.done.get(id);
+    if (!pending) {
+      await mkdir(outputDir, { recursive: true });
+      pending = make(file, {
+        widths: [PAPER_WIDTH_PX], // never wider than the paper; smaller images keep their size
+        formats: ["png"],
+        outputDir,
+        urlPath: `${target.siteUrl}/${target.slug}/img/`,
+        useCache: false,
+        transform: (sharp: Sharp) => sharp.flatten({ background: "#ffffff" }).greyscale().toColourspace("b-w"),
+      });
+      target.done.set(id, pending);
     }
-    const png = stats.png[0];
-    img.setAttribute("src", png.url);
-    img.setAttribute("width", String(png.width));
-    img.setAttribute("height", String(png.height));
+    const stats = await pending;
+    // Without its cache, eleventy-img answers a missing file with no image rather than an error.
+    if (!stats?.png?.[0]) throw new Error(existsSync(file) ? "no image came out of it" : `${file} does not exist`);
+    return stats.png[0];
+  } catch (e) {
+    throw new ContentError([
+      {
+        file: target.source,
+        field: `<img src="${src}">`,
+        problem: `the image cannot be read: ${(e as Error).message.split("\n")[0]}`,
+        fix:
+          "put the image file next to the edition (a post's, next to the post) " +
+          "(or give a path from the publication's folder starting with /)",
+      },
+    ]);
   }
-  return root.toString();
+}
+
+type ImageFunction = typeof Image;
+
+/** Attributes to set on an <img> (by name), or to remove (null). */
+type ImageEdits = Record<string, string | null>;
+
+/**
+ * The page with each <img>'s attributes changed as `edit` says, in its start
+ * tag as written: the tree (page-tree.ts, with source locations) finds the
+ * images as a browser does, and everything else stays byte for byte.
+ */
+async function rewriteImages(html: string, edit: (img: PageElement) => ImageEdits | Promise<ImageEdits>) {
+  const splices: Splice[] = [];
+  for (const img of elements(parsePage(html, { locations: true }))) {
+    if (img.tagName !== "img" || !img.sourceCodeLocation?.startTag) continue;
+    splices.push(...tagSplices(html, img, await edit(img)));
+  }
+  let out = "";
+  let at = 0;
+  for (const splice of splices.sort((a, b) => a.start - b.start)) {
+    out += html.slice(at, splice.start) + splice.text;
+    at = splice.end;
+  }
+  return out + html.slice(at);
+}
+
+/** Text to put in place of the source from `start` to `end`. */
+type Splice = { start: number; end: number; text: string };
+
+/** An attribute replaced where it is, removed with the space before it, or added after the tag's last one. */
+function tagSplices(html: string, img: PageElement, edits: ImageEdits): Splice[] {
+  const { startTag, attrs = {} } = img.sourceCodeLocation!;
+  const lastEnd = Math.max(startTag!.startOffset + "<img".length, ...Object.values(attrs).map((a) => a.endOffset));
+  const splices: Splice[] = [];
+  let added = "";
+  for (const [name, value] of Object.entries(edits)) {
+    const at = attrs[name];
+    const written = value === null ? "" : `${name}="${escapeHtml(value)}"`;
+    if (!at) added += written && ` ${written}`;
+    else if (written) splices.push({ start: at.startOffset, end: at.endOffset, text: written });
+    else splices.push({ start: html.slice(0, at.startOffset).trimEnd().length, end: at.endOffset, text: "" });
+  }
+  if (added) splices.push({ start: lastEnd, end: lastEnd, text: added });
+  return splices;
+}
+
+/** Where one edition page's images are looked for, and the site address they are linked at. */
+export interface PageImages {
+  source: string;
+  publicationDir: string;
+  slug: string;
+  url: { url: string; assumed: boolean };
+}
+
+/**
+ * The editions' image transform: processImages on each edition page (`target`
+ * is undefined for any other page), with this build's own record of the
+ * images done; `assumedUrl` is the address images were linked to when it was
+ * only assumed (assumedUrlWarnings).
+ */
+export function imageTransform(output: string, target: (url: string) => PageImages | undefined) {
+  let assumedUrl: string | undefined;
+  const done: ImageTarget["done"] = new Map();
+  const transform = async (html: string, url: string): Promise<string> => {
+    const page = target(url);
+    if (!page) return html;
+    const { source, publicationDir, slug } = page;
+    const out = await processImages(html, { source, publicationDir, slug, siteUrl: page.url.url, output, done });
+    if (page.url.assumed && out.includes(`${page.url.url}/`)) assumedUrl = page.url.url;
+    return out;
+  };
+  return { transform, assumedUrl: () => assumedUrl };
 }
 
 /** The site's address for absolute URLs, and whether it is only assumed (a local build with no setting). */
@@ -142,12 +217,13 @@ interface PosthtmlTree {
  * `eleventy:ignore` by a step that runs just before eleventy-img's (which
  * honours the mark and removes it); the step runs only when the site has such
  * steps of its own, so a site without them never parses its pages for it.
+ * The desk's pages are passed over too: their icons are built files, not the input's.
  */
-export function skipImageTransform(eleventyConfig: object, isEdition: (url: string) => boolean): void {
+export function skipImageTransform(eleventyConfig: object, isKits: (url: string) => boolean): void {
   const transformer = (eleventyConfig as { htmlTransformer?: HtmlTransformer }).htmlTransformer;
   if (!transformer?.addPosthtmlPlugin) return;
   const mark = (context: { page?: { url?: string } }) => (tree: PosthtmlTree) => {
-    if (!isEdition(context.page?.url ?? "")) return tree;
+    if (!isKits(context.page?.url ?? "")) return tree;
     tree.match({ tag: "img" }, (node) => {
       node.attrs = { ...node.attrs, [IGNORED_BY_ELEVENTY_IMG]: "" };
       return node;
@@ -164,16 +240,13 @@ export function skipImageTransform(eleventyConfig: object, isEdition: (url: stri
  * its first post's folder (ImageTarget.source): a relative image of another
  * post, in a folder of its own, is rewritten to the same file from there.
  */
-export function rebaseImages(html: string, from: string, to: string): string {
+export async function rebaseImages(html: string, from: string, to: string): Promise<string> {
   const fromDir = path.dirname(from);
   const toDir = path.dirname(to);
   if (fromDir === toDir || !html.includes("<img")) return html;
-  const root = parse(html, { comment: true });
-  for (const img of root.querySelectorAll("img[src]")) {
-    const src = img.getAttribute("src")!;
-    if (REMOTE.test(src) || src.startsWith("/") || hasSlots(src)) continue;
-    const rebased = path.relative(toDir, path.resolve(fromDir, src)).split(path.sep).join("/");
-    img.setAttribute("src", rebased);
-  }
-  return root.toString();
+  return rewriteImages(html, (img): ImageEdits => {
+    const src = attribute(img, "src");
+    if (src === undefined || REMOTE.test(src) || src.startsWith("/") || hasSlots(src)) return {};
+    return { src: path.relative(toDir, path.resolve(fromDir, src)).split(path.sep).join("/") };
+  });
 }

@@ -5,7 +5,8 @@ declare module "@11ty/eleventy" {
    * documented at 11ty.dev/docs/config). A plugin's eleventyConfig.
    */
   export interface EleventyConfig {
-    directories: { input: string; output: string; includes: string };
+    /** `layouts` only when the site names a layouts folder of its own (`dir.layouts`). */
+    directories: { input: string; output: string; includes: string; layouts?: string };
     ignores: Set<string>;
     liquid?: { options?: Record<string, unknown> };
     addPlugin(plugin: unknown, options?: object): unknown;
@@ -15,15 +16,14 @@ declare module "@11ty/eleventy" {
     addBundle(name: string): void;
     addFilter(name: string, filter: (...args: never[]) => unknown): void;
     on(event: string, listener: (arg: never) => unknown): void;
-    /**
-     * The plugins a config added, queued until Eleventy runs them, after the config returned
-     * (the `eleventy.beforeConfig` event comes in between). Not in Eleventy's documentation.
-     */
-    plugins: { plugin: unknown; options: object }[];
+    /** Runs the listeners `on` gave the event, in turn. */
+    emit(event: string, ...args: unknown[]): Promise<unknown>;
     setLiquidOptions(options: Record<string, unknown>): void;
     amendLibrary(name: "liquid" | "md", amend: (library: never) => void): void;
     /** Throws Eleventy's own error when the running Eleventy is outside the semver range. */
     versionCheck(range: string): void;
+    /** Adds template formats to the site's (`templateFormats`), as a plugin may. */
+    addTemplateFormats(formats: string): void;
     /** `resetConfig`: a change there runs the config (and its plugins) again under --serve and --watch. */
     addWatchTarget(target: string, options?: { resetConfig?: boolean }): void;
   }
@@ -41,6 +41,8 @@ declare module "@11ty/eleventy" {
       },
     );
     disableLogger(): void;
+    /** The project's folders; setOutput(dir) before the plugins run sends the build elsewhere. */
+    readonly directories: { output: string; setOutput(dir: string): void };
     /** Reads the config and the input (write() does it when not yet done), as Eleventy's command line does first. */
     init(): Promise<void>;
     write(): Promise<unknown>;

@@ -56,7 +56,7 @@ function slip(file: string, key: string, meant: string): ContentProblem {
 }
 
 /** The line of `key:` in a Markdown file's front matter (undefined for a data row, or a file that cannot be read). */
-function lineOf(file: string, key: string): number | undefined {
+export function lineOf(file: string, key: string): number | undefined {
   if (!file.endsWith(".md")) return undefined;
   try {
     const lines = readFileSync(file, "utf8").split("\n");

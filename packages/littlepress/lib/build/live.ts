@@ -2,11 +2,11 @@
 // in this process when they change (only the pages whose inputs changed are
 // rendered again), and tells open pages to reload or to show what went wrong.
 // A broken save never replaces the last good build.
-import { existsSync, type FSWatcher } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { subscribe, type AsyncSubscription, type SubscribeCallback } from "@parcel/watcher";
 import { build, describeBuildError, eleventyForget } from "./build.ts";
-import { watchFolders } from "./folder-watch.ts";
+import { FolderWatch } from "./folder-watch.ts";
 import { RenderMemory } from "./render-memory.ts";
 import { versionOf } from "./site.ts";
 import { isDataFile, TEMPLATE_FILE } from "./data-editions.ts";
@@ -36,7 +36,7 @@ export class LiveSite {
   private readonly memory = new RenderMemory();
   private readonly listeners = new Set<(state: LiveState) => void>();
   private watchers: AsyncSubscription[] = [];
-  private folderWatchers: FSWatcher[] = [];
+  private folders: FolderWatch | undefined;
   private changed = new Set<string>();
   /** Each changed file's version as the build that took it in began (a late echo of that save is not built again). */
   private readonly taken = new Map<string, string>();
@@ -58,8 +58,11 @@ export class LiveSite {
     // loses a file an editor saves by renaming over it.) A folder that is not there is not watched.
     const built = builtFolders(this.options.output);
     const heard = (file: string) => {
-      if (!isEditorScratch(file) && !built(file)) this.touched(file);
+      if (isEditorScratch(file) || built(file)) return;
+      this.touched(file);
+      folders.heard(file); // a folder made since: watched now, and the files already in it built
     };
+    const folders = (this.folders = new FolderWatch(built, heard));
     for (const folder of this.options.watch.filter((f) => existsSync(f))) {
       const root = path.resolve(folder);
       // Never even walked: installed packages, git, the builds (a blog watches its whole project).
@@ -70,7 +73,7 @@ export class LiveSite {
       });
       if (watcher) this.watchers.push(watcher);
       else this.log(`littlepress: cannot watch ${folder}/: a save there is not rebuilt until npm start restarts`);
-      this.folderWatchers.push(...watchFolders(root, built, heard));
+      folders.watch(root);
     }
   }
 
@@ -85,9 +88,8 @@ export class LiveSite {
     clearTimeout(this.timer);
     this.listeners.clear();
     await Promise.all(this.watchers.map((w) => w.unsubscribe()));
-    for (const watcher of this.folderWatchers) watcher.close();
+    this.folders?.close();
     this.watchers = [];
-    this.folderWatchers = [];
     await this.running;
   }
 

@@ -1,25 +1,23 @@
 // An edition's page as a browser reads it: parse5, which follows the WHATWG
 // HTML parsing algorithm, so that the build's checks see the tags, scripts and
-// handlers that Chromium will (node-html-parser misses `<svg/onload=…>`, a
-// script's `<!-- <script>` escapes, `<title>` text and more: see
-// test/unit/html-readers.test.ts). The build's one reader of edition HTML:
-// the print checks, the slot checks and the length estimate all walk this tree
-// (a tidy page's is built by tidy-page.ts, the same tree sooner).
+// handlers that Chromium will (node-html-parser missed `<svg/onload=…>`, a
+// script's `<!-- <script>` escapes, `<title>` text and more; a hand-written
+// reader of "tidy" pages saved a little time and was a second parser to keep
+// true). The kit's one HTML parser: the print checks, the slot checks, the
+// length estimate, the images (edition-images.ts) and the description
+// (lib/model/description.ts) all read with it.
 import { parse, type DefaultTreeAdapterTypes as T } from "parse5";
-import { tidyPage } from "./tidy-page.ts";
 
 export type PageNode = T.ChildNode;
 export type PageElement = T.Element;
 
 /**
  * The page's tree. `locations` adds where each tag, attribute and text is in
- * the source (it costs about twice the time: only the slot checks need it).
+ * the source (it costs about twice the time: the slot checks and the images need it).
  * `scripting: false` reads `<noscript>` as a browser without scripts does: as markup.
  */
 export function parsePage(html: string, { locations = false, scripting = true } = {}): T.Document {
-  // A tidy page (most editions) is read at once, to the same tree; it has no <noscript> for `scripting` to change.
-  const tidy = locations ? undefined : tidyPage(html);
-  return tidy ?? parse(html, { sourceCodeLocationInfo: locations, scriptingEnabled: scripting });
+  return parse(html, { sourceCodeLocationInfo: locations, scriptingEnabled: scripting });
 }
 
 export const isElement = (node: PageNode | T.ParentNode): node is PageElement => "tagName" in node;

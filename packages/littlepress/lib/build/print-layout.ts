@@ -14,11 +14,15 @@ export const PRINT_LAYOUT = "edition.njk";
 /** The kit's own layouts: the print page and its CSS, and the desk (layouts/desk/). */
 export const KIT_LAYOUTS = packageFile("layouts");
 
-/** Registers the kit's print page as `edition.njk` unless the site's includes folder has its own. */
+/**
+ * Registers the kit's print page as `edition.njk` unless the site has its own, where Eleventy looks
+ * layouts up: the layouts folder when the site names one (`dir.layouts`), else the includes folder.
+ */
 export function addPrintLayout(eleventyConfig: EleventyConfig): void {
-  const { input, includes } = eleventyConfig.directories;
-  if (existsSync(path.join(includes, PRINT_LAYOUT))) return;
-  eleventyConfig.addTemplate(virtualPath(input, includes, PRINT_LAYOUT), defaultPrintLayout(), {
+  const { input, includes, layouts } = eleventyConfig.directories;
+  const folder = layouts ?? includes;
+  if (existsSync(path.join(folder, PRINT_LAYOUT))) return;
+  eleventyConfig.addTemplate(virtualPath(input, folder, PRINT_LAYOUT), defaultPrintLayout(), {
     // An includes folder outside the input (`includes: "../_includes"`) would make it a page of its own too.
     permalink: false,
     eleventyExcludeFromCollections: true,
@@ -36,12 +40,12 @@ export function defaultPrintLayout(): string {
 }
 
 /**
- * Where Eleventy looks up a virtual layout: the layout's path in the includes
+ * Where Eleventy looks up a virtual layout: the layout's path in the layouts (or includes)
  * folder, relative to the input folder when inside it, else to the project
  * (Eleventy's ProjectDirectories.getLayoutPathRelativeToInputDirectory).
  */
-export function virtualPath(input: string, includes: string, name: string): string {
-  const full = path.posix.normalize(path.posix.join(includes, name));
+export function virtualPath(input: string, folder: string, name: string): string {
+  const full = path.posix.normalize(path.posix.join(folder, name));
   const inputDir = path.posix.normalize(input).replace(/\/?$/, "/");
   return inputDir !== "./" && full.startsWith(inputDir) ? full.slice(inputDir.length) : full;
 }

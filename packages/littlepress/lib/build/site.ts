@@ -1,20 +1,19 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
-import { contentTree, listDirs, listFiles, type ContentTree } from "./content-tree.ts";
+import { contentTree, listDirs, type ContentTree } from "./content-tree.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
-import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
+import type { FrontMatterSplit } from "./front-matter.ts";
 import type { Publication } from "../model/publication.ts";
-import { parseJson } from "./json-file.ts";
 import { readPublication } from "./publication-file.ts";
-import { readText } from "./text-file.ts";
-import { dataEditions, paginationProblem } from "./data-editions.ts";
+import { dataEditions } from "./data-editions.ts";
+import { readSiteSettings } from "./site-settings.ts";
+import { DATA_GOES, readMarkdownEditions } from "./markdown-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
-import { printKeyOriginsFrom, type PrintKeyOrigin } from "../model/print-key.ts";
+import type { PrintKeyOrigin } from "../model/print-key.ts";
 import { pushMark } from "../model/push.ts";
-import { fileVersion } from "../model/file-version.ts";
-import type { PostPart } from "./blog-posts.ts";
+import type { PostPart } from "./post-editions.ts";
 
 /** One Markdown edition, found, keyed and split here (its front matter read once) before the build renders it. */
 export interface EditionSource extends FrontMatterSplit {
@@ -29,6 +28,8 @@ export interface EditionSource extends FrontMatterSplit {
   push?: true;
   /** An edition of several blog posts (two on one day): each rendered with its own front matter, in order. */
   parts?: PostPart[];
+  /** A blog's post (blog-posts.ts): rendered as the site renders its Markdown, not always as Liquid. */
+  post?: true;
 }
 
 /** A publication with its editions, sorted by key. */
@@ -95,7 +96,8 @@ export function loadSite(contentDir: string, options: LoadOptions = {}): Site {
     const iconFile = iconOf(pub, dir, file, problems);
     publications.push({ ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile ? { iconFile } : {}) });
   }
-  const settings = readSiteSettings(contentDir, publications, problems);
+  const slugs = publications.map((p) => p.slug);
+  const settings = readSiteSettings(contentDir, slugs, problems);
   if (problems.length) throw new ContentError(problems);
   return { publications, ...settings };
 }
@@ -131,78 +133,6 @@ function iconOf(pub: Publication, dir: string, file: string, problems: ContentPr
       fix: "put the image in the publication's folder, or leave icon out for a plain default",
     });
   return undefined;
-}
-
-/** content/site.json: site-wide settings, `root`, `url` and `print_key_origins`. */
-function readSiteSettings(
-  contentDir: string,
-  publications: PublicationSource[],
-  problems: ContentProblem[],
-): Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> {
-  const file = path.join(contentDir, "site.json");
-  if (!exists(file)) return {};
-  const read = readText(file);
-  if ("problem" in read) {
-    problems.push(read.problem);
-    return {};
-  }
-  const parsed = parseJson(file, read.text);
-  if ("problem" in parsed) {
-    problems.push(parsed.problem);
-    return {};
-  }
-  const settings = parsed.value as {
-    root?: unknown;
-    url?: unknown;
-    print_key_origins?: unknown;
-    max_subscriptions?: unknown;
-  } | null;
-  const result: Pick<Site, "root" | "url" | "printKeyOrigins" | "maxSubscriptions"> = {};
-  const { root, url, print_key_origins: origins, max_subscriptions: max } = settings ?? {};
-  if (root !== undefined) {
-    if (typeof root === "string" && publications.some((p) => p.slug === root)) result.root = root;
-    else
-      problems.push({
-        file,
-        field: "root",
-        problem: `${JSON.stringify(root)} is not a publication in ${contentDir}`,
-        fix: `use one of: ${publications.map((p) => p.slug).join(", ")}`,
-      });
-  }
-  if (url !== undefined) {
-    if (typeof url === "string" && /^https?:\/\/[^/\s]+/.test(url)) result.url = url.replace(/\/+$/, "");
-    else
-      problems.push({
-        file,
-        field: "url",
-        problem: `${JSON.stringify(url)} is not an http(s) URL`,
-        fix: 'write the address the site is deployed at, such as "https://my-press.netlify.app"',
-      });
-  }
-  if (origins !== undefined) {
-    const read = printKeyOriginsFrom(origins);
-    for (const problem of read.problems)
-      problems.push({
-        file,
-        field: "print_key_origins",
-        problem,
-        fix:
-          'list the printer services subscribers may use, such as ["https://littleprinter.nordprojects.co", "https://device.li"]; ' +
-          'one on your own network as {"origin": "http://192.168.1.20:5000", "private": true}',
-      });
-    if (!read.problems.length) result.printKeyOrigins = read.origins;
-  }
-  if (max !== undefined) {
-    if (Number.isSafeInteger(max) && (max as number) >= 0) result.maxSubscriptions = max as number;
-    else
-      problems.push({
-        file,
-        field: "max_subscriptions",
-        problem: `${JSON.stringify(max)} is not a whole number of subscriptions`,
-        fix: "write how many live subscriptions each publication takes at most, such as 1000 (0 closes subscribing)",
-      });
-  }
-  return result;
 }
 
 /** Every edition of a publication: its Markdown files, its data rows and its recurring dates, sorted by key. */
@@ -266,93 +196,6 @@ export function markPush(edition: EditionSource, problems: ContentProblem[]): vo
   }
 }
 
-/** The Markdown files in a publication's editions folder (none when there is no such folder). */
-function readMarkdownEditions(
-  pub: Publication,
-  dir: string,
-  tree: ContentTree,
-  read?: Map<string, EditionRead>,
-): EditionSource[] {
-  const { problems } = tree;
-  const all = listFiles(tree, dir);
-  const files = all.filter((f) => f.endsWith(".md"));
-  problems.push(...all.filter((f) => isIgnoredData(dir, f)).map(ignoredDataProblem));
-  const editions: EditionSource[] = [];
-  for (const file of files) {
-    const got = read ? readAgainIfSaved(pub, file, read) : readEditionFile(pub, file, "");
-    if ("problem" in got) problems.push(got.problem);
-    else editions.push(got.edition);
-  }
-  return editions;
-}
-
-/**
- * What a file gave the last load, if it is still of the same version; else read now and kept.
- * Checked by the file's version, not by the watcher's word: a save it never reported (in a
- * linked folder, a burst past its queue) is read all the same.
- */
-function readAgainIfSaved(pub: Publication, file: string, read: Map<string, EditionRead>): EditionRead {
-  const id = path.resolve(file);
-  const version = versionOf(file);
-  const known = read.get(id);
-  if (known?.by === pub.editions.by && known.version === version) return known;
-  const got = readEditionFile(pub, file, version);
-  read.set(id, got);
-  return got;
-}
-
-/** One Markdown edition file: its key, front matter and body, or what is wrong with it. */
-function readEditionFile(pub: Publication, file: string, version: string): EditionRead {
-  const by = pub.editions.by;
-  const read = { by, version };
-  const field = KEY_FIELD[by];
-  const text = readText(file);
-  if ("problem" in text) return { ...read, problem: text.problem };
-  const front = splitFrontMatter(text.text);
-  if ("error" in front)
-    return { ...read, problem: { file, field: "front matter", problem: front.error, fix: front.fix } };
-  const pagination = paginationProblem(file, front.data);
-  if (pagination) return { ...read, problem: pagination };
-  const key = keyFromFrontMatter(by, front.data[field]);
-  if ("problem" in key) return { ...read, problem: { file, field, ...keyProblem(key, front, field) } };
-  return { ...read, edition: { key: key.key, file: file.split(path.sep).join("/"), ...front } };
-}
-
-type Said = { problem: string; fix: string };
-
-/** A missing key, said as what is really wrong: no front matter at all, or the field under another case. */
-function keyProblem(key: Said, front: FrontMatterSplit, field: string): Said {
-  if (front.bodyLine === 1) {
-    const problem = `has no front matter (a \`---\` line at the very top), so no \`${field}\``;
-    return { problem, fix: `${key.fix}, between two \`---\` lines at the top of the file` };
-  }
-  const near = Object.keys(front.data).find((k) => k !== field && k.toLowerCase() === field);
-  if (!near) return key;
-  const problem = `the front matter has \`${near}\`, not \`${field}\`: names are lowercase`;
-  return { problem, fix: `write it as \`${field}\`` };
-}
-
-// Eleventy's data files (JSON, or JavaScript modules), and littlepress's rows (CSV, YAML).
-const DATA_FILE = /\.(?:json|c?js|mjs|csv|ya?ml)$/;
-// The data files Eleventy itself reads beside the editions: the editions folder's directory data.
-const EDITIONS_DATA = /^editions(?:\.11tydata)?\.(?:json|c?js|mjs)$/;
-
-/** A data file in an editions folder that nothing reads: anywhere but editions/editions.json (or .11tydata.*). */
-function isIgnoredData(editionsDir: string, file: string): boolean {
-  return DATA_FILE.test(file) && !EDITIONS_DATA.test(path.relative(editionsDir, file));
-}
-
-const DATA_GOES =
-  "put data for every publication in content/_data/ (`_data/haiku.json` is `{{ haiku }}`), " +
-  "for this publication's editions in editions/editions.json, or for one edition in its front matter; " +
-  "a list of editions goes in content/<slug>/editions.csv (or .json, .yaml) beside edition.md " +
-  '(docs/data-and-recurring-editions.md: "Editions from data")';
-
-function ignoredDataProblem(file: string): ContentProblem {
-  const problem = "is not an edition, and littlepress does not read data files here";
-  return { file, field: "", problem, fix: DATA_GOES };
-}
-
 /** A `_data` folder in a publication: Eleventy reads global data only from the content folder's own `_data`. */
 function misplacedData(publicationDir: string, problems: ContentProblem[]) {
   const dir = path.join(publicationDir, "_data");
@@ -370,8 +213,5 @@ function exists(p: string): boolean {
   }
 }
 
-/** The file's version now (fileVersion), or "gone". */
-export function versionOf(file: string): string {
-  const facts = statSync(file, { throwIfNoEntry: false });
-  return facts ? fileVersion(facts) : "gone";
-}
+// Where live.ts asks for a file's version (the one rule: markdown-editions.ts's).
+export { versionOf } from "./markdown-editions.ts";

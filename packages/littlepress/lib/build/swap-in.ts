@@ -1,7 +1,8 @@
 // Replacing a built folder as a whole: the site by `littlepress build`, the
 // functions' data by the plugin after every build, whatever ran Eleventy, and
 // a publication's print previews in a site (`littlepress preview`).
-import { rename, rm } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
 
 /** Swaps before giving up on a folder that others keep putting in place: far more than two at once ever need. */
 const ATTEMPTS = 10;
@@ -28,3 +29,27 @@ export async function swapIn(next: string, folder: string, old = `${folder}.old`
   }
   await rm(old, { recursive: true, force: true });
 }
+
+/**
+ * Copies into `next` the files written into the live `folder` since `since` (ms) that `next` lacks: a
+ * site's own steps that write into its output folder by name (`writeFileSync("dist/humans.txt")`) rather
+ * than through Eleventy's folders, as they may under `npx @11ty/eleventy`. The swap then keeps them.
+ */
+export async function carryOwnWrites(folder: string, next: string, since: number): Promise<void> {
+  // No live site yet (a first build): nothing was written into it.
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const target = path.join(next, path.relative(folder, file));
+    if ((await stat(file)).mtimeMs < since || (await exists(target))) continue;
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(file, target);
+  }
+}
+
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );

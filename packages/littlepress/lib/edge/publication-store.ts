@@ -18,7 +18,8 @@ import {
 } from "../model/shard.ts";
 import { publicationDataDir, SAFE_SLUG } from "../model/site-paths.ts";
 import { charsetCodec } from "./charset-codec.ts";
-import { forgetSiteIndex, freshRead, siteIndexOf, type Fresh } from "./site-index.ts";
+import { keptPerSite } from "./site-folder.ts";
+import { freshRead, siteIndexOf, type Fresh } from "./site-index.ts";
 
 /** A built publication as the functions use it: its index, its validator, and its shards on demand. */
 export interface PublishedPublication {
@@ -81,15 +82,10 @@ function openSlug(site: string, slug: string): Promise<OpenedPublication | undef
   );
 }
 
-/**
- * Forgets everything read of a site, for a server that has just rebuilt it
- * (`npm start`): the next request reads the new indexes at once, without
- * waiting for the once-a-second check.
- */
-export function forgetSite(site: string): void {
+// A site rebuilt under `npm start`: its publications are opened again (site-folder.ts's forgetSite).
+keptPerSite((site) => {
   for (const id of opened.keys()) if (id.startsWith(`${site}\u0000`)) opened.delete(id);
-  forgetSiteIndex(site);
-}
+});
 
 /**
  * The settings' validator. ajv, about half the edition function's import, is

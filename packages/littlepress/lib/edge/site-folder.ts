@@ -5,7 +5,7 @@ import type { PrintKeyOrigin } from "../model/print-key.ts";
 /**
  * What the local server (and the tests) tell a function that Netlify tells it
  * otherwise, or not at all: one typed object, read by the platform's runtime
- * (lib/platform/runtime.ts) and, for `site` alone, by the edition endpoints.
+ * (lib/platform/runtime.ts) and, for `site` alone, by siteFor; never by a handler itself.
  */
 export interface LocalSite {
   /** The built site's folder (absolute); deployed, the one beside the function (deployedSite). */
@@ -23,6 +23,12 @@ export interface LocalSite {
   origin?: string;
   /** The print-key services allowed (tests); none: the built site's list. */
   printKeys?: readonly PrintKeyOrigin[];
+  /**
+   * Under `npm start`, the number of the build being served, moved on by the
+   * server after every build: each function forgets what it read of an earlier
+   * one at its next request (siteFor).
+   */
+  build?: number;
 }
 
 /**
@@ -56,12 +62,59 @@ export function routeSlug(request: Request, context: ServeContext | undefined): 
   return /^\/([^/]+)\/[^/]+\/?$/.exec(new URL(request.url).pathname)?.[1] ?? "";
 }
 
+/**
+ * What this module instance keeps of each site, as ways to forget a site's
+ * entries: site-index.ts adds the site indexes, publication-store.ts the
+ * publications opened.
+ */
+const siteCaches: ((site: string) => void)[] = [];
+
+/** Adds a cache of what was read of a site: forgetSite empties it of that site. */
+export function keptPerSite(forget: (site: string) => void): void {
+  siteCaches.push(forget);
+}
+
+/**
+ * Forgets everything this module instance read of a site: the next request
+ * reads the new build at once, without waiting for the once-a-second check.
+ */
+export function forgetSite(site: string): void {
+  for (const forget of siteCaches) forget(site);
+}
+
+/** The build of each site that this module instance's caches hold (readingBuild). */
+const builds = new Map<string, number>();
+
+/**
+ * Called with each request's site and the local server's number of its build
+ * (LocalSite.build, which `npm start` moves on after every build): what was read
+ * of an earlier build is forgotten. The request carries the number, so the
+ * functions forget in whatever module instance they run: under plain Node a
+ * site's functions/*.mts are loaded through tsx, each file with its own
+ * instance of the kit, none of them the server's. One Map lookup a request.
+ */
+function readingBuild(site: string, build: number): void {
+  if (builds.get(site) === build) return;
+  builds.set(site, build);
+  forgetSite(site);
+}
+
 /** The built site's folder name in the project (netlify.toml's publish). */
 const PUBLISHED = "_site";
 
-/** The built site for a request: the one the caller names, else the deployed one beside the function. */
+/** The deployed site, worked out once per function module: its working folder and environment do not change. */
+let deployed: string | undefined;
+
+/**
+ * The built site for a request: the one the caller names (the local server, the tests), else the deployed one
+ * beside the function. The one way a handler finds its site (the platform's through its runtime). Under
+ * `npm start`, what was read of an earlier build of it is forgotten first (readingBuild).
+ */
 export function siteFor(context: ServeContext | undefined): string {
-  return context?.littlepress?.site ?? deployedSite();
+  const local = context?.littlepress;
+  if (local?.site === undefined) return (deployed ??= deployedSite());
+  if (local.build !== undefined) readingBuild(local.site, local.build);
+  return local.site;
 }
 
 /**

@@ -6,16 +6,15 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { SITE_INDEX, siteDataDir, type SiteIndex } from "../model/site-paths.ts";
 import { fileVersion } from "../model/file-version.ts";
+import { keptPerSite } from "./site-folder.ts";
 
 /** Each site's site.json, by site folder; read again when the build replaces it. */
 const siteIndexes = new Map<string, Fresh<SiteIndex>>();
 /** How often a file read here is checked again (a deployed site never changes; `npm start` may be rebuilt under it). */
 export const RECHECK_MS = 1_000;
 
-/** Forgets a site's index, for a server that has just rebuilt it (publication-store.ts's forgetSite). */
-export function forgetSiteIndex(site: string): void {
-  siteIndexes.delete(site);
-}
+// A site rebuilt under `npm start`: its index is read again (site-folder.ts's forgetSite).
+keptPerSite((site) => siteIndexes.delete(site));
 
 /**
  * A built site's index (its site.json in the functions' data), read again

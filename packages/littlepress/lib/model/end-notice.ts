@@ -11,7 +11,7 @@
 // is claimed, settled and retried like a delivery (subscription.ts), with the
 // subscription's own conditional replace as the claim.
 import { escapeHtml } from "./html-escape.ts";
-import { claimJob, jobNext, tryState, type PrintResult } from "./print-job.ts";
+import { jobNext, tryState, type PrintResult } from "./print-job.ts";
 import type { DeliveryRecord } from "./subscription.ts";
 
 /**
@@ -74,9 +74,6 @@ export function noticeNext(notice: EndNotice | null | undefined, at: Date): "cla
   if (!notice) return "leave"; // ended before notices were kept, or not by the run
   return jobNext(notice, at, "due");
 }
-
-/** The notice claimed by a run at `at` (one more try): every print job's claim. */
-export const claimNotice = (notice: EndNotice, at: Date): EndNotice => claimJob(notice, at);
 
 /** The notice after its tries ran out. */
 export function gaveUpNotice(notice: EndNotice, at: Date): EndNotice {

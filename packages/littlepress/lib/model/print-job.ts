@@ -109,7 +109,10 @@ export function tryState(print: PrintResult): { state: TryState; detail: string 
   return { state: "failed", detail: print.error };
 }
 
-/** Whether the printer's side was reached (it took the page) or not, for a streak of failing days; none: it cannot be told. */
+/**
+ * Whether the printer's side was reached (it took the page) or not, for a streak of failing days; none: it cannot be
+ * told.
+ */
 export function printKeyReached(print: PrintResult): "reached" | "failed" | undefined {
   if (print === "sent") return "reached";
   if (print === "unknown-key" || (typeof print === "object" && "unknown" in print)) return undefined;

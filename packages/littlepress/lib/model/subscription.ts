@@ -7,7 +7,7 @@ import { editionAction, lastEtagAfter, type EditionAction } from "./delivery-rul
 import { localDeliveryTime, type LocalDeliveryTime } from "./delivery-time.ts";
 import type { EndNotice } from "./end-notice.ts";
 import { daysBetween } from "./recurrence.ts";
-import { claimJob, printKeyReached, tryState, type PrintResult } from "./print-job.ts";
+import { printKeyReached, tryState, type PrintResult } from "./print-job.ts";
 import { todayIn } from "./time-zones.ts";
 
 /** A printer's subscription to one publication. */
@@ -201,9 +201,6 @@ export function firstClaim(sub: Subscription, due: DueDelivery, at: Date): Deliv
     detail: "claimed",
   };
 }
-
-/** The same delivery claimed again (a retry, or a crashed run's claim resumed). */
-export const reclaim = (rec: DeliveryRecord, at: Date): DeliveryRecord => claimJob(rec, at);
 
 /** What /edition/ answered (status null: no answer, with the reason in `error`). */
 export interface EditionAnswer {

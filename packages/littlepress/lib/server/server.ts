@@ -9,7 +9,6 @@ import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import proxyaddr from "proxy-addr";
 import type { PrintKeyOrigin } from "../model/print-key.ts";
-import { forgetSite } from "../edge/publication-store.ts";
 import type { LocalSite, ServeContext } from "../edge/site-folder.ts";
 import { LOCAL_STATE } from "../platform/stores/state-setup.ts";
 import { siteApp } from "./app.ts";
@@ -111,8 +110,8 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     ...(options.printKeyOrigins ? { printKeys: options.printKeyOrigins } : {}),
   };
   const context: ServeContext = { littlepress: local };
-  // After each build: its publications' indexes, not the ones kept.
-  live?.subscribe(() => forgetSite(functionData));
+  // After each build, the functions read the new one at their next request, in whatever module instance (siteFor).
+  live?.subscribe((state) => (local.build = state.build));
   let hosts = new Set<string>();
   let closing = false;
   let stop!: () => void;

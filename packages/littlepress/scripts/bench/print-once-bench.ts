@@ -30,7 +30,10 @@ the 5 s bound (scaled) a POST had before. Exits 1 when a duplicate is printed.
 Options:
   --subscribers <n>[,<n>…]  due together (default 16,48,1000)
   --scale <x>               sirius's times multiplied by this (default 0.05)
-  -h, --help                show this text`;
+  -h, --help                show this text
+
+Example:
+  npm run bench:print-once -- --subscribers 16,48 --scale 0.25`;
 
 const OPTIONS = {
   subscribers: { type: "string" },
@@ -147,25 +150,23 @@ export function printOnceTable(rows: PrintOnceRow[], scale: number): string {
     ...rows.map(
       (r) =>
         `| ${r.due} | ${r.bound} | ${r.printed} | ${r.nothing} | ${r.unknown} | ` +
-        `${r.duplicates} ${r.duplicates ? "FAIL" : "ok"} | ${r.seconds.toFixed(2)} | ${r.ratio.toFixed(2)} | ${r.peak} |`,
+        `${r.duplicates} ${r.duplicates ? "FAIL" : "ok"} | ${r.seconds.toFixed(2)} | ` +
+        `${r.ratio.toFixed(2)} | ${r.peak} |`,
     ),
   ].join("\n");
 }
 
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
   const parsed = parseToolArgs(argv, OPTIONS, false);
-  const answered = answerUsage("bench:print-once", parsed, USAGE, out);
+  const answered = answerUsage("bench", parsed, USAGE, out);
   if (answered !== undefined || "error" in parsed) return answered ?? 2;
   const sizes = (parsed.values.subscribers ?? "16,48,1000").split(",").map(Number);
   const scale = Number(parsed.values.scale ?? 0.05);
   if (sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 100_000) || !(scale > 0 && scale <= 1))
-    return (
-      answerUsage("bench:print-once", { error: "--subscribers are whole numbers, --scale from 0 to 1" }, USAGE, out) ??
-      2
-    );
+    return answerUsage("bench", { error: "--subscribers are whole numbers, --scale from 0 to 1" }, USAGE, out) ?? 2;
   const rows = await benchPrintOnce(sizes, scale);
   out.stdout(printOnceTable(rows, scale) + "\n");
   return rows.some((r) => r.duplicates) ? 1 : 0;
 }
 
-runTool("bench:print-once", import.meta.url, (argv) => main(argv));
+runTool("bench", import.meta.url, (argv) => main(argv));

@@ -2,6 +2,7 @@
 // mistake (the CLI prints it with the usage and exits 2, no stack trace).
 import { parseToolArgs, timeoutProblem } from "../cli.ts";
 import { isTimeZone } from "../../lib/model/time-zones.ts";
+import { quotedUrl } from "../../lib/model/shown-url.ts";
 import type { CheckOptions } from "./run-check.ts";
 
 export const USAGE = `Usage: npm run check -- <base_url> [options]
@@ -19,7 +20,8 @@ Options:
   --json              print a machine-readable report
   --strict            count warnings as failures
   -h, --help          show this help
-Exit code: 0 when nothing failed, 1 on any FAIL, 2 on bad arguments.
+
+Any FAIL is exit 1; a warning is, with --strict.
 
 Example:
   npm run check -- http://127.0.0.1:8080/lighthouse/ --days 7 --tz Europe/London`;
@@ -69,9 +71,12 @@ function checkUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new Error(`"${text}" is not a URL; give one like http://127.0.0.1:8080/my-publication/`);
+    throw new Error(`${quotedUrl(text)} is not a URL; give one like http://127.0.0.1:8080/my-publication/`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`"${text}" is not an http(s) URL`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`${quotedUrl(text)} is not an http(s) URL`);
+  // The URL is printed in the report, and a fetch refuses one with credentials anyway.
+  if (url.username || url.password) throw new Error("a publication URL carries no user name or password");
   return url.href;
 }
 

@@ -2,8 +2,7 @@
 // most of the day (a run a minute finds nothing due), and an idle Chromium
 // holds about as much memory as the rest of the server; so it is started for
 // the first page of a run (a launch takes well under a second) and closed once
-// no page has been rendered for `idleMs`. Renders take turns (one page at a
-// time per renderer, render.ts), so one in progress is never closed under.
+// no page has been rendered for `idleMs`. One in use is never closed under.
 import type { Browser } from "playwright-core";
 import { Renderers } from "../print/escpos-print.ts";
 

@@ -47,8 +47,8 @@ export interface Sent {
 }
 
 /**
- * A renderer draws one page at a time (one browser page a width, render.ts): the printers' jobs run side by side,
- * so their renders take turns here, and only their sends overlap.
+ * The printers' jobs run side by side, and their renders take turns here (one page in Chromium at a time, which
+ * bounds the memory a run takes on a small machine); only their sends overlap.
  */
 const turns = new WeakMap<object, Promise<unknown>>();
 export function rendered(

@@ -18,7 +18,8 @@
 // WebSockets, which routes do not see, go to a proxy of ours that closes them.
 // Scripts run, as in sirius's browser: an edition laid out by a script prints
 // as it would on sirius, and with every request refused a script can reach
-// nothing; it can only spend time, which is bounded.
+// nothing; it can only spend time, which is bounded, and memory, which is
+// bounded too (memory-ceiling.ts): past its ceiling the page is stopped.
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -33,6 +34,7 @@ import { DATA_DIR } from "../../lib/model/site-paths.ts";
 import { EDITION_MAX_BYTES, publicationPolicy } from "../../lib/platform/printers/escpos-publication.ts";
 import { askPrintKey, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import { firstLine } from "./errors.ts";
+import { MemoryCeiling, PAGE_MEMORY_MIB } from "./memory-ceiling.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 
 /** sirius cuts every print at this length. */
@@ -108,6 +110,8 @@ export class PaperRenderer {
   private origin: string | undefined;
   private ownSites: readonly string[] = [];
   private assets = { count: 0, bytes: 0 };
+  /** Whether the page's renderer ended under it (killed for its memory, or out of memory). */
+  private crashed = false;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -119,6 +123,7 @@ export class PaperRenderer {
     readonly width: number,
     /** The proxy that closes every connection, where what no route sees (WebSockets) is sent. */
     private readonly deadEnd: Server,
+    private readonly memory: MemoryCeiling,
   ) {}
 
   static async open(
@@ -126,6 +131,8 @@ export class PaperRenderer {
     site: { dir: string; url: string } | undefined,
     timeoutMs = PAGE_TIMEOUT_MS,
     width = PAPER_WIDTH_PX,
+    /** The most memory the page's renderer may hold, in MiB (memory-ceiling.ts). */
+    memoryMiB = PAGE_MEMORY_MIB,
   ): Promise<PaperRenderer> {
     const deadEnd = await listenDeadEnd();
     const port = (deadEnd.address() as { port: number }).port;
@@ -139,7 +146,8 @@ export class PaperRenderer {
       proxy: { server: `http://127.0.0.1:${port}`, bypass: "<-loopback>" },
     });
     const folder = await mkdtemp(path.join(tmpdir(), "littlepress-print-"));
-    const renderer = new PaperRenderer(context, site, timeoutMs, folder, width, deadEnd);
+    const memory = new MemoryCeiling(browser, memoryMiB);
+    const renderer = new PaperRenderer(context, site, timeoutMs, folder, width, deadEnd, memory);
     await context.route("**/*", (route) => renderer.route(route));
     // A popup is closed at once (its requests are refused like the page's); only openPage opens pages.
     context.on("page", (page) => {
@@ -180,9 +188,12 @@ export class PaperRenderer {
     this.blocked = [];
     this.relative = [];
     this.assets = { count: 0, bytes: 0 };
+    this.crashed = false;
     this.origin = options.origin ? new URL(options.origin).origin : this.site && new URL(this.site.url).origin;
     this.ownSites = options.ownSites ?? [];
+    const stopWatching = this.memory.watch();
     try {
+      await this.memory.limitNew();
       const file = path.join(this.folder, "print.html");
       await writeFile(file, printed);
       this.pageFile = pathToFileURL(file).href;
@@ -197,16 +208,29 @@ export class PaperRenderer {
         this.timeoutMs,
         `could not be captured in ${seconds(this.timeoutMs)}`,
       );
+      if (await this.memory.check()) throw new RenderError("over its memory"); // said in the catch below
       return { ...render, blocked: [...new Set(this.blocked)], relative: [...new Set(this.relative)] };
     } catch (error) {
       await this.closePage(); // a page that hung is not reused
-      throw error;
+      throw this.whyFailed(error);
+    } finally {
+      stopWatching();
     }
+  }
+
+  /** What a render that failed with `error` reports: a page stopped for its memory says so, whatever failed after. */
+  private whyFailed(error: unknown): unknown {
+    // Killed for its memory; or ended under the kernel's limit, as V8 does when its heap reaches it.
+    if (this.memory.tripped || (this.crashed && this.memory.limiting))
+      return new RenderError(`used more than ${this.memory.ceilingMiB} MiB of memory`);
+    if (this.crashed) return new RenderError("stopped Chromium's renderer (out of memory, or a fault in Chromium)");
+    return error;
   }
 
   async close(): Promise<void> {
     await bounded(this.context.close(), 10_000, "").catch(() => undefined);
     await new Promise<void>((done) => this.deadEnd.close(() => done()));
+    await this.memory.close();
     await rm(this.folder, { recursive: true, force: true });
   }
 
@@ -215,6 +239,12 @@ export class PaperRenderer {
     this.opening = true;
     const page = await this.context.newPage().finally(() => (this.opening = false));
     page.setDefaultTimeout(this.timeoutMs);
+    // A page whose renderer ended is never reused: the next render opens another.
+    page.once("crash", () => {
+      this.crashed = true;
+      if (this.page === page) this.page = undefined;
+      void page.close().catch(() => undefined);
+    });
     this.page = page;
     return page;
   }

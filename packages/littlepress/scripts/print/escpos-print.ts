@@ -8,7 +8,7 @@ import type { Dots } from "../../lib/model/bilevel.ts";
 import { BAND_ROWS, encodeJob, type EscPosJob } from "../../lib/model/escpos-raster.ts";
 import { sendJob, type Destination, type JobReport } from "../../lib/platform/printers/escpos-send.ts";
 import { printDots } from "../preview/print-image.ts";
-import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer } from "../preview/render.ts";
+import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer, type Render } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 
 /** How a printer prints. */
@@ -25,27 +25,32 @@ export interface PrinterSettings {
   timeoutMs?: number;
 }
 
-/** One renderer a width, in one Chromium. */
+/**
+ * Renders pages in one Chromium, each in a renderer of its own (its own browser context: its own storage and
+ * pages), closed once the page is rendered. A publication's page can then read nothing another left (its
+ * localStorage, its cookies), and a page left spinning is closed with its context instead of holding up the
+ * next print (print-server renders other people's pages all day). A context costs tens of milliseconds.
+ */
 export class Renderers {
-  private readonly byWidth = new Map<number, Promise<PaperRenderer>>();
   constructor(
     private readonly browser: Browser,
     private readonly timeoutMs = PAGE_TIMEOUT_MS,
+    /** The most memory a page may hold, in MiB (render.ts's default unless told). */
+    private readonly memoryMiB?: number,
   ) {}
 
-  of(width: number): Promise<PaperRenderer> {
-    let renderer = this.byWidth.get(width);
-    if (!renderer) {
-      // No site: each page loads its own publication's images, styles and fonts (render.ts).
-      renderer = PaperRenderer.open(this.browser, undefined, this.timeoutMs, width);
-      this.byWidth.set(width, renderer);
+  async render(width: number, page: PrintablePage, header: PrintHeader): Promise<Render> {
+    // No site: each page loads its own publication's images, styles and fonts (render.ts).
+    const renderer = await PaperRenderer.open(this.browser, undefined, this.timeoutMs, width, this.memoryMiB);
+    try {
+      return await renderer.renderHtml(page.html, header, page.origin ? { origin: page.origin } : {});
+    } finally {
+      await renderer.close();
     }
-    return renderer;
   }
 
-  async close(): Promise<void> {
-    for (const renderer of this.byWidth.values()) await (await renderer).close();
-  }
+  /** Nothing is kept between renders: here for the callers that close what they open. */
+  async close(): Promise<void> {}
 }
 
 export interface Printed {
@@ -56,6 +61,10 @@ export interface Printed {
   sendMs: number;
   /** The page's full length in px (the dots stop at MAX_HEIGHT). */
   heightPx: number;
+  /** The page is wider than the paper: what lies right of it is not printed. */
+  wider: boolean;
+  /** What the page asked for and was not let load. */
+  blocked: string[];
 }
 
 /** A page to print: its HTML, and the publication it came from, whose images, styles and fonts it may load. */
@@ -72,8 +81,7 @@ export async function renderDots(
   page: PrintablePage,
   header: PrintHeader,
 ): Promise<{ dots: Dots; heightPx: number; wider: boolean; blocked: string[] }> {
-  const options = page.origin ? { origin: page.origin } : {};
-  const render = await (await renderers.of(width)).renderHtml(page.html, header, options);
+  const render = await renderers.render(width, page, header);
   const dots = await printDots(render.png, width);
   return { dots, heightPx: render.heightPx, wider: render.wider, blocked: render.blocked };
 }
@@ -103,7 +111,7 @@ export async function printPage(
     ...(printer.timeoutMs !== undefined ? { timeoutMs: printer.timeoutMs } : {}),
     ...(log ? { log } : {}),
   });
-  return { dots, job, report, renderMs: t1 - t0, sendMs: performance.now() - t1, heightPx };
+  return { dots, job, report, renderMs: t1 - t0, sendMs: performance.now() - t1, heightPx, wider, blocked };
 }
 
 /** "61,234 bytes in 10 bands of 128 rows, cut" */

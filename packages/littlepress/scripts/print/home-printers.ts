@@ -39,7 +39,7 @@ import { recordSlot } from "../../lib/platform/printing/record-slot.ts";
 import type { StateStore } from "../../lib/platform/stores/state-store.ts";
 import { MAX_HEIGHT, RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
-import { printPage, type PrinterSettings, type Renderers } from "./escpos-print.ts";
+import { printPage, type PrinterSettings, type Printed, type Renderers } from "./escpos-print.ts";
 
 /** One printer of printers.json, read. */
 export interface HomePrinter extends PrinterSettings {
@@ -260,7 +260,9 @@ async function askPublication(printer: HomePrinter, claimed: DeliveryRecord, o: 
   return { answer: { status: reply.status, etag: reply.etag }, html: reply.html, name: meta.name };
 }
 
-/** Prints the end slip a 410 owes, as a print job whose record is the subscription's endNotice (end-notice.ts's rules). */
+/**
+ * Prints the end slip a 410 owes, as a print job whose record is the subscription's endNotice (end-notice.ts's rules).
+ */
 async function endSlip(
   printer: HomePrinter,
   o: HomeRunOptions,
@@ -294,6 +296,18 @@ async function publicationName(printer: HomePrinter, o: HomeRunOptions): Promise
   return "error" in meta ? printer.publication.href : meta.name;
 }
 
+/** What the status line says of a page that did not print whole, as print says it: cut, clipped, not loaded. */
+function pageWarnings(printed: Printed, width: number): string {
+  const warnings = [
+    ...(printed.heightPx > MAX_HEIGHT ? [`the page is ${printed.heightPx} px long: cut at ${MAX_HEIGHT}`] : []),
+    ...(printed.wider
+      ? [`the page is wider than the paper's ${width} px: what lies right of that is not printed`]
+      : []),
+    ...(printed.blocked.length ? [`${printed.blocked.length} of what it links not loaded (not its own origin's)`] : []),
+  ];
+  return warnings.length ? ` (${warnings.join("; ")})` : "";
+}
+
 async function send(
   printer: HomePrinter,
   html: string,
@@ -308,8 +322,7 @@ async function send(
       { html, origin: printer.publication },
       header,
     );
-    const cut = printed.heightPx > MAX_HEIGHT ? ` (the page is ${printed.heightPx} px long: cut at ${MAX_HEIGHT})` : "";
-    const dots = `, ${printed.dots.width}x${printed.dots.height} dots${cut}`;
+    const dots = `, ${printed.dots.width}x${printed.dots.height} dots${pageWarnings(printed, printer.width)}`;
     const { report } = printed;
     if (report.ok) return { result: "sent", dots };
     if (report.off) return { result: "offline", dots };

@@ -44,7 +44,8 @@ describe("arguments", () => {
 
   it.each([
     [[], /give the publication's URL/],
-    [["not a url"], /"not a url" is not a URL/],
+    [["not a url"], /the address given is not a URL/],
+    [["http://alice:hunter2@127.0.0.1/pub/"], /^check: a publication URL carries no user name or password/],
     [["ftp://example.com/pub/"], /not an http\(s\) URL/],
     [["http://127.0.0.1/pub/", "--days", "two"], /--days must be a whole number from 1 to 366, not "two"/],
     [["http://127.0.0.1/pub/", "--hour", "24"], /--hour must be a whole number from 0 to 23/],

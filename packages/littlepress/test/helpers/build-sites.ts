@@ -3,7 +3,7 @@
 // folder of this run's own. It never builds content/: that folder is the
 // author's, and `npm run verify` tests it.
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -64,6 +64,8 @@ export default async function setup() {
   compiledBin();
   const root = path.join(".test-work", `sites-${process.pid}`);
   process.env.LITTLEPRESS_TEST_SITES = root; // inherited by the test workers
-  await Promise.all(readdirSync(FIXTURES).map((name) => buildSite(`${FIXTURES}/${name}`, builtSite(name))));
+  // A whole Eleventy site (eleventy-site/) is no content folder: its own test builds it by its own config.
+  const contents = readdirSync(FIXTURES).filter((name) => !existsSync(path.join(FIXTURES, name, "eleventy.config.js")));
+  await Promise.all(contents.map((name) => buildSite(`${FIXTURES}/${name}`, builtSite(name))));
   return () => rm(root, { recursive: true, force: true });
 }

@@ -253,8 +253,8 @@ describe("a blog's mistakes fail the build by name", () => {
     expect(output).toContain("eleventy.config.js\n    problem: does not add the littlepress plugin");
   });
 
-  it("a config that adds the plugin from inside another plugin is told to add it itself", async () => {
-    // Eleventy runs a nested plugin at once, past the point where a build sets its run's options over the config's.
+  it("a config that adds the plugin from inside another plugin gets the run's settings all the same", async () => {
+    // Eleventy runs a nested plugin at once, while the config runs: the run's settings reach it all the same.
     const dir = writeBlog("nested-plugin", {
       ...BLOG,
       "eleventy.config.js": CONFIG(PUBLICATIONS)
@@ -265,9 +265,8 @@ describe("a blog's mistakes fail the build by name", () => {
         .replace("  });\n  return", "  }));\n  return"),
     });
     const { code, output } = await buildProject(dir);
-    expect(code).toBe(1);
-    expect(output).toContain("problem: does not add the littlepress plugin");
-    expect(output).toContain("not from inside another plugin");
+    expect(output).not.toContain("does not add the littlepress plugin");
+    expect(code).toBe(0);
   });
 });
 

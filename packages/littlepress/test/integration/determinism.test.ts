@@ -7,7 +7,8 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, write
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
-import { eachEdition, forgetSite, openPublication } from "../../lib/edge/publication-store.ts";
+import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
+import { forgetSite } from "../../lib/edge/site-folder.ts";
 import { buildSite, type BuildProcess } from "../helpers/build-sites.ts";
 import { EXAMPLES } from "../helpers/sites.ts";
 

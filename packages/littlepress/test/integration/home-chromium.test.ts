@@ -15,7 +15,7 @@ it("starts Chromium for a render, closes it when idle, and starts it again", asy
   try {
     expect(chromium.started).toBe(false);
     const width = (r: Parameters<Parameters<ChromiumOnDemand["use"]>[0]>[0]) =>
-      r.of(384).then((renderer) => typeof renderer);
+      r.render(384, { html: "<p>a page</p>" }, { at: new Date(), from: "test" }).then((drawn) => typeof drawn.png);
     const during = chromium.use(async (r) => {
       await sleep(600); // longer than idleMs: not closed while in use
       return width(r);

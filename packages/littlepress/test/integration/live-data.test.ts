@@ -139,6 +139,22 @@ describe("a data file that fails by itself", { timeout: 120_000 }, () => {
     expect(output).toContain("problem: does not import: Unexpected token ','");
   });
 
+  it("prints no user name, password or key of the URL, its own or in the network library's words", async () => {
+    // In a process of its own, as the author's build (and CI's log) has it: all it writes, stdout and stderr.
+    const port = base.split(":").at(-1);
+    const cases = [
+      [`http://alice:hunter2@127.0.0.1:${port}/headlines?key=s3cret`, `${base}/headlines`],
+      [`alice:hunter2@127.0.0.1:${port}/headlines?key=s3cret`, `127.0.0.1:${port}/headlines`],
+      [`127.0.0.1:${port}/headlines?key=s3cret`, `127.0.0.1:${port}/headlines`],
+      ["sk-live-s3cret", "(an address that is not shown: it may hold a key)"],
+    ];
+    for (const [i, [url, shown]] of cases.entries()) {
+      const output = await buildProcessWith(url!, path.join(ROOT, `secret-${i}`, "_site"));
+      expect(output).toContain(`${DATA_FILE}: ${shown}\n`);
+      for (const secret of ["alice", "hunter2", "s3cret"]) expect(output).not.toContain(secret);
+    }
+  });
+
   it("says so when what it fetches is not a URL", async () => {
     const output = await buildWith("headlines.json", path.join(ROOT, "relative", "_site"));
     expect(output).toContain(`${DATA_FILE}: headlines.json\n`);

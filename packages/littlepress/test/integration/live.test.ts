@@ -226,6 +226,28 @@ describe("npm start's live rebuilds", () => {
     }
   });
 
+  // The functions here are the kit's functions/*.mts, loaded through tsx into module instances of their
+  // own (as a site's are under plain Node): what they read of the build before is forgotten all the same.
+  it("answers /edition/ from the new build at the first request after its build event", async () => {
+    const channel = listen();
+    try {
+      await channel.next(() => true);
+      await new Promise((r) => setTimeout(r, 500)); // saves of the tests before may still be building
+      // Three saves: each asked a moment before, so the functions' once-a-second check is fresh.
+      for (const words of ["Asked at once.", "Asked at once, again.", "Asked at once, a third time."]) {
+        const last = channel.states.at(-1)!.build;
+        const before = (await get("/serial/edition/?delivery_count=2")).headers.get("etag");
+        writeFileSync(edition("2.md"), `---\nnumber: 2\n---\n${words}\n`);
+        await channel.next((s) => s.build > last);
+        const res = await get("/serial/edition/?delivery_count=2");
+        expect(res.headers.get("etag")).not.toBe(before);
+        expect(await res.text()).toContain(words);
+      }
+    } finally {
+      channel.close();
+    }
+  });
+
   it("puts the reload script only into pages a browser opens as documents", async () => {
     const plain = await get("/serial/edition/?delivery_count=2");
     const plainBody = await plain.text();

@@ -1,10 +1,11 @@
-// The print-key client keeps its connections to a service open between GETs
-// (a subscribe checks keys, a run reads publications), and closes the ones it
-// cannot trust to be clean: a reply it stopped reading. An idle connection is
-// closed soon after, so a function holds none between runs. A POST prints, so
-// it goes once, on a connection of its own: a kept connection the service
-// closes as a request goes out on it cannot say whether the service read it,
-// and sending again would print twice (sirius has no idempotency key).
+// The print-key client keeps its connections to a service open between
+// requests (a delivery run POSTs thousands of pages to one service: a new
+// connection and TLS handshake each would cost more round trips than the POST),
+// and closes the ones it cannot trust to be clean: a reply it stopped reading.
+// An idle connection is closed soon after, so a function holds none between
+// runs. A request sent on a kept connection the service closed goes again on
+// another, but never a POST that went out whole: the service may have read it,
+// and sending it again would print it twice (sirius has no idempotency key).
 // Over real HTTP, against a server on 127.0.0.1 that counts connections.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -78,12 +79,11 @@ describe("connections to a print-key service", () => {
     expect(connections - before).toBe(8);
   });
 
-  it("sends each POST on a connection of its own, closed once answered", async () => {
+  it("sends one POST after another on one kept connection too", async () => {
     await until(() => closed === connections);
-    const [before, closedBefore] = [connections, closed];
+    const before = connections;
     for (let i = 0; i < 5; i++) expect(await post(`/printkey/k${i}`)).toMatchObject({ status: 200 });
-    expect(connections - before).toBe(5);
-    expect(await until(() => closed - closedBefore === 5)).toBe(true);
+    expect(connections - before).toBe(1);
   });
 
   it("closes a connection whose reply it stopped reading, and the next request gets a clean one", async () => {
@@ -145,19 +145,18 @@ describe("a kept connection the service closes as it is used", () => {
     expect(requests.reset).toBe(6);
   });
 
-  it("never sends a POST twice: one the service read and then reset is unanswered, and went once", async () => {
+  it("never sends a POST twice: one the service read and then reset on a kept connection is unanswered", async () => {
     const allowed = { allowed: [{ origin: url, private: true }], timeoutMs: 2_000 };
     const body = new TextEncoder().encode("<p>news</p>");
+    await new Promise((r) => setTimeout(r, 1_500)); // the kept connections of the test before are closed by now
     const before = { ...requests };
-    for (let i = 0; i < 5; i++) {
-      const reply = await askPrintKey(new URL(`${url}/printkey/p${i}`), { method: "POST", body }, allowed);
-      // A connection of its own each: the service's first request on it, answered.
-      expect(reply, `request ${i}`).toMatchObject({ status: 200 });
-    }
-    expect(requests.answered - before.answered).toBe(5);
-    expect(requests.reset - before.reset).toBe(0);
-    const reset = await askPrintKey(new URL(`${url}/always`), { method: "POST", body }, allowed);
-    expect(reset).toEqual({ failed: "could not be reached (ECONNRESET)", unanswered: true });
+    // The first POST opens a connection and is answered; the second goes out whole on it, is read, and reset.
+    const first = await askPrintKey(new URL(`${url}/printkey/p1`), { method: "POST", body }, allowed);
+    expect(first).toMatchObject({ status: 200 });
+    const second = await askPrintKey(new URL(`${url}/printkey/p2`), { method: "POST", body }, allowed);
+    expect(second).toEqual({ failed: "could not be reached (ECONNRESET)", unanswered: true });
+    // Not sent again on another connection, which would have answered it (and printed it twice).
+    expect(requests.answered - before.answered).toBe(1);
     expect(requests.reset - before.reset).toBe(1);
   });
 });

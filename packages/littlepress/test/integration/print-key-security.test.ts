@@ -35,6 +35,7 @@ import { subscribeRequest } from "../../lib/platform/subscribing/subscribe.ts";
 import { createSubscription } from "../../lib/platform/subscribing/subscription-records.ts";
 import { rawOnce, type RawResponse } from "../helpers/raw-http.ts";
 import { closedPorts, netlifySide } from "../helpers/server.ts";
+import { tempLocalState } from "../helpers/local-state.ts";
 import { builtSite } from "../helpers/sites.ts";
 import { openPublication } from "../../lib/edge/publication-store.ts";
 
@@ -160,7 +161,9 @@ async function until(done: () => boolean, ms = 5_000): Promise<boolean> {
 interface Site {
   url: string;
   port: number;
+  /** The state's folder, and its sealing key's file beside it: not the default, in the user's ~/.config. */
   folder: string;
+  keyFile: string;
   state: StateSetup;
   /** The subscribe page's answer to a key on no listed service: what every refused key must get, byte for byte. */
   refusal: string;
@@ -168,11 +171,14 @@ interface Site {
 
 /** The local server on the basic fixture, its state in a folder of its own. */
 async function startSite(options: Partial<ServerOptions> = {}): Promise<Site> {
-  const folder = tempFolder();
-  const server: LocalServer = await startServer({ port: 0, siteDir: builtSite("basic"), stateDir: folder, ...options });
+  const local = tempLocalState("print-key-security");
+  cleanups.push(() => local.remove());
+  const { folder, keyFile } = local;
+  const siteDir = builtSite("basic");
+  const server: LocalServer = await startServer({ port: 0, siteDir, stateDir: folder, keyFile, ...options });
   cleanups.push(() => server.close());
-  const state = stateSetup({ folder, sealKey: process.env[SEAL_KEY_VARIABLE] }) as StateSetup;
-  const site = { url: server.url, port: Number(new URL(server.url).port), folder, state, refusal: "" };
+  const state = stateSetup({ folder, keyFile, sealKey: process.env[SEAL_KEY_VARIABLE] }) as StateSetup;
+  const site = { url: server.url, port: Number(new URL(server.url).port), folder, keyFile, state, refusal: "" };
   if (options.trustProxy?.includes("loopback")) {
     const answer = await subscribe(site.url, `https://unlisted.invalid/printkey/${KEY}`);
     expect(answer.status).toBe(400);
@@ -683,8 +689,8 @@ describe("the caps on a reply", () => {
     });
     const grown = process.memoryUsage().rss - rss;
     expect(delivered.record.state).toBe("failed");
+    // The size cap, not the time cap (which says "timed out"); how long it took is the machine's.
     expect(delivered.record.detail).toBe(`the print key sent a reply larger than ${PRINT_KEY_MAX_BYTES} bytes`);
-    expect(delivered.ms).toBeLessThan(3_000); // the time cap is 5 s: this is the size cap
     expect(await until(() => streams[0]?.closedAfter !== undefined)).toBe(true);
     expect(streams[0]!.closedAfter).toBeLessThan(32 * MiB);
     expect(grown).toBeLessThan(50 * MiB);
@@ -700,8 +706,8 @@ describe("the caps on a reply", () => {
     const delivered = await deliverOnce(`${declared.url}/printkey/${KEY}`, {
       allowed: [{ origin: declared.url, private: true }],
     });
+    // The size cap, not the time cap (which says "timed out"); how long it took is the machine's.
     expect(delivered.record.detail).toBe(`the print key sent a reply larger than ${PRINT_KEY_MAX_BYTES} bytes`);
-    expect(delivered.ms).toBeLessThan(3_000); // the time cap is 5 s: this is the size cap
     expect(await until(() => declared.closed === declared.connections)).toBe(true);
   });
 
@@ -827,13 +833,16 @@ describe("the delivery run, its batches and a deploy's push run have no URL", ()
       root: side.root,
       siteDir: path.resolve(builtSite("basic")),
       stateDir: site.folder,
+      keyFile: site.keyFile,
       printKeyOrigins: allowed,
     });
     cleanups.push(() => netlify.close().finally(side.remove));
     const { default: deliver } = await import("../../functions/deliver.mts");
     const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
     try {
-      const context = { littlepress: { state: site.folder, origin: netlify.url, printKeys: allowed } };
+      const context = {
+        littlepress: { state: site.folder, keyFile: site.keyFile, origin: netlify.url, printKeys: allowed },
+      };
       const res = await deliver(new Request(`${site.url}/`), context);
       expect(res.status).toBe(200);
       // It hands the subscription over to the background function (signed), which delivers after answering 202.

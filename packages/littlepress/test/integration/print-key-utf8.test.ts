@@ -31,7 +31,8 @@ const CYRILLIC = "Доброе утро! Погода: ясно, -3 °C. Нов�
 describe("a page in another charset than UTF-8", () => {
   it("a windows-1251 page arrives as the same text in UTF-8, its type and <meta charset> saying utf-8", async () => {
     const page = (charset: string) =>
-      `<!doctype html><html><head><meta charset="${charset}"><title>Утро</title></head><body><p>${CYRILLIC}</p></body></html>`;
+      `<!doctype html><html><head><meta charset="${charset}"><title>Утро</title></head>` +
+      `<body><p>${CYRILLIC}</p></body></html>`;
     const bytes = iconv.encode(page("windows-1251"), "windows-1251");
     expect(bytes.toString("utf8")).not.toContain("Доброе"); // not UTF-8 as sent by the publication
     const print = await posted(bytes, "text/html; charset=windows-1251");

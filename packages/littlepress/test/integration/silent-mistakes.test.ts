@@ -140,11 +140,9 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
   });
 
   it("a setting no edition reacts to: warned under npm start, failed by verify, named with its options", async () => {
-    // The condition asks for an option that does not exist: short and long print the same page.
-    const dir = paper(publication(), [
-      edition(0, { condition: 'config.length == "longer"' }),
-      edition(1, { condition: "false" }),
-    ]);
+    // No edition reads the setting: short and long print the same page. (A condition asking for an option
+    // that does not exist fails the build: round four, below.)
+    const dir = paper(publication(), [edition(0, { condition: "false" }), edition(1, { condition: "false" })]);
     const said = new RegExp(
       "daily/publication\\.json: config\\.fields: length\n\\s+problem: the setting `length` changes nothing: " +
         'every edition prints the same page for "short" and "long"\n\\s+fix: have an edition read it',
@@ -163,6 +161,87 @@ describe.concurrent("mistakes that passed without a word", { timeout: 120_000 },
       expect(started.log).toMatch(said);
     } finally {
       await started.stop();
+    }
+  });
+});
+
+// Nothing silent, round four (issue 52, item 5): each fails the build (so `npm start` names it, and verify fails).
+describe.concurrent("mistakes that passed without a word, round four", { timeout: 120_000 }, () => {
+  it("an edition saved as .markdown or .txt is named, with the name to give it", async () => {
+    const dir = paper(publication(), [edition(0), edition(1)]);
+    writeFileSync(path.join(dir, "daily/editions/part-5.markdown"), edition(5));
+    writeFileSync(path.join(dir, "daily/editions/part-6.txt"), edition(6));
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      for (const [file, name] of [
+        ["part-5.markdown", "part-5.md"],
+        ["part-6.txt", "part-6.md"],
+      ] as const)
+        expect(output).toMatch(
+          new RegExp(
+            `editions/${file.replace(".", "\\.")}\\n\\s+problem: is not read: only \`\\.md\` files in the editions ` +
+              `folder are editions, so it is never printed\\n\\s+fix: rename it ${name.replace(".", "\\.")}`,
+          ),
+        );
+    }
+  });
+
+  it("a gap in a finite serial is named at the part after it: npm start warns, verify fails", async () => {
+    const dir = paper({ ...publication(), editions: { by: "delivery_count", ends: true } }, [edition(0), edition(1)]);
+    writeFileSync(path.join(dir, "daily/editions/3.md"), edition(3));
+    const said = new RegExp(
+      "daily/editions/3\\.md: number\n\\s+problem: the serial has no edition numbered 2: delivery 2 gets nothing " +
+        '\\(204, "no edition for 2"\\), and the serial goes on at 3\n\\s+fix: number the editions 0, 1, 2, … ' +
+        "without a gap: renumber this one 2, or add an edition numbered 2",
+    );
+    const [plain, verified] = await Promise.all([build(dir), verify(dir)]);
+    expect(plain.code, plain.output).toBe(0);
+    expect(plain.output).toMatch(said);
+    expect(verified.code).toBe(1);
+    expect(verified.output).toMatch(said);
+  });
+
+  it("Markdown in a folder with no publication.json is named, not published as a plain page", async () => {
+    const dir = paper(publication(), [edition(0), edition(1)]);
+    mkdirSync(path.join(dir, "notes"));
+    writeFileSync(path.join(dir, "notes/ideas.md"), "---\nnumber: 0\n---\nAn idea.\n");
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      expect(output).toContain(
+        `${path.join(dir, "notes/ideas.md")}\n    problem: is published as a plain page at /notes/ideas/, ` +
+          `not as an edition: ${path.join(dir, "notes")}/ has no publication.json, so it is no publication`,
+      );
+      expect(output).toMatch(/fix: to make notes a publication, add .*notes\/publication\.json and move its editions/);
+    }
+  });
+
+  it("a lang that is no language tag is refused, with the tag meant", async () => {
+    const dir = paper(publication(), [edition(0), `---\nnumber: 1\nlang: english\n---\nDay 1.\n`]);
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      expect(output).toMatch(
+        new RegExp(
+          '1\\.md: lang\n\\s+problem: "english" \\(line 3\\) is not a language tag, ' +
+            "and the page's <html lang> would say it as it is\n\\s+fix: write lang: en \\(",
+        ),
+      );
+    }
+  });
+
+  it("a comparison with a value none of the setting's options has fails the build, naming the one meant", async () => {
+    const dir = paper(publication(), [edition(0, { condition: 'config.length == "Long"' }), edition(1)]);
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      expect(output).toContain(
+        `${path.join(dir, "daily/editions/0.md")}: config.length\n    problem: \`config.length == "Long"\` (line 7) ` +
+          'compares the setting with "Long", which is not one of its values ("short", "long"), so it is never true: ' +
+          'did you mean "long"?',
+      );
+      expect(output).toMatch(/fix: write "long": an option is \[label, value\] in publication\.json/);
     }
   });
 });

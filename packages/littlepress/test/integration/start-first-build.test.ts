@@ -87,9 +87,7 @@ describe("npm start before its first build", { timeout: 90_000 }, () => {
       const code = await new Promise((resolve) => child.once("exit", resolve));
       clearTimeout(timer);
       expect(code, log).toBe(1);
-      expect(log).toBe(
-        `littlepress: cannot start: port ${port} on 127.0.0.1 is in use by another program; pick another with --port\n`,
-      );
+      expect(log).toBe(`start: port ${port} on 127.0.0.1 is in use by another program; pick another with --port\n`);
       expect(existsSync(output)).toBe(false);
     } finally {
       await new Promise((resolve) => other.close(resolve));

@@ -363,14 +363,16 @@ describe("a print key the site's own list refuses", () => {
   }
   const origin = () => new URL(sirius.url).origin;
 
-  it("logs for the owner the origin to add to content/site.json, never the key, and tells the subscriber no host", async () => {
+  it("logs for the owner the origin to add to site.json, never the key; tells the subscriber no host", async () => {
     const { status, page, log } = await refused([{ origin: "https://device.li", private: false }], "192.0.2.61");
     expect(status).toBe(400);
     expect(page).toContain("this site cannot print to that key");
     expect(page).not.toContain(origin());
     expect(log).toEqual([
-      `subscribe: refused a print key on ${origin()}: content/site.json's "print_key_origins" (now: https://device.li) ` +
-        `does not list it; to take keys from that service, add {"origin": "${origin()}", "private": true} to that list.`,
+      `subscribe: refused a print key on ${origin()}: ` +
+        `content/site.json's "print_key_origins" (now: https://device.li) ` +
+        `does not list it; to take keys from that service, ` +
+        `add {"origin": "${origin()}", "private": true} to that list.`,
     ]);
     expect(log.join("")).not.toContain("kitchen1");
   });

@@ -2,7 +2,7 @@
 // emulator (offline, no login), answers through netlify.toml's routes exactly
 // as the spec and the local server do. Bounded in time; stops what it started.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,9 +10,11 @@ import { installedPackage } from "../../scripts/bench/util.ts";
 import { builtSite } from "../helpers/sites.ts";
 import { STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 import { freePort } from "../../scripts/cli.ts";
+import { parse, stringify } from "smol-toml";
 
 let netlify: ChildProcess;
 let project = "";
+let home = "";
 let base = "";
 let log = "";
 
@@ -27,15 +29,28 @@ const get = (p: string, init?: RequestInit) =>
   });
 
 /**
+ * The starter's netlify.toml without its [dev] table. That table has netlify dev run `npm start` on port
+ * 8080, and netlify-cli runs a configured command even beside the static server that --dir asks for: here
+ * it started the kit's own `npm start`, which failed whenever the author's was running. Nothing in [dev]
+ * reaches what this test compares (the routes, the headers, the functions).
+ */
+function starterConfigWithoutDev(): string {
+  const config = parse(readFileSync(STARTER_NETLIFY_CONFIG, "utf8"));
+  delete config.dev;
+  return stringify(config);
+}
+
+/**
  * A folder whose netlify.toml is the starter's, as the package carries it (netlify.starter.toml: a file
  * named netlify.toml in the package would make netlify-cli, run at the starter's root, take this workspace
- * package for the site). netlify dev reads netlify.toml from where it runs and takes no other.
+ * package for the site), less its [dev] table. netlify dev reads netlify.toml from where it runs and takes
+ * no other.
  */
 function projectWithStarterConfig(): string {
   // Inside the package, so that the functions' bundler finds them and their packages within the project.
   mkdirSync(".test-work", { recursive: true });
   const project = mkdtempSync(path.join(".test-work", "netlify-project-"));
-  copyFileSync(STARTER_NETLIFY_CONFIG, path.join(project, "netlify.toml"));
+  writeFileSync(path.join(project, "netlify.toml"), starterConfigWithoutDev());
   // netlify-cli keeps what it serves (.netlify/functions-serve, the functions unzipped) at the root of the
   // git repository it runs in, and its state in the nearest .netlify/state.json above. Without both here they
   // were this repository's: it emptied the functions of a `netlify serve` running at the root.
@@ -49,7 +64,8 @@ beforeAll(async () => {
   const site = path.resolve(builtSite("rooted"));
   const port = await freePort(0);
   base = `http://127.0.0.1:${port}`;
-  // The flags that start offline, without login or Deno (see the toolchain notes).
+  // The flags that start offline, without login or Deno (see the toolchain notes). The static server's
+  // port too: netlify-cli's own default, 3999, may be another program's.
   const args = [
     "dev",
     "--offline",
@@ -57,6 +73,8 @@ beforeAll(async () => {
     "--skip-gitignore",
     "--port",
     String(port),
+    "--staticServerPort",
+    String(await freePort(0)),
     "--internal-disable-edge-functions",
     "--framework",
     "#static",
@@ -66,12 +84,14 @@ beforeAll(async () => {
     site,
   ];
   project = projectWithStarterConfig();
+  // netlify-cli's own settings and caches, kept out of the user's home; removed in afterAll.
+  home = mkdtempSync(path.join(tmpdir(), "netlify-home-"));
   netlify = spawn(path.join(installedPackage("netlify-cli"), "bin", "run.js"), args, {
     cwd: project,
     env: {
       ...process.env,
       LITTLEPRESS_SITE_DIR: site,
-      HOME: mkdtempSync(path.join(tmpdir(), "netlify-home-")),
+      HOME: home,
       BROWSER: "none",
       CI: "true",
       NO_UPDATE_NOTIFIER: "1",
@@ -95,10 +115,28 @@ beforeAll(async () => {
   }
 }, 90_000);
 
-afterAll(() => {
-  if (netlify?.pid && netlify.exitCode === null) process.kill(-netlify.pid, "SIGTERM");
-  rmSync(project, { recursive: true, force: true });
+afterAll(async () => {
+  await stopGroup(netlify);
+  for (const folder of [project, home]) if (folder) rmSync(folder, { recursive: true, force: true });
 });
+
+/** Stops the child's process group (netlify dev and its workers), SIGKILL after 10 s; resolves once it exited. */
+async function stopGroup(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const group = -child.pid;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(group, name);
+    } catch {
+      // The group has gone already: nothing to stop.
+    }
+  };
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  signal("SIGTERM");
+  const timer = setTimeout(() => signal("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 describe.each([
   ["under its folder", "/only"],

@@ -6,7 +6,6 @@
 // may reach the paper, while the publication's own image still prints. A page
 // of text over 2,000,000 px long is cut at sirius's 10,000 in bounded time and
 // memory (captured whole, it took Chromium 14 to 36 s and 1.8 GB more here).
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +20,7 @@ import { decodePng } from "../../scripts/preview/print-image.ts";
 import { MAX_HEIGHT, PaperRenderer } from "../../scripts/preview/render.ts";
 import { startSirius } from "../../scripts/sirius.ts";
 import { workerBrowser } from "../helpers/browser.ts";
+import { childrenRssMiB } from "../helpers/process-memory.ts";
 
 const RENDER_TIMEOUT = 60_000;
 const header = { at: new Date("2026-11-23T06:00:00Z"), from: "Hostile", timeZone: "UTC" };
@@ -229,33 +229,14 @@ describe("a hostile edition, rendered by the print tools", () => {
   );
 });
 
-/** Resident memory of this process's children (Chromium), in MiB. */
-function childrenRssMiB(): number {
-  const table = execFileSync("ps", ["-eo", "pid=,ppid=,rss="], { encoding: "utf8" });
-  const parent = new Map<number, number>();
-  const rss = new Map<number, number>();
-  for (const line of table.trim().split("\n")) {
-    const [pid, ppid, kb] = line.trim().split(/\s+/).map(Number) as [number, number, number];
-    parent.set(pid, ppid);
-    rss.set(pid, kb);
-  }
-  let sum = 0;
-  for (const [pid, kb] of rss) {
-    let p: number | undefined = parent.get(pid);
-    for (let hops = 0; p && p !== process.pid && hops < 20; hops++) p = parent.get(p);
-    if (p === process.pid) sum += kb;
-  }
-  return sum / 1024;
-}
-
 describe("a page 2,000,000 px long", () => {
   it(
     "is cut at sirius's length in bounded time, without Chromium's memory growing with the page",
     async () => {
       const renderer = await PaperRenderer.open(browser, undefined, 30_000);
       let peak = 0;
-      const before = childrenRssMiB();
-      const watch = setInterval(() => (peak = Math.max(peak, childrenRssMiB())), 100);
+      const before = await childrenRssMiB();
+      const watch = setInterval(() => void childrenRssMiB().then((mib) => (peak = Math.max(peak, mib))), 100);
       try {
         const t0 = performance.now();
         const render = await renderer.renderHtml(

@@ -5,14 +5,8 @@
 import path from "node:path";
 import Eleventy, { type EleventyConfig } from "@11ty/eleventy";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  dateEditions,
-  postDate,
-  postsPublications,
-  readPosts,
-  serialEditions,
-  type Post,
-} from "../../lib/build/blog-posts.ts";
+import { postsPublications } from "../../lib/build/blog-posts.ts";
+import { dateEditions, postDate, readPosts, serialEditions, type Post } from "../../lib/build/post-editions.ts";
 import type { ContentProblem } from "../../lib/model/content-error.ts";
 import { postReading, type PostReading } from "../../lib/build/post-reading.ts";
 import { contentFolders } from "../helpers/content-folder.ts";

@@ -1,10 +1,13 @@
-// Every command package.json runs answers --help with its usage (exit 0) and
-// an unknown option with one line pointing at --help (exit 2), never with a
-// stack trace. The scripts are read from package.json, so a new one is covered.
+// Every command package.json runs, and every command of the package's bin,
+// answers --help with its usage and the exit codes (exit 0), and an unknown
+// option with one line pointing at --help (exit 2), never with a stack trace.
+// The scripts are read from package.json and scripts/littlepress.ts, so a new
+// one is covered. What a command throws is test/unit/cli-boundary.test.ts's.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { EXIT_CODES } from "../../scripts/cli.ts";
 import { compiled } from "../helpers/kit-script.ts";
 
 const run = promisify(execFile);
@@ -14,7 +17,14 @@ function packageScripts(): string[] {
   const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
   const run = (line: string) => [...line.matchAll(/\btsx (\S+\.ts)\b/g)].map((m) => m[1]!);
   const files = Object.values(pkg.scripts).flatMap(run);
-  return [...new Set(files)].sort();
+  return [...new Set([...files, ...binCommands()])].sort();
+}
+
+/** The scripts of `littlepress <command>`, read from its COMMANDS table, e.g. "scripts/print-server.ts". */
+function binCommands(): string[] {
+  const source = readFileSync("scripts/littlepress.ts", "utf8");
+  const table = /const COMMANDS = \{([^}]*)\}/.exec(source)![1]!;
+  return [...table.matchAll(/^\s+"?([\w-]+)"?:/gm)].map((m) => `scripts/${m[1]!}.ts`);
 }
 
 // A script starts tsx and imports its modules; on a loaded machine that takes
@@ -43,21 +53,22 @@ const STACK_LINE = /^\s+at /m;
 const scripts = packageScripts();
 
 it("finds the commands in package.json", () => {
-  for (const cli of ["build", "serve", "check", "preview", "bundle-size", "fuzz", "bench"]) {
+  for (const cli of ["build", "serve", "check", "preview", "bundle-size", "fuzz", "bench", "new", "print-server"]) {
     expect(scripts).toContain(`scripts/${cli}.ts`);
   }
 });
 
 describe.concurrent.each(scripts)("%s", (file) => {
   it.each(["--help", "-h"])(
-    "%s prints the usage, its options and an example, and exits 0",
+    "%s prints the usage, its options, an example and the exit codes, and exits 0",
     async (flag) => {
       const { code, stdout, stderr } = await runScript(file, flag);
       expect(stderr).not.toMatch(STACK_LINE);
       expect(code).toBe(0);
-      expect(stdout).toMatch(/^Usage: npm (run \w+|start)/);
+      expect(stdout).toMatch(/^Usage: (npm (run \w+|start)|littlepress [\w-]+)/);
       expect(stdout).toMatch(/\n {2}-h, --help +show this/);
       expect(stdout).toMatch(/\nExample:\n {2}\S/);
+      expect(stdout.endsWith(`\n\n${EXIT_CODES}\n`)).toBe(true);
     },
     TEST_TIMEOUT,
   );
@@ -68,7 +79,7 @@ describe.concurrent.each(scripts)("%s", (file) => {
       const { code, stdout, stderr } = await runScript(file, "--nope");
       expect(code).toBe(2);
       expect(stdout).toBe("");
-      expect(stderr).toMatch(/^\w+: unknown option '--nope'; see --help\n$/);
+      expect(stderr).toMatch(/^[\w-]+: unknown option '--nope'; see --help\n$/);
     },
     TEST_TIMEOUT,
   );
@@ -88,6 +99,7 @@ describe("littlepress, the package's command", () => {
     async () => {
       const help = await runScript(bin, "--help");
       expect(help.code).toBe(0);
+      expect(help.stdout).toContain(EXIT_CODES);
       for (const command of ["build", "start", "serve", "verify", "check", "preview", "deliver", "push"])
         expect(help.stdout).toMatch(new RegExp(`\\n {2}${command} +\\S`));
       const none = await runScript(bin);

@@ -2,7 +2,7 @@
 // them, and how it reports their mistakes.
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { csvDelimiter } from "../../lib/build/data-editions.ts";
+import { csvDelimiter } from "../../lib/build/data-rows.ts";
 import { loadSite } from "../../lib/build/site.ts";
 import type { ContentProblem } from "../../lib/model/content-error.ts";
 import { contentFolders, md, problemsOf, pub } from "../helpers/content-folder.ts";

@@ -3,6 +3,7 @@
 // cause of undici's "fetch failed"), and the data file that asked for it.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dataFileFailure } from "../../lib/build/data-file-errors.ts";
 import { ContentError } from "../../lib/model/content-error.ts";
@@ -67,5 +68,29 @@ describe("a failed fetch", () => {
     const said = new ContentError([{ file: "x.md", field: "", problem: "p", fix: "f" }]);
     const wrapped = new Error("Bad response for https://news.example/today.json (500): x", { cause: said });
     expect(dataFileFailure(wrapped, CONTENT)).toBeUndefined();
+  });
+});
+
+describe("an error that is not a data file's", () => {
+  /** An error thrown at `file`'s line 189 (its stack as Node gives it), wrapped as Eleventy wraps a template's. */
+  const thrownAt = (file: string) => {
+    const inner = new Error("ENOENT: no such file or directory, stat 'src/paper/icon.png'");
+    inner.stack = `${inner.message}\n    at Template.render (${pathToFileURL(path.resolve(file)).href}:189:12)`;
+    return new Error("Having trouble writing to ./dist/paper/index.html", { cause: inner });
+  };
+
+  it("never blames a file in node_modules, nor the site's own config, building a whole project (content '.')", () => {
+    expect(dataFileFailure(thrownAt("node_modules/@11ty/eleventy/src/Template.js"), ".")).toBeUndefined();
+    expect(dataFileFailure(thrownAt("eleventy.config.js"), ".")).toBeUndefined();
+  });
+
+  it("still names a data file of the project's, in _data/ or *.11tydata.js", () => {
+    expect(dataFileFailure(thrownAt("src/_data/metadata.js"), ".")?.problems[0]).toMatchObject({
+      file: "src/_data/metadata.js",
+      field: "line 189",
+    });
+    expect(dataFileFailure(thrownAt("src/blog/blog.11tydata.js"), ".")?.problems[0]?.file).toBe(
+      "src/blog/blog.11tydata.js",
+    );
   });
 });

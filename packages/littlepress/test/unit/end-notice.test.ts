@@ -1,10 +1,10 @@
 // The end notice's rules (lib/model/end-notice.ts): the slip's page, when a run
 // takes a notice up, and what the print key's answer makes of it. The runs
 // themselves are tested in test/integration/end-notice.test.ts.
+import { claimJob } from "../../lib/model/print-job.ts";
 import { describe, expect, it } from "vitest";
 import { PrintChecker } from "../../lib/build/print-checks.ts";
 import {
-  claimNotice,
   endNoticePage,
   noticeAfter,
   noticeNext,
@@ -64,7 +64,7 @@ describe("when a run takes a notice up", () => {
   });
 
   it("takes a claim over once it is stale (its run died), not before", () => {
-    const claimed = claimNotice(owedNotice(at), at);
+    const claimed = claimJob(owedNotice(at), at);
     expect(claimed).toMatchObject({ state: "sending", attempts: 1 });
     expect(noticeNext(claimed, later(4))).toBe("leave");
     expect(noticeNext(claimed, later(5))).toBe("claim");
@@ -77,7 +77,7 @@ describe("when a run takes a notice up", () => {
 });
 
 describe("what the print key's answer makes of it", () => {
-  const claimed = claimNotice(owedNotice(at), at);
+  const claimed = claimJob(owedNotice(at), at);
   it.each([
     ["sent", "printed", "the end slip was sent to the printer"],
     ["offline", "offline", "printer offline (504); tried again by a later run"],
@@ -115,7 +115,7 @@ describe("the notice comes with the end", () => {
   it("is written with the end, and an end already stored keeps its own notice", () => {
     const ended = afterDelivery(sub, rec, { ...end, endNotice: owedNotice(at) });
     expect(ended).toMatchObject({ deliveryCount: 6, ended: end.ended, endNotice: { state: "due" } });
-    const printed = { ...ended, endNotice: { ...claimNotice(owedNotice(at), at), state: "printed" as const } };
+    const printed = { ...ended, endNotice: { ...claimJob(owedNotice(at), at), state: "printed" as const } };
     expect(afterDelivery(printed, rec, { ...end, endNotice: owedNotice(later(20)) }).endNotice?.state).toBe("printed");
   });
 });

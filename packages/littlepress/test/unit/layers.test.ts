@@ -4,6 +4,18 @@
 // - lib/platform: subscriptions, deliveries, print keys, the state stores;
 // - lib/build: the Eleventy plugin and the build's work;
 // - lib/server: Node-only hosting and live reload.
+// lib/platform's folders have walls too, in this order, each above the ones before
+// it (a module may import model, edge, its own folder and the levels below it):
+//   stores < printers < printing < runtime < subscribing < pushing < delivering
+// - stores: the state store, its keys and records; model only (no edge);
+// - printers: print keys and ESC/POS, what is sent to a printer; model and edge;
+// - printing: one print job's lifecycle on the store; also stores and printers;
+// - runtime, the files at lib/platform's top: what a platform function runs with
+//   (runtime.ts: the site, the store, print keys) and the one adapter that hands it
+//   to its handler (platform-function.ts);
+// - subscribing, pushing, delivering: the three kinds of work, each over the levels
+//   below it (a delivery run starts the push runs that are due).
+// The order is today's imports, made strict: nothing below reaches up.
 // The rule is checked twice: in the source's imports (type-only ones too), one
 // module at a time, and in what esbuild bundles for each function, which must
 // reach only code it uses. test/deploy/bundle.test.ts checks the zips Netlify ships.
@@ -27,11 +39,10 @@ const MAY_IMPORT: Record<Role | "functions", readonly Role[]> = {
 };
 
 /** Packages only the build and the tools use: nothing a request runs may load them. */
-const BUILD_PACKAGE =
-  /^(yaml|sharp|@11ty\/|@parcel\/watcher|markdown-it|smol-toml|esbuild|node-html-parser|parse5|playwright-core)/;
+const BUILD_PACKAGE = /^(yaml|sharp|@11ty\/|@parcel\/watcher|markdown-it|smol-toml|esbuild|parse5|playwright-core)/;
 /**
  * The one exception: the description's sanitizer (lib/model/description.ts)
- * parses HTML with node-html-parser, and both the desk (build) and the
+ * parses HTML with parse5 (the kit's one HTML parser), and both the desk (build) and the
  * subscribe page (platform) show the description through it.
  */
 const PARSES_HTML = new Set(["lib/model/description.ts"]);
@@ -65,6 +76,17 @@ function roleOf(file: string): Role | "functions" | undefined {
   return top === "lib" ? ROLES.find((role) => role === folder) : undefined;
 }
 
+/** lib/platform's levels, lowest first (the header says why), and what each may import of lib/ besides. */
+const PLATFORM_LEVELS = ["stores", "printers", "printing", "runtime", "subscribing", "pushing", "delivering"];
+const PLATFORM_OUTSIDE: Record<string, readonly Role[]> = { stores: ["model"] };
+
+/** "stores" for lib/platform/stores/x.ts, "runtime" for a file at lib/platform's top; undefined outside it. */
+function levelOf(file: string): string | undefined {
+  const [top, role, level] = relative(file).split("/");
+  if (top !== "lib" || role !== "platform" || level === undefined) return undefined;
+  return /\.m?ts$/.test(level) ? "runtime" : level;
+}
+
 const modules = [...ROLES.flatMap((role) => sourceFiles(path.join("lib", role))), ...sourceFiles("functions")];
 
 describe("what may import what", () => {
@@ -84,6 +106,29 @@ describe("what may import what", () => {
   });
 });
 
+describe("lib/platform's levels", () => {
+  const platform = modules.filter((f) => levelOf(f) !== undefined);
+
+  it("knows every folder of lib/platform", () => {
+    expect([...new Set(platform.map((f) => levelOf(f)!))].sort()).toEqual([...PLATFORM_LEVELS].sort());
+  });
+
+  it.each(platform.map((f) => [relative(f), f]))("%s imports no level above its own", (_, file) => {
+    const level = levelOf(file)!;
+    const below = PLATFORM_LEVELS.slice(0, PLATFORM_LEVELS.indexOf(level) + 1);
+    const outside = PLATFORM_OUTSIDE[level] ?? ["model", "edge"];
+    const wrong = importsOf(file)
+      .filter(({ spec }) => spec.startsWith("."))
+      .map(({ spec }) => path.resolve(path.dirname(file), spec))
+      .filter((target) => {
+        const targetLevel = levelOf(target);
+        return targetLevel ? !below.includes(targetLevel) : !outside.includes(roleOf(target) as Role);
+      })
+      .map(relative);
+    expect(wrong, `${level} may import ${[...outside, ...below].join(", ")}`).toEqual([]);
+  });
+});
+
 describe("lib/model and lib/edge", () => {
   const IO = new Set(["fs", "fs/promises", "http", "https", "http2", "net", "dgram", "child_process"]);
   const builtin = (spec: string) => spec.replace(/^node:/, "");
@@ -96,7 +141,7 @@ describe("lib/model and lib/edge", () => {
   });
 
   it.each(modelAndEdge.map((f) => [relative(f), f]))("%s imports no package of the build", (_, file) => {
-    const allowed = (spec: string) => spec === "node-html-parser" && PARSES_HTML.has(relative(file));
+    const allowed = (spec: string) => spec === "parse5" && PARSES_HTML.has(relative(file));
     expect(importsOf(file).filter(({ spec }) => BUILD_PACKAGE.test(spec) && !allowed(spec))).toEqual([]);
   });
 
@@ -135,7 +180,7 @@ const ICONV: Record<string, "never" | "import()"> = {
 };
 /** The edition endpoints answer every printer's every request: nothing of the platform, the build or the server. */
 const EDITION_ENDPOINTS = new Set(["edition", "sample"]);
-/** The subscribe page shows the publication's description, through node-html-parser (PARSES_HTML). */
+/** The subscribe page shows the publication's description, through parse5 (PARSES_HTML). */
 const SHOWS_DESCRIPTION = new Set(["subscribe"]);
 
 interface Bundle {
@@ -228,7 +273,7 @@ describe("each function's bundle", () => {
     const { reached, packages } = bundles.get(name)!;
     const forbidden = EDITION_ENDPOINTS.has(name) ? /^lib\/(build|server|platform)\// : /^lib\/(build|server)\//;
     expect([...reached.keys()].filter((f) => forbidden.test(f))).toEqual([]);
-    const parser = (p: string) => p === "node-html-parser" && SHOWS_DESCRIPTION.has(name);
+    const parser = (p: string) => p === "parse5" && SHOWS_DESCRIPTION.has(name);
     expect(packages.filter((p) => BUILD_PACKAGE.test(p.path) && !parser(p.path))).toEqual([]);
   });
 

@@ -159,7 +159,8 @@ describe("scripts and event handlers (issue 24)", () => {
     expect(found(html)).toEqual([]);
   });
 
-  // Where node-html-parser and html-scan.ts read otherwise than a browser (test/unit/html-readers.test.ts).
+  // Where node-html-parser and html-scan.ts (the kit's readers before parse5) read otherwise than a browser
+  // (test/unit/html-readers.test.ts).
   it("finds scripts and handlers as a browser reads the page (parse5)", () => {
     const html = page(
       "",

@@ -1,4 +1,4 @@
-// The cap's seats (lib/platform/subscribing/seats.ts) on the file store: taken once each
+// The cap's seats (lib/platform/stores/seats.ts) on the file store: taken once each
 // however many ask at once, given back by their holder only, and the ones left
 // behind given back by a delivery run once they are old.
 import { randomBytes } from "node:crypto";
@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Subscription } from "../../lib/model/subscription.ts";
 import { planRun } from "../../lib/platform/delivering/plan.ts";
 import { runDeliveries } from "../../lib/platform/delivering/run.ts";
-import { dropStraySeats, releaseSeat, returnSeat, takeSeat } from "../../lib/platform/subscribing/seats.ts";
+import { dropStraySeats, releaseSeat, returnSeat, takeSeat } from "../../lib/platform/stores/seats.ts";
 import { fileStore, type StateStore } from "../../lib/platform/stores/state-store.ts";
 import { INDEX_GRACE_MS } from "../../lib/platform/stores/subscriptions.ts";
 

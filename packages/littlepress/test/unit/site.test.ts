@@ -65,12 +65,11 @@ describe("loadSite", () => {
     expect(h!.editions.list.map((e) => e.key)).toEqual(["2026-01-02T09", "2026-01-02T10"]);
   });
 
-  it("finds editions in subfolders and ignores files that are not Markdown", () => {
+  it("finds editions in subfolders and leaves an image beside them (editions read images)", () => {
     const dir = content({
       "s/publication.json": pub("delivery_count"),
       "s/editions/2025/a.md": md("number: 1"),
       "s/editions/b.md": md("number: 0"),
-      "s/editions/notes.txt": "number: 5",
       "s/editions/image.png": "x",
     });
     const list = loadSite(dir).publications[0]!.editions.list;
@@ -263,8 +262,15 @@ describe("loadSite", () => {
   });
 
   it("reports an editions folder with no Markdown in it", () => {
-    const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/readme.txt": "no" });
+    const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/photo.png": "x" });
     expect(problemsOf(dir)).toEqual([expect.objectContaining({ problem: "has no editions" })]);
+  });
+
+  it("names a text file in the editions folder that nothing reads, rather than only the editions it lacks", () => {
+    const dir = content({ "s/publication.json": pub("delivery_count"), "s/editions/readme.txt": "no" });
+    expect(problemsOf(dir).map((p) => p.problem)).toEqual([
+      "is not read: only `.md` files in the editions folder are editions, so it is never printed",
+    ]);
   });
 
   it("reports an editions folder without publication.json", () => {

@@ -1,6 +1,7 @@
 // The subscription rules on their own, with the clock given: when a delivery
 // is due (summer time included), claims, and how answers settle a delivery.
 import { randomBytes } from "node:crypto";
+import { claimJob } from "../../lib/model/print-job.ts";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../../lib/model/dates.ts";
 import { openPrintKey, parsePrintKeyUrl, printUrl, sealPrintKey } from "../../lib/model/print-key.ts";
@@ -16,7 +17,6 @@ import {
   nextTryOn,
   PAUSE_AFTER_FAILING_DAYS,
   pausedOn,
-  reclaim,
   retryDelayMs,
   settle,
   STALE_CLAIM_MS,
@@ -89,7 +89,7 @@ describe("claims", () => {
 
   it("carries the subscription's delivery_count, kept on every retry", () => {
     expect(rec.deliveryCount).toBe(7);
-    expect(reclaim({ ...rec, state: "offline" }, at)).toMatchObject({ deliveryCount: 7, attempts: 2 });
+    expect(claimJob({ ...rec, state: "offline" }, at)).toMatchObject({ deliveryCount: 7, attempts: 2 });
   });
 
   it("lets a run retake a claim only once it is stale, or after an offline printer or a failure", () => {
@@ -226,7 +226,7 @@ describe("a run's time", () => {
     expect(runTimes(0, 2_000, 300)).toEqual({ startBy: 800, readBy: 1_700, endBy: 2_000, sendMinMs: 600 });
   });
 
-  it("lets a send wait as long as the run has left, up to the print timeout, and starts none with less than its window", () => {
+  it("lets a send wait as long as the run has left, up to the print timeout; none starts with less", () => {
     const times = { endBy: 100_000, sendMinMs: 10_000 };
     expect(sendWindow(times, 0)).toBe(PRINT_TIMEOUT_MS > 100_000 ? 100_000 : PRINT_TIMEOUT_MS);
     expect(sendWindow(times, 0, 30_000)).toBe(30_000);

@@ -278,7 +278,7 @@ describe("fillSlots and look-alike markers", () => {
 });
 
 // The page is read as a browser reads it (parse5, lib/build/slot-places.ts), where html-scan.ts read
-// it twice, as HTML and as SVG content, and node-html-parser misreads it (test/unit/html-readers.test.ts).
+// it twice, as HTML and as SVG content, and node-html-parser misread it (test/unit/html-readers.test.ts).
 describe("slotMisuse reads the page as a browser does", () => {
   const WHO = slotToken("who");
   const fields: ConfigField[] = [{ type: "text", name: "who", label: "Who", required: false }];

@@ -28,7 +28,10 @@ export interface DeliveryRunOptions {
   at: Date;
   /** Only say what would be sent: no claims, no POSTs, nothing written or pruned. */
   dryRun?: boolean;
-  /** Pages in flight at once to one print service, at most (default DELIVERY_CONCURRENCY); each service's own limit adapts below it (in-flight.ts). */
+  /**
+   * Pages in flight at once to one print service, at most (default DELIVERY_CONCURRENCY); each service's own limit
+   * adapts below it (in-flight.ts).
+   */
   concurrency?: number;
   /** Per request to the publication, its body included (default DELIVERY_TIMEOUT_MS). */
   timeoutMs?: number;
@@ -40,13 +43,19 @@ export interface DeliveryRunOptions {
    * timeouts (run-budget.ts), so the run ends within it; what is left goes to the next run.
    */
   budgetMs?: number;
-  /** Delivery records older than this many days are deleted, and subscriptions that ended longer ago (default KEEP_DELIVERIES_DAYS). */
+  /**
+   * Delivery records older than this many days are deleted, and subscriptions that ended longer ago (default
+   * KEEP_DELIVERIES_DAYS).
+   */
   keepDeliveriesDays?: number;
   /** Deletions a run makes at most to prune what piles up (default PRUNES_PER_RUN); the rest goes on the next run. */
   prunesPerRun?: number;
   /** Whether the publication `slug` prints the end slip (publication.json's `end_notice`). Default: every one does. */
   endNotice?: (slug: string) => boolean;
-  /** A first claim younger than this (ms on the run's clock) is settled without reading it back (default CLAIM_RECHECK_MS). */
+  /**
+   * A first claim younger than this (ms on the run's clock) is settled without reading it back (default
+   * CLAIM_RECHECK_MS).
+   */
   claimRecheckMs?: number;
   /** The site's address for people, which the end slip's subscribe link names (default: `origin`). */
   publicOrigin?: string;
@@ -92,7 +101,9 @@ export interface RunSettings {
   /** The run's wall clock, on which `times` are. */
   readonly now: () => number;
   readonly keepDays: number;
-  /** Deletions still allowed this run (counted down by every pruning, the one shared budget), and only before startBy. */
+  /**
+   * Deletions still allowed this run (counted down by every pruning, the one shared budget), and only before startBy.
+   */
   readonly prunes: PruneBudget;
   /** What every print job of the run is given (lib/platform/printing/print-job.ts). */
   readonly jobs: JobRunner;

@@ -3,7 +3,7 @@
 // scheduled function loads only this.
 import type { PruneBudget, StateStore } from "../stores/state-store.ts";
 import { dropStrayIndexKeys, indexedId } from "../stores/subscriptions.ts";
-import { dropStraySeats } from "../subscribing/seats.ts";
+import { dropStraySeats } from "../stores/seats.ts";
 
 /**
  * A sweep's plan, after it handed every subscription over: the index keys and

@@ -11,7 +11,7 @@ import { liveKey, seatKey, slotKey, type LiveEntry } from "../stores/store-keys.
 import { pruneRateLimits } from "../stores/rate-limit-pruning.ts";
 import { dropStrayIndexKeys } from "../stores/subscriptions.ts";
 import { removeSubscription } from "../stores/subscription-removal.ts";
-import { dropStraySeats, releaseSeat } from "../subscribing/seats.ts";
+import { dropStraySeats, releaseSeat } from "../stores/seats.ts";
 import type { RunIndexes, RunReport, RunSettings } from "./run-state.ts";
 
 /**

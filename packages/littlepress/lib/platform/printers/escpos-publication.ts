@@ -11,6 +11,7 @@ import { isAddressLiteral } from "../../model/addresses.ts";
 import { charsetOf, decodeHtml } from "../../model/charset.ts";
 import { editionParams, type EditionAsks } from "../../model/delivery-rules.ts";
 import { shownText } from "../../model/printer-name.ts";
+import { quotedUrl } from "../../model/shown-url.ts";
 import { askPrintKey, type PrintKeyPolicy, type PrintKeyReply } from "./print-key-client.ts";
 
 /** The most of an edition read (its images inlined as data: URIs count). */
@@ -27,9 +28,10 @@ export function publicationBase(text: string): URL | { problem: string } {
     url = new URL(text);
   } catch {
     // The parser's own message adds nothing to this one.
-    return { problem: `"${text}" is not a URL` };
+    return { problem: `${quotedUrl(text)} is not a URL` };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { problem: `"${text}" is not an http(s) URL` };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { problem: `${quotedUrl(text)} is not an http(s) URL` };
   if (url.username || url.password) return { problem: "a publication URL carries no user name or password" };
   url.search = "";
   url.hash = "";

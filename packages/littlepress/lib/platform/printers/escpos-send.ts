@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
 import { connect } from "node:net";
 import { bandsWithin, resendPrefix, type EscPosJob } from "../../model/escpos-raster.ts";
+import { quotedUrl } from "../../model/shown-url.ts";
 
 export type Destination =
   | { kind: "tcp"; host: string; port: number; text: string }
@@ -22,11 +23,11 @@ export function parseDestination(text: string): Destination | { problem: string 
     try {
       url = new URL(text);
     } catch {
-      return { problem: `"${text}" is not a tcp://host:port address` };
+      return { problem: `${quotedUrl(text)} is not a tcp://host:port address` };
     }
     const port = url.port === "" ? 9100 : Number(url.port);
     if (!url.hostname || url.pathname.replace(/^\/$/, "") !== "" || url.search || url.username)
-      return { problem: `"${text}" is not a tcp://host:port address` };
+      return { problem: `${quotedUrl(text)} is not a tcp://host:port address` };
     return { kind: "tcp", host: url.hostname.replace(/^\[|\]$/g, ""), port, text };
   }
   if (text.startsWith("cups:")) {

@@ -5,10 +5,11 @@
 // between a check and a connect has nothing to rebind), never following a
 // redirect, and reading at most so many bytes for at most so long.
 //
-// A GET goes on a kept connection, and goes again on another when the kept one
-// was closed under it. A POST prints: it goes once, on a connection of its own,
-// and a failure says whether the service can have taken it (print-job.ts's
-// rule: a page sent with no answer is never sent again).
+// Requests go on kept connections. One sent on a kept connection that the
+// service had closed goes again on another, but a POST prints: it goes again
+// only if it had not gone out whole, and a failure says whether the service
+// can have taken it (print-job.ts's rule: a page sent with no answer is never
+// sent again).
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
@@ -64,11 +65,10 @@ export async function askPrintKey(
   const host = url.hostname;
   if (isAddressLiteral(host) && !entry.private && !isPublicAddress(host))
     return { refused: "a private address, which this site's list does not allow" };
-  const kept = req.method === "GET";
   const options: RequestOptions = {
     method: req.method,
     headers: { ...req.headers, ...(req.body ? { "Content-Length": String(req.body.byteLength) } : {}) },
-    agent: connectionsTo(url, entry, policy.lookup ?? dnsLookup, kept),
+    agent: connectionsTo(url, entry, policy.lookup ?? dnsLookup),
   };
   for (let attempt = 1; ; attempt++) {
     const reply = await exchange(url, options, req.body, policy);
@@ -88,7 +88,7 @@ const KEPT_CONNECTION_TRIES = 3;
 /** How long a connection to a print-key service is kept open unused: well under a server's usual 5 s. */
 const IDLE_CONNECTION_MS = 1_000;
 
-/** The connection pools, by resolver, then by allow-list entry and whether connections are kept. */
+/** The connection pools, by resolver, then by allow-list entry. */
 const pools = new WeakMap<typeof dnsLookup, Map<string, HttpAgent>>();
 
 /**
@@ -98,15 +98,14 @@ const pools = new WeakMap<typeof dnsLookup, Map<string, HttpAgent>>();
  * was made through its entry's own lookup (public addresses only, unless the
  * entry is private), and stays connected to the address that was checked.
  */
-function connectionsTo(url: URL, entry: PrintKeyOrigin, resolve: typeof dnsLookup, keepAlive: boolean): HttpAgent {
+function connectionsTo(url: URL, entry: PrintKeyOrigin, resolve: typeof dnsLookup): HttpAgent {
   let byEntry = pools.get(resolve);
   if (!byEntry) pools.set(resolve, (byEntry = new Map<string, HttpAgent>()));
-  // The origin names the scheme too.
-  const name = `${entry.origin}${entry.private ? " private" : ""}${keepAlive ? " kept" : ""}`;
+  const name = `${entry.origin}${entry.private ? " private" : ""}`; // the origin names the scheme too
   let agent = byEntry.get(name);
   if (!agent) {
     const lookup = entry.private ? resolve : checkedLookup(resolve);
-    const options = { keepAlive, timeout: IDLE_CONNECTION_MS, lookup };
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, lookup };
     agent = url.protocol === "https:" ? new HttpsAgent(options) : new HttpAgent(options);
     byEntry.set(name, agent);
   }
@@ -196,7 +195,10 @@ function exchange(
     request.once("finish", () => (sent = true));
     request.once("error", (error) => {
       const code = (error as NodeJS.ErrnoException).code;
-      if (request.reusedSocket && !answered && (code === "ECONNRESET" || code === "EPIPE"))
+      // A kept connection closed under the request: sent again, unless it is a POST that went out whole (the
+      // service may have read it before it reset: sending it again could print it twice).
+      const again = options.method === "GET" || !sent;
+      if (request.reusedSocket && !answered && again && (code === "ECONNRESET" || code === "EPIPE"))
         return finish(CLOSED_UNDER_IT);
       if (error instanceof PrivateAddress) return finish({ refused: error.message });
       unanswered(why(error));

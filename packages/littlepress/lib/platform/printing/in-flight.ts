@@ -37,65 +37,77 @@ export function serviceLimits(max: number, now: () => number = () => performance
   const limits = new Map<string, ServiceLimit>();
   return (service: string): ServiceLimit => {
     let limit = limits.get(service);
-    if (!limit) limits.set(service, (limit = adaptiveLimit(max, now)));
+    if (!limit) limits.set(service, (limit = new AdaptiveLimit(max, now)));
     return limit;
   };
 }
 
 export type ServiceLimits = ReturnType<typeof serviceLimits>;
 
-function adaptiveLimit(max: number, now: () => number): ServiceLimit {
-  let limit = Math.min(START, max);
-  let active = 0;
-  let peak = 0;
-  let fastest = Infinity;
+/** One service's limit: who is in flight, who waits, and how the limit follows the answers. */
+class AdaptiveLimit implements ServiceLimit {
+  #limit: number;
+  #active = 0;
+  #peak = 0;
+  #fastest = Infinity;
   // Answers since the last shrink: the next shrink waits for a round of them, so one burst of slow answers
   // (every page that was in flight when the service slowed) counts once.
-  let sinceShrink = Infinity;
+  #sinceShrink = Infinity;
   // Until the first slow answer, the limit grows by one an answer; after it, by one a round (as TCP's congestion
   // avoidance), so that it hovers near what the service takes instead of overshooting it again.
-  let probing = true;
-  const waiting: (() => void)[] = [];
-  const admit = () => {
-    while (active < Math.floor(limit) && waiting.length) {
-      active++;
-      waiting.shift()!();
+  #probing = true;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly max: number,
+    private readonly now: () => number,
+  ) {
+    this.#limit = Math.min(START, max);
+  }
+
+  get limit(): number {
+    return Math.floor(this.#limit);
+  }
+  get peak(): number {
+    return this.#peak;
+  }
+
+  async run<R>(work: () => Promise<R>, answered: (result: R) => boolean): Promise<R> {
+    if (this.#active < this.limit) this.#active++;
+    else await new Promise<void>((go) => this.#waiting.push(go));
+    this.#peak = Math.max(this.#peak, this.#active);
+    const started = this.now();
+    try {
+      const result = await work();
+      this.#settle(this.now() - started, answered(result));
+      return result;
+    } catch (error) {
+      this.#settle(this.now() - started, false);
+      throw error;
+    } finally {
+      this.#active--;
+      this.#admit();
     }
-  };
-  const settle = (took: number, ok: boolean) => {
-    sinceShrink++;
-    if (ok) fastest = Math.min(fastest, took);
-    const slow = !ok || took > Math.max(fastest * SLOWER, fastest + JITTER_MS);
-    if (!slow) limit = Math.min(max, limit + (probing ? 1 : 1 / limit));
-    else if (sinceShrink >= limit) {
-      limit = Math.max(1, limit * SHRINK);
-      sinceShrink = 0;
-      probing = false;
+  }
+
+  /** Lets waiting sends go while the limit has room (a place handed over counts as taken). */
+  #admit(): void {
+    while (this.#active < this.limit && this.#waiting.length) {
+      this.#active++;
+      this.#waiting.shift()!();
     }
-  };
-  return {
-    async run(work, answered) {
-      if (active < Math.floor(limit)) active++;
-      else await new Promise<void>((go) => waiting.push(go));
-      peak = Math.max(peak, active);
-      const started = now();
-      try {
-        const result = await work();
-        settle(now() - started, answered(result));
-        return result;
-      } catch (error) {
-        settle(now() - started, false);
-        throw error;
-      } finally {
-        active--;
-        admit();
-      }
-    },
-    get limit() {
-      return Math.floor(limit);
-    },
-    get peak() {
-      return peak;
-    },
-  };
+  }
+
+  /** The limit after an answer that took `took` ms (`ok`: the service answered as it does when it works). */
+  #settle(took: number, ok: boolean): void {
+    this.#sinceShrink++;
+    if (ok) this.#fastest = Math.min(this.#fastest, took);
+    const slow = !ok || took > Math.max(this.#fastest * SLOWER, this.#fastest + JITTER_MS);
+    if (!slow) this.#limit = Math.min(this.max, this.#limit + (this.#probing ? 1 : 1 / this.#limit));
+    else if (this.#sinceShrink >= this.#limit) {
+      this.#limit = Math.max(1, this.#limit * SHRINK);
+      this.#sinceShrink = 0;
+      this.#probing = false;
+    }
+  }
 }

@@ -16,19 +16,18 @@
 // published, or no word at all: nothing, and a log line saying why. Netlify does
 // not document whether the event comes before publishing: if it does, those
 // pushes wait for the scheduled run (within 15 minutes).
-// Reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run does.
-import { withFaultBoundary } from "../../edge/fault.ts";
+// Its runtime (../runtime.ts) reads LITTLEPRESS_SEAL_KEY and URL, as the scheduled run's does.
 import { jsonResponse, type FunctionHandler } from "../../edge/http.ts";
 import { BACKGROUND_BUDGET_MS } from "../../model/run-budget.ts";
-import { platformRuntime } from "../runtime.ts";
+import { platformFunction } from "../platform-function.ts";
 import { scheduledPushes, type PushReport } from "./push-run.ts";
 
 /** The function's name, which is what makes Netlify run it on a deploy (functions/deploy-succeeded-background.mts). */
 const NAME = "deploy-succeeded-background";
 
-export const deployPush: FunctionHandler = withFaultBoundary(
+export const deployPush: FunctionHandler = platformFunction(
   NAME,
-  async (req, context) => {
+  async (req, runtime, context) => {
     if (req.method !== "POST")
       return jsonResponse({ error: "POST starts the deploy's push run" }, 405, { Allow: "POST" });
     const started = performance.now();
@@ -44,7 +43,6 @@ export const deployPush: FunctionHandler = withFaultBoundary(
       console.log(`${NAME}: ${refused}: nothing to push (the scheduled run prints what the live deploy has)`);
       return jsonResponse({ pushed: false, reason: refused });
     }
-    const runtime = platformRuntime(context);
     const state = runtime.state();
     if ("error" in state) {
       console.error(`${NAME}: ${state.error}`);

@@ -22,30 +22,18 @@ import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { eachAtMost } from "../../model/each-at-most.ts";
 import type { EditionKey } from "../../model/edition-key.ts";
-import { printerName } from "../../model/printer-name.ts";
-import {
-  firstPushClaim,
-  pushEligible,
-  pushOpen,
-  settlePush,
-  type PushEntry,
-  type PushRecord,
-} from "../../model/push.ts";
-import type { EditionShard } from "../../model/shard.ts";
+import { pushEligible, type PushEntry } from "../../model/push.ts";
 import { siteDataDir } from "../../model/site-paths.ts";
-import { DELIVERY_TIMEOUT_MS, sendWindow, SEND_WINDOW_TIMEOUTS } from "../../model/run-budget.ts";
 import type { Subscription } from "../../model/subscription.ts";
-import { editionAnswer } from "../../edge/edition-answer.ts";
-import { serveCopy } from "../../edge/edition-copy.ts";
-import { openPublication, type PublishedPublication } from "../../edge/publication-store.ts";
+import { openPublication } from "../../edge/publication-store.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
 import type { PrintKeyPolicy } from "../printers/print-key-client.ts";
-import { postToPrinter, printService } from "../printers/print-key-post.ts";
-import { serviceLimits } from "../printing/in-flight.ts";
-import { runJob, type JobRunner, type Page, type PrintJob } from "../printing/print-job.ts";
-import { recordSlot } from "../printing/record-slot.ts";
+import type { JobRunner } from "../printing/print-job.ts";
 import type { StateStore } from "../stores/state-store.ts";
-import { pushedKey, pushKey } from "../stores/store-keys.ts";
+import { pushKey } from "../stores/store-keys.ts";
+import { copyRunner, lineOf, pushOne, PUSH_CONCURRENCY, type FoundPush, type PushLine } from "./push-copy.ts";
+
+export type { PushLine } from "./push-copy.ts";
 import { storedSubscriptions } from "../stores/subscriptions.ts";
 
 export interface PushRunOptions {
@@ -70,19 +58,10 @@ export interface PushRunOptions {
   concurrency?: number;
   /** The longest a send waits for the print service's answer (default PRINT_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** The run's end on performance.now()'s clock: no send waits past it, and none starts too close to it; default: none. */
+  /**
+   * The run's end on performance.now()'s clock: no send waits past it, and none starts too close to it; default: none.
+   */
   endBy?: number;
-}
-
-/** One line of a push run's report. */
-export interface PushLine {
-  slug: string;
-  edition: EditionKey;
-  subscription: string;
-  printer: string;
-  /** "printed", "offline", "not-printed", "would print", "taken over", "error", … */
-  outcome: string;
-  detail: string;
 }
 
 export interface PushReport {
@@ -101,18 +80,6 @@ export interface PushReport {
   /** Copies sent with no answer: they may have printed, and are not sent again. */
   unknown: number;
 }
-
-/** A push edition found in the built site. */
-interface FoundPush {
-  slug: string;
-  edition: EditionKey;
-  built: string;
-  pub: PublishedPublication;
-  /** Its shard, read once per run before any copy is rendered (none: not in the built site). */
-  shard?: EditionShard;
-}
-
-const PUSH_CONCURRENCY = 16;
 
 /** The push editions of a built site, by publication (none when it has no functions' data). */
 export async function pushEditionsOf(site: string, origin?: string): Promise<FoundPush[]> {
@@ -134,7 +101,7 @@ export async function runPushes(o: PushRunOptions): Promise<PushReport> {
   const wanted = o.only ? all.filter((p) => p.slug === o.only!.slug && p.edition === o.only!.edition) : all;
   const report: PushReport = { pushes: [], lines: [], left: 0, unknown: 0 };
   if (!wanted.length) return report;
-  const jobs = jobRunner(o);
+  const jobs = copyRunner(o);
   const root = siteIndexOf(o.site).root;
   // Read once, and only when a push still owes copies: a site whose pushes are all done reads none
   // (the scheduled run comes here every 15 minutes).
@@ -148,24 +115,6 @@ export async function runPushes(o: PushRunOptions): Promise<PushReport> {
   report.unknown = report.lines.filter((l) => l.outcome === "unknown").length;
   return report;
 }
-
-/** What every copy's print job is given: the run's instant and clock, its services' limits, its time. */
-function jobRunner(o: PushRunOptions): JobRunner {
-  const now = () => performance.now();
-  const times = { endBy: o.endBy ?? Infinity, sendMinMs: SEND_WINDOW_TIMEOUTS * DELIVERY_TIMEOUT_MS };
-  return {
-    at: o.at,
-    now,
-    recheckMs: 0, // a copy's claim is always read back before its send
-    limits: serviceLimits(o.concurrency ?? PUSH_CONCURRENCY, now),
-    sendWindow: () => sendWindow(times, now(), o.timeoutMs),
-    dryRun: o.dryRun,
-  };
-}
-
-/** Whether the run may still start a copy: time for a send is left. */
-const inTime = (o: PushRunOptions) =>
-  o.endBy === undefined || performance.now() < o.endBy - SEND_WINDOW_TIMEOUTS * DELIVERY_TIMEOUT_MS;
 
 /** One push edition: a copy to every live subscription it owes one, then marked done when none is left open. */
 async function runPush(
@@ -228,93 +177,6 @@ async function pushEntry(o: PushRunOptions, push: FoundPush): Promise<{ value: P
   const held = await o.store.get<PushEntry>(key);
   if (!held) throw new Error(`the push ${key} went while the run read it`);
   return held;
-}
-
-function lineOf(push: FoundPush, sub: Subscription, outcome: string, detail: string): PushLine {
-  return {
-    slug: push.slug,
-    edition: push.edition,
-    subscription: sub.id,
-    printer: printerName(sub.printer),
-    outcome,
-    detail,
-  };
-}
-
-/**
- * One subscription's copy of a push, as a print job: claim, render, print,
- * settle. Its line says what happened ("done": settled before, nothing to say;
- * "left": the run's time was up), and `open` whether it may still print on a later run.
- */
-async function pushOne(
-  o: PushRunOptions,
-  jobs: JobRunner,
-  push: FoundPush,
-  sub: Subscription,
-  name: string,
-): Promise<PushLine & { open: boolean }> {
-  const line = (outcome: string, detail: string, open: boolean) => ({ ...lineOf(push, sub, outcome, detail), open });
-  if (!inTime(o)) return line("left", "the run's time was up", true);
-  const done = await runJob(copyJob(o, push, sub, name), jobs);
-  switch (done.step) {
-    case "found":
-    case "gave-up":
-      return line("done", done.record.detail, pushOpen(done.record));
-    case "held":
-      return line("done", "another run claimed it", true);
-    case "late":
-      return line("left", "the run's time was up", true);
-    case "would":
-      return "nothing" in done.prepared
-        ? line("would not print", done.prepared.nothing, false)
-        : line("would print", `would print on ${printerName(sub.printer)}`, true);
-    case "taken-over":
-      return line("taken over", "another run took this copy over", true);
-    case "settled":
-      return line(done.record.state, done.record.detail, pushOpen(done.record));
-  }
-}
-
-/** A subscriber's copy of a push edition as a print job. */
-function copyJob(
-  o: PushRunOptions,
-  push: FoundPush,
-  sub: Subscription,
-  name: string,
-): PrintJob<PushRecord, ReturnType<typeof renderFor>> {
-  return {
-    slot: recordSlot(o.store, pushedKey(sub.id, push.edition)),
-    first: () => firstPushClaim(sub.id, push.slug, push.edition, o.at),
-    service: printService(sub, o.sealKey),
-    prepare: (): Promise<ReturnType<typeof renderFor>> => Promise.resolve(renderFor(push, sub)),
-    page: (copy): Page | undefined => ("nothing" in copy ? undefined : { ...copy, from: name }),
-    send: (page, boundMs) => postToPrinter({ ...o, timeoutMs: boundMs }, sub, page, page.from),
-    settle: (claimed, copy, print) =>
-      settlePush(
-        claimed,
-        print ?? ("nothing" in copy ? copy : { error: "not sent" }),
-        "etag" in copy ? copy.etag : null,
-        new Date(o.at.getTime()),
-      ),
-  };
-}
-
-/** The copy of the push edition built for the subscriber's settings, as /edition/ would answer it. */
-function renderFor(
-  push: FoundPush,
-  sub: Subscription,
-): { bytes: Uint8Array; type: string; etag: string } | { nothing: string } {
-  const { shard } = push;
-  if (!shard) return { nothing: `edition ${push.edition} is not in the built site` };
-  const decision = serveCopy(push.pub, shard, push.edition, new URLSearchParams(sub.settings));
-  const answer = editionAnswer(push.pub, decision, "GET");
-  if (answer.status !== 200 || !answer.body)
-    return { nothing: decision.status === 200 ? "nothing to print" : decision.reason };
-  return {
-    bytes: answer.body,
-    type: answer.headers["Content-Type"] ?? "text/html; charset=utf-8",
-    etag: answer.headers.ETag ?? "",
-  };
 }
 
 /** The publication's name, from its built meta.json (the slug when it cannot be read). */

@@ -3,7 +3,7 @@
 // only read subscriptions load (the desk's histories, the push runs): they
 // need nothing of the seats (seats.ts).
 import type { Subscription } from "../../model/subscription.ts";
-import { releaseSeat } from "../subscribing/seats.ts";
+import { releaseSeat } from "./seats.ts";
 import { takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 import { liveKey, pushedOf, slotKey, subscriptionKey } from "./store-keys.ts";
 import { pruneDeliveries } from "./subscriptions.ts";

@@ -28,7 +28,7 @@ import {
   type PageMeta,
 } from "./subscribe-page.ts";
 import { publicationSchedule } from "./schedule.ts";
-import { returnSeat, takeSeat, type TakenSeat } from "./seats.ts";
+import { returnSeat, takeSeat, type TakenSeat } from "../stores/seats.ts";
 import { createSubscription, newSubscriptionId, unsubscribe } from "./subscription-records.ts";
 import { liveSubscriptions } from "../stores/subscriptions.ts";
 
@@ -225,7 +225,8 @@ export function ownersFix(key: URL, allowed: readonly PrintKeyOrigin[]): string 
   if (allowedPrintKeyOrigin(key, allowed))
     return (
       `subscribe: refused a print key on ${origin}: it is at a private address, and its entry in ` +
-      `content/site.json's "print_key_origins" does not allow one; if that service is yours, write the entry as ${privateEntry}.`
+      `content/site.json's "print_key_origins" does not allow one; ` +
+      `if that service is yours, write the entry as ${privateEntry}.`
     );
   // A list replaces the default one, so the owner is told what it holds now, to keep.
   const listed = allowed.map((entry) => entry.origin).join(", ") || "none";

@@ -5,7 +5,7 @@ import { sealPrintKey } from "../../model/print-key.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import type { StateStore } from "../stores/state-store.ts";
 import { liveKey, slotKey, subscriptionKey, type LiveEntry } from "../stores/store-keys.ts";
-import { releaseSeat } from "./seats.ts";
+import { releaseSeat } from "../stores/seats.ts";
 import { pruneDeliveries } from "../stores/subscriptions.ts";
 
 export interface NewSubscription {

@@ -16,9 +16,9 @@
 // subscribe or a release cut short) is given back by the delivery runs once it
 // is older than INDEX_GRACE_MS and no live subscription holds it.
 import { randomBytes } from "node:crypto";
-import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "../stores/state-store.ts";
-import { seatKey, seatsOf } from "../stores/store-keys.ts";
-import { INDEX_GRACE_MS } from "../stores/subscriptions.ts";
+import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
+import { seatKey, seatsOf } from "./store-keys.ts";
+import { INDEX_GRACE_MS } from "./subscriptions.ts";
 
 /** What a seat holds: the subscription that took it and when, or the mark of its release. */
 export type SeatEntry = { id: string; at: string } | { released: string; by: string };

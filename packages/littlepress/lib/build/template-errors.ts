@@ -1,0 +1,81 @@
+// An edition's template that fails to render, said as the author's problem:
+// an unknown variable by name (or the empty CSV cell it is), anything else in
+// the template engine's own words, at the line of the author's file.
+import { chainMessages, type ContentProblem } from "../model/content-error.ts";
+import type { EditionData } from "./edition-pages.ts";
+
+/** Which row (or date of the rule) a template made from data was being rendered for. */
+export const rendering = (edition: EditionData) => (edition.origin ? ` (rendering ${edition.origin})` : "");
+
+const UNKNOWN_VARIABLE_FIX =
+  "correct the name, or define it in the front matter or a data file; " +
+  'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} ' +
+  '(docs/writing-publications.md: "Template variables")';
+
+/** A template error as the author's problem: an unknown variable by name, anything else in the engine's words. */
+export function templateError(error: unknown, edition: EditionData): ContentProblem {
+  const problem = templateProblem(error, edition.bodyLine);
+  const unknown = /^undefined variable: ([^,]+)(.*)$/.exec(problem);
+  if (unknown) {
+    const [, name, place] = unknown;
+    const cell = emptyCell(name!, place!, edition);
+    if (cell) return cell;
+    const where = place!.replace(/^, (.+)$/, " ($1)");
+    const problem = `\`${name}\` is not defined${where}: not in the front matter, \`config\` or a data file`;
+    return {
+      file: edition.source,
+      field: `{{ ${name} }}`,
+      problem: problem + rendering(edition),
+      fix: UNKNOWN_VARIABLE_FIX,
+    };
+  }
+  const fix =
+    "correct the Liquid there; " + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
+  return { file: edition.source, field: "template", problem: problem + rendering(edition), fix };
+}
+
+/**
+ * An unknown variable that is a CSV column left empty in the row being
+ * rendered: the cell is what to fill (an empty cell is a missing value, as a
+ * field left out of front matter is, so it never prints as nothing unasked).
+ */
+function emptyCell(name: string, place: string, edition: EditionData): ContentProblem | undefined {
+  const column = name.split(/[.[]/)[0]!;
+  if (!edition.origin || !edition.empty?.includes(column)) return undefined;
+  const where = place.replace(/^, (.+)$/, " ($1)");
+  return {
+    file: edition.origin,
+    field: column,
+    problem: `the \`${column}\` cell is empty, and ${edition.source} prints it${where}`,
+    fix:
+      `fill the cell; if it may stay empty, write {% if ${column} %}…{% endif %} or ` +
+      `{{ ${column} | default: "…" }} in ${edition.source}, or give \`${column}\` a default in its front matter ` +
+      '("" in a cell is empty text on purpose; docs/data-and-recurring-editions.md: "Editions from data")',
+  };
+}
+
+/** Nunjucks's place, over its message: "(unknown path) [Line 2, Column 5]\n  Error: …" (a post's language). */
+const NUNJUCKS = /^(?:Template render error: )?\([^)\n]*\)(?: \[Line (\d+), Column (\d+)\])?\s*\n\s*/;
+
+/**
+ * The template engine's own words for what is wrong, at the line of the author's file
+ * (not of the text after the front matter).
+ */
+function templateProblem(error: unknown, bodyLine: number): string {
+  const messages = chainMessages(error, 8);
+  // The innermost message that has a place (liquidjs wraps an unknown variable's error once more, without one).
+  const place = (m: string) => /line:\d+, col:\d+/.test(m) || NUNJUCKS.test(m);
+  const message = messages.findLast(place) ?? messages.at(-1) ?? String(error);
+  const at = (line: number, col: string) => `line ${line + bodyLine - 1}, column ${col}`;
+  const nunjucks = NUNJUCKS.exec(message);
+  if (nunjucks) {
+    const [said, line, col] = nunjucks;
+    // Nunjucks counts lines from 0 when it runs a template ("Error: …"), from 1 when it parses one.
+    const running = /^\w*Error: /.test(message.slice(said.length));
+    const words = message.slice(said.length).replace(/^Error: /, "");
+    return line ? `${at(Number(line) + (running ? 1 : 0), col!)}: ${words}` : words;
+  }
+  return message
+    .replace(/, file:.*?(?=, line:|$)/, "")
+    .replace(/line:(\d+), col:(\d+)/, (_, line: string, col: string) => at(Number(line), col));
+}
