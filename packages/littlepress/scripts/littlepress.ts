@@ -21,7 +21,7 @@ const COMMANDS = {
   push: "print a push edition now to every subscriber, once",
   sirius: "a local stand-in for the sirius print-key service",
   print: "print a publication's edition now on an ESC/POS receipt printer",
-  "print-server": "print publications on schedule on home ESC/POS printers",
+  "print-server": "the household's print server: every printer, any publication, from a page",
 } as const;
 
 const USAGE = `Usage: littlepress <command> [options]

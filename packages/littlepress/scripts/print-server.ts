@@ -14,8 +14,13 @@ import { answerUsage, EXIT, parseToolArgs, processOutput, runTool, stopOnSignals
 import { Renderers } from "./print/escpos-print.ts";
 import { readPrintersConfig, runHomePrinters } from "./print/home-printers.ts";
 import { firstLine } from "./preview/errors.ts";
+import { HOME_USAGE, mainHome, type HomeValues } from "./print-server-home.ts";
 
-export const USAGE = `Usage: littlepress print-server --config printers.json [options]
+export const USAGE = `Usage: littlepress print-server [--db print-server.db] [options]
+       littlepress print-server --config printers.json [options]
+${HOME_USAGE}
+
+With --config (the earlier, page-less mode, kept for existing setups):
 
 Prints publications on schedule on home ESC/POS receipt printers, as the
 printer platform delivered them: each printer's edition at its hour, once a
@@ -37,8 +42,8 @@ printers.json:
   cut (default true); band_rows 24 to 255 (default 128); hour 0-23 (default 6);
   zone (default this machine's); state: a folder, beside the config (default print-state).
 
-Options:
-  --config <file>     the printers (required)
+Options of --config:
+  --config <file>     the printers
   --interval <s>      seconds between runs (default 60)
   --once              one run, then exit
   --at <time>         with --once: run as if it were this instant (ISO 8601)
@@ -53,6 +58,12 @@ const OPTIONS = {
   once: { type: "boolean" },
   at: { type: "string" },
   help: { type: "boolean", short: "h" },
+  db: { type: "string" },
+  port: { type: "string" },
+  listen: { type: "string" },
+  host: { type: "string", multiple: true },
+  "allow-public": { type: "boolean" },
+  import: { type: "string" },
 } as const;
 
 /** The printers' file, as read (scripts/print/home-printers.ts). */
@@ -69,6 +80,7 @@ interface ServerArgs {
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
   const args = serverArgs(argv, out);
   if (typeof args === "number") return args;
+  if ("home" in args) return mainHome(args.home, out, args.usage); // no --config: the household's server
   const config = await readConfig(args.config, out);
   if (typeof config === "number") return config;
   const chromium = await startChromium();
@@ -102,13 +114,16 @@ export async function main(argv: string[], out: Output = processOutput): Promise
 }
 
 /** The arguments, or the exit code of --help or of a mistake in them (said). */
-function serverArgs(argv: string[], out: Output): ServerArgs | number {
+function serverArgs(
+  argv: string[],
+  out: Output,
+): ServerArgs | { home: HomeValues; usage: (problem: string) => number } | number {
   const parsed = parseToolArgs(argv, OPTIONS, false);
   const answered = answerUsage("print-server", parsed, USAGE, out);
   if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
   const { values } = parsed;
   const usage = (problem: string) => answerUsage("print-server", { error: problem }, USAGE, out) ?? EXIT.usage;
-  if (!values.config) return usage("--config names the printers' file");
+  if (!values.config) return { home: values, usage };
   const interval = Number(values.interval ?? 60);
   if (!(interval >= 1 && interval <= 3600)) return usage("--interval is seconds from 1 to 3600");
   const at = values.at === undefined ? undefined : new Date(values.at);

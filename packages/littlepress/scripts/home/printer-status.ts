@@ -1,0 +1,84 @@
+// Asking a printer how it is. An ESC/POS printer on the network answers the
+// real-time status request DLE EOT n (10 04 n) with one byte each, as Epson's
+// ESC/POS reference documents it: bits 1 and 4 are always 1, bits 0 and 7
+// always 0 (so a reply that is not such a byte is not a status); n=1 printer
+// status, bit 3 offline; n=2 offline cause, bit 2 cover open, bit 5 stopped by
+// paper end, bit 6 error; n=4 roll paper sensor, bits 2-3 near end, bits 5-6
+// paper end. A Little Printer is asked through sirius: GET its print key with
+// Accept: application/json answers {"status": "online" | "offline"}.
+import { connect } from "node:net";
+import type { Destination } from "../../lib/platform/printers/escpos-send.ts";
+import { askPrintKey, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
+
+/** What a printer said of itself: "online", "paper out", "cover open", "offline", "error" or "not asked". */
+export interface PrinterState {
+  state: "online" | "paper out" | "paper near end" | "cover open" | "offline" | "error" | "not asked";
+  detail: string;
+}
+
+export const STATUS_TIMEOUT_MS = 3_000;
+
+/** The request: printer status, offline cause, roll paper sensor. */
+export const DLE_EOT_QUERY = Uint8Array.of(0x10, 0x04, 1, 0x10, 0x04, 2, 0x10, 0x04, 4);
+
+const isStatusByte = (b: number) => (b & 0x93) === 0x12;
+
+/** The three status bytes read as one state. */
+export function readStatusBytes(printer: number, cause: number, paper: number): PrinterState {
+  if (![printer, cause, paper].every(isStatusByte))
+    return { state: "error", detail: "the printer's answer to DLE EOT is not an ESC/POS status" };
+  if (cause & 0x04) return { state: "cover open", detail: "the cover is open" };
+  if ((paper & 0x60) === 0x60 || cause & 0x20) return { state: "paper out", detail: "out of paper" };
+  if (cause & 0x40) return { state: "error", detail: "the printer reports an error (DLE EOT 2, bit 6)" };
+  if (printer & 0x08) return { state: "offline", detail: "the printer says it is offline" };
+  if ((paper & 0x0c) === 0x0c) return { state: "paper near end", detail: "paper near its end; it still prints" };
+  return { state: "online", detail: "ready" };
+}
+
+/** Asks an ESC/POS printer with DLE EOT; only a tcp:// printer answers here (a device file or CUPS is not asked). */
+export function escposStatus(to: Destination, timeoutMs = STATUS_TIMEOUT_MS): Promise<PrinterState> {
+  if (to.kind !== "tcp")
+    return Promise.resolve({ state: "not asked", detail: "only a tcp:// printer is asked for its status" });
+  return new Promise((resolve) => {
+    const got: number[] = [];
+    const socket = connect({ host: to.host, port: to.port });
+    const done = (state: PrinterState) => {
+      socket.destroy();
+      resolve(state);
+    };
+    socket.setTimeout(timeoutMs, () =>
+      done(
+        got.length || socket.readyState === "open"
+          ? { state: "error", detail: `it answered ${got.length} of 3 status bytes in ${timeoutMs} ms` }
+          : { state: "offline", detail: `no connection within ${timeoutMs} ms` },
+      ),
+    );
+    socket.on("connect", () => socket.write(DLE_EOT_QUERY));
+    socket.on("data", (chunk: Buffer) => {
+      got.push(...chunk);
+      if (got.length >= 3) done(readStatusBytes(got[0]!, got[1]!, got[2]!));
+    });
+    socket.on("error", (error: NodeJS.ErrnoException) =>
+      done({ state: "offline", detail: `not reachable (${error.code ?? error.message})` }),
+    );
+    socket.on("close", () => done({ state: "error", detail: "it closed the connection without a status" }));
+  });
+}
+
+/** Asks sirius how a Little Printer is (GET its print key, Accept: application/json). */
+export async function keyStatus(key: URL, policy: PrintKeyPolicy): Promise<PrinterState> {
+  const reply = await askPrintKey(key, { method: "GET", headers: { Accept: "application/json" } }, policy);
+  if ("refused" in reply) return { state: "error", detail: `not asked: ${reply.refused}` };
+  if ("failed" in reply) return { state: "offline", detail: `sirius ${reply.failed}` };
+  if (reply.status === 404) return { state: "error", detail: "sirius does not know this print key (404)" };
+  if (reply.status !== 200) return { state: "error", detail: `sirius answered ${reply.status}` };
+  let status: unknown;
+  try {
+    status = (JSON.parse(reply.body.toString("utf8")) as { status?: unknown }).status;
+  } catch {
+    return { state: "error", detail: "sirius's answer is not JSON" };
+  }
+  if (status === "online") return { state: "online", detail: "sirius says it is online" };
+  if (status === "offline") return { state: "offline", detail: "sirius says it is offline" };
+  return { state: "error", detail: "sirius's answer names no status" };
+}
