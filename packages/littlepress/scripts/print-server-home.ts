@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { shownLine } from "../lib/model/printer-name.ts";
-import { stopOnSignals, type Output } from "./cli.ts";
+import { stopOnSignals, ToolFailure, type Output } from "./cli.ts";
 import { firstLine } from "./preview/errors.ts";
 
 export const HOME_USAGE = `
@@ -54,12 +54,26 @@ export interface HomeValues {
   interval?: string;
 }
 
+/**
+ * better-sqlite3 is an optional peer dependency: a native module that only the household's server
+ * uses, so a site that only publishes never installs (or, offline, compiles) it.
+ */
+async function needSqlite(): Promise<void> {
+  await import("better-sqlite3").catch(() => {
+    throw new ToolFailure(
+      "print-server keeps its state in SQLite, through the package better-sqlite3, which is not installed: " +
+        'npm install better-sqlite3 (docs/print-server.md: "What you do")',
+    );
+  });
+}
+
 export async function mainHome(values: HomeValues, out: Output, usage: (problem: string) => number): Promise<number> {
   const port = Number(values.port ?? 8631);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return usage("--port is a port number, 0 to 65535");
   const interval = Number(values.interval ?? 60);
   if (!(interval >= 1 && interval <= 3600)) return usage("--interval is seconds from 1 to 3600");
   const file = path.resolve(values.db ?? "print-server.db");
+  await needSqlite();
   if (values.import) {
     const problems = await importFile(file, values.import);
     for (const p of problems) out.stderr(`print-server: ${values.import}: ${p}\n`);

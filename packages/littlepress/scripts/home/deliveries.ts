@@ -9,15 +9,13 @@ import { noticeAfter } from "../../lib/model/end-notice.ts";
 import { editionAction } from "../../lib/model/delivery-rules.ts";
 import {
   afterDelivery,
-  deliveryDueAt,
   firstClaim,
   settle,
   type DeliveryRecord,
-  type DueDelivery,
   type EditionAnswer,
-  type Subscription,
   type SubscriptionChange,
-} from "../../lib/model/subscription.ts";
+} from "../../lib/model/delivery-record.ts";
+import { deliveryDueAt, type DueDelivery, type Subscription } from "../../lib/model/subscription.ts";
 import { fetchEdition, readPublication } from "../../lib/platform/printers/escpos-publication.ts";
 import { serviceLimits } from "../../lib/platform/printing/in-flight.ts";
 import { runJob, type JobRunner, type PrintJob } from "../../lib/platform/printing/print-job.ts";

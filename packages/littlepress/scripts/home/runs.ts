@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { endNoticePage, gaveUpNotice, settleNotice, type EndNotice } from "../../lib/model/end-notice.ts";
-import { firstClaim, settle, type DeliveryRecord } from "../../lib/model/subscription.ts";
+import { firstClaim, settle, type DeliveryRecord } from "../../lib/model/delivery-record.ts";
 import { todayIn } from "../../lib/model/time-zones.ts";
 import { runJob, type Page, type PrintJob } from "../../lib/platform/printing/print-job.ts";
 import { askEdition, deliver, editionPage, homeRunner, type Asked } from "./deliveries.ts";
