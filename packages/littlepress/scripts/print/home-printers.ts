@@ -8,7 +8,7 @@
 // device file or CUPS in place of a print key. State is kept in a
 // state store (the file store), so a restart neither prints twice nor forgets
 // where a series was.
-import { endNoticePage, noticeAfter, settleNotice, type EndNotice } from "../../lib/model/end-notice.ts";
+import { endNoticePage, settleNotice, type EndNotice } from "../../lib/model/end-notice.ts";
 import { BAND_ROWS, bandRowsProblem, PRINTER_WIDTHS } from "../../lib/model/escpos-raster.ts";
 import { PRINT_TIMEOUT_MS } from "../../lib/model/run-budget.ts";
 import {
@@ -187,8 +187,8 @@ async function runPrinter(printer: HomePrinter, o: HomeRunOptions): Promise<Prin
     return status("done", `${due.date}: ${found?.detail ?? "another run is at it"} (delivery_count ${count})`);
   }
   const record = done.record;
-  const notice = noticeAfter(record, o.at);
-  const after = afterDelivery(beside.sub, record, { ...beside.change!, ...(notice ? { endNotice: notice } : {}) });
+  // An end carries its notice (the model's settle()), in the same write.
+  const after = afterDelivery(beside.sub, record, beside.change);
   await o.store.put(subKey(printer.id), after);
   const etag = record.etag ? `, ETag ${record.etag}` : "";
   const what = `${due.date} delivery_count ${record.deliveryCount}: ${record.detail}${etag}${beside.dots}`;
