@@ -30,7 +30,7 @@ export function renderedEditions(
     if (html === undefined) continue;
     if (memory && fresh.has(url)) memory.pages.set(url, { inputs: pageInputs(page), html });
     const list = byPublication.get(page.pub.slug) ?? byPublication.set(page.pub.slug, []).get(page.pub.slug)!;
-    list.push({ source: page.edition.source, key: page.key, variant: page.variant, html });
+    list.push({ source: page.source.file, key: page.key, variant: page.variant, html });
   }
   if (memory) for (const url of memory.pages.keys()) if (!pages.has(url)) memory.pages.delete(url);
   return byPublication;
