@@ -18,7 +18,7 @@ interface NunjucksTemplate {
   tmplProps?: Record<string, unknown>;
   rootRenderFunc?: unknown;
   blocks?: Record<string, unknown>;
-  _compile(): void;
+  _compile: (this: NunjucksTemplate) => void;
 }
 
 interface NunjucksEnvironment {
@@ -60,7 +60,7 @@ function wrapCompile(template: NunjucksTemplate): void {
     if (kept) this.tmplProps = kept;
     compile.call(this);
     if (kept) return;
-    const blocks = Object.entries(this.blocks ?? {}).map(([block, fn]) => [`b_${block}`, fn]);
+    const blocks = Object.entries(this.blocks ?? {}).map(([block, fn]): [string, unknown] => [`b_${block}`, fn]);
     store.set(name, { root: this.rootRenderFunc, ...Object.fromEntries(blocks) });
   };
 }

@@ -233,9 +233,22 @@ function readEditions(
       });
     return [];
   }
+  const byKey = editionsByKey(pub, [...markdown, ...rows], problems);
+  // A Markdown edition or a row for a date of the rule is that date's special edition.
+  for (const edition of recurring) if (!byKey.has(edition.key)) byKey.set(edition.key, edition);
+  for (const edition of byKey.values()) markPush(edition, problems);
+  return [...byKey.values()].sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+}
+
+/** The editions by key; a key two editions have is a problem naming both. */
+function editionsByKey(
+  pub: Publication,
+  editions: EditionSource[],
+  problems: ContentProblem[],
+): Map<EditionKey, EditionSource> {
   const field = KEY_FIELD[pub.editions.by];
   const byKey = new Map<EditionKey, EditionSource>();
-  for (const edition of [...markdown, ...rows]) {
+  for (const edition of editions) {
     const twin = byKey.get(edition.key);
     if (twin !== undefined) {
       problems.push({
@@ -248,10 +261,7 @@ function readEditions(
     }
     byKey.set(edition.key, edition);
   }
-  // A Markdown edition or a row for a date of the rule is that date's special edition.
-  for (const edition of recurring) if (!byKey.has(edition.key)) byKey.set(edition.key, edition);
-  for (const edition of byKey.values()) markPush(edition, problems);
-  return [...byKey.values()].sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+  return byKey;
 }
 
 /**

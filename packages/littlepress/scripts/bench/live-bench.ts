@@ -182,7 +182,7 @@ async function timeSave(save: () => void, read: () => Promise<string>): Promise<
 
 /** An answer's header, or its body. */
 async function answer(url: string, header?: string): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(url, { signal: AbortSignal.timeout(GIVE_UP_MS) });
   return header ? (res.headers.get(header) ?? "") : res.text();
 }
 
