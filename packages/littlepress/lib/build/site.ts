@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
-import { contentTree, listDirs, type ContentTree } from "./content-tree.ts";
+import { contentTree, isPublicationDir, listDirs, type ContentTree } from "./content-tree.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
 import type { FrontMatterSplit } from "./front-matter.ts";
@@ -82,7 +82,7 @@ export function loadSite(contentDir: string, options: LoadOptions = {}): Site {
   const tree = contentTree(contentDir, problems);
   for (const slug of listDirs(tree, contentDir)) {
     const dir = path.join(contentDir, slug);
-    if (!exists(path.join(dir, "publication.json")) && !exists(path.join(dir, "editions"))) continue;
+    if (!isPublicationDir(dir)) continue;
     const read = readPublication(slug, path.join(dir, "publication.json"));
     if ("problems" in read) {
       problems.push(...read.problems);
