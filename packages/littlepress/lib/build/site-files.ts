@@ -17,7 +17,7 @@ import {
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
 import { makeIcon } from "./icon.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
-import type { Remember, RenderMemory } from "./render-memory.ts";
+import { workOut, type Remember, type RenderMemory } from "./render-memory.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import type { PublicationSource, Site } from "./site.ts";
 
@@ -72,10 +72,13 @@ function encodePublication(pub: PublicationSource, rendered: RenderedEdition[], 
       : remember(text, "deflated", () => deflateHead(text));
   // Beside 1,000 editions a save changes one shard: the others are the bytes an earlier build made of
   // the same copies (bodies named by their hashes), against the same dictionary.
+  // (A build without memory encodes each shard once: no name is made for it.)
   const encoded = (shard: EditionShard) =>
-    remember(JSON.stringify([dictionaryHash, shard.keys, shard.editions, Object.keys(shard.bodies)]), "shard", () =>
-      encodeShard(shard, deflate),
-    );
+    remember === workOut
+      ? encodeShard(shard, deflate)
+      : remember(JSON.stringify([dictionaryHash, shard.keys, shard.editions, Object.keys(shard.bodies)]), "shard", () =>
+          encodeShard(shard, deflate),
+        );
   return {
     index,
     shards: new Map([...shards].map(([id, shard]) => [id, encoded(shard)])),
