@@ -76,7 +76,7 @@ function entries(dir: string): Dirent[] {
   }
 }
 
-/** A folder of the content folder is a publication (or one half made) when it has a publication.json or an editions/. */
+/** A folder of the content folder is a publication (or one half made): it has a publication.json or an editions/. */
 export const isPublicationDir = (dir: string): boolean =>
   ["publication.json", "editions"].some((name) => {
     try {
