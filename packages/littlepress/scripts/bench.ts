@@ -46,7 +46,8 @@ Options:
   --before <kit>    the kit to compare with: a git ref, checked out in a
                     temporary folder (default ${DEFAULT_BEFORE}, the last commit
                     before the server became one Hono app), or a folder that
-                    holds the kit (an unpacked earlier release; needs no git)
+                    holds the kit (an unpacked earlier release; needs no git);
+                    the live part times that kit only when --before is given
   --only <parts>    run only these parts, a comma list of ${SECTIONS.join(", ")};
                     then one size is enough, and nothing is written
   --quick           a smoke run of a few hundred editions; writes nothing
@@ -56,7 +57,8 @@ Options:
 
 Example:
   npm run bench -- --sizes 1000,10000
-  npm run bench -- --only servers,function,bundles,cold --sizes 1000`;
+  npm run bench -- --only servers,function,bundles,cold --sizes 1000
+  npm run bench -- --only live --sizes 1000 --before HEAD~1`;
 
 export interface BenchOptions {
   /** The smoke run: small sizes, short load runs. */
@@ -151,7 +153,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   progress(`${options.quick ? "quick" : "full"} run in ${path.relative(ROOT, work)}`);
   let tree: CheckedOutTree | undefined;
   try {
-    if (WITH_BEFORE.some(runs)) tree = beforeTree(options.before ?? DEFAULT_BEFORE);
+    if (WITH_BEFORE.some(runs) || (runs("live") && options.before)) tree = beforeTree(options.before ?? DEFAULT_BEFORE);
     const sites = new Map<number, { site: SyntheticSite; siteDir: string }>();
     for (const size of sizes) {
       progress(`generate ${size.toLocaleString("en-US")} editions`);
@@ -217,7 +219,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     if (runs("live")) {
       progress(`npm start: ${liveSaves} saves in a ${liveEditions.toLocaleString("en-US")}-edition publication`);
       const { benchLive } = await import("./bench/live-bench.ts");
-      live = await benchLive(work, liveSaves, liveEditions);
+      // Beside the kit that --before names, when one is named: save for save, under the same load.
+      live = await benchLive(work, liveSaves, liveEditions, options.before ? tree!.dir : undefined);
     }
 
     const bundle: BundleRow[] = [];

@@ -75,3 +75,13 @@ function entries(dir: string): Dirent[] {
     return [];
   }
 }
+
+/** A folder of the content folder is a publication (or one half made): it has a publication.json or an editions/. */
+export const isPublicationDir = (dir: string): boolean =>
+  ["publication.json", "editions"].some((name) => {
+    try {
+      return statSync(path.join(dir, name), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // unreadable is not there, as site.ts has always taken it
+    }
+  });

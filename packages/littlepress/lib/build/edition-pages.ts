@@ -20,7 +20,7 @@ export interface EditionPage {
   variant: Variant;
   variantIndex: number;
   /** What the page's templates see. */
-  edition: EditionData;
+  readonly edition: EditionData;
   /** What it is made from, with the publication's settings and the variant. */
   source: EditionSource;
 }
@@ -81,8 +81,18 @@ export function editionPages(publications: PublicationSource[]): Map<string, Edi
       for (const source of pub.editions.list) {
         // One folder per publication: a folder per edition would cost a mkdir each.
         const url = `/${DATA_DIR}/${pub.slug}/editions/${source.key}.${variantIndex}.html`;
-        const edition = editionData(pub, source, { url, config, render });
-        pages.set(url, { pub, key: source.key, variant, variantIndex, edition, source });
+        // Made when asked: under npm start only the pages a save changed are rendered.
+        let edition: EditionData | undefined;
+        pages.set(url, {
+          pub,
+          key: source.key,
+          variant,
+          variantIndex,
+          source,
+          get edition() {
+            return (edition ??= editionData(pub, source, { url, config, render }));
+          },
+        });
       }
     });
   }

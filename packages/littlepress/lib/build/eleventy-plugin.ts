@@ -8,6 +8,7 @@ import path from "node:path";
 import type { EleventyConfig } from "@11ty/eleventy";
 import { DATA_DIR, siteDataDir } from "../model/site-paths.ts";
 import { buildWarnings, reportWarnings } from "./build-warnings.ts";
+import { keepCompiledTemplates } from "./compiled-templates.ts";
 import { addDesk } from "./desk-pages.ts";
 import { assumedUrlWarnings, imageTransform, siteUrl, skipImageTransform } from "./edition-images.ts";
 import { editionPages, type EditionPage } from "./edition-pages.ts";
@@ -43,6 +44,7 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
 
   // Only the pages whose inputs changed since npm start's last build are rendered again.
   const rendering = settings.memory ? changedPages(pages, settings.memory) : pages;
+  if (settings.memory) keepCompiledTemplates(eleventyConfig, settings.memory.templates);
   const posts = addEditions(eleventyConfig, rendering, settings.content, sources);
   // Packed into shards from Eleventy's results: never written as pages (unwritten-pages.ts).
   const release = await leaveUnwritten([...rendering.keys()].map((url) => path.join(output, url)));
@@ -74,7 +76,7 @@ littlepress.eleventyPluginOptions = { unique: true };
 function imageTarget(page: EditionPage | undefined, site: Site, sources: Sources, settings: PluginSettings) {
   if (!page) return undefined;
   return {
-    source: page.edition.source,
+    source: page.source.file,
     publicationDir: sources.get(page.pub.slug)!.dir,
     slug: page.pub.slug,
     url: siteUrl({ publication: page.pub.url, site: site.url ?? settings.url }),

@@ -33,15 +33,7 @@ export function packPublication(
   built: Date = new Date(),
   remember: Remember = workOut,
 ): PackedPublication {
-  const problems: ContentProblem[] = [];
-  const byKey = new Map<EditionKey, RenderedEdition[]>();
-  const misuseFact = `slot misuse with ${JSON.stringify(pub.fields)}`;
-  for (const r of renders) {
-    for (const misuse of remember(r.html, misuseFact, () => slotMisuse(r.html, pub.fields)))
-      problems.push({ file: r.source, ...misuse });
-    byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
-  }
-  if (problems.length) throw new ContentError(uniqueProblems(problems));
+  const byKey = rendersByKey(pub, renders, remember);
   const keys = pub.editions.list.map((e) => e.key).sort((a, b) => compareKeys(pub.editions.by, a, b));
   const shards = new Map<string, EditionShard>();
   const ranges: ShardRange[] = [];
@@ -69,6 +61,27 @@ export function packPublication(
   const push = pub.editions.list.filter((e) => e.push).map((e) => e.key);
   if (push.length) index.push = { built: built.toISOString(), editions: push };
   return { index, shards };
+}
+
+/**
+ * Each edition's rendered copies, by key; a text setting used other than
+ * printed where escaping makes it safe (slot-misuse.ts) fails the build.
+ */
+function rendersByKey(
+  pub: PublicationSource,
+  renders: RenderedEdition[],
+  remember: Remember,
+): Map<EditionKey, RenderedEdition[]> {
+  const problems: ContentProblem[] = [];
+  const byKey = new Map<EditionKey, RenderedEdition[]>();
+  const misuseFact = `slot misuse with ${JSON.stringify(pub.fields)}`;
+  for (const r of renders) {
+    for (const misuse of remember(r.html, misuseFact, () => slotMisuse(r.html, pub.fields)))
+      problems.push({ file: r.source, ...misuse });
+    byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+  }
+  if (problems.length) throw new ContentError(uniqueProblems(problems));
+  return byKey;
 }
 
 function packShard(keys: EditionKey[], byKey: Map<EditionKey, RenderedEdition[]>, remember: Remember): EditionShard {

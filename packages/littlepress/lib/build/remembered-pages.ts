@@ -30,7 +30,7 @@ export function renderedEditions(
     if (html === undefined) continue;
     if (memory && fresh.has(url)) memory.pages.set(url, { inputs: pageInputs(page), html });
     const list = byPublication.get(page.pub.slug) ?? byPublication.set(page.pub.slug, []).get(page.pub.slug)!;
-    list.push({ source: page.edition.source, key: page.key, variant: page.variant, html });
+    list.push({ source: page.source.file, key: page.key, variant: page.variant, html });
   }
   if (memory) for (const url of memory.pages.keys()) if (!pages.has(url)) memory.pages.delete(url);
   return byPublication;
@@ -58,9 +58,13 @@ function pageInputs(page: EditionPage): string[] {
   }
   let edition = editionInputs.get(page.source);
   if (edition === undefined) editionInputs.set(page.source, (edition = JSON.stringify(page.source)));
-  return [settings, edition, JSON.stringify(page.variant ?? null)];
+  let variant = variantInputs.get(page.variant);
+  if (variant === undefined) variantInputs.set(page.variant, (variant = JSON.stringify(page.variant)));
+  return [settings, edition, variant];
 }
 
+/** A variant's part, written once a build for all its pages. */
+const variantInputs = new WeakMap<EditionPage["variant"], string>();
 /** A publication's part of its pages' inputs, written once a build, not once a page. */
 const publicationInputs = new WeakMap<PublicationSource, string>();
 /**

@@ -30,6 +30,8 @@ export class RenderMemory {
   readonly editionFiles = new Map<string, EditionRead>();
   /** Edition pages by URL. Valid while the layouts, global data and images are unchanged (see clear). */
   readonly pages = new Map<string, RememberedPage>();
+  /** Nunjucks templates as compiled, by all they were compiled from (compiled-templates.ts). */
+  readonly templates = new Map<string, Record<string, unknown>>();
   /** Facts by HTML, then by name, each with the last build that used it. */
   readonly #facts = new Map<string, { build: number; facts: Map<string, unknown> }>();
   #build = 0;
@@ -56,5 +58,6 @@ export class RenderMemory {
     this.pages.clear();
     this.#facts.clear();
     this.editionFiles.clear();
+    this.templates.clear();
   }
 }

@@ -6,11 +6,18 @@ import path from "node:path";
 import { eachAtMost } from "../model/each-at-most.ts";
 import { contentHash } from "../model/etag.ts";
 import { metaJson } from "../model/meta.ts";
-import { deflateBody, deflateHead, encodeShard, shardDictionary, type ShardDeflate } from "../model/shard.ts";
+import {
+  deflateBody,
+  deflateHead,
+  encodeShard,
+  shardDictionary,
+  type EditionShard,
+  type ShardDeflate,
+} from "../model/shard.ts";
 import { DATA_DIR, SITE_INDEX, type SiteIndex } from "../model/site-paths.ts";
 import { makeIcon } from "./icon.ts";
 import { packPublication, type RenderedEdition } from "./pack.ts";
-import type { Remember, RenderMemory } from "./render-memory.ts";
+import { workOut, type Remember, type RenderMemory } from "./render-memory.ts";
 import { placeShards, type EncodedPublication } from "./shard-placement.ts";
 import type { PublicationSource, Site } from "./site.ts";
 
@@ -57,14 +64,24 @@ function encodePublication(pub: PublicationSource, rendered: RenderedEdition[], 
   const { index, shards } = packPublication(pub, rendered, new Date(), remember);
   const dictionary = shardDictionary(index);
   // A body's bytes depend on the dictionary too: the fact is named by its hash.
-  const deflated = `deflated with ${remember(index.dictionary, "hash", () => contentHash(index.dictionary))}`;
+  const dictionaryHash = remember(index.dictionary, "hash", () => contentHash(index.dictionary));
+  const deflated = `deflated with ${dictionaryHash}`;
   const deflate: ShardDeflate = (text, body) =>
     body
       ? remember(text, deflated, () => deflateBody(text, dictionary))
       : remember(text, "deflated", () => deflateHead(text));
+  // Beside 1,000 editions a save changes one shard: the others are the bytes an earlier build made of
+  // the same copies (bodies named by their hashes), against the same dictionary.
+  // (A build without memory encodes each shard once: no name is made for it.)
+  const encoded = (shard: EditionShard) =>
+    remember === workOut
+      ? encodeShard(shard, deflate)
+      : remember(JSON.stringify([dictionaryHash, shard.keys, shard.editions, Object.keys(shard.bodies)]), "shard", () =>
+          encodeShard(shard, deflate),
+        );
   return {
     index,
-    shards: new Map([...shards].map(([id, shard]) => [id, encodeShard(shard, deflate)])),
+    shards: new Map([...shards].map(([id, shard]) => [id, encoded(shard)])),
   } satisfies EncodedPublication;
 }
 

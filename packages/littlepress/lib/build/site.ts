@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
-import { contentTree, listDirs, type ContentTree } from "./content-tree.ts";
+import { contentTree, isPublicationDir, listDirs, type ContentTree } from "./content-tree.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
 import type { FrontMatterSplit } from "./front-matter.ts";
@@ -82,7 +82,7 @@ export function loadSite(contentDir: string, options: LoadOptions = {}): Site {
   const tree = contentTree(contentDir, problems);
   for (const slug of listDirs(tree, contentDir)) {
     const dir = path.join(contentDir, slug);
-    if (!exists(path.join(dir, "publication.json")) && !exists(path.join(dir, "editions"))) continue;
+    if (!isPublicationDir(dir)) continue;
     const read = readPublication(slug, path.join(dir, "publication.json"));
     if ("problems" in read) {
       problems.push(...read.problems);
@@ -161,9 +161,22 @@ function readEditions(
       });
     return [];
   }
+  const byKey = editionsByKey(pub, [...markdown, ...rows], problems);
+  // A Markdown edition or a row for a date of the rule is that date's special edition.
+  for (const edition of recurring) if (!byKey.has(edition.key)) byKey.set(edition.key, edition);
+  for (const edition of byKey.values()) markPush(edition, problems);
+  return [...byKey.values()].sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+}
+
+/** The editions by key; a key two editions have is a problem naming both. */
+function editionsByKey(
+  pub: Publication,
+  editions: EditionSource[],
+  problems: ContentProblem[],
+): Map<EditionKey, EditionSource> {
   const field = KEY_FIELD[pub.editions.by];
   const byKey = new Map<EditionKey, EditionSource>();
-  for (const edition of [...markdown, ...rows]) {
+  for (const edition of editions) {
     const twin = byKey.get(edition.key);
     if (twin !== undefined) {
       problems.push({
@@ -176,10 +189,7 @@ function readEditions(
     }
     byKey.set(edition.key, edition);
   }
-  // A Markdown edition or a row for a date of the rule is that date's special edition.
-  for (const edition of recurring) if (!byKey.has(edition.key)) byKey.set(edition.key, edition);
-  for (const edition of byKey.values()) markPush(edition, problems);
-  return [...byKey.values()].sort((a, b) => compareKeys(pub.editions.by, a.key, b.key));
+  return byKey;
 }
 
 /**

@@ -5,7 +5,7 @@
 // is a folder of posts the plugin reads (its `posts` option).
 import path from "node:path";
 import type { ContentProblem } from "../model/content-error.ts";
-import { contentTree, listDirs, listFiles } from "./content-tree.ts";
+import { contentTree, isPublicationDir, listDirs, listFiles } from "./content-tree.ts";
 
 /** The Markdown files in folders of `content` that are no publication: Eleventy's pages, not editions. */
 export function strayPages(content: string, input: string, postsFolders: string[]): ContentProblem[] {
@@ -16,6 +16,8 @@ export function strayPages(content: string, input: string, postsFolders: string[
   for (const name of listDirs(tree, content)) {
     const dir = path.join(content, name);
     if (posts.some((f) => f === path.resolve(dir) || f.startsWith(path.resolve(dir) + path.sep))) continue;
+    // A publication, as site.ts takes one, is not walked: beside 1,000 editions that was a second walk a build.
+    if (isPublicationDir(dir)) continue;
     const files = listFiles(tree, dir);
     // A publication (or one half made: editions without publication.json) is site.ts's to check.
     if (files.some((f) => /^(?:publication\.json|editions[/\\])/.test(path.relative(dir, f)))) continue;

@@ -21,30 +21,9 @@ export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
     return { error: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, status: 413 };
   if (body === CUT_SHORT)
     return { error: "The request body was cut short: the client stopped sending it.", status: 400 };
-  const header = req.headers.get("content-type") ?? "";
-  const type = header.toLowerCase();
-  let config: unknown;
-  if (type.startsWith("multipart/form-data")) {
-    let form: FormData;
-    try {
-      // The boundary is case-sensitive: parse with the header as sent.
-      form = await new Response(body, { headers: { "content-type": header } }).formData();
-    } catch {
-      return { error: "The multipart form could not be read; it may be cut short.", status: 400 };
-    }
-    const field = form.get("config");
-    config = typeof field === "string" ? field : field ? await field.text() : undefined;
-  } else {
-    const text = new TextDecoder().decode(body);
-    if (type.startsWith("application/json") || (!type.includes("form") && text.trimStart().startsWith("{"))) {
-      const parsed = parseJson(text);
-      if (parsed === TOO_DEEP) return { error: DEEP, status: 400 };
-      if (parsed === INVALID) return { error: "The request body is not valid JSON.", status: 400 };
-      config = isObject(parsed) && Object.hasOwn(parsed, "config") ? parsed.config : undefined;
-    } else {
-      config = new URLSearchParams(text).get("config") ?? undefined;
-    }
-  }
+  const field = await configField(body, req.headers.get("content-type") ?? "");
+  if ("error" in field) return field;
+  let config = field.value;
   if (config === undefined || config === null || config === "") return { error: NO_CONFIG, status: 400 };
   if (typeof config === "string") {
     config = parseJson(config);
@@ -55,6 +34,32 @@ export async function readConfigRequest(req: Request): Promise<ConfigRequest> {
   if (Object.keys(config).length > MAX_CONFIG_KEYS)
     return { error: `The config has more than ${MAX_CONFIG_KEYS} settings.`, status: 400 };
   return { config };
+}
+
+/** The body's `config`, as sent (a form field's text, or a JSON body's value), or why the body cannot be read. */
+async function configField(
+  body: Uint8Array<ArrayBuffer>,
+  header: string,
+): Promise<{ value: unknown } | { error: string; status: 400 }> {
+  const type = header.toLowerCase();
+  if (type.startsWith("multipart/form-data")) {
+    let form: FormData;
+    try {
+      // The boundary is case-sensitive: parse with the header as sent.
+      form = await new Response(body, { headers: { "content-type": header } }).formData();
+    } catch {
+      return { error: "The multipart form could not be read; it may be cut short.", status: 400 };
+    }
+    const field = form.get("config");
+    return { value: typeof field === "string" ? field : field ? await field.text() : undefined };
+  }
+  const text = new TextDecoder().decode(body);
+  const json = type.startsWith("application/json") || (!type.includes("form") && text.trimStart().startsWith("{"));
+  if (!json) return { value: new URLSearchParams(text).get("config") ?? undefined };
+  const parsed = parseJson(text);
+  if (parsed === TOO_DEEP) return { error: DEEP, status: 400 };
+  if (parsed === INVALID) return { error: "The request body is not valid JSON.", status: 400 };
+  return { value: isObject(parsed) && Object.hasOwn(parsed, "config") ? parsed.config : undefined };
 }
 
 const INVALID = Symbol("invalid JSON");

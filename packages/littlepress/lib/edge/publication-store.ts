@@ -201,8 +201,32 @@ export function published(
     throw new Error(`publication ${name} is in ${index.charset} and was opened without a codec (iconv-lite)`);
   if (validate === NO_SETTINGS && index.fields.length)
     throw new Error(`publication ${name} has settings and was opened without their validator (compileConfigValidator)`);
+  const shard = cachedShards(readShard);
+  const at = (origin?: string): PublishedPublication => ({
+    index,
+    validate,
+    codec,
+    async shardFor(key) {
+      const range = index.shards[lastStartingBy(index, key)];
+      return range && compareKeys(index.by, key, range.last) <= 0 ? shard(range.id, origin) : undefined;
+    },
+    async shardAtOrBefore(key) {
+      const range = index.shards[lastStartingBy(index, key)];
+      return range ? shard(range.id, origin) : undefined;
+    },
+  });
+  // A site is reached at one address, or a few: the lookups for the last one
+  // are kept, so a request does not make them again.
+  let last: { origin: string; lookups: PublishedPublication } | undefined;
+  const atOrigin = (origin: string) =>
+    last?.origin === origin ? last.lookups : (last = { origin, lookups: at(origin) }).lookups;
+  return { ...at(), at: atOrigin };
+}
+
+/** `readShard` with the last SHARDS_IN_MEMORY shards read kept, the least recently used dropped first. */
+function cachedShards(readShard: ReadShard): ReadShard {
   const cache = new Map<string, Promise<EditionShard>>(); // insertion order doubles as recency
-  const shard = (id: string, origin: string | undefined) => {
+  return (id, origin) => {
     const kept = cache.get(id);
     if (kept) {
       cache.delete(id); // and set again below: the most recently used is last
@@ -215,40 +239,22 @@ export function published(
     if (cache.size > SHARDS_IN_MEMORY) cache.delete(cache.keys().next().value!);
     return pending;
   };
-  // The index of the last shard starting at or before `key`, by binary search.
-  const lastStartingBy = (key: EditionKey) => {
-    let lo = 0;
-    let hi = index.shards.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (compareKeys(index.by, index.shards[mid]!.first, key) > 0) hi = mid - 1;
-      else {
-        found = mid;
-        lo = mid + 1;
-      }
+}
+
+/** The place in the index of the last shard starting at or before `key` (-1 for none), by binary search. */
+function lastStartingBy(index: PublicationIndex, key: EditionKey): number {
+  let lo = 0;
+  let hi = index.shards.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareKeys(index.by, index.shards[mid]!.first, key) > 0) hi = mid - 1;
+    else {
+      found = mid;
+      lo = mid + 1;
     }
-    return found;
-  };
-  const at = (origin?: string): PublishedPublication => ({
-    index,
-    validate,
-    codec,
-    async shardFor(key) {
-      const range = index.shards[lastStartingBy(key)];
-      return range && compareKeys(index.by, key, range.last) <= 0 ? shard(range.id, origin) : undefined;
-    },
-    async shardAtOrBefore(key) {
-      const range = index.shards[lastStartingBy(key)];
-      return range ? shard(range.id, origin) : undefined;
-    },
-  });
-  // A site is reached at one address, or a few: the lookups for the last one
-  // are kept, so a request does not make them again.
-  let last: { origin: string; lookups: PublishedPublication } | undefined;
-  const atOrigin = (origin: string) =>
-    last?.origin === origin ? last.lookups : (last = { origin, lookups: at(origin) }).lookups;
-  return { ...at(), at: atOrigin };
+  }
+  return found;
 }
 
 /** Every prebuilt copy of a publication, in key order (for tools: the preview, tests). */

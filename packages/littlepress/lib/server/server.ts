@@ -96,80 +96,101 @@ function siteConfig(root: string): { config: NetlifyConfig; functionsDir: string
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
-  const { port = 8080, host = "127.0.0.1", root = process.cwd(), siteDir, functionSite, live, stateDir } = options;
-  const { keyFile } = options;
-  const { history = live !== undefined, ownHostsOnly = live !== undefined } = options;
+  const { port = 8080, host = "127.0.0.1", root = process.cwd(), live, ownHostsOnly = live !== undefined } = options;
   const { config, functionsDir } = siteConfig(root);
-  const site = path.resolve(root, siteDir ?? config.publish);
-  const functionData = path.resolve(root, functionSite ?? site);
-  const local: LocalSite = {
-    site: functionData,
-    state: path.resolve(root, stateDir ?? LOCAL_STATE),
-    ...(keyFile !== undefined && { keyFile: path.resolve(root, keyFile) }),
-    history,
-    ...(options.printKeyOrigins ? { printKeys: options.printKeyOrigins } : {}),
-  };
-  const context: ServeContext = { littlepress: local };
+  const site = path.resolve(root, options.siteDir ?? config.publish);
+  const local = localSite(options, root, site);
   // After each build, the functions read the new one at their next request, in whatever module instance (siteFor).
   live?.subscribe((state) => (local.build = state.build));
   let hosts = new Set<string>();
-  let closing = false;
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const app = siteApp({
     site,
     config,
     functions: await loadFunctions(functionsDir),
-    context,
+    context: { littlepress: local } satisfies ServeContext,
     trust: proxyaddr.compile(options.trustProxy ?? []),
     live,
     ...(ownHostsOnly && { ownHosts: () => hosts }),
     stopped,
   });
-  // This server's own response class: on shutdown its answers, those in flight included, say
-  // `Connection: close` (closeOnAnswer), at no cost per request until then.
-  const Answer = class extends ServerResponse {} as typeof ServerResponse;
-  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: { ServerResponse: Answer } }) as Server;
-  // A body a route answered without reading to its end: drained, or the connection closed gracefully.
-  settleUnreadBodies(server);
+  const { server, answers } = nodeServer(app.fetch);
   await options.listenAfter;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, resolve);
-  });
+  const { url, bound } = await listen(server, port, host);
   server.once("close", stop);
-  const address = server.address();
-  const bound = typeof address === "object" && address ? address : { address: host, port };
-  const url = `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
   // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
   local.origin = url;
   hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${bound.port}`));
-  const shutdown = (graceMs = SHUTDOWN_GRACE_MS) => {
-    if (!closing) {
-      closing = true;
-      closeOnAnswer(Answer);
-      stop(); // the live streams end
-      server.close();
-      server.closeIdleConnections();
-      // Keep-alive connections go idle as their last answer ends (it says Connection: close).
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-      idle.unref();
-      cut.unref();
-      server.once("close", () => (clearInterval(idle), clearTimeout(cut)));
-    }
-    return closed;
-  };
-  const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  const shutdown = gracefulShutdown(server, answers, stop);
   return {
     url,
     server,
     shutdown,
     close: () => {
-      void shutdown(0);
+      const closed = shutdown(0);
       server.closeAllConnections();
       return closed;
     },
+  };
+}
+
+/** The app on Node's HTTP server, with the server's own class of answers (for a graceful shutdown). */
+function nodeServer(fetch: (req: Request) => Response | Promise<Response>) {
+  // This server's own response class: on shutdown its answers, those in flight included, say
+  // `Connection: close` (closeOnAnswer), at no cost per request until then.
+  const answers = class extends ServerResponse {} as typeof ServerResponse;
+  const server = createAdaptorServer({ fetch, serverOptions: { ServerResponse: answers } }) as Server;
+  // A body a route answered without reading to its end: drained, or the connection closed gracefully.
+  settleUnreadBodies(server);
+  return { server, answers };
+}
+
+/** What the functions are told of the site they serve: its data, its state, its key file and its options. */
+function localSite(options: ServerOptions, root: string, site: string): LocalSite {
+  const { functionSite, stateDir, keyFile, history = options.live !== undefined } = options;
+  return {
+    site: path.resolve(root, functionSite ?? site),
+    state: path.resolve(root, stateDir ?? LOCAL_STATE),
+    ...(keyFile !== undefined && { keyFile: path.resolve(root, keyFile) }),
+    history,
+    ...(options.printKeyOrigins ? { printKeys: options.printKeyOrigins } : {}),
+  };
+}
+
+/** Listens on `port` at `host`; the address and port bound, and the server's URL. */
+async function listen(server: Server, port: number, host: string) {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  const bound = typeof address === "object" && address ? address : { address: host, port };
+  return { bound, url: `http://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}` };
+}
+
+/**
+ * The server's shutdown: accepts nothing new, ends the live streams (`stop`),
+ * lets the requests in flight finish (each answer closing its connection), and
+ * cuts what is left after `graceMs`; resolves once the server closed.
+ */
+function gracefulShutdown(server: Server, answers: typeof ServerResponse, stop: () => void) {
+  let closing = false;
+  const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  return (graceMs = SHUTDOWN_GRACE_MS): Promise<void> => {
+    if (closing) return closed;
+    closing = true;
+    closeOnAnswer(answers);
+    stop(); // the live streams end
+    server.close();
+    server.closeIdleConnections();
+    // Keep-alive connections go idle as their last answer ends (it says Connection: close).
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    idle.unref();
+    cut.unref();
+    server.once("close", () => (clearInterval(idle), clearTimeout(cut)));
+    return closed;
   };
 }
 

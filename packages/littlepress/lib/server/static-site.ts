@@ -1,26 +1,23 @@
 // The built site's files, as a static host serves them: the file at the
 // request's path (or its index.html), its type, HEAD and single byte ranges,
 // with the validators a static host gives: a strong ETag from the file's size
-// and modification time (as nginx makes it), 304 by `fresh` (the RFC 9110 rules
-// Express uses: If-None-Match, else If-Modified-Since), and If-Range.
+// and modification time (as nginx makes it), 304, and If-Range (file-answer.ts).
 //
 // Small files are answered from memory, checked against the disk at most once a
 // second (RECHECK_MS) and after every build under `npm start`: @hono/node-server's
 // serveStatic streams every file through a web stream and waits a timer turn for
 // its first chunk, which made the site's pages 0.1x as fast as a plain Node
 // server sending them, with a p99 of 15 ms; a stat per request cost another 12%.
-import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
-import type { IncomingHttpHeaders } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
-import fresh from "fresh";
 import type { Context, Handler } from "hono";
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
 import { getMimeType } from "hono/utils/mime";
 import { RECHECK_MS } from "../edge/site-index.ts";
+import { answer, bytes, type Found } from "./file-answer.ts";
 import type { LiveChannel } from "./live-reload.ts";
 import type { HeaderRule } from "./netlify-config.ts";
 
@@ -89,20 +86,6 @@ export function notFoundPage(site: string): (c: Context) => Response {
     const body = c.req.method === "HEAD" ? null : bytes(page, 0, page.info.size - 1);
     return new Response(body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
   };
-}
-
-/** A file found for a request, with what the disk says of it and the headers it is sent with. */
-interface Found {
-  file: string;
-  info: Stats;
-  /** Its bytes, for a file kept in memory; a larger one is streamed from the disk. */
-  kept?: Buffer<ArrayBuffer>;
-  /** ETag, Last-Modified, Cache-Control, Content-Type and Accept-Ranges (lower-case names). */
-  headers: Readonly<Record<string, string>>;
-  /** The same and Content-Length: a 200's. */
-  whole: Readonly<Record<string, string>>;
-  /** A 200's headers with netlify.toml's for the path it was last asked by, made once. */
-  ruled?: { custom: Record<string, string>; whole: Readonly<Record<string, string>> };
 }
 
 /** The site's folder, with the small files last read from it. */
@@ -236,86 +219,3 @@ function fileHeaders(file: string, info: Stats): Pick<Found, "headers" | "whole"
   };
   return { headers, whole: { ...headers, "content-length": String(info.size) } };
 }
-
-/** Bytes `start` to `end` of a found file: from memory, or streamed from the disk. */
-const bytes = (found: Found, start: number, end: number): Uint8Array<ArrayBuffer> | ReadableStream =>
-  found.kept
-    ? found.kept.subarray(start, end + 1)
-    : (Readable.toWeb(createReadStream(found.file, { start, end })) as ReadableStream);
-
-/**
- * 200, 206, 304 or 416 for a found file, by the request's method, validators and
- * range; a 200 or 206 with netlify.toml's headers for its path (`custom`), as Netlify sends them.
- */
-function answer(method: string, req: IncomingHttpHeaders, found: Found, custom?: Record<string, string>): Response {
-  const { info } = found;
-  const whole = custom ? wholeWith(found, custom) : found.whole;
-  const etag = found.headers.etag!;
-  if ((req["if-none-match"] !== undefined || req["if-modified-since"] !== undefined) && isFresh(req, found.headers))
-    return new Response(null, { status: 304, headers: validators(found.headers) });
-  const size = info.size;
-  if (method === "HEAD") return new Response(null, { headers: whole });
-  const given = req["if-range"]; // Node joins a repeated one: a string
-  const ifRange = typeof given === "string" ? given.trim() : undefined;
-  const current = ifRange === undefined || ifRange === etag || Date.parse(ifRange) === roundedMtime(info);
-  const range = current && req.range !== undefined ? byteRange(req.range, size) : undefined;
-  if (range === "unsatisfiable")
-    return new Response(null, { status: 416, headers: { ...found.headers, "content-range": `bytes */${size}` } });
-  if (range) {
-    const [start, end] = range;
-    const partial = {
-      ...whole,
-      "content-length": String(end - start + 1),
-      "content-range": `bytes ${start}-${end}/${size}`,
-    };
-    return new Response(bytes(found, start, end), { status: 206, headers: partial });
-  }
-  const body = size === 0 ? null : bytes(found, 0, size - 1);
-  return new Response(body, { headers: whole });
-}
-
-/** A 200's headers and netlify.toml's for its path (a later value winning), kept with the file's version. */
-function wholeWith(found: Found, custom: Record<string, string>): Readonly<Record<string, string>> {
-  if (found.ruled?.custom !== custom) found.ruled = { custom, whole: { ...found.whole, ...custom } };
-  return found.ruled.whole;
-}
-
-/** The client's copy is current: `fresh`'s rules (If-None-Match, else If-Modified-Since; no-cache asks again). */
-const isFresh = (req: IncomingHttpHeaders, headers: Readonly<Record<string, string>>) =>
-  fresh(
-    {
-      "if-none-match": req["if-none-match"],
-      "if-modified-since": req["if-modified-since"],
-      "cache-control": req["cache-control"],
-    },
-    { etag: headers.etag, "last-modified": headers["last-modified"] },
-  );
-
-/** What a 304 carries: the validators, not the type or length of a body it has not. */
-const validators = (h: Readonly<Record<string, string>>) => ({
-  etag: h.etag!,
-  "last-modified": h["last-modified"]!,
-  "cache-control": h["cache-control"]!,
-});
-
-/**
- * The one range of a Range header (`bytes=2-9`, `bytes=5-`, `bytes=-5`) within
- * `size` bytes; undefined to send the whole file (no header, one this server
- * does not read, several ranges), or "unsatisfiable" for one past the end.
- */
-function byteRange(header: string, size: number): [number, number] | "unsatisfiable" | undefined {
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!match || (match[1] === "" && match[2] === "")) return undefined;
-  const [, first, last] = match;
-  if (first === "") {
-    const length = Number(last);
-    return length === 0 || size === 0 ? "unsatisfiable" : [Math.max(size - length, 0), size - 1];
-  }
-  const start = Number(first);
-  const end = last === "" ? size - 1 : Math.min(Number(last), size - 1);
-  if (last !== "" && Number(last) < start) return undefined; // not a range (RFC 9110: ignored)
-  return start >= size ? "unsatisfiable" : [start, end];
-}
-
-/** Last-Modified has whole seconds. */
-const roundedMtime = (info: { mtimeMs: number }) => Math.floor(info.mtimeMs / 1000) * 1000;

@@ -11,12 +11,12 @@
 // The time runs from the write to that answer: the watcher, the rebuild (only
 // that edition rendered), the repacking, and the request. The rebuild's own
 // time, as npm start logs it, is kept beside it.
-import { cpSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { starterFile } from "../new.ts";
 import { spawnStart, type StartedProcess } from "../start.ts";
 import { generateSite, random, SERIAL, splitEditions } from "./generate.ts";
-import { compiledBin, median, progress, ROOT } from "./util.ts";
+import { compiledBin, compiledKit, median, progress, ROOT } from "./util.ts";
 
 export interface LiveRow {
   /** Editions in the publication whose edition was saved. */
@@ -29,6 +29,8 @@ export interface LiveRow {
   rename: SaveTimes;
   /** From saving publication.json (all its editions rendered again) to its new meta.json, ms. */
   publicationMs: number;
+  /** The earlier kit's times (--before), measured save for save in turn with these. */
+  before?: { write: SaveTimes; rename: SaveTimes };
 }
 
 export interface SaveTimes {
@@ -53,46 +55,88 @@ function starterCopy(work: string): string {
   return project;
 }
 
-/** Times `saves` saves of each kind in a publication of `editions` editions, on a copy of the starter in `work`. */
-export async function benchLive(work: string, saves: number, editions = 1_000): Promise<LiveRow> {
-  const project = starterCopy(work);
-  const content = path.join(project, "content");
-  generateSite(content, totalForSerial(editions));
-  const bin = { file: compiledBin(), cwd: project };
-  const server = await spawnStart({ content: "content", output: "_site", bin });
-  const rng = random(7);
+/** Where a kit's save times were measured: npm start on its own copy of the starter. */
+interface Side {
+  project: string;
+  content: string;
+  server: StartedProcess;
+  times: Record<SaveKind, number[]>;
+  rebuilds: Record<SaveKind, number[]>;
+}
+
+type SaveKind = "write" | "rename";
+
+/**
+ * Times `saves` saves of each kind in a publication of `editions` editions, on
+ * a copy of the starter in `work`. With `before` (the folder of an earlier
+ * kit, checked out by tree.ts), that kit's `littlepress start` is timed too,
+ * on a copy of its own, save for save in turn with this one: both under the
+ * same load, which on a shared machine varies more than what is measured.
+ */
+export async function benchLive(work: string, saves: number, editions = 1_000, before?: string): Promise<LiveRow> {
+  const kits = [{ name: "after", kit: ROOT }, ...(before ? [{ name: "before", kit: before }] : [])];
+  const sides: Side[] = [];
   try {
-    const times = { write: [] as number[], rename: [] as number[] };
-    const rebuilds = { write: [] as number[], rename: [] as number[] };
-    // The two kinds of save alternate, each on an edition picked at random.
+    for (const { name, kit } of kits) sides.push(await startSide(path.join(work, name), kit, editions));
+    const rng = random(7);
+    // The two kinds of save alternate, each on an edition picked at random, on each side in turn.
     for (let i = 0; i < 2 * saves; i++) {
       const n = Math.floor(rng() * editions);
       const kind = i % 2 ? "rename" : "write";
-      const save = saveOf(path.join(content, SERIAL, "editions", `${n}.md`), i, kind);
-      const logged = server.log.length;
-      times[kind].push(
-        await timeSave(save, () => answer(`${server.url}/${SERIAL}/edition/?delivery_count=${n}`, "etag")),
-      );
-      rebuilds[kind].push(await rebuildTime(server, logged));
+      for (const side of sides) await timeOneSave(side, n, i, kind);
     }
-    const json = path.join(content, SERIAL, "publication.json");
-    const renamed = () =>
-      writeFileSync(json, readFileSync(json, "utf8").replace(/"name": "([^"]*)"/, '"name": "$1 (renamed)"'));
-    const publicationMs = await timeSave(renamed, () => answer(`${server.url}/${SERIAL}/meta.json`));
-    const write = saveTimes(times.write, rebuilds.write);
-    const rename = saveTimes(times.rename, rebuilds.rename);
-    progress(
-      `live: ${saves} saves of each kind, median ${write.medianMs.toFixed(0)} and ${rename.medianMs.toFixed(0)} ms ` +
-        `(the rebuilds ${write.rebuildMs.toFixed(0)} and ${rename.rebuildMs.toFixed(0)} ms)`,
-    );
-    return { editions, saves, write, rename, publicationMs };
+    const publicationMs = await timePublicationSave(sides[0]!);
+    const [after, earlier] = sides.map((side) => ({
+      write: saveTimes(side.times.write, side.rebuilds.write),
+      rename: saveTimes(side.times.rename, side.rebuilds.rename),
+    }));
+    const { write, rename } = after!;
+    const said = (t: { write: SaveTimes; rename: SaveTimes }) =>
+      `median ${t.write.medianMs.toFixed(0)} and ${t.rename.medianMs.toFixed(0)} ms ` +
+      `(the rebuilds ${t.write.rebuildMs.toFixed(0)} and ${t.rename.rebuildMs.toFixed(0)} ms)`;
+    progress(`live: ${saves} saves of each kind, ${said(after!)}${earlier ? `; before: ${said(earlier)}` : ""}`);
+    return { editions, saves, write, rename, publicationMs, ...(earlier && { before: earlier }) };
   } finally {
-    await server.stop();
+    for (const side of sides) await side.server.stop();
   }
 }
 
+/** A copy of the starter in `folder` with the publication of `editions` editions, served by `kit`'s npm start. */
+async function startSide(folder: string, kit: string, editions: number): Promise<Side> {
+  const project = starterCopy(folder);
+  const content = path.join(project, "content");
+  generateSite(content, totalForSerial(editions));
+  // The starter's functions/*.mts import the installed littlepress: an earlier kit's is its own.
+  if (kit !== ROOT) {
+    mkdirSync(path.join(project, "node_modules"), { recursive: true });
+    symlinkSync(kit, path.join(project, "node_modules", "littlepress"), "dir");
+  }
+  const bin = { file: kit === ROOT ? compiledBin() : compiledKit(kit), cwd: project };
+  const server = await spawnStart({ content: "content", output: "_site", bin });
+  return { project, content, server, times: { write: [], rename: [] }, rebuilds: { write: [], rename: [] } };
+}
+
+/** Saves edition `n` (the `i`th save) and times it until its new ETag is served, with the rebuild's own time. */
+async function timeOneSave(side: Side, n: number, i: number, kind: SaveKind): Promise<void> {
+  const { server, content } = side;
+  const save = saveOf(path.join(content, SERIAL, "editions", `${n}.md`), i, kind);
+  const logged = server.log.length;
+  side.times[kind].push(
+    await timeSave(save, () => answer(`${server.url}/${SERIAL}/edition/?delivery_count=${n}`, "etag")),
+  );
+  side.rebuilds[kind].push(await rebuildTime(server, logged));
+}
+
+/** From saving publication.json (every edition rendered again) to its new meta.json, ms. */
+function timePublicationSave({ server, content }: Side): Promise<number> {
+  const json = path.join(content, SERIAL, "publication.json");
+  const renamed = () =>
+    writeFileSync(json, readFileSync(json, "utf8").replace(/"name": "([^"]*)"/, '"name": "$1 (renamed)"'));
+  return timeSave(renamed, () => answer(`${server.url}/${SERIAL}/meta.json`));
+}
+
 /** The `i`th save of `file`: a line added, written in place, or written beside it and renamed over it. */
-function saveOf(file: string, i: number, kind: "write" | "rename"): () => void {
+function saveOf(file: string, i: number, kind: SaveKind): () => void {
   const text = () => readFileSync(file, "utf8") + `\nSaved again (${i}).\n`;
   const scratch = path.join(path.dirname(file), `sed${String(i).padStart(6, "0")}`);
   return kind === "write"
@@ -138,7 +182,7 @@ async function timeSave(save: () => void, read: () => Promise<string>): Promise<
 
 /** An answer's header, or its body. */
 async function answer(url: string, header?: string): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(url, { signal: AbortSignal.timeout(GIVE_UP_MS) });
   return header ? (res.headers.get(header) ?? "") : res.text();
 }
 

@@ -490,6 +490,12 @@ export function tables(r: BenchReport): string {
         ["an edition, written (until its new ETag is served)", ...times(r.live.write)],
         ["an edition, a new file renamed over it (as sed -i and editors save)", ...times(r.live.rename)],
         ["publication.json (until its new meta.json is served)", r.live.publicationMs.toFixed(0), "", "", ""],
+        ...(r.live.before
+          ? [
+              [`the same written, ${beforeName(r)}`, ...times(r.live.before.write)],
+              [`the same renamed over, ${beforeName(r)}`, ...times(r.live.before.rename)],
+            ]
+          : []),
       ],
     );
   }

@@ -31,15 +31,23 @@ export function installedPackage(name: string, from = ROOT): string {
  * that): the same JavaScript in a third of the time.
  */
 export function compiledBin(): string {
-  if (!checked && !compiledFresh()) {
-    execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: ROOT, stdio: "inherit" });
-    // prepare's last step, as the package ships.
-    execFileSync("npx", ["tsx", "scripts/precompile.ts"], { cwd: ROOT, stdio: "inherit" });
-  }
+  if (!checked && !compiledFresh()) compile(ROOT);
   checked = true;
   return path.join(ROOT, "dist", "scripts", "littlepress.js");
 }
 let checked = false;
+
+/** An earlier kit's command (a checked-out tree: tree.ts), compiled there as its prepare compiles it. */
+export function compiledKit(kit: string): string {
+  compile(kit);
+  return path.join(kit, "dist", "scripts", "littlepress.js");
+}
+
+function compile(kit: string): void {
+  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--noCheck"], { cwd: kit, stdio: "inherit" });
+  // prepare's last step, as the package ships.
+  execFileSync("npx", ["tsx", "scripts/precompile.ts"], { cwd: kit, stdio: "inherit" });
+}
 
 /** True when each file tsconfig.build.json compiles has its outputs, newer than it and than the configs. */
 function compiledFresh(): boolean {
