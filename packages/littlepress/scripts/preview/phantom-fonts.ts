@@ -52,7 +52,8 @@ export function fontsConf(cache: string, fonts = dejavuFolder()): string {
   <cachedir>${text(cache)}</cachedir>
   <selectfont><acceptfont>${kept}</acceptfont><rejectfont><glob>*</glob></rejectfont></selectfont>
 ${aliases.join("\n")}
-  <!-- A family no font has falls back to DejaVu Sans, as fontconfig's sans-serif default does. -->
+  <!-- fontconfig's last resort, as its sans-serif default. (QtWebKit itself falls back from a family no
+       font has to its standard font, Times: DejaVu Serif, as on sirius.) -->
   <match target="pattern"><edit name="family" mode="append_last"><string>DejaVu Sans</string></edit></match>
   <!-- Debian's defaults: grey antialiasing, slight hinting. -->
   <match target="font">
