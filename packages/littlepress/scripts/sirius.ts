@@ -120,6 +120,8 @@ export interface SiriusOptions {
   timeoutMs?: number;
   /** Origins of the user's own sites, whose images load even at a private address (default: DEFAULT_SITES). */
   sites?: readonly string[];
+  /** The clock of sirius's header line (default: the time a print arrives); a bench fixes it to compare prints. */
+  now?: () => Date;
 }
 
 export interface LocalSirius {
@@ -146,6 +148,7 @@ interface Job {
 
 export async function startSirius(options: SiriusOptions): Promise<LocalSirius> {
   const { out, host = "127.0.0.1", timeoutMs = PHANTOM_TIMEOUT_MS, sites = DEFAULT_SITES } = options;
+  const now = options.now ?? (() => new Date());
   const say = options.log ?? ((line: string) => console.log(line));
   // A line names what publications and print-key holders chose (a name, a "from", a page's error): made inert.
   const log = (line: string) => say(shownLine(line));
@@ -214,7 +217,7 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
   });
 
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
-    const at = new Date();
+    const at = now();
     const url = new URL(req.url ?? "/", "http://sirius.invalid");
     const m = /^\/printkey\/([^/]+)$/.exec(url.pathname);
     const key = m ? safeDecode(m[1]!) : undefined;
