@@ -172,7 +172,7 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
   const printOne = async (job: Job) => {
     const head = `${clock(job.at)}  ${job.printer.name}  from ${JSON.stringify(job.from)}`;
     try {
-      const header = { at: job.at, from: job.from };
+      const header = { at: job.at, from: job.from, fromAsSent: true };
       const render = await (await ready()).renderHtml(job.html, header, { ownSites: sites });
       const png = await printImage(render.png);
       const file = await writeUnique(out, fileStem(job.at, job.from), png);

@@ -20,6 +20,7 @@ import { PaperRenderer } from "../preview/render.ts";
 import { siriusPage } from "../preview/sirius-page.ts";
 import { editionUrl } from "../preview/targets.ts";
 import { startSirius } from "../sirius.ts";
+import { printUrl } from "../../lib/model/print-key.ts";
 
 export const USAGE = `Usage: npm run bench:preview-dots
 
@@ -124,7 +125,7 @@ async function standInPrints(work: string, base: string): Promise<Map<string, st
     for (const key of Object.keys(EDITIONS)) {
       const before = new Set(readdirSync(out));
       const html = await (await fetch(editionUrl(base, SLUG, "delivery_count", key))).text();
-      const url = `${sirius.keyUrl(printer.key)}?from=${encodeURIComponent(NAME)}`;
+      const url = printUrl(new URL(sirius.keyUrl(printer.key)), NAME);
       const headers = { "Content-Type": "text/html; charset=utf-8" };
       const answer = await fetch(url, { method: "POST", headers, body: html });
       if (answer.status !== 200) throw new Error(`the stand-in answered ${answer.status} to edition ${key}`);
