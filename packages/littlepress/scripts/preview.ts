@@ -1,6 +1,6 @@
 // `npm run preview [-- <slug>...]`: every edition as the printer prints it.
 // Renders each edition as a print key on sirius prints it (inside sirius's
-// page, from a file, 384 px wide in headless Chromium, cut at 10,000 px and
+// page, from a file, 384 px wide in PhantomJS, sirius's browser, cut at 10,000 px and
 // made black and white by PIL's rules), and writes preview/<slug>/<key>.png, a
 // contact sheet and index.json for the desk, then prints each edition's length
 // on paper and warns about what will not print as it shows. The work is in
@@ -25,7 +25,8 @@ export type { Output };
 export const USAGE = `Usage: npm run preview -- [<slug>...] [options]
 
 Renders every edition of every publication (or of the given slugs) as a
-Little Printer prints it today (sirius: its page and header, Chromium at 384 px,
+Little Printer prints it today (sirius: its page and header, its PhantomJS 2.1.1
+and DejaVu fonts at 384 px,
 cut at 10000 px, Floyd-Steinberg as PIL's convert('1')), into preview/<slug>/:
 <key>.png, contact-sheet.png, index.json. With settings, every edition is also
 rendered with every setting a subscriber can have (each select and radio
@@ -100,7 +101,7 @@ export async function main(argv: string[], raw: Output = processOutput): Promise
   const answered = answerUsage("preview", parsed, USAGE, out);
   if (answered !== undefined || !("options" in parsed)) return answered ?? 2;
   const started = performance.now();
-  // The preview's modules (Eleventy, Chromium's driver) load once the arguments are known good.
+  // The preview's modules (Eleventy, the renderer) load once the arguments are known good.
   const { preview } = await import("./preview/run.ts");
   const result = await preview({ ...parsed.options, progress: (line) => out.stderr(`preview: ${line}\n`) });
   return reportPreview(result, parsed, performance.now() - started, out);

@@ -3,8 +3,9 @@
 // subscribe and deliver end to end without a printer. It answers print keys
 // as sirius/web/print_key_api.py does, and instead of sending a print to a
 // printer writes it as the 1-bit PNG the printer would print: sirius's page,
-// 384 px wide in headless Chromium, cut at 10,000 px, dithered as PIL does
-// (the preview's pipeline: preview/render.ts, preview/print-image.ts). A
+// 384 px wide in sirius's own browser, PhantomJS 2.1.1 with sirius's fonts,
+// cut at 10,000 px, dithered as PIL does (the preview's pipeline:
+// preview/phantom.ts, preview/print-image.ts). A
 // print's images load as on sirius, from public addresses, and from the
 // author's own local site (--site, npm start's address by default), whose
 // images a local build links at a loopback address; no other private address.
@@ -22,16 +23,15 @@ import { mkdir, open, readFile, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { Browser } from "playwright-core";
 import { printKeyOriginsFrom } from "../lib/model/print-key.ts";
 import { PRINTER_NAME_LENGTH, printerName, shownLine } from "../lib/model/printer-name.ts";
 import { escapeHtml } from "../lib/model/html-escape.ts";
 import { charsetOf, isUtf8 } from "../lib/model/charset.ts";
-import { CHROMIUM, launchChromium } from "./browser.ts";
 import { answerUsage, listenPort, parseToolArgs, processOutput, runTool, stopOnSignals, type Output } from "./cli.ts";
 import { firstLine } from "./preview/errors.ts";
 import { printImage } from "./preview/print-image.ts";
-import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer, RenderError } from "./preview/render.ts";
+import { MAX_HEIGHT, RenderError } from "./preview/render.ts";
+import { PHANTOM_TIMEOUT_MS, PhantomRenderer } from "./preview/phantom.ts";
 
 export const DEFAULT_PORT = 9100;
 export const DEFAULT_OUT = ".littlepress/prints";
@@ -59,7 +59,7 @@ http://127.0.0.1:${DEFAULT_PORT}/. It answers print keys as sirius does, and wri
 each print as the 1-bit PNG a Little Printer would print (sirius's page, 384 px
 wide, cut at 10,000 px, dithered), with one line a print in the terminal. As
 sirius does, it answers a print only once it has rendered it, one print at a
-time, in a Chromium (${CHROMIUM}) started on the first print: prints sent
+time, in PhantomJS 2.1.1 (sirius's browser, from node_modules): prints sent
 together are answered one after another. SIGTERM or Ctrl+C stops it.
 
 List it in content/site.json's print_key_origins as
@@ -120,6 +120,8 @@ export interface SiriusOptions {
   timeoutMs?: number;
   /** Origins of the user's own sites, whose images load even at a private address (default: DEFAULT_SITES). */
   sites?: readonly string[];
+  /** The clock of sirius's header line (default: the time a print arrives); a bench fixes it to compare prints. */
+  now?: () => Date;
 }
 
 export interface LocalSirius {
@@ -129,7 +131,7 @@ export interface LocalSirius {
   keyUrl(key: string): string;
   /** Resolves once every print accepted so far is written or given up. */
   idle(): Promise<void>;
-  /** Stops taking requests, gives up the prints not yet begun, and closes Chromium. */
+  /** Stops taking requests, gives up the prints not yet begun, and stops the renderer. */
   close(): Promise<void>;
 }
 
@@ -145,7 +147,8 @@ interface Job {
 }
 
 export async function startSirius(options: SiriusOptions): Promise<LocalSirius> {
-  const { out, host = "127.0.0.1", timeoutMs = PAGE_TIMEOUT_MS, sites = DEFAULT_SITES } = options;
+  const { out, host = "127.0.0.1", timeoutMs = PHANTOM_TIMEOUT_MS, sites = DEFAULT_SITES } = options;
+  const now = options.now ?? (() => new Date());
   const say = options.log ?? ((line: string) => console.log(line));
   // A line names what publications and print-key holders chose (a name, a "from", a page's error): made inert.
   const log = (line: string) => say(shownLine(line));
@@ -153,16 +156,13 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
   const printers = options.printers ?? [await defaultPrinter(out)];
   const byKey = new Map(printers.map((p) => [p.key, p]));
 
-  // The browser and its renderer start on the first print and serve every later one.
-  let renderer: Promise<{ browser: Browser; renderer: PaperRenderer }> | undefined;
+  // The renderer starts on the first print and serves every later one (one PhantomJS a print, as sirius runs it).
+  let renderer: Promise<PhantomRenderer> | undefined;
   const ready = () => {
-    renderer ??= launchChromium().then(
-      async (browser) => ({ browser, renderer: await PaperRenderer.open(browser, undefined, timeoutMs) }),
-      (error: unknown) => {
-        renderer = undefined; // tried again on the next print
-        throw new Error(`Chromium at ${CHROMIUM} did not start (${firstLine(error)})`);
-      },
-    );
+    renderer ??= PhantomRenderer.open({ timeoutMs }).catch((error: unknown) => {
+      renderer = undefined; // tried again on the next print
+      throw error;
+    });
     return renderer;
   };
 
@@ -172,8 +172,8 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
   const printOne = async (job: Job) => {
     const head = `${clock(job.at)}  ${job.printer.name}  from ${JSON.stringify(job.from)}`;
     try {
-      const header = { at: job.at, from: job.from };
-      const render = await (await ready()).renderer.renderHtml(job.html, header, { ownSites: sites });
+      const header = { at: job.at, from: job.from, fromAsSent: true };
+      const render = await (await ready()).renderHtml(job.html, header, { ownSites: sites });
       const png = await printImage(render.png);
       const file = await writeUnique(out, fileStem(job.at, job.from), png);
       const cut = render.heightPx > MAX_HEIGHT ? ` (cut at ${MAX_HEIGHT})` : "";
@@ -217,7 +217,7 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
   });
 
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
-    const at = new Date();
+    const at = now();
     const url = new URL(req.url ?? "/", "http://sirius.invalid");
     const m = /^\/printkey\/([^/]+)$/.exec(url.pathname);
     const key = m ? safeDecode(m[1]!) : undefined;
@@ -305,11 +305,7 @@ export async function startSirius(options: SiriusOptions): Promise<LocalSirius> 
       await idle();
       const started = renderer;
       renderer = undefined;
-      const running = await started?.catch(() => undefined);
-      if (running) {
-        await running.renderer.close();
-        await running.browser.close().catch(() => undefined);
-      }
+      await (await started?.catch(() => undefined))?.close();
     },
   };
 }

@@ -32,7 +32,7 @@ export interface VerifyOptions {
   /** At most this many days (or deliveries) of the checker's run per publication. */
   maxDays: number;
   timeoutMs: number;
-  /** Also render every edition in headless Chromium (default true). */
+  /** Also render every edition as sirius does, in PhantomJS (default true). */
   preview: boolean;
 }
 
@@ -51,7 +51,7 @@ Options:
   --content <dir>    the publications are in <dir> instead of content/
   --days N           check at most N days (or deliveries) per publication (default 60)
   --timeout SECONDS  per-request time limit of the checker (default 10)
-  --no-preview       do not render the editions (needs no Chromium)
+  --no-preview       do not render the editions
   -h, --help         show this text
 
 A publication not ready, or none at all, is exit 1.
@@ -114,7 +114,7 @@ export async function verify(options: VerifyOptions, out: Output): Promise<numbe
   const work = await mkdtemp(path.join(tmpdir(), "littlepress-verify-"));
   const site = path.join(work, "site");
   // The server is up before the build, so image URLs can name it, as Netlify's builds name the site's own URL.
-  // What each step needs loads when it starts (Eleventy, the server, Chromium's driver): --help answers at once.
+  // What each step needs loads when it starts (Eleventy, the server, the renderer): --help answers at once.
   const { startServer } = await import("../lib/server/server.ts");
   const server = await startServer({ port: 0, siteDir: site });
   try {

@@ -25,7 +25,7 @@ export function buildWarnings(
   const checker = new PrintChecker();
   const pages = [...rendered.values()].flat();
   for (const r of pages) warnings.push(...checker.check(r.html, r.source, remember));
-  // Editions the printer would cut, by a layout measure (verify and preview measure them in Chromium).
+  // Editions the printer would cut, by a layout measure (verify and preview measure them in sirius's browser).
   warnings.push(...lengthWarnings(pages, remember));
   for (const pub of site.publications) {
     warnings.push(...frontMatterSlips(pub));

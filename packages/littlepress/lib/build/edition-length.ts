@@ -1,6 +1,6 @@
 // How long an edition prints, estimated at build time. The printer's renderer
 // (sirius) cuts every print at 10,000 px; `npm run verify` and `npm run preview`
-// measure each edition exactly in Chromium, but the everyday commands (`npm run
+// measure each edition exactly in sirius's browser, but the everyday commands (`npm run
 // build`, `npm start`) have no browser. This is a layout measure instead:
 // the page's blocks stacked at the paper's width, each block's text in lines
 // of an average character width at its font size and line height, images at
@@ -247,6 +247,6 @@ export function lengthWarnings(
       `(a layout estimate from its text, images and CSS at ${PAPER_WIDTH_PX} px wide, which errs short)`,
     fix:
       "split it into several editions (the platform advises about 800 px each); " +
-      "npm run verify and npm run preview measure it exactly, rendered in Chromium as the printer renders it",
+      "npm run verify and npm run preview measure it exactly, rendered in PhantomJS as sirius renders it",
   }));
 }

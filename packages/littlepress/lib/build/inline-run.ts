@@ -7,9 +7,12 @@
 export const AVERAGE_CHAR_EM = 0.45;
 /**
  * A full-width character (CJK, kana, hangul): one em in a font that has it,
- * counted as 0.7 (a renderer without such a font draws narrower boxes).
+ * but sirius's browser has only DejaVu, which has none of them, and draws
+ * them as nothing (verify names them). Counted as a hair's width, so that
+ * the measure errs short of what sirius prints and a paragraph of them still
+ * keeps its one empty line.
  */
-const WIDE_CHAR_EM = 0.7;
+const WIDE_CHAR_EM = 0.02;
 const WIDE_CHAR = /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/gu;
 /** A quick test before counting them: most text has none. */
 const MAYBE_WIDE = /[\u1100-\uffff]/;
@@ -19,7 +22,8 @@ export interface Inherited {
   line: { factor: number } | { px: number };
 }
 
-export const linePx = (i: Inherited) => ("factor" in i.line ? i.line.factor * i.fontPx : i.line.px);
+/** A line's height: QtWebKit, sirius's browser, lays lines out in whole pixels, rounded down (22 px x 1.35: 29). */
+export const linePx = (i: Inherited) => Math.floor("factor" in i.line ? i.line.factor * i.fontPx : i.line.px);
 
 /** Inline content between blocks: text widths added up, broken into lines of the block's width. */
 export class InlineRun {

@@ -105,14 +105,17 @@ export function settleNotice(claimed: EndNotice, print: PrintResult, at: Date): 
 /**
  * The slip: a short page in the shape sirius prints (its own page wraps it, so
  * the style is inline and the text no smaller than 20 px), saying that
- * `name` has ended and where to subscribe again. Both are escaped.
+ * `name` has ended and where to subscribe again. Both are escaped. Its <body>
+ * sets no margin: pasted into sirius's body, its attributes go onto that body,
+ * and a margin there would cancel sirius's 80 px of paper after the last line
+ * (it did: the last line printed 4 px from the tear).
  */
 export function endNoticePage(name: string, subscribeUrl: string): string {
   const n = escapeHtml(name);
   const url = escapeHtml(subscribeUrl);
   return (
     `<!doctype html>\n<html><head><meta charset="utf-8"><title>${n} has ended</title></head>\n` +
-    `<body style="margin:0;background:#fff;color:#000;font-family:Helvetica,Arial,sans-serif;` +
+    `<body style="background:#fff;color:#000;font-family:Helvetica,Arial,sans-serif;` +
     `font-size:24px;line-height:1.3">\n` +
     `<h1 style="font-size:32px;margin:0 0 12px">${n}</h1>\n` +
     `<p style="margin:0 0 12px">This subscription has ended: the series is over, and nothing more will print.</p>\n` +

@@ -3,6 +3,7 @@
 // can print on someone's paper, so the kit keeps it sealed (seal.ts) and
 // shows only the printer's name.
 import { openSealed, seal } from "./seal.ts";
+import { escapeHtml } from "./html-escape.ts";
 
 /** The longest print key URL accepted (sirius's keys are short). */
 const MAX_URL_LENGTH = 500;
@@ -61,11 +62,14 @@ export function openPrintKey(sealed: string, key: Buffer): URL {
 /**
  * The URL that prints: the print key as given, path and all, with `from`
  * naming the sender (the publication). sirius's own curl examples POST to the
- * very URL its page shows (`https://device.li/<secret>?from=…`).
+ * very URL its page shows (`https://device.li/<secret>?from=…`). sirius pastes
+ * `from` into its page's header as it is, markup and all (its template does
+ * not escape it), so the name is sent as HTML text: that header shows the
+ * name itself, and a name with `<` or `&` is no markup on the paper.
  */
 export function printUrl(printKey: URL, from: string): URL {
   const url = new URL(printKey.href);
-  url.searchParams.set("from", from);
+  url.searchParams.set("from", escapeHtml(from));
   return url;
 }
 

@@ -139,7 +139,7 @@ export class MemoryCeiling {
 }
 
 /** The sum of `fields` of /proc/<pid>/status (each in kB), or undefined without /proc. */
-async function statusKiB(pid: number, fields: string[]): Promise<number | undefined> {
+export async function statusKiB(pid: number, fields: string[]): Promise<number | undefined> {
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => undefined);
   if (!status) return undefined;
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);

@@ -20,7 +20,7 @@
 // as it would on sirius, and with every request refused a script can reach
 // nothing; it can only spend time, which is bounded, and memory, which is
 // bounded too (memory-ceiling.ts): past its ceiling the page is stopped.
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -30,9 +30,7 @@ import type { Browser, BrowserContext, Page, Request, Route } from "playwright-c
 import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
-import { DATA_DIR } from "../../lib/model/site-paths.ts";
-import { EDITION_MAX_BYTES, publicationPolicy } from "../../lib/platform/printers/escpos-publication.ts";
-import { askPrintKey, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
+import { AssetLoader, type AssetReply, type RenderOptions, type SiteFiles } from "./assets.ts";
 import { firstLine } from "./errors.ts";
 import { MemoryCeiling, PAGE_MEMORY_MIB } from "./memory-ceiling.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
@@ -43,9 +41,7 @@ export const MAX_HEIGHT = MAX_PRINT_HEIGHT_PX;
 export const PAGE_TIMEOUT_MS = 20_000;
 /** What a page may load besides itself: its images, styles and fonts (GET only). */
 const ASSET_TYPES = new Set(["image", "stylesheet", "font"]);
-/** The most assets one render loads, and their bytes together. */
-export const MAX_ASSETS = 200;
-export const MAX_ASSET_BYTES = 16 * 1024 * 1024;
+export { MAX_ASSETS, MAX_ASSET_BYTES, type RenderOptions } from "./assets.ts";
 
 export interface Render {
   /**
@@ -64,24 +60,6 @@ export interface Render {
   blocked: string[];
   /** Relative URLs of the edition: opened from a file, the printer finds nothing there. */
   relative: string[];
-}
-
-/** Where a page's images, styles and fonts may come from. */
-export interface RenderOptions {
-  /**
-   * The edition's URL (or its origin): only that origin is asked, through the
-   * checked fetch. Without one (the sirius stand-in, which is posted HTML and
-   * knows no origin), any origin at a public address, as sirius fetches from
-   * the internet; never this machine or its network.
-   */
-  origin?: string | URL;
-  /**
-   * Without an origin: sites this machine's user named on purpose (the sirius
-   * stand-in's --site, npm start's own address by default), whose images,
-   * styles and fonts load even at a private address, as sirius loads a
-   * deployed site's from the internet. Other private addresses stay refused.
-   */
-  ownSites?: readonly string[];
 }
 
 /** The page could not be rendered; the message is a sentence fragment about the page. */
@@ -106,16 +84,14 @@ export class PaperRenderer {
   /** The one file: URL the page may load (itself), and its HTML. */
   private pageFile = "";
   private pageHtml = "";
-  /** The current render's origin (undefined: public addresses, any origin), and what it has loaded. */
-  private origin: string | undefined;
-  private ownSites: readonly string[] = [];
-  private assets = { count: 0, bytes: 0 };
+  /** The current render's loads (assets.ts). */
+  private assets: AssetLoader;
   /** Whether the page's renderer ended under it (killed for its memory, or out of memory). */
   private crashed = false;
 
   private constructor(
     private readonly context: BrowserContext,
-    private readonly site: { dir: string; url: string } | undefined,
+    private readonly site: SiteFiles | undefined,
     private readonly timeoutMs: number,
     /** A folder of our own, where the page to print is written, as sirius writes it to a temporary file. */
     private readonly folder: string,
@@ -124,11 +100,13 @@ export class PaperRenderer {
     /** The proxy that closes every connection, where what no route sees (WebSockets) is sent. */
     private readonly deadEnd: Server,
     private readonly memory: MemoryCeiling,
-  ) {}
+  ) {
+    this.assets = new AssetLoader(site, timeoutMs);
+  }
 
   static async open(
     browser: Browser,
-    site: { dir: string; url: string } | undefined,
+    site: SiteFiles | undefined,
     timeoutMs = PAGE_TIMEOUT_MS,
     width = PAPER_WIDTH_PX,
     /** The most memory the page's renderer may hold, in MiB (memory-ceiling.ts). */
@@ -187,10 +165,8 @@ export class PaperRenderer {
     const page = await this.openPage();
     this.blocked = [];
     this.relative = [];
-    this.assets = { count: 0, bytes: 0 };
+    this.assets = new AssetLoader(this.site, this.timeoutMs, options);
     this.crashed = false;
-    this.origin = options.origin ? new URL(options.origin).origin : this.site && new URL(this.site.url).origin;
-    this.ownSites = options.ownSites ?? [];
     const stopWatching = this.memory.watch();
     try {
       await this.memory.limitNew();
@@ -280,55 +256,10 @@ export class PaperRenderer {
     }
   }
 
-  /** An asset that may load, fetched: a GET of an image, style or font of the allowed origin. */
-  private async asset(
-    request: Request,
-  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | { path: string } | undefined> {
+  /** An asset that may load, fetched: a GET of an image, style or font that the render's loader allows. */
+  private async asset(request: Request): Promise<AssetReply | undefined> {
     if (request.method() !== "GET" || !ASSET_TYPES.has(request.resourceType())) return undefined;
-    let url: URL;
-    try {
-      url = new URL(request.url());
-    } catch {
-      return undefined;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-    if (url.username || url.password) return undefined;
-    if (this.assets.count >= MAX_ASSETS || this.assets.bytes >= MAX_ASSET_BYTES) return undefined;
-    this.assets.count++;
-    if (this.site) {
-      // The built site's own files stand for its public address (and the local server's).
-      const file = await siteFile(this.site.dir, url.pathname);
-      if (file) return { path: file };
-    }
-    const policy = this.policyFor(url);
-    if (!policy) return undefined;
-    const reply = await askPrintKey(
-      url,
-      { method: "GET", headers: { Accept: request.headers().accept ?? "*/*" } },
-      {
-        ...policy,
-        maxBytes: Math.min(EDITION_MAX_BYTES, MAX_ASSET_BYTES - this.assets.bytes),
-      },
-    );
-    if (!("status" in reply)) return undefined;
-    this.assets.bytes += reply.body.length;
-    return {
-      status: reply.status,
-      headers: reply.contentType ? { "Content-Type": reply.contentType } : {},
-      body: reply.body,
-    };
-  }
-
-  /**
-   * The checked fetch's rules for `url`: its origin must be the edition's; without one, public addresses only,
-   * and the user's own sites (RenderOptions.ownSites) at theirs.
-   */
-  private policyFor(url: URL): PrintKeyPolicy | undefined {
-    if (this.origin === undefined && this.ownSites.includes(url.origin)) return publicationPolicy(url, this.timeoutMs);
-    if (this.origin === undefined)
-      return { allowed: [{ origin: url.origin, private: false }], timeoutMs: this.timeoutMs };
-    if (url.origin !== this.origin) return undefined;
-    return publicationPolicy(url, this.timeoutMs);
+    return this.assets.get(request.url(), request.headers().accept ?? "*/*");
   }
 
   private refused(url: string): void {
@@ -367,34 +298,8 @@ function listenDeadEnd(): Promise<Server> {
   });
 }
 
-/**
- * The path under `site` that a decoded URL path names, or undefined when it
- * would lead out of the site (`/../`): the renderer's guard against path
- * traversal. (Not in lib/edge, which the functions load: Netlify's bundler
- * reads its path.resolve of an unknown folder as "anything under the project"
- * and packs the whole project into every function.)
- */
-function insideSite(site: string, pathname: string): string | undefined {
-  const root = path.resolve(site);
-  const file = path.resolve(root, `.${path.posix.normalize(`/${pathname}`)}`);
-  return file === root || file.startsWith(root + path.sep) ? file : undefined;
-}
-
-/** The built site's file for a URL path, if there is one (never the functions' data). */
-async function siteFile(dir: string, pathname: string): Promise<string | undefined> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
-  const file = insideSite(dir, decoded);
-  if (!file || file.startsWith(path.join(path.resolve(dir), DATA_DIR) + path.sep)) return undefined;
-  return (await stat(file).catch(() => undefined))?.isFile() ? file : undefined;
-}
-
 /** The edition's HTML as the sender gets it: a GET that must answer 200, read in the charset it names. */
-async function fetchEdition(url: string, timeoutMs: number): Promise<string> {
+export async function fetchEdition(url: string, timeoutMs: number): Promise<string> {
   let response: Response;
   let body: ArrayBuffer;
   try {
@@ -426,7 +331,7 @@ async function load(page: Page, url: string, timeoutMs: number, width: number): 
 }
 
 /** What the edition wrote, as near as can be told: the failed file URL less the temporary folder. */
-function relativePart(url: string, folder: string): string {
+export function relativePart(url: string, folder: string): string {
   const base = pathToFileURL(folder).href + "/";
   return url.startsWith(base) ? url.slice(base.length) : url;
 }
@@ -492,7 +397,7 @@ function measure(page: Page, after: "fonts" | "images"): Promise<Size> {
   }, after);
 }
 
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** `work`, or a RenderError with `message` once `ms` have passed. */
 function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {

@@ -1,24 +1,26 @@
 // The print preview: builds the site (unless told not to), serves it on a free
-// local port, renders each chosen edition in headless Chromium at the paper's
-// width, reduces it to black and white as the printer does, and writes the
-// preview folders. The server, and the browser unless the caller lent one,
-// are closed on every path.
+// local port, renders each chosen edition as sirius does (PhantomJS, sirius's
+// browser: phantom.ts) at the paper's width, reduces it to black and white as
+// the printer does, and writes the preview folders. The server, the renderer,
+// and Chromium (only for --readme's desk screenshot) unless the caller lent
+// one, are closed on every path.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { CHROMIUM, launchChromium } from "../browser.ts";
+import { CHROMIUM } from "../browser.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { firstLine, PreviewError } from "./errors.ts";
 import { contactSheet, type Strip } from "./contact-sheet.ts";
 import { copyIntoSite, writePublicationPreview, type Rendered, type VariantSheet } from "./output.ts";
-import { writeReadmeImages } from "./readme.ts";
-import { MAX_HEIGHT, PAGE_TIMEOUT_MS, PaperRenderer, RenderError, type Render } from "./render.ts";
+import { chromiumMissing, readmeImages, renderEdition } from "./readme.ts";
+import { MAX_HEIGHT, RenderError } from "./render.ts";
+import { PHANTOM_TIMEOUT_MS, PhantomRenderer, type PhantomRender } from "./phantom.ts";
+import { lacksOf } from "./qtwebkit.ts";
 import { subscriberSettings, type Settings } from "./settings.ts";
 import { siriusPage } from "./sirius-page.ts";
 import { plural } from "../../lib/model/words.ts";
 import type { Site } from "../../lib/build/site.ts";
-import { packageFile } from "../../lib/build/package-files.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
 import { printImage } from "./print-image.ts";
 import {
@@ -58,7 +60,7 @@ export interface PreviewOptions {
   now?: Date;
   /** One line of progress at a time (the CLI writes them to stderr). */
   progress?: (line: string) => void;
-  /** A Chromium to render in, left open (default: one started for this preview, and closed). */
+  /** A Chromium for --readme's desk screenshot, left open (default: one started for it, and closed). */
   browser?: Browser;
 }
 
@@ -86,7 +88,7 @@ export interface PreviewResult {
   variants: number;
   /** The distinct pages among them (each publication's counted on its own). */
   pages: number;
-  /** Pages rendered in Chromium: identical pages are rendered once. */
+  /** Pages rendered: identical pages are rendered once. */
   rendered: number;
   readmeFiles: string[];
 }
@@ -97,7 +99,7 @@ const README_PUBLICATION = "lighthouse";
 export async function preview(options: PreviewOptions = {}): Promise<PreviewResult> {
   const site = options.site ?? "_site";
   const out = options.out ?? "preview";
-  const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? PHANTOM_TIMEOUT_MS;
   const progress = options.progress ?? (() => undefined);
   const content = options.content ?? starterContent();
   const build = options.build !== false;
@@ -118,72 +120,73 @@ export async function preview(options: PreviewOptions = {}): Promise<PreviewResu
       `--readme shows the first edition of "${README_PUBLICATION}", which this site does not have`,
       true,
     );
-  if (!existsSync(CHROMIUM)) throw new PreviewError(chromiumMissing(`there is no Chromium at ${CHROMIUM}`));
+  if (options.readme && !existsSync(CHROMIUM))
+    throw new PreviewError(chromiumMissing(`there is no Chromium at ${CHROMIUM}`));
 
   const now = options.now ?? new Date();
   const partial = options.edition !== undefined;
   const server = await startServer({ port: 0, siteDir: site });
   try {
-    const browser =
-      options.browser ??
-      (await launchChromium().catch((error: unknown) => {
-        throw new PreviewError(chromiumMissing(`Chromium at ${CHROMIUM} did not start (${firstLine(error)})`));
-      }));
+    const renderer = await PhantomRenderer.open({ site: { dir: site, url: server.url }, timeoutMs }).catch(
+      (error: unknown) => {
+        throw new PreviewError(firstLine(error));
+      },
+    );
     try {
-      const renderer = await PaperRenderer.open(browser, { dir: site, url: server.url }, timeoutMs);
-      try {
-        const result: PreviewResult = {
-          publications: [],
-          rows: [],
-          failures: 0,
-          variants: 0,
-          pages: 0,
-          rendered: 0,
-          readmeFiles: [],
-        };
-        const state: RunState = { pages: new Map() };
-        for (const target of targets)
-          result.publications.push(
-            await previewPublication(
-              renderer,
-              server.url,
-              target,
-              { site, out, progress, partial, now, state },
-              result,
-            ),
-          );
-        if (options.readme) {
-          const first = { slug: README_PUBLICATION, ...readmePublication! };
-          const strip = await renderEdition(renderer, server.url, first, readmeKey!, now).catch((error: unknown) => {
-            throw new PreviewError(`the README strip (${README_PUBLICATION} ${readmeKey}) ${firstLine(error)}`);
-          });
-          result.readmeFiles = await writeReadmeImages(
-            browser,
-            server.url,
-            options.docsDir ?? packageFile("docs"),
-            strip.png,
-            timeoutMs,
-          ).catch((error: unknown) => {
-            throw new PreviewError(`the desk screenshot for the README failed: ${firstLine(error)}`);
-          });
-        }
-        return result;
-      } finally {
-        await renderer.close();
+      const result = await previewAll(renderer, server.url, targets, { site, out, progress, partial, now });
+      if (options.readme) {
+        const first = { slug: README_PUBLICATION, ...readmePublication! };
+        const strip = await renderEdition(renderer, server.url, first, readmeKey!, now).catch((error: unknown) => {
+          throw new PreviewError(`the README strip (${README_PUBLICATION} ${readmeKey}) ${firstLine(error)}`);
+        });
+        result.readmeFiles = await readmeImages(options, server.url, strip.png, timeoutMs);
       }
+      return result;
     } finally {
-      if (!options.browser) await browser.close();
+      await renderer.close();
     }
   } finally {
     await server.close();
   }
 }
 
+/** Every target's editions, rendered and written to their preview folders. */
+async function previewAll(
+  renderer: PhantomRenderer,
+  base: string,
+  targets: Target[],
+  o: Omit<PublicationRun, "state">,
+): Promise<PreviewResult> {
+  const result: PreviewResult = {
+    publications: [],
+    rows: [],
+    failures: 0,
+    variants: 0,
+    pages: 0,
+    rendered: 0,
+    readmeFiles: [],
+  };
+  const state: RunState = { pages: new Map() };
+  for (const target of targets)
+    result.publications.push(await previewPublication(renderer, base, target, { ...o, state }, result));
+  return result;
+}
+
 /**
- * One render of a distinct page (by the hash of the page Chromium opens),
- * shared by every edition and setting that gives it.
+ * One render of a distinct page (by the hash of the page the browser opens),
+ * shared by every edition and setting that gives it, with what in it sirius's browser lacks (qtwebkit.ts).
  */
-type PageRender = Promise<{ render: Render; print: Promise<Buffer> } | { error: string }>;
+type PageRender = Promise<{ render: PhantomRender; print: Promise<Buffer>; lacks: string[] } | { error: string }>;
+
+/** How one publication is previewed, and what the run shares. */
+interface PublicationRun {
+  site: string;
+  out: string;
+  progress: (line: string) => void;
+  partial: boolean;
+  now: Date;
+  state: RunState;
+}
 
 /** What a run shares between publications: the pages already rendered. */
 export interface RunState {
@@ -191,10 +194,10 @@ export interface RunState {
 }
 
 async function previewPublication(
-  renderer: PaperRenderer,
+  renderer: PhantomRenderer,
   base: string,
   target: Target,
-  o: { site: string; out: string; progress: (line: string) => void; partial: boolean; now: Date; state: RunState },
+  o: PublicationRun,
   result: PreviewResult,
 ): Promise<PublicationPreview> {
   const settings = subscriberSettings(target.fields);
@@ -234,7 +237,7 @@ async function previewPublication(
           (render) => {
             const print = printImage(render.png);
             print.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
-            return { render, print };
+            return { render, print, lacks: lacksOf(page.printed, render.errors) };
           },
           (error: unknown) => {
             if (!(error instanceof RenderError)) throw error;
@@ -250,7 +253,7 @@ async function previewPublication(
         failed(result, o, target.slug, key, label, done.error, others.length);
         continue;
       }
-      const { render, print } = done;
+      const { render, print, lacks } = done;
       result.rows.push({
         slug: target.slug,
         key,
@@ -259,6 +262,7 @@ async function previewPublication(
         wider: render.wider,
         blocked: render.blocked,
         relative: render.relative,
+        ...(lacks.length ? { lacks, ...(target.files?.[key] ? { file: target.files[key] } : {}) } : {}),
       });
       if (first.defaults) rendered.push(print.then((png) => ({ key, png, heightPx: render.heightPx })));
       strips.push(print.then((png) => ({ key: first.label, png, height: Math.min(render.heightPx, MAX_HEIGHT) })));
@@ -309,18 +313,6 @@ function failed(
   result.failures++;
 }
 
-/** Renders one edition and makes it black and white as the printer does. */
-async function renderEdition(
-  renderer: PaperRenderer,
-  base: string,
-  target: Pick<Target, "slug" | "name" | "by">,
-  key: string,
-  now: Date,
-) {
-  const render = await renderer.render(editionUrl(base, target.slug, target.by, key), printHeader(target, key, now));
-  return { ...render, png: await printImage(render.png) };
-}
-
 async function buildSite(content: string | undefined, output: string, progress: (line: string) => void) {
   progress(`building ${output}/ from ${content === undefined ? "the project's Eleventy config" : `${content}/`}`);
   const { build, describeBuildError } = await import("../../lib/build/build.ts"); // Eleventy loads only when building
@@ -328,6 +320,3 @@ async function buildSite(content: string | undefined, output: string, progress: 
     throw new PreviewError(describeBuildError(error));
   });
 }
-
-const chromiumMissing = (what: string) =>
-  `${what}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH to a Chromium binary).`;

@@ -12,6 +12,11 @@ export interface PrintHeader {
   at: Date;
   /** The `from` of the print key request: here the publication's name. */
   from: string;
+  /**
+   * Paste `from` as it is, markup and all, as sirius's template does (the stand-in, given `from` as sent:
+   * the kit sends the name as HTML text, lib/model/print-key.ts's printUrl). Default: `from` is the name, escaped.
+   */
+  fromAsSent?: boolean;
   /** Show `at` in this IANA time zone (default: the machine's). */
   timeZone?: string;
 }
@@ -46,6 +51,12 @@ export function headerText(header: PrintHeader): string {
   return header.from ? `${when} | ${header.from}` : when;
 }
 
+/** The header line's HTML: the text escaped, but a `from` as sent pasted as it is, as sirius does. */
+function headerHtml(header: PrintHeader): string {
+  if (!header.fromAsSent || !header.from) return escapeText(headerText(header));
+  return `${escapeText(headerText({ ...header, from: "" }))} | ${header.from}`;
+}
+
 const escapeText = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
@@ -64,7 +75,7 @@ export function siriusPage(editionHtml: string, header: PrintHeader): string {
   </head>
   <body>
     <div class="header">
-      ${escapeText(headerText(header))}
+      ${headerHtml(header)}
     </div>
     ${editionHtml}
   </body>

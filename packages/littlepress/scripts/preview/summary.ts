@@ -59,6 +59,10 @@ export interface SummaryRow {
   blocked?: string[];
   /** Relative URLs, which load nothing on the printer. */
   relative?: string[];
+  /** Where the edition is written (its Markdown file or data row), when known. */
+  file?: string;
+  /** What the page uses that sirius's browser lacks, one sentence each with what to do (qtwebkit.ts). */
+  lacks?: string[];
   error?: string;
 }
 
@@ -76,6 +80,7 @@ export function formatSummary(rows: SummaryRow[]): string {
         `not loaded (the preview loads only the edition's own images, styles and fonts): ${r.blocked.join(", ")}`,
       );
     if (r.relative?.length) notes.push(`⚠ ${RELATIVE_TEXT}: ${r.relative.join(", ")}`);
+    for (const lack of r.lacks ?? []) notes.push(`⚠ ${lack}`);
     return [r.slug, r.key, `${px} px`, `${formatMm(px / DOTS_PER_MM)} mm`, notes.join("; ")];
   });
   const head = ["publication", "edition", "px", "mm", ""];
@@ -122,6 +127,16 @@ export function printWarnings(rows: SummaryRow[]): string[] {
       warnings.push(`${edition}: ${RELATIVE_TEXT}: ${r.relative.join(", ")}; link them by absolute URL`);
   }
   return warnings;
+}
+
+/**
+ * What a page uses that sirius's browser lacks, one sentence per edition and problem. A warning, not a
+ * failure: the page prints, though not as its author wrote it.
+ */
+export function browserWarnings(rows: SummaryRow[]): string[] {
+  return rows.flatMap((r) =>
+    (r.lacks ?? []).map((lack) => `${r.file ? `${r.file} (${editionName(r)})` : editionName(r)}: ${lack}`),
+  );
 }
 
 /** The settings that give a row's page, to reproduce it: "lang=fr, name=<80 characters> (and 2 other settings)". */

@@ -22,6 +22,8 @@ export interface PublicationEditions {
   keys: EditionKey[];
   /** The subscriber settings (every value a subscriber can pick is previewed). */
   fields: ConfigField[];
+  /** Where each edition is written (its Markdown file, or its data row), when the content was read. */
+  files?: Record<EditionKey, string>;
 }
 
 export interface Target {
@@ -33,6 +35,7 @@ export interface Target {
   /** Every edition of the publication (to tell which older previews are stale). */
   allKeys: EditionKey[];
   fields: ConfigField[];
+  files?: Record<EditionKey, string>;
 }
 
 /** The publications under `content`, by slug, sorted by slug. */
@@ -96,6 +99,7 @@ export function publicationsOf(site: Site): Map<string, PublicationEditions> {
         by: p.editions.by,
         keys: p.editions.list.map((e) => e.key),
         fields: p.fields,
+        files: Object.fromEntries(p.editions.list.map((e) => [e.key, e.origin ?? e.file])),
       },
     ]),
   );
@@ -124,6 +128,7 @@ export function chooseTargets(
       keys: edition === undefined ? m.keys : m.keys.filter((k) => k === edition),
       allKeys: m.keys,
       fields: m.fields,
+      ...(m.files ? { files: m.files } : {}),
     };
   });
   if (edition === undefined) return targets;

@@ -1,6 +1,6 @@
 // verify's output: one line per publication, and under a publication that is
 // not ready, what failed.
-import { ADVISED_PX, printWarnings, settingsText } from "../preview/summary.ts";
+import { ADVISED_PX, browserWarnings, printWarnings, settingsText } from "../preview/summary.ts";
 import type { PreviewNote, Verdict } from "./run.ts";
 import { plural } from "../../lib/model/words.ts";
 
@@ -26,6 +26,7 @@ export function formatVerdict(v: Verdict, width = 0): string {
     }
   }
   for (const warning of printWarnings(v.preview?.rows ?? [])) lines.push(`      FAIL preview: ${warning}`);
+  for (const warning of browserWarnings(v.preview?.rows ?? [])) lines.push(`      WARN preview: ${warning}`);
   return lines.join("\n") + "\n";
 }
 

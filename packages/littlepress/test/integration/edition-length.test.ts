@@ -53,7 +53,7 @@ function expectLengthWarning(output: string) {
     ).exec(output) ?? [];
   expect(Number(px?.replaceAll(",", ""))).toBeGreaterThan(10_000);
   expect(output).toMatch(
-    /fix: split it into several editions .*npm run verify and npm run preview measure it exactly, rendered in Chromium/,
+    /fix: split it into several editions .*npm run verify and npm run preview measure it exactly, rendered in Phantom/,
   );
   expect(output).not.toContain("normal.md: length");
 }

@@ -1,6 +1,6 @@
 // The build's layout measure of an edition's length (lib/build/edition-length.ts)
 // against the real thing: the same editions rendered by `npm run preview`
-// (sirius's page in Chromium, 384 px wide). The measure must err short, so
+// (sirius's page in PhantomJS, sirius's browser, 384 px wide). The measure must err short, so
 // that `build --strict` never fails an edition that prints whole, and still
 // come near enough to catch one that is clearly too long.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -66,17 +66,17 @@ beforeAll(async () => {
   const browser = await workerBrowser();
   const result = await preview({ content, site, build: false, out: path.join(work, "preview"), browser });
   measured = result.rows.map((r) => ({ key: r.key, real: r.heightPx!, estimate: estimates.get(r.key)! }));
-  // The calibration, for a look: how far short the measure is of Chromium, edition by edition.
+  // The calibration, for a look: how far short the measure is of the print, edition by edition.
   const errors = measured.map((m) => ({ ...m, short: `${(((m.real - m.estimate) / m.real) * 100).toFixed(1)}%` }));
   console.table(errors.sort((a, b) => Number(a.key) - Number(b.key)));
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe("the layout measure against Chromium", () => {
+describe("the layout measure against sirius's browser", () => {
   it("measures every edition short of its real length, and within 40% of it", () => {
     expect(measured.map((m) => m.key).sort()).toEqual(Object.keys(EDITIONS).sort());
     for (const m of measured) {
-      const at = `edition ${m.key}: estimate ${m.estimate} px, Chromium ${m.real} px`;
+      const at = `edition ${m.key}: estimate ${m.estimate} px, printed ${m.real} px`;
       expect(m.estimate, at).toBeLessThanOrEqual(m.real + 4);
       expect(m.estimate, at).toBeGreaterThan(m.real * 0.6);
     }

@@ -7,7 +7,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ConfigField } from "../../lib/model/config-fields.ts";
-import { PaperRenderer } from "../../scripts/preview/render.ts";
+import { PhantomRenderer } from "../../scripts/preview/phantom.ts";
 import { preview, type PreviewResult } from "../../scripts/preview/run.ts";
 import { LONG_TEXT_CHARS, longValue, subscriberSettings } from "../../scripts/preview/settings.ts";
 import type { PreviewIndex } from "../../scripts/preview/summary.ts";
@@ -116,7 +116,7 @@ describe("npm run preview on a publication whose settings give the same pages", 
     const hello = '{% if config.lang == "fr" %}Bonjour.{% else %}Hello.{% endif %}';
     writeFileSync(path.join(other, "editions", "0.md"), `---\nnumber: 0\ntitle: Differs\n---\n${hello}\n`);
     await buildSite(content, site);
-    const spy = vi.spyOn(PaperRenderer.prototype, "renderPage");
+    const spy = vi.spyOn(PhantomRenderer.prototype, "renderPage");
     try {
       result = await preview({ content, site, build: false, out, browser: await workerBrowser() });
       renders = spy.mock.calls.length;

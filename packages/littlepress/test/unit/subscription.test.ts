@@ -322,9 +322,12 @@ describe("print keys", () => {
     expect(sealPrintKey(url, key)).not.toBe(sealed); // a fresh nonce each time
   });
 
-  it("posts with the publication's name as `from`", () => {
+  it("posts with the publication's name as `from`, as HTML text: sirius pastes it into its page unescaped", () => {
     expect(printUrl(new URL("https://h/printkey/k"), "Good Morning & co").href).toBe(
-      "https://h/printkey/k?from=Good+Morning+%26+co",
+      "https://h/printkey/k?from=Good+Morning+%26amp%3B+co",
+    );
+    expect(printUrl(new URL("https://h/printkey/k"), '<img src=x onerror="1">').searchParams.get("from")).toBe(
+      "&lt;img src=x onerror=&quot;1&quot;&gt;",
     );
   });
 });

@@ -1,0 +1,20 @@
+// Keeps the preview-dots bench from rotting, and holds its one target, which is
+// not a speed: the preview and the stand-in for sirius print the same dots for
+// every edition of the bench's publication. The figures themselves (render
+// times in PhantomJS and Chromium) are `npm run bench:preview-dots`'s.
+import { expect, it } from "vitest";
+import { benchPreviewDots, dotsTable, EDITIONS } from "../../scripts/bench/preview-dots-bench.ts";
+
+it("previews and prints every edition, with no differing dot, and prints its table", { timeout: 180_000 }, async () => {
+  const rows = await benchPreviewDots();
+  expect(rows.map((r) => r.key)).toEqual(Object.keys(EDITIONS));
+  for (const row of rows) {
+    expect(row.differing).toBe(0);
+    expect(row.previewPx).toBe(row.standInPx);
+    expect(row.phantomMs).toBeGreaterThan(0);
+    expect(row.chromiumMs).toBeGreaterThan(0);
+  }
+  const table = dotsTable(rows);
+  expect(table).toContain("| edition | preview px | stand-in px | differing dots (target 0) |");
+  expect(table.split("\n").filter((l) => /^\| \d \| \d+ \| \d+ \| 0 ok \|/.test(l))).toHaveLength(rows.length);
+});
