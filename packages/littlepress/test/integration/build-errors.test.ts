@@ -97,7 +97,7 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     const out = await expectFailure(
       content("bad", { ...GOOD, editions: { by: "delivery_count", ends: "yes" }, colour: "red" }),
     );
-    expect(out).toMatch(/editions\.ends\n\s+problem: must be a boolean/);
+    expect(out).toMatch(/editions\.ends\n\s+problem: must be true or false/);
     expect(out).toMatch(/colour\n\s+problem: is not a field littlepress knows/);
   });
 
