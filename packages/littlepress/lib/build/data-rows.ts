@@ -7,6 +7,7 @@ import type { ContentProblem } from "../model/content-error.ts";
 import { plural } from "../model/words.ts";
 import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
+import { yamlProblem } from "./yaml-errors.ts";
 
 /** One row of a data file: its fields, and where it is ("content/x/editions.csv row 3 (line 4)"). */
 export interface Row {
@@ -129,8 +130,10 @@ function listRows(file: string, text: string): Rows {
       // YAML 1.2 core schema: `date: 2026-02-30` stays the text the author wrote, as in front matter.
       list = parseYaml(text, { schema: "core" });
     } catch (e) {
-      const problem = `is not valid YAML: ${(e as Error).message.split("\n")[0]}`;
-      return { problem: { file, field: "", problem, fix: "correct the YAML syntax" } };
+      const { said, fix } = yamlProblem(e, text, 0);
+      return {
+        problem: { file, field: "", problem: `is not valid YAML at ${said}`, fix: fix ?? "correct the YAML syntax" },
+      };
     }
   const example = json ? '[{"date": "2026-11-22", "title": "…"}, …]' : '- date: 2026-11-22\n  title: "…"';
   if (!Array.isArray(list))
