@@ -60,6 +60,13 @@ function allowedNames(schema: unknown, schemaPath: string): string[] {
   return properties ? Object.keys(properties) : [];
 }
 
+/** Keys an author may put in publication.json that belong elsewhere: where they go. */
+const ELSEWHERE: Record<string, string> = {
+  lang:
+    "remove it: a page's language is set in each edition's front matter, as a BCP 47 tag " +
+    '(lang: fr), and is English without one (docs/writing-publications.md: "Editions")',
+};
+
 const RULES: Record<string, (c: Context, e: ErrorObject) => Described> = {
   required: ({ at, p, hints }) => {
     const name = String(p.missingProperty);
@@ -68,9 +75,10 @@ const RULES: Record<string, (c: Context, e: ErrorObject) => Described> = {
   additionalProperties: ({ at, p, schema }, e) => {
     const name = String(p.additionalProperty);
     const meant = nearNames(name, allowedNames(schema, e.schemaPath))[0];
-    const fix = meant
+    const spelling = meant
       ? `did you mean "${meant}"? Rename it "${meant}" (${docsSection(at)})`
       : `remove it, or check its spelling (${docsSection(at)})`;
+    const fix = ELSEWHERE[join(at, name)] ?? spelling;
     return { field: join(at, name), problem: "is not a field littlepress knows", fix };
   },
   enum: ({ at, p }) => ({
@@ -91,7 +99,11 @@ const RULES: Record<string, (c: Context, e: ErrorObject) => Described> = {
     return { field: join(at, name), problem, fix: hints[name] ?? `add "${name}", or remove "${String(p.property)}"` };
   },
   minLength: ({ at }) => ({ field: at, problem: "is empty", fix: "fill it in" }),
-  minItems: ({ at }) => ({ field: at, problem: "must be a [label, value] pair", fix: 'write it as ["Label", "value"]' }),
+  minItems: ({ at }) => ({
+    field: at,
+    problem: "must be a [label, value] pair",
+    fix: 'write it as ["Label", "value"]',
+  }),
 };
 RULES.maxItems = RULES.minItems!;
 

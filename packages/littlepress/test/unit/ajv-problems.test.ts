@@ -57,7 +57,9 @@ describe("describeAjvError", () => {
   it("shows how a value of the right type is written, under its own key (never 'a array')", () => {
     const fix = (type: string, at = "/end_notice") => describeAjvError(err("type", at, { type }), {}).fix;
     expect(fix("boolean")).toBe('write it without quotes, for example "end_notice": true');
-    expect(fix("array", "/config/fields")).toBe('write it in square brackets, for example "fields": ["first", "second"]');
+    expect(fix("array", "/config/fields")).toBe(
+      'write it in square brackets, for example "fields": ["first", "second"]',
+    );
     expect(fix("string", "/name")).toBe('write it in double quotes, for example "name": "text"');
     expect(fix("integer", "/config/fields/0/max_length")).toBe('write it without quotes, for example "max_length": 3');
     expect(fix("object", "/editions")).toBe('write it in curly brackets, for example "editions": { "key": "value" }');
@@ -79,6 +81,9 @@ describe("describeAjvError", () => {
     const own = err("additionalProperties", "/editions", { additionalProperty: "colour" });
     own.schemaPath = slip.schemaPath;
     expect(describeAjvError(own, {}, schema).fix).toMatch(/^remove it, or check its spelling/);
+    // a page's language belongs to the editions (checked there as a BCP 47 tag), not to publication.json
+    const lang = err("additionalProperties", "", { additionalProperty: "lang" });
+    expect(describeAjvError(lang, {}, schema).fix).toMatch(/^remove it: a page's language is set in each edition's/);
   });
 
   it("gives an e-mail hint for owner_email patterns only", () => {
