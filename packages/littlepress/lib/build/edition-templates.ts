@@ -3,6 +3,7 @@
 // they are rendered with.
 import path from "node:path";
 import { BundlePlugin, RenderPlugin, type EleventyConfig } from "@11ty/eleventy";
+import { findContentError, type ContentProblem } from "../model/content-error.ts";
 import { TEMPLATE_FILE } from "./data-editions.ts";
 import { addDateFilters } from "./date-filters.ts";
 import { amendEngines } from "./edition-engines.ts";
@@ -16,6 +17,7 @@ import type { Sources } from "./publication-sources.ts";
  * publication and variant. (Not a template per edition: Eleventy looks each
  * template up with a linear search over all of them, so a build of 100,000
  * templates grows with the square of their number. Pages of one template do not.)
+ * Returns the list the editions' template problems are gathered in (renderFailures), filled as Eleventy renders.
  */
 export function addEditions(
   eleventyConfig: EleventyConfig,
@@ -32,10 +34,11 @@ export function addEditions(
     const list = byTemplate.get(template) ?? byTemplate.set(template, []).get(template)!;
     list.push(page.edition);
   }
+  const failed = renderFailures();
   for (const [template, list] of byTemplate) {
     eleventyConfig.addTemplate(
       template,
-      { render: renderEdition },
+      { render: failed.render },
       {
         layout: PRINT_LAYOUT,
         eleventyExcludeFromCollections: true,
@@ -45,6 +48,28 @@ export function addEditions(
       },
     );
   }
+  return failed.problems;
+}
+
+/**
+ * Every edition's template problems, not the first one's: an edition that fails to render is noted and
+ * left empty, so Eleventy renders the others (of every publication) and the build then fails with them all
+ * (`problems`, which the plugin throws after Eleventy's run). Eleventy stopped at the first, so verify and
+ * npm start named one mistake a build.
+ */
+function renderFailures() {
+  const problems: ContentProblem[] = [];
+  async function render(this: ThisParameterType<typeof renderEdition>, data: Parameters<typeof renderEdition>[0]) {
+    try {
+      return await renderEdition.call(this, data);
+    } catch (error) {
+      const content = findContentError(error);
+      if (!content) throw error;
+      problems.push(...content.problems);
+      return "";
+    }
+  }
+  return { render, problems };
 }
 
 /** What the editions are rendered with: Eleventy's engines as amended, the print layout, the date filters. */

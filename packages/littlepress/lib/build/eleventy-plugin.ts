@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { EleventyConfig } from "@11ty/eleventy";
+import { ContentError } from "../model/content-error.ts";
 import { DATA_DIR, siteDataDir } from "../model/site-paths.ts";
 import { buildWarnings, reportWarnings } from "./build-warnings.ts";
 import { addDesk } from "./desk-pages.ts";
@@ -22,6 +23,7 @@ import { filePutter, writePublications, writeSiteIndex } from "./site-files.ts";
 import type { Site } from "./site.ts";
 import { leaveUnwritten } from "./unwritten-pages.ts";
 import { swapIn } from "./swap-in.ts";
+import { templateProblems } from "./template-errors.ts";
 
 export type { LittlepressOptions, RunSettings } from "./plugin-options.ts";
 
@@ -43,7 +45,7 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
 
   // Only the pages whose inputs changed since npm start's last build are rendered again.
   const rendering = settings.memory ? changedPages(pages, settings.memory) : pages;
-  addEditions(eleventyConfig, rendering, settings.content, sources);
+  const failed = addEditions(eleventyConfig, rendering, settings.content, sources);
   // Packed into shards from Eleventy's results: never written as pages (unwritten-pages.ts).
   const release = await leaveUnwritten([...rendering.keys()].map((url) => path.join(output, url)));
   // The desk's home is the home page of a site of publications, whose content folder is Eleventy's input
@@ -60,6 +62,8 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
 
   eleventyConfig.on("eleventy.after", async ({ results }: { results: RenderResult[] }) => {
     release();
+    // Every edition that failed to render, of every publication, at once; nothing is written for the functions.
+    if (failed.length) throw new ContentError(templateProblems(failed));
     await afterBuild({ site, sources, pages, results, output, settings, assumedUrl: images.assumedUrl() });
   });
   watchSources(eleventyConfig, settings);
