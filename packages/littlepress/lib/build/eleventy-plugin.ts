@@ -109,6 +109,6 @@ async function afterBuild(build: {
   const put = filePutter(output, memory);
   await writePublications(site.publications, rendered, output, { bundleBudget: settings.bundleBudget, remember, put });
   memory?.built();
-  await writeSiteIndex(site, output, siteUrl({ site: site.url ?? settings.url }).url);
+  await writeSiteIndex(site, output, siteUrl({ site: site.url ?? settings.url }));
   await swapIn(path.join(output, DATA_DIR), siteDataDir(output));
 }
