@@ -290,8 +290,8 @@ function copyStarter(source: string, target: string): void {
       recursive: true,
       filter: (from) => starterFile(path.relative(source, from)),
     });
-  const readme = path.join(target, "README.md");
-  if (existsSync(readme)) writeFileSync(readme, siteReadme(readFileSync(readme, "utf8")));
+  const front = path.join(target, "README.md");
+  if (existsSync(front)) writeFileSync(front, siteReadme(readFileSync(front, "utf8")));
   const ignore = path.join(source, ".gitignore");
   const starterIgnores = existsSync(ignore) ? readFileSync(ignore, "utf8") : "";
   writeFileSync(path.join(target, ".gitignore"), siteGitignore(starterIgnores));
