@@ -9,6 +9,7 @@ import path from "node:path";
 import type { ContentProblem } from "../model/content-error.ts";
 import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
+import { nearNames } from "../model/near-miss.ts";
 import type { Publication } from "../model/publication.ts";
 import { recurringKeys, type Recurrence } from "../model/recurrence.ts";
 import type { IsoDate } from "../model/dates.ts";
@@ -133,7 +134,10 @@ function rowEditions(by: EditionsBy, file: string, made: Made, problems: Content
     const key = keyFromFrontMatter(by, value);
     if ("problem" in key) {
       const fix = key.fix.replace("in the front matter as", "in the row, as in");
-      problems.push({ file: row.origin, field, problem: key.problem, fix });
+      // A misspelt column (`nubmer`) is the name meant, as a misspelt front-matter key is (near-miss.ts).
+      const near = raw === undefined ? Object.keys(row.fields).find((c) => nearNames(c, [field]).length) : undefined;
+      const problem = near ? `has a column \`${near}\`, and no \`${field}\`: did you mean \`${field}\`?` : key.problem;
+      problems.push({ file: row.origin, field, problem, fix: near ? `rename the column \`${field}\`` : fix });
       continue;
     }
     editions.push(made(key.key, { ...row.fields, [field]: value }, row.origin, row.empty));

@@ -214,6 +214,21 @@ describe("rows of a data file", () => {
     expect(problems).toHaveLength(7);
   });
 
+  it("answers a misspelt key column with the name meant (`nubmer` for `number`)", () => {
+    const dir = content({
+      "s/publication.json": pub("delivery_count"),
+      "s/editions.csv": "nubmer,title\n0,One\n",
+      "s/edition.md": TEMPLATE,
+    });
+    expect(problemsOf(dir)).toEqual([
+      expect.objectContaining({
+        field: "number",
+        problem: "has a column `nubmer`, and no `number`: did you mean `number`?",
+        fix: "rename the column `number`",
+      }),
+    ]);
+  });
+
   it("says which separator a CSV's fix is about: a semicolon file's value with a semicolon goes in quotes", () => {
     const dir = content({
       "s/publication.json": pub("local_date"),
