@@ -178,7 +178,14 @@ describe("readPublication: problems", () => {
   it("refuses an end_notice that is not true or false, naming the file and the field", () => {
     const { file, result } = read({ ...BASE, end_notice: "no" });
     expect(result).toEqual({
-      problems: [{ file, field: "end_notice", problem: "must be true or false", fix: 'write it without quotes, for example "end_notice": true' }],
+      problems: [
+        {
+          file,
+          field: "end_notice",
+          problem: "must be true or false",
+          fix: 'write it without quotes, for example "end_notice": true',
+        },
+      ],
     });
   });
 
