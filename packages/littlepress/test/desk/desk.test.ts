@@ -385,7 +385,7 @@ describe("the desk", () => {
     },
   );
 
-  it("preselects a select's default, which the page carries (meta.json has none), where it is not the first", async () => {
+  it("preselects a select's default the page carries (meta.json has none), not the first", async () => {
     const page = await desk.open("/good-morning/", {
       before: async (p: Page) => {
         // meta.json with Good Morning's languages the other way round: English, its default, last

@@ -434,7 +434,7 @@ describe("when the page says a publication is delivered", () => {
 });
 
 describe("a setting's default on the subscribe page", () => {
-  it("is preselected: the built publication's default for a select, the first option for a radio without one", async () => {
+  it("is preselected: the built publication's default, else the first option", async () => {
     const own = tempLocalState("subscribe-defaults");
     try {
       // meta.json lists English second: a select left as it is must still send the default, en.

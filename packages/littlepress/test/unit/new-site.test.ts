@@ -325,7 +325,7 @@ describe("littlepress new", () => {
     expect([...top].filter((entry) => !STARTER_FILES.includes(entry) && !repository.includes(entry))).toEqual([]);
   });
 
-  it("made from this repository's root, has no link that leads nowhere: the docs are the installed package's", async () => {
+  it("made from this repository's root, has no link that leads nowhere: docs are the installed package's", async () => {
     const root = path.resolve("../..");
     const site = path.join(work, "from-root");
     const { output } = capture();
