@@ -82,6 +82,26 @@ export function siteGitignore(starter: string): string {
  */
 export const REPOSITORY_ONLY: readonly string[] = ["verdaccio", "yaml"];
 
+/**
+ * The kit's own tools a site needs besides the starter's devDependencies, at the kit's versions:
+ * netlify-cli, for the docs' deploy check (`npx netlify serve`, then `npm run check`) and its CI's
+ * deploy. In the repository the workspace's copy serves the root; a site made from it has no workspace,
+ * and there `npx netlify` would fetch whatever the registry calls netlify.
+ */
+export const SITE_TOOLS: Readonly<Record<string, string>> = (() => {
+  const kit = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as PackageJson;
+  return { "netlify-cli": kit.devDependencies?.["netlify-cli"] ?? "*" };
+})();
+
+/**
+ * The starter's README as the new site has it: its links to the package's docs (14 of them), and its
+ * name for the package's folder, point inside the installed package (its `files` ship docs/): the site
+ * has no packages/ folder, so each led nowhere.
+ */
+export function siteReadme(text: string): string {
+  return text.replaceAll("packages/littlepress", "node_modules/littlepress");
+}
+
 export interface PackageJson {
   name?: string;
   version?: string;
@@ -96,9 +116,10 @@ export interface PackageJson {
  * The new site's package.json: the starter's, named `name`, with no
  * workspaces, littlepress as `littlepress` says (a `file:` tarball in vendor/,
  * or `^<version>` from the registry), without the
- * repository's own devDependencies, and without the overrides scoped to a
- * package the site does not depend on (the kit's netlify-cli, verdaccio),
- * which would change nothing there. Fields keep the starter's order.
+ * repository's own devDependencies but with the kit's tools a site uses
+ * (SITE_TOOLS: netlify-cli), and without the overrides scoped to a package the
+ * site does not depend on (verdaccio), which would change nothing there.
+ * Fields keep the starter's order.
  */
 export function sitePackage(starter: PackageJson, name: string, littlepress: string): PackageJson {
   const { workspaces: _workspaces, ...site } = structuredClone(starter);
@@ -106,7 +127,7 @@ export function sitePackage(starter: PackageJson, name: string, littlepress: str
   site.version = "0.1.0";
   site.dependencies = { ...starter.dependencies, littlepress };
   site.devDependencies = Object.fromEntries(
-    Object.entries(starter.devDependencies ?? {}).filter(([dependency]) => !REPOSITORY_ONLY.includes(dependency)),
+    Object.entries({ ...starter.devDependencies, ...SITE_TOOLS }).filter(([name]) => !REPOSITORY_ONLY.includes(name)),
   );
   const own = new Set([...Object.keys(site.dependencies), ...Object.keys(site.devDependencies)]);
   const overrides = Object.entries(starter.overrides ?? {}).filter(
@@ -269,6 +290,8 @@ function copyStarter(source: string, target: string): void {
       recursive: true,
       filter: (from) => starterFile(path.relative(source, from)),
     });
+  const front = path.join(target, "README.md");
+  if (existsSync(front)) writeFileSync(front, siteReadme(readFileSync(front, "utf8")));
   const ignore = path.join(source, ".gitignore");
   const starterIgnores = existsSync(ignore) ? readFileSync(ignore, "utf8") : "";
   writeFileSync(path.join(target, ".gitignore"), siteGitignore(starterIgnores));

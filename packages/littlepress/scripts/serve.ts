@@ -64,7 +64,9 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const { startServer } = await import("../lib/server/server.ts");
   const server = await serverStart(startServer({ port: listen.port, host, siteDir: site, trustProxy }));
   stopOnSignals(() => server.shutdown());
-  const warning = builtForWarning(site, siteIndexOf(path.resolve(site)).url, server.url);
+  // A site built with only the default address has its images linked at each request's (edition-endpoint.ts).
+  const index = siteIndexOf(path.resolve(site));
+  const warning = index.urlAssumed ? undefined : builtForWarning(site, index.url, server.url);
   out.stdout(`littlepress: serving ${site}/ and the functions on ${server.url}/ (Ctrl+C stops)\n`);
   if (warning) out.stderr(`${warning}\n`);
   return EXIT.done;

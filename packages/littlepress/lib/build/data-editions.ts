@@ -7,8 +7,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ContentProblem } from "../model/content-error.ts";
-import type { EditionKey } from "../model/edition-key.ts";
+import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
+import { nearNames } from "../model/near-miss.ts";
 import type { Publication } from "../model/publication.ts";
 import { recurringKeys, type Recurrence } from "../model/recurrence.ts";
 import type { IsoDate } from "../model/dates.ts";
@@ -57,41 +58,18 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
   const rule = pub.editions.every === undefined ? undefined : (pub.editions as Recurrence);
   const none: DataEditions = { rows: [], recurring: [] };
   if (!existsSync(templateFile)) {
-    for (const file of dataFiles) {
-      const problem = `has rows, but there is no ${TEMPLATE_FILE} beside it to render them with`;
-      const fix =
-        `create ${slash(templateFile)}: the Markdown of one edition, with {{ title }} and the other columns ` +
-        '(docs/data-and-recurring-editions.md: "Editions from data")';
-      problems.push({ file: slash(file), field: "", problem, fix });
-    }
-    if (rule) {
-      const problem = `"every" renders ${TEMPLATE_FILE} for each date, and there is no ${slash(templateFile)}`;
-      const fix =
-        `create ${slash(templateFile)}: the Markdown of one edition, with {{ day.weekday }} and the like ` +
-        '(docs/data-and-recurring-editions.md: "Recurring editions")';
-      problems.push({ file: slash(path.join(dir, "publication.json")), field: "editions.every", problem, fix });
-    }
+    problems.push(...noTemplate(templateFile, dataFiles, rule !== undefined, dir));
     return none;
   }
   const template = readTemplate(templateFile, problems);
   if (!template) return none;
-  if (template.data.push !== undefined) {
-    // The template's front matter is every row's: push there would print every edition at once.
-    const fix = "mark the one edition to push in its row instead: a push column, true on that row";
-    problems.push({ file: slash(templateFile), field: "push", problem: "push would mark every edition", fix });
+  const unusable = templateProblem(template, slash(templateFile), dataFiles.length > 0 || rule !== undefined);
+  if (unusable) {
+    problems.push(unusable);
     return none;
   }
-  if (!dataFiles.length && !rule) {
-    const problem =
-      `is rendered once per row of ${DATA_FILES.slice(0, 3).join(", ")} or per date of a recurring rule, ` +
-      "and this publication has neither";
-    const fix =
-      'add content/<slug>/editions.csv with a header row (date,title,…), or "every" in publication.json ' +
-      '(docs/data-and-recurring-editions.md: "Editions from data")';
-    problems.push({ file: slash(templateFile), field: "", problem, fix });
-    return none;
-  }
-  const made = (key: EditionKey, row: Record<string, unknown>, origin: string, empty?: string[]): DataEdition => ({
+  const field = KEY_FIELD[pub.editions.by];
+  const made: Made = (key, row, origin, empty) => ({
     ...template,
     data: { ...template.data, ...row },
     key,
@@ -99,25 +77,83 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
     origin,
     ...(empty?.length && { empty }),
   });
-  const field = KEY_FIELD[pub.editions.by];
-  const rows: DataEdition[] = [];
-  for (const file of dataFiles) {
-    for (const row of readRows(slash(file), problems)) {
-      const raw = row.fields[field];
-      // A CSV cell is text: "3" is the number 3 there.
-      const value = typeof raw === "string" && /^\d+$/.test(raw) && field === "number" ? Number(raw) : raw;
-      const key = keyFromFrontMatter(pub.editions.by, value);
-      if ("problem" in key) {
-        const fix = key.fix.replace("in the front matter as", "in the row, as in");
-        problems.push({ file: row.origin, field, problem: key.problem, fix });
-        continue;
-      }
-      rows.push(made(key.key, { ...row.fields, [field]: value }, row.origin, row.empty));
-    }
-  }
+  const rows = dataFiles.flatMap((file) => rowEditions(pub.editions.by, slash(file), made, problems));
+  if (!rule) return { rows, recurring: [] };
   const publicationFile = slash(path.join(dir, "publication.json"));
-  const keys = rule ? recurringKeys(rule, today) : [];
-  if (rule && !keys.length)
+  return { rows, recurring: ruleEditions(rule, today, { publicationFile, field, made }, problems) };
+}
+
+/** An edition of the template: its key, its row's fields (or the rule's key), where it comes from. */
+type Made = (key: EditionKey, row: Record<string, unknown>, origin: string, empty?: string[]) => DataEdition;
+
+/** Data files, or a rule, and no template to render them with: each said, with the file to create. */
+function noTemplate(templateFile: string, dataFiles: string[], rule: boolean, dir: string): ContentProblem[] {
+  const problems = dataFiles.map((file) => ({
+    file: slash(file),
+    field: "",
+    problem: `has rows, but there is no ${TEMPLATE_FILE} beside it to render them with`,
+    fix:
+      `create ${slash(templateFile)}: the Markdown of one edition, with {{ title }} and the other columns ` +
+      '(docs/data-and-recurring-editions.md: "Editions from data")',
+  }));
+  if (rule) {
+    const problem = `"every" renders ${TEMPLATE_FILE} for each date, and there is no ${slash(templateFile)}`;
+    const fix =
+      `create ${slash(templateFile)}: the Markdown of one edition, with {{ day.weekday }} and the like ` +
+      '(docs/data-and-recurring-editions.md: "Recurring editions")';
+    problems.push({ file: slash(path.join(dir, "publication.json")), field: "editions.every", problem, fix });
+  }
+  return problems;
+}
+
+/** What keeps a template from being rendered: push in its front matter, or nothing to render it for. */
+function templateProblem(template: FrontMatterSplit, file: string, hasEditions: boolean): ContentProblem | undefined {
+  if (template.data.push !== undefined) {
+    // The template's front matter is every row's: push there would print every edition at once.
+    const fix = "mark the one edition to push in its row instead: a push column, true on that row";
+    return { file, field: "push", problem: "push would mark every edition", fix };
+  }
+  if (hasEditions) return undefined;
+  const problem =
+    `is rendered once per row of ${DATA_FILES.slice(0, 3).join(", ")} or per date of a recurring rule, ` +
+    "and this publication has neither";
+  const fix =
+    'add content/<slug>/editions.csv with a header row (date,title,…), or "every" in publication.json ' +
+    '(docs/data-and-recurring-editions.md: "Editions from data")';
+  return { file, field: "", problem, fix };
+}
+
+/** The editions of one data file's rows; a row whose key is missing or wrong is a problem instead. */
+function rowEditions(by: EditionsBy, file: string, made: Made, problems: ContentProblem[]): DataEdition[] {
+  const field = KEY_FIELD[by];
+  const editions: DataEdition[] = [];
+  for (const row of readRows(file, problems)) {
+    const raw = row.fields[field];
+    // A CSV cell is text: "3" is the number 3 there.
+    const value = typeof raw === "string" && /^\d+$/.test(raw) && field === "number" ? Number(raw) : raw;
+    const key = keyFromFrontMatter(by, value);
+    if ("problem" in key) {
+      const fix = key.fix.replace("in the front matter as", "in the row, as in");
+      // A misspelt column (`nubmer`) is the name meant, as a misspelt front-matter key is (near-miss.ts).
+      const near = raw === undefined ? Object.keys(row.fields).find((c) => nearNames(c, [field]).length) : undefined;
+      const problem = near ? `has a column \`${near}\`, and no \`${field}\`: did you mean \`${field}\`?` : key.problem;
+      problems.push({ file: row.origin, field, problem, fix: near ? `rename the column \`${field}\`` : fix });
+      continue;
+    }
+    editions.push(made(key.key, { ...row.fields, [field]: value }, row.origin, row.empty));
+  }
+  return editions;
+}
+
+/** The editions of a recurring rule, one per key it gives; a rule that gives none is a problem. */
+function ruleEditions(
+  rule: Recurrence,
+  today: IsoDate,
+  { publicationFile, field, made }: { publicationFile: string; field: string; made: Made },
+  problems: ContentProblem[],
+): DataEdition[] {
+  const keys = recurringKeys(rule, today);
+  if (!keys.length)
     problems.push({
       file: publicationFile,
       field: "editions.until",
@@ -128,8 +164,7 @@ export function dataEditions(pub: Publication, dir: string, today: IsoDate, prob
       fix: 'add "from", the date of the first edition, or move "until" later',
     });
   // The date is named: a template error says which of the rule's editions it was rendering.
-  const recurring = keys.map((key) => made(key, { [field]: key }, `${publicationFile} editions.every, ${key}`));
-  return { rows, recurring };
+  return keys.map((key) => made(key, { [field]: key }, `${publicationFile} editions.every, ${key}`));
 }
 
 function readTemplate(file: string, problems: ContentProblem[]): FrontMatterSplit | undefined {

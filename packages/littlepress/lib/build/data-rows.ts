@@ -7,6 +7,7 @@ import type { ContentProblem } from "../model/content-error.ts";
 import { plural } from "../model/words.ts";
 import { parseJson } from "./json-file.ts";
 import { readText } from "./text-file.ts";
+import { yamlProblem } from "./yaml-errors.ts";
 
 /** One row of a data file: its fields, and where it is ("content/x/editions.csv row 3 (line 4)"). */
 export interface Row {
@@ -93,24 +94,9 @@ function csvRows(file: string, text: string): Rows {
   const [header, ...data] = records;
   if (!header) return { rows: [] };
   const columns = header.record.map((c) => (c ?? "").trim());
-  const bad = columns.findIndex((c, i) => !c || columns.indexOf(c) !== i || c === "__proto__");
-  if (bad >= 0) {
-    const problem = columns[bad]
-      ? `the header names the column "${columns[bad]}" twice`
-      : `column ${bad + 1} of the header row has no name`;
-    return { problem: { file, field: "header", problem, fix: "give every column its own name in the first row" } };
-  }
-  const bytes = Buffer.from(text);
-  // Lines are counted as the rows go, from where the last count stopped (a 10,000-row file is read once).
-  let counted = 0;
-  let line = 1;
-  const lineAt = (offset: number) => {
-    // Blank lines before a record are skipped by the parser: the record starts past them.
-    while (bytes[offset] === 0x0d || bytes[offset] === 0x0a) offset++;
-    for (let i = bytes.indexOf(0x0a, counted); i >= 0 && i < offset; i = bytes.indexOf(0x0a, i + 1)) line++;
-    counted = Math.max(counted, offset);
-    return line;
-  };
+  const unnamed = headerProblem(file, columns);
+  if (unnamed) return { problem: unnamed };
+  const lineAt = lineCounter(Buffer.from(text));
   let start = header.info.bytes;
   return {
     rows: data.map(({ record, info }, i) => {
@@ -120,6 +106,32 @@ function csvRows(file: string, text: string): Rows {
       start = info.bytes;
       return { fields, origin, ...(empty.length && { empty }) };
     }),
+  };
+}
+
+/** A header row that names a column twice, or leaves one unnamed. */
+function headerProblem(file: string, columns: string[]): ContentProblem | undefined {
+  const bad = columns.findIndex((c, i) => !c || columns.indexOf(c) !== i || c === "__proto__");
+  if (bad < 0) return undefined;
+  const problem = columns[bad]
+    ? `the header names the column "${columns[bad]}" twice`
+    : `column ${bad + 1} of the header row has no name`;
+  return { file, field: "header", problem, fix: "give every column its own name in the first row" };
+}
+
+/**
+ * The line of the text (`bytes`) a record starting at an offset is on, asked in order of offsets: lines are
+ * counted as the rows go, from where the last count stopped (a 10,000-row file is read once).
+ */
+function lineCounter(bytes: Buffer): (offset: number) => number {
+  let counted = 0;
+  let line = 1;
+  return (offset) => {
+    // Blank lines before a record are skipped by the parser: the record starts past them.
+    while (bytes[offset] === 0x0d || bytes[offset] === 0x0a) offset++;
+    for (let i = bytes.indexOf(0x0a, counted); i >= 0 && i < offset; i = bytes.indexOf(0x0a, i + 1)) line++;
+    counted = Math.max(counted, offset);
+    return line;
   };
 }
 
@@ -144,8 +156,10 @@ function listRows(file: string, text: string): Rows {
       // YAML 1.2 core schema: `date: 2026-02-30` stays the text the author wrote, as in front matter.
       list = parseYaml(text, { schema: "core" });
     } catch (e) {
-      const problem = `is not valid YAML: ${(e as Error).message.split("\n")[0]}`;
-      return { problem: { file, field: "", problem, fix: "correct the YAML syntax" } };
+      const { said, fix } = yamlProblem(e, text, 0);
+      return {
+        problem: { file, field: "", problem: `is not valid YAML at ${said}`, fix: fix ?? "correct the YAML syntax" },
+      };
     }
   const example = json ? '[{"date": "2026-11-22", "title": "…"}, …]' : '- date: 2026-11-22\n  title: "…"';
   if (!Array.isArray(list))

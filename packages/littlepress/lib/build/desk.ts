@@ -1,5 +1,5 @@
 import type { SpecField } from "../model/config-fields.ts";
-import { specField } from "../model/config-fields.ts";
+import { fallbackValue, isChoice, specField } from "../model/config-fields.ts";
 import { dateText, utcDateOf } from "../model/dates.ts";
 import { renderDescription } from "../model/description.ts";
 import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
@@ -41,6 +41,11 @@ export interface DeskPublication {
   /** The command that prints the first of them by hand ("npm run push -- news 3"); "" when there is none. */
   pushCommand: string;
   fields: SpecField[];
+  /**
+   * Each select's and radio's default, by name: meta.json has none (the spec's fields have no default), so the
+   * desk's page carries them for its form to preselect, as the platform's subscribe page does.
+   */
+  defaults: Record<string, string>;
 }
 
 const BY_TEXT: Record<EditionsBy, string> = {
@@ -135,6 +140,7 @@ export function deskPublication(pub: PublicationSource, root: string | undefined
     push: pub.editions.list.filter((e) => e.push).map((e) => keyText(by, e.key)),
     pushCommand: firstPush ? `npm run push -- ${pub.slug} ${firstPush.key}` : "",
     fields: pub.fields.map(specField),
+    defaults: Object.fromEntries(pub.fields.filter(isChoice).map((f) => [f.name, fallbackValue(f)])),
   };
 }
 

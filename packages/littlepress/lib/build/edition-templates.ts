@@ -3,6 +3,7 @@
 // they are rendered with.
 import path from "node:path";
 import { BundlePlugin, RenderPlugin, type EleventyConfig } from "@11ty/eleventy";
+import { findContentError } from "../model/content-error.ts";
 import { TEMPLATE_FILE } from "./data-editions.ts";
 import { addDateFilters } from "./date-filters.ts";
 import { amendEngines } from "./edition-engines.ts";
@@ -17,6 +18,7 @@ import type { Sources } from "./publication-sources.ts";
  * publication and variant. (Not a template per edition: Eleventy looks each
  * template up with a linear search over all of them, so a build of 100,000
  * templates grows with the square of their number. Pages of one template do not.)
+ * Returns the list the editions' template problems are gathered in (renderFailures), filled as Eleventy renders.
  */
 export function addEditions(
   eleventyConfig: EleventyConfig,
@@ -26,6 +28,7 @@ export function addEditions(
 ): PostRendering {
   addEditionEngines(eleventyConfig, content);
   const posts = postRendering(eleventyConfig);
+  const render = renderCollecting(posts);
   const folder = editionsFolders(sources, eleventyConfig.directories.input);
   const byTemplate = new Map<string, EditionData[]>();
   for (const page of pages.values()) {
@@ -37,11 +40,7 @@ export function addEditions(
   for (const [template, list] of byTemplate) {
     eleventyConfig.addTemplate(
       template,
-      {
-        render(this: ThisParameterType<typeof renderEdition>, data: Parameters<typeof renderEdition>[0]) {
-          return renderEdition.call(this, data, posts);
-        },
-      },
+      { render },
       {
         layout: PRINT_LAYOUT,
         eleventyExcludeFromCollections: true,
@@ -52,6 +51,28 @@ export function addEditions(
     );
   }
   return posts;
+}
+
+/**
+ * Every edition's template problems, not the first one's: an edition that fails to render is noted with the
+ * posts that failed (`failures`) and left empty, so Eleventy renders the others (of every publication) and the
+ * build then fails with them all (the plugin throws them after Eleventy's run). Eleventy stops at the first, so
+ * verify and npm start named one mistake a build.
+ */
+function renderCollecting(failures: PostRendering) {
+  return async function render(
+    this: ThisParameterType<typeof renderEdition>,
+    data: Parameters<typeof renderEdition>[0],
+  ) {
+    try {
+      return await renderEdition.call(this, data, failures);
+    } catch (error) {
+      const content = findContentError(error);
+      if (!content) throw error;
+      for (const problem of content.problems) failures.failed(problem);
+      return "";
+    }
+  };
 }
 
 /** What the editions are rendered with: Eleventy's engines as amended, the print layout, the date filters. */

@@ -62,7 +62,7 @@ export default async function littlepress(eleventyConfig: EleventyConfig, option
 
   eleventyConfig.on("eleventy.after", async ({ results }: { results: RenderResult[] }) => {
     release();
-    // Every post that failed to render, named at once.
+    // Every edition that failed to render, of every publication, at once; nothing is written for the functions.
     posts.throwFailures();
     await afterBuild({ site, sources, pages, results, output, settings, assumedUrl: images.assumedUrl() });
   });
@@ -109,6 +109,6 @@ async function afterBuild(build: {
   const put = filePutter(output, memory);
   await writePublications(site.publications, rendered, output, { bundleBudget: settings.bundleBudget, remember, put });
   memory?.built();
-  await writeSiteIndex(site, output, siteUrl({ site: site.url ?? settings.url }).url);
+  await writeSiteIndex(site, output, siteUrl({ site: site.url ?? settings.url }));
   await swapIn(path.join(output, DATA_DIR), siteDataDir(output));
 }

@@ -1,4 +1,5 @@
 import { parse } from "yaml";
+import { yamlProblem } from "./yaml-errors.ts";
 
 // YAML 1.2 core schema: `date: 2026-02-30` stays the string the author wrote,
 // so an impossible date is reported instead of silently becoming March 2nd.
@@ -38,7 +39,9 @@ export function splitFrontMatter(text: string): FrontMatterSplit | FrontMatterEr
     }
     return { data: data as Record<string, unknown>, body, bodyLine };
   } catch (e) {
-    return { error: `the front matter is not valid YAML: ${(e as Error).message.split("\n")[0]}`, fix: FIX_YAML };
+    // The block starts on the file's second line, under the opening `---`.
+    const { said, fix } = yamlProblem(e, block, 1);
+    return { error: `the front matter is not valid YAML at ${said}`, fix: fix ?? FIX_YAML };
   }
 }
 

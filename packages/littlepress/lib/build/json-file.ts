@@ -67,153 +67,176 @@ const where = (text: string, at: number) => {
 
 /** The first syntax error in `text`, scanning as JSON (RFC 8259) is read; undefined when there is none. */
 export function findFault(text: string): Fault | undefined {
-  let i = 0;
-  const fail = (at: number, problem: string, fix: string): never => {
-    throw new FaultFound({ at, problem, fix });
-  };
-  const space = () => {
-    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
-    if (text[i] === "/" && (text[i + 1] === "/" || text[i + 1] === "*"))
-      fail(i, "a comment: JSON has none", "remove the comment, or move what it says into a README");
-  };
-  /** Where each { and [ still open is, innermost last. */
-  const opened: number[] = [];
-  const unclosed = (what: string) => {
-    const open = opened.at(-1);
-    if (open === undefined) return fail(i, `the file ends where ${what} should be`, "finish what the file ends in");
-    const close = text[open] === "{" ? "}" : "]";
-    const problem = `the file ends before the ${close} that closes the ${text[open]} at ${where(text, open)}`;
-    return fail(i, problem, `finish what the file ends in, and add the ${close}`);
-  };
-  const unexpected = (what: string) => {
-    const c = text[i];
-    if (c === undefined) return unclosed(what);
-    if (c === "'") return fail(i, "text in single quotes", 'write text and names in double quotes: "like this"');
-    const word = /^[A-Za-z_$][\w$]*/.exec(text.slice(i))?.[0];
-    if (word) {
-      const fix =
-        what === "a name"
-          ? `put the name in double quotes: "${word}"`
-          : `put text in double quotes ("${word}"); the only words JSON knows are true, false and null, in lowercase`;
-      return fail(i, `${word} without double quotes`, fix);
-    }
-    return fail(i, `${JSON.stringify(c)} where ${what} should be`, "correct the JSON there");
-  };
-
-  const value = (): void => {
-    space();
-    const c = text[i];
-    if (c === "{") return object();
-    if (c === "[") return array();
-    if (c === '"') return string();
-    const number = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-    number.lastIndex = i;
-    if (c !== undefined && /[-\d]/.test(c) && number.test(text)) {
-      i = number.lastIndex;
-      if (/[\w.]/.test(text[i] ?? "")) fail(i, "a number that JSON cannot read", "write it as 12, -3 or 4.5");
-      return;
-    }
-    for (const word of ["true", "false", "null"])
-      if (text.startsWith(word, i) && !/[\w$]/.test(text[i + word.length] ?? "")) {
-        i += word.length;
-        return;
-      }
-    unexpected("a value");
-  };
-
-  /** The items of an object or a list, separated by commas, up to `close`. */
-  const items = (close: "}" | "]", item: () => void) => {
-    const open = i;
-    const closed = () => {
-      i++;
-      opened.pop();
-    };
-    opened.push(open);
-    i++;
-    space();
-    if (text[i] === close) return closed();
-    for (;;) {
-      item();
-      const end = i;
-      space();
-      if (text[i] === close) return closed();
-      if (text[i] === ",") {
-        const comma = i;
-        i++;
-        space();
-        if (text[i] === close) {
-          const what = close === "}" ? "field" : "item";
-          return fail(
-            comma,
-            `a comma after the last ${what}`,
-            `remove the comma at ${where(text, comma)}: JSON allows no comma after the last ${what}`,
-          );
-        }
-        continue;
-      }
-      const other = close === "}" ? "]" : "}";
-      if (text[i] === other) {
-        const bracket = text[open]!;
-        const problem = `${other} where ${close} should close the ${bracket} at ${where(text, open)}`;
-        return fail(i, problem, `close each ${bracket} with ${close}, and each of the others with its own`);
-      }
-      if (i >= text.length) return unclosed("a comma");
-      const problem = "a comma is missing between two items";
-      return fail(end, problem, `add a comma at ${where(text, end)}, after the value before it`);
-    }
-  };
-
-  const object = () =>
-    items("}", () => {
-      space();
-      if (text[i] !== '"') unexpected("a name");
-      string();
-      space();
-      if (text[i] !== ":") {
-        const fix = 'write a colon between each name and its value: "name": value';
-        if (text[i] === undefined) unexpected("a colon");
-        fail(i, "a colon is missing after the name", fix);
-      }
-      i++;
-      value();
-    });
-
-  const array = () => items("]", value);
-
-  const string = () => {
-    const open = i;
-    i++;
-    for (;;) {
-      const c = text[i];
-      if (c === undefined || c === "\n" || c === "\r") {
-        const fix = "close it with a double quote on the same line; a line break in text is written \\n";
-        return fail(open, "text whose closing double quote is missing", fix);
-      }
-      if (c === '"') return void i++;
-      if (c === "\\") {
-        const escape = /^(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/.exec(text.slice(i + 1));
-        if (!escape) {
-          const fix = 'write a backslash as \\\\; the escapes JSON knows are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX';
-          return fail(i, `the backslash escape \\${text[i + 1] ?? ""}`, fix);
-        }
-        i += 1 + escape[0].length;
-        continue;
-      }
-      if (c < " ") return fail(i, "a tab or control character inside text", "write a tab as \\t, or remove it");
-      i++;
-    }
-  };
-
   try {
-    value();
-    space();
-    if (i < text.length) {
-      const fix = "remove what follows the end of the JSON; several values go inside one [ ] or { }";
-      fail(i, "more after the end of the JSON value", fix);
-    }
+    new FaultScanner(text).document();
   } catch (error) {
     if (error instanceof FaultFound) return error.fault;
     throw error;
   }
   return undefined;
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** A scan of one text as JSON, stopping at its first fault (thrown as FaultFound). */
+class FaultScanner {
+  /** Where the scan is. */
+  private i = 0;
+  /** Where each { and [ still open is, innermost last. */
+  private readonly opened: number[] = [];
+
+  constructor(private readonly text: string) {}
+
+  document(): void {
+    this.value();
+    this.space();
+    if (this.i < this.text.length) {
+      const fix = "remove what follows the end of the JSON; several values go inside one [ ] or { }";
+      this.fail(this.i, "more after the end of the JSON value", fix);
+    }
+  }
+
+  private fail(at: number, problem: string, fix: string): never {
+    throw new FaultFound({ at, problem, fix });
+  }
+
+  private space(): void {
+    const { text } = this;
+    while (this.i < text.length && " \t\n\r".includes(text[this.i]!)) this.i++;
+    if (text[this.i] === "/" && (text[this.i + 1] === "/" || text[this.i + 1] === "*"))
+      this.fail(this.i, "a comment: JSON has none", "remove the comment, or move what it says into a README");
+  }
+
+  private unclosed(what: string): never {
+    const open = this.opened.at(-1);
+    if (open === undefined) this.fail(this.i, `the file ends where ${what} should be`, "finish what the file ends in");
+    const close = this.text[open] === "{" ? "}" : "]";
+    const problem = `the file ends before the ${close} that closes the ${this.text[open]} at ${where(this.text, open)}`;
+    return this.fail(this.i, problem, `finish what the file ends in, and add the ${close}`);
+  }
+
+  private unexpected(what: string): never {
+    const c = this.text[this.i];
+    if (c === undefined) return this.unclosed(what);
+    if (c === "'") this.fail(this.i, "text in single quotes", 'write text and names in double quotes: "like this"');
+    const word = /^[A-Za-z_$][\w$]*/.exec(this.text.slice(this.i))?.[0];
+    if (word) {
+      const fix =
+        what === "a name"
+          ? `put the name in double quotes: "${word}"`
+          : `put text in double quotes ("${word}"); the only words JSON knows are true, false and null, in lowercase`;
+      this.fail(this.i, `${word} without double quotes`, fix);
+    }
+    return this.fail(this.i, `${JSON.stringify(c)} where ${what} should be`, "correct the JSON there");
+  }
+
+  private value(): void {
+    this.space();
+    const { text } = this;
+    const c = text[this.i];
+    if (c === "{") return this.object();
+    if (c === "[") return this.items("]", () => this.value());
+    if (c === '"') return this.string();
+    NUMBER.lastIndex = this.i;
+    if (c !== undefined && /[-\d]/.test(c) && NUMBER.test(text)) {
+      this.i = NUMBER.lastIndex;
+      if (/[\w.]/.test(text[this.i] ?? ""))
+        this.fail(this.i, "a number that JSON cannot read", "write it as 12, -3 or 4.5");
+      return;
+    }
+    for (const word of ["true", "false", "null"])
+      if (text.startsWith(word, this.i) && !/[\w$]/.test(text[this.i + word.length] ?? "")) {
+        this.i += word.length;
+        return;
+      }
+    this.unexpected("a value");
+  }
+
+  /** The items of an object or a list, separated by commas, up to `close`. */
+  private items(close: "}" | "]", item: () => void): void {
+    const open = this.i;
+    this.opened.push(open);
+    this.i++;
+    this.space();
+    while (this.text[this.i] !== close) {
+      item();
+      if (this.itemsEnd(close, open)) return;
+    }
+    this.i++;
+    this.opened.pop();
+  }
+
+  /**
+   * After an item: true at `close` (and past it), false past a comma before another item; any other text
+   * is the fault it is (a comma after the last item, the other bracket, a missing comma).
+   */
+  private itemsEnd(close: "}" | "]", open: number): boolean {
+    const end = this.i;
+    this.space();
+    const c = this.text[this.i];
+    if (c === close) {
+      this.i++;
+      this.opened.pop();
+      return true;
+    }
+    if (c === ",") {
+      const comma = this.i++;
+      this.space();
+      if (this.text[this.i] !== close) return false;
+      const what = close === "}" ? "field" : "item";
+      const fix = `remove the comma at ${where(this.text, comma)}: JSON allows no comma after the last ${what}`;
+      this.fail(comma, `a comma after the last ${what}`, fix);
+    }
+    const other = close === "}" ? "]" : "}";
+    if (c === other) {
+      const bracket = this.text[open]!;
+      const problem = `${other} where ${close} should close the ${bracket} at ${where(this.text, open)}`;
+      this.fail(this.i, problem, `close each ${bracket} with ${close}, and each of the others with its own`);
+    }
+    if (this.i >= this.text.length) this.unclosed("a comma");
+    return this.fail(
+      end,
+      "a comma is missing between two items",
+      `add a comma at ${where(this.text, end)}, after the value before it`,
+    );
+  }
+
+  private object(): void {
+    this.items("}", () => {
+      this.space();
+      if (this.text[this.i] !== '"') this.unexpected("a name");
+      this.string();
+      this.space();
+      if (this.text[this.i] !== ":") {
+        const fix = 'write a colon between each name and its value: "name": value';
+        if (this.text[this.i] === undefined) this.unexpected("a colon");
+        this.fail(this.i, "a colon is missing after the name", fix);
+      }
+      this.i++;
+      this.value();
+    });
+  }
+
+  private string(): void {
+    const open = this.i++;
+    for (;;) {
+      const c = this.text[this.i];
+      if (c === undefined || c === "\n" || c === "\r") {
+        const fix = "close it with a double quote on the same line; a line break in text is written \\n";
+        this.fail(open, "text whose closing double quote is missing", fix);
+      }
+      if (c === '"') return void this.i++;
+      if (c === "\\") {
+        const escape = /^(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/.exec(this.text.slice(this.i + 1));
+        if (!escape) {
+          const fix = 'write a backslash as \\\\; the escapes JSON knows are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX';
+          this.fail(this.i, `the backslash escape \\${this.text[this.i + 1] ?? ""}`, fix);
+        }
+        this.i += 1 + escape[0].length;
+        continue;
+      }
+      if (c < " ") this.fail(this.i, "a tab or control character inside text", "write a tab as \\t, or remove it");
+      this.i++;
+    }
+  }
 }

@@ -7,10 +7,12 @@ import path from "node:path";
 import type { ContentProblem } from "../model/content-error.ts";
 import { fileVersion } from "../model/file-version.ts";
 import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
+import { nearNames } from "../model/near-miss.ts";
 import type { Publication } from "../model/publication.ts";
 import { listFiles, type ContentTree } from "./content-tree.ts";
 import { paginationProblem } from "./data-editions.ts";
 import { splitFrontMatter, type FrontMatterSplit } from "./front-matter.ts";
+import { lineOf } from "./front-matter-slips.ts";
 import type { EditionRead, EditionSource } from "./site.ts";
 import { readText } from "./text-file.ts";
 
@@ -63,22 +65,30 @@ function readEditionFile(pub: Publication, file: string, version: string): Editi
   const pagination = paginationProblem(file, front.data);
   if (pagination) return { ...read, problem: pagination };
   const key = keyFromFrontMatter(by, front.data[field]);
-  if ("problem" in key) return { ...read, problem: { file, field, ...keyProblem(key, front, field) } };
+  if ("problem" in key) return { ...read, problem: { file, field, ...keyProblem(key, front, field, file) } };
   return { ...read, edition: { key: key.key, file: file.split(path.sep).join("/"), ...front } };
 }
 
 type Said = { problem: string; fix: string };
 
 /** A missing key, said as what is really wrong: no front matter at all, or the field under another case. */
-function keyProblem(key: Said, front: FrontMatterSplit, field: string): Said {
+function keyProblem(key: Said, front: FrontMatterSplit, field: string, file: string): Said {
   if (front.bodyLine === 1) {
     const problem = `has no front matter (a \`---\` line at the very top), so no \`${field}\``;
     return { problem, fix: `${key.fix}, between two \`---\` lines at the top of the file` };
   }
-  const near = Object.keys(front.data).find((k) => k !== field && k.toLowerCase() === field);
+  // A slip of the key's name (`nubmer`, `Date`): near-miss.ts's rule, as for any key littlepress reads.
+  const near = Object.keys(front.data).find((k) => nearNames(k, [field]).length > 0);
   if (!near) return key;
-  const problem = `the front matter has \`${near}\`, not \`${field}\`: names are lowercase`;
-  return { problem, fix: `write it as \`${field}\`` };
+  const line = lineOf(file, near);
+  const at = `\`${near}\`${line ? ` (line ${line})` : ""}`;
+  if (near.toLowerCase() === field)
+    return {
+      problem: `the front matter has ${at}, not \`${field}\`: names are lowercase`,
+      fix: `write it as \`${field}\``,
+    };
+  const problem = `the front matter has ${at}, and no \`${field}\`: did you mean \`${field}\`?`;
+  return { problem, fix: `rename it \`${field}\`: ${key.fix}` };
 }
 
 // Eleventy's data files (JSON, or JavaScript modules), and littlepress's rows (CSV, YAML).

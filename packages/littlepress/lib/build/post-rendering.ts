@@ -3,7 +3,8 @@
 // starters; a post's own `templateEngineOverride` over it), and, when one
 // fails, every failing post named in the same build with how to leave it out.
 import type { EleventyConfig } from "@11ty/eleventy";
-import { ContentError, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import { ContentError, type ContentProblem } from "../model/content-error.ts";
+import { templateProblems } from "./template-errors.ts";
 
 /** The front matter key that leaves a post out of every publication: `littlepress: false`. */
 export const LEAVE_OUT_KEY = "littlepress";
@@ -12,7 +13,7 @@ export const LEAVE_OUT_KEY = "littlepress";
 export interface PostRendering {
   /** Eleventy's template languages for a post with this front matter ("njk,md", "liquid,md", "md"). */
   languages(data: Record<string, unknown>): string;
-  /** Keeps a post's problem, for the build to name with the others (throwFailures). */
+  /** Keeps an edition's problem (a post's, or any edition's template), for the build to name with the others. */
   failed(problem: ContentProblem): void;
   /** Throws every post's problem at once, if any failed. */
   throwFailures(): void;
@@ -35,7 +36,7 @@ export function postRendering(eleventyConfig: EleventyConfig): PostRendering {
       failures.push(problem);
     },
     throwFailures() {
-      if (failures.length) throw new ContentError(uniqueProblems(failures.splice(0)));
+      if (failures.length) throw new ContentError(templateProblems(failures.splice(0)));
     },
   };
 }

@@ -100,7 +100,7 @@ async function writeMetaAndIcon(pub: PublicationSource, output: string, remember
  * static files there; records the address the site was built for, and the
  * publications that print no end slip.
  */
-export async function writeSiteIndex(site: Site, output: string, url: string) {
+export async function writeSiteIndex(site: Site, output: string, { url, assumed }: { url: string; assumed: boolean }) {
   const quiet = site.publications.filter((p) => p.end_notice === false).map((p) => p.slug);
   const index: SiteIndex = {
     ...(site.root ? { root: site.root } : {}),
@@ -108,6 +108,7 @@ export async function writeSiteIndex(site: Site, output: string, url: string) {
     ...(site.maxSubscriptions !== undefined ? { maxSubscriptions: site.maxSubscriptions } : {}),
     ...(quiet.length ? { noEndNotice: quiet } : {}),
     url,
+    ...(assumed && { urlAssumed: true as const }),
   };
   await mkdir(path.join(output, DATA_DIR), { recursive: true }); // a site of no publications yet has no other data
   await writeFile(path.join(output, DATA_DIR, SITE_INDEX), JSON.stringify(index));

@@ -1,8 +1,27 @@
 // An edition's template that fails to render, said as the author's problem:
 // an unknown variable by name (or the empty CSV cell it is), anything else in
 // the template engine's own words, at the line of the author's file.
-import { chainMessages, type ContentProblem } from "../model/content-error.ts";
+import { chainMessages, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import { plural } from "../model/words.ts";
 import type { EditionData } from "./edition-pages.ts";
+
+/** Problems said per file at most: a template made from data fails alike for many of its rows. */
+export const SAID_PER_FILE = 5;
+
+/**
+ * The template problems of a build, for the author: each once (a page of every variant fails alike), at
+ * most SAID_PER_FILE for a file, then how many more there are, in the order the pages were rendered.
+ */
+export function templateProblems(problems: ContentProblem[]): ContentProblem[] {
+  const byFile = new Map<string, ContentProblem[]>();
+  for (const p of uniqueProblems(problems)) byFile.set(p.file, [...(byFile.get(p.file) ?? []), p]);
+  return [...byFile].flatMap(([file, all]) => {
+    const more = all.length - SAID_PER_FILE;
+    if (more <= 0) return all;
+    const problem = `and ${plural(more, "more problem")} like these, ${all.length} in all`;
+    return [...all.slice(0, SAID_PER_FILE), { file, field: "", problem, fix: "correct the ones above first" }];
+  });
+}
 
 /** Which row (or date of the rule) a template made from data was being rendered for. */
 export const rendering = (edition: EditionData) => (edition.origin ? ` (rendering ${edition.origin})` : "");

@@ -88,17 +88,27 @@ const contentType = (charset: string) => {
   return type;
 };
 
-/** Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. */
-export function editionAnswer(pub: PublishedPublication, d: EditionDecision, method: string): EditionAnswer {
+/**
+ * Turns a routing decision into the HTTP answer. HEAD gets the same headers without the body. `rebase`
+ * changes the page's image addresses for this request (edition-endpoint.ts): such pages are not kept.
+ */
+export function editionAnswer(
+  pub: PublishedPublication,
+  d: EditionDecision,
+  method: string,
+  rebase?: (html: string) => string,
+): EditionAnswer {
   if (d.status !== 200) return noEditionAnswer(d.status, d.reason);
   const { charset, fields } = pub.index;
   const { codec } = pub;
   const etag = finishedEtag(d, fields, d.values);
-  const body = !d.slots
-    ? encodedPage(d.copy, d.html, charset, codec)
-    : isUtf8(charset)
-      ? filledUtf8Page(d, fields)
-      : encodeHtml(finishEdition(d, fields, d.values).html, charset, codec);
+  const body = rebase
+    ? encodeHtml(rebase(finishEdition(d, fields, d.values).html), charset, codec)
+    : !d.slots
+      ? encodedPage(d.copy, d.html, charset, codec)
+      : isUtf8(charset)
+        ? filledUtf8Page(d, fields)
+        : encodeHtml(finishEdition(d, fields, d.values).html, charset, codec);
   return {
     status: 200,
     headers: {

@@ -8,6 +8,18 @@ import type { FunctionHandler } from "./http.ts";
 import { openPublication, type PublishedPublication } from "./publication-store.ts";
 import { editionRequestProblem } from "./request-limits.ts";
 import { routeSlug, siteFor } from "./site-folder.ts";
+import { siteIndexOf } from "./site-index.ts";
+
+/**
+ * For a site built with only the default address (nothing gave one: `npm run build` locally, `netlify serve`
+ * offline), what links its pages' images at the address the request reached instead: they pointed at
+ * http://127.0.0.1:8080 wherever the site was served. Undefined when nothing is to change.
+ */
+function imagesAt(site: string, origin: string): ((html: string) => string) | undefined {
+  const { url, urlAssumed } = siteIndexOf(site);
+  if (!urlAssumed || !url || url === origin) return undefined;
+  return (html) => html.replaceAll(`${url}/`, `${origin}/`);
+}
 
 /**
  * A handler for an endpoint that answers with an edition. Whatever goes wrong,
@@ -22,9 +34,10 @@ export function editionEndpoint(
     const url = new URL(req.url);
     const tooMuch = editionRequestProblem(url);
     if (tooMuch) return toResponse(noEditionAnswer(204, tooMuch));
-    const pub = await openPublication(routeSlug(req, context), siteFor(context), url.origin);
+    const site = siteFor(context);
+    const pub = await openPublication(routeSlug(req, context), site, url.origin);
     if (!pub) return toResponse(noEditionAnswer(204, "no publication at this address"));
-    return toResponse(editionAnswer(pub, await decide(pub, url), req.method));
+    return toResponse(editionAnswer(pub, await decide(pub, url), req.method, imagesAt(site, url.origin)));
   };
   return withFaultBoundary(endpoint, handler, () => toResponse(noEditionAnswer(204, "internal fault")));
 }

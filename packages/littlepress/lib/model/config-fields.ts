@@ -71,66 +71,80 @@ export function fallbackValue(f: ConfigField): string {
   return isChoice(f) ? f.options[0]![1] : "";
 }
 
+/** Adds one problem about the field being checked: `field` is the key under it (".name"). */
+type Add = (field: string, problem: string, fix: string) => void;
+
 /** Checks what the JSON schema cannot: names, duplicates, defaults. */
 export function checkFields(fields: ConfigField[], file: string): ContentProblem[] {
   const problems: ContentProblem[] = [];
   const seen = new Set<string>();
   fields.forEach((f, i) => {
-    const at = `config.fields[${i}]`;
-    const add = (field: string, problem: string, fix: string) =>
-      problems.push({ file, field: `${at}${field}`, problem, fix });
-    if (!SAFE_NAME.test(f.name) || OBJECT_KEYS.has(f.name)) {
-      add(
-        ".name",
-        `"${f.name}" is not a safe query-parameter name`,
-        "use letters, digits and _ only, starting with a letter (for example `lang`)",
-      );
-    } else if (RESERVED_NAMES.has(f.name)) {
-      add(".name", `"${f.name}" is a parameter the platform sends itself`, "choose another name");
-    }
-    if (seen.has(f.name)) add(".name", `two fields are named "${f.name}"`, "give every field its own name");
+    const add: Add = (field, problem, fix) =>
+      problems.push({ file, field: `config.fields[${i}]${field}`, problem, fix });
+    checkName(f.name, seen, add);
     seen.add(f.name);
-    if (isChoice(f)) {
-      if (f.options.length === 0)
-        add(
-          ".options",
-          `a ${f.type} field needs options`,
-          'list them as [label, value] pairs, for example [["English", "en"], ["Français", "fr"]]',
-        );
-      const values = new Set<string>();
-      f.options.forEach(([, value], j) => {
-        if (values.has(value))
-          add(`.options[${j}]`, `the value "${value}" is listed twice`, "give every option its own value");
-        values.add(value);
-      });
-      if (f.default !== undefined && !values.has(f.default)) {
-        add(
-          ".default",
-          `the default "${f.default}" is not one of the option values`,
-          `use one of: ${[...values].join(", ")}`,
-        );
-      }
-    } else {
-      if (f.pattern !== undefined) {
-        try {
-          new RegExp(f.pattern, "u");
-        } catch {
-          // The engine's message names no field; the problem below does, with what to do.
-          add(
-            ".pattern",
-            `"${f.pattern}" is not a valid regular expression`,
-            "correct the pattern (JavaScript syntax, matched against the whole value)",
-          );
-        }
-      }
-      if (f.min_length !== undefined && f.max_length !== undefined && f.min_length > f.max_length) {
-        add(
-          ".min_length",
-          `min_length ${f.min_length} is larger than max_length ${f.max_length}`,
-          "make min_length the smaller of the two",
-        );
-      }
-    }
+    if (isChoice(f)) checkChoice(f, add);
+    else checkText(f, add);
   });
   return problems;
+}
+
+/** A field's name: safe in a query string and a template, not the platform's, not taken. */
+function checkName(name: string, seen: ReadonlySet<string>, add: Add): void {
+  if (!SAFE_NAME.test(name) || OBJECT_KEYS.has(name)) {
+    add(
+      ".name",
+      `"${name}" is not a safe query-parameter name`,
+      "use letters, digits and _ only, starting with a letter (for example `lang`)",
+    );
+  } else if (RESERVED_NAMES.has(name)) {
+    add(".name", `"${name}" is a parameter the platform sends itself`, "choose another name");
+  }
+  if (seen.has(name)) add(".name", `two fields are named "${name}"`, "give every field its own name");
+}
+
+/** A select or radio: some options, each value once, a default among them. */
+function checkChoice(f: ChoiceField, add: Add): void {
+  if (f.options.length === 0)
+    add(
+      ".options",
+      `a ${f.type} field needs options`,
+      'list them as [label, value] pairs, for example [["English", "en"], ["Français", "fr"]]',
+    );
+  const values = new Set<string>();
+  f.options.forEach(([, value], j) => {
+    if (values.has(value))
+      add(`.options[${j}]`, `the value "${value}" is listed twice`, "give every option its own value");
+    values.add(value);
+  });
+  if (f.default !== undefined && !values.has(f.default)) {
+    add(
+      ".default",
+      `the default "${f.default}" is not one of the option values`,
+      `use one of: ${[...values].join(", ")}`,
+    );
+  }
+}
+
+/** A text field: a pattern that compiles, lengths in order. */
+function checkText(f: TextField, add: Add): void {
+  if (f.pattern !== undefined) {
+    try {
+      new RegExp(f.pattern, "u");
+    } catch {
+      // The engine's message names no field; the problem below does, with what to do.
+      add(
+        ".pattern",
+        `"${f.pattern}" is not a valid regular expression`,
+        "correct the pattern (JavaScript syntax, matched against the whole value)",
+      );
+    }
+  }
+  if (f.min_length !== undefined && f.max_length !== undefined && f.min_length > f.max_length) {
+    add(
+      ".min_length",
+      `min_length ${f.min_length} is larger than max_length ${f.max_length}`,
+      "make min_length the smaller of the two",
+    );
+  }
 }

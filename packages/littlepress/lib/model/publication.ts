@@ -3,7 +3,7 @@ import type { CharsetCodec } from "./charset.ts";
 import { checkFields, type ConfigField } from "./config-fields.ts";
 import { uniqueProblems, type ContentProblem } from "./content-error.ts";
 import type { EditionsBy } from "./edition-key.ts";
-import { REQUIRED_HINTS } from "./publication-schema.ts";
+import { publicationSchema, REQUIRED_HINTS } from "./publication-schema.ts";
 import { validatePublication } from "./publication-validator.ts";
 import { SAFE_SLUG } from "./site-paths.ts";
 import { checkRecurrence, WEEKDAY_NAMES, type Recurrence } from "./recurrence.ts";
@@ -82,7 +82,7 @@ export function checkPublication(
     const errors = validatePublication.errors ?? [];
     const problems = errors
       .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if" && !e.instancePath.startsWith(EVERY))
-      .map((e) => ({ file, ...describeAjvError(e, REQUIRED_HINTS) }));
+      .map((e) => ({ file, ...describeAjvError(e, REQUIRED_HINTS, publicationSchema) }));
     // Its two forms each say what is wrong in their own terms: one sentence says both.
     if (errors.some((e) => e.instancePath.startsWith(EVERY)))
       problems.push({ file, field: "editions.every", ...BAD_EVERY });

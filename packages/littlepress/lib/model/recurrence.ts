@@ -37,14 +37,32 @@ export const MAX_DAYS = 3700;
 
 const FILE_FIX = 'docs/data-and-recurring-editions.md: "Recurring editions"';
 
+type Say = (field: string, problem: string, fix: string) => void;
+
 /**
  * What the schema cannot say about a rule: whether it fits the publication's
  * key, and whether its dates are real and in order. Problems name `file`.
  */
 export function checkRecurrence(by: EditionsBy, rule: Recurrence, file: string, ends: boolean): ContentProblem[] {
   const problems: ContentProblem[] = [];
-  const say = (field: string, problem: string, fix: string) =>
-    problems.push({ file, field: `editions.${field}`, problem, fix });
+  const say: Say = (field, problem, fix) => problems.push({ file, field: `editions.${field}`, problem, fix });
+  checkKeying(by, rule, say);
+  checkDates(rule, say);
+  if (Array.isArray(rule.every) && new Set(rule.every).size !== rule.every.length)
+    say("every", "names a day twice", "name each day once");
+  if (ends && rule.until === undefined)
+    say(
+      "ends",
+      'a series that ends needs an "until": without it the dates roll on with every build',
+      'add "until": the date of the last edition, or leave "ends" out',
+    );
+  if (rule.until === undefined && rule.ahead !== undefined && rule.ahead > MAX_DAYS)
+    say("ahead", `must be at most ${MAX_DAYS} days`, "use a smaller number");
+  return problems;
+}
+
+/** Whether the rule recurs in the publication's keys: over dates, and by the hour only for utc_hour. */
+function checkKeying(by: EditionsBy, rule: Recurrence, say: Say): void {
   if (by === "delivery_count")
     say(
       "every",
@@ -60,32 +78,24 @@ export function checkRecurrence(by: EditionsBy, rule: Recurrence, file: string, 
         : `"hour" is for editions keyed by utc_hour, and these are keyed by ${by}`,
       by === "utc_hour" ? 'write "every": "hour"' : 'use "day", "weekday" or a list of days such as ["monday"]',
     );
+}
+
+/** `from` and `until`: real dates, in order, at most MAX_DAYS apart. */
+function checkDates(rule: Recurrence, say: Say): void {
   for (const field of ["from", "until"] as const) {
     const value = rule[field];
     if (value !== undefined && !isIsoDate(value))
       say(field, `${JSON.stringify(value)} is not a real date written YYYY-MM-DD`, "write a date such as 2026-01-01");
   }
-  if (rule.from && rule.until && isIsoDate(rule.from) && isIsoDate(rule.until)) {
-    if (rule.until < rule.from)
-      say("until", `${rule.until} is before "from", ${rule.from}`, "swap the two dates, or correct one of them");
-    else if (daysBetween(rule.from, rule.until) >= MAX_DAYS)
-      say(
-        "until",
-        `${rule.from} to ${rule.until} is more than ${MAX_DAYS} days of editions`,
-        "build at most about ten years at a time",
-      );
-  }
-  if (Array.isArray(rule.every) && new Set(rule.every).size !== rule.every.length)
-    say("every", "names a day twice", "name each day once");
-  if (ends && rule.until === undefined)
+  if (!rule.from || !rule.until || !isIsoDate(rule.from) || !isIsoDate(rule.until)) return;
+  if (rule.until < rule.from)
+    say("until", `${rule.until} is before "from", ${rule.from}`, "swap the two dates, or correct one of them");
+  else if (daysBetween(rule.from, rule.until) >= MAX_DAYS)
     say(
-      "ends",
-      'a series that ends needs an "until": without it the dates roll on with every build',
-      'add "until": the date of the last edition, or leave "ends" out',
+      "until",
+      `${rule.from} to ${rule.until} is more than ${MAX_DAYS} days of editions`,
+      "build at most about ten years at a time",
     );
-  if (rule.until === undefined && rule.ahead !== undefined && rule.ahead > MAX_DAYS)
-    say("ahead", `must be at most ${MAX_DAYS} days`, "use a smaller number");
-  return problems;
 }
 
 /**

@@ -36,6 +36,11 @@ export interface SiteIndex {
    * http://127.0.0.1:8080 when nothing gave one). `npm run serve` compares it with its own.
    */
   url?: string;
+  /**
+   * Set when nothing gave `url` and it is only the default: the edition endpoints then link the images at the
+   * address each request reached the site at (`netlify serve` on 8888, `npm run serve` on another port).
+   */
+  urlAssumed?: true;
 }
 export const SITE_INDEX = "site.json";
 

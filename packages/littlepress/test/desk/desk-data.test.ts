@@ -56,6 +56,8 @@ describe("the desk's publication data", () => {
     const fields = desk("settings").fields;
     expect(fields.map((f) => f.type)).toEqual(["select", "radio", "text", "text"]);
     expect(Object.keys(fields[2]!)).toEqual(["type", "name", "label"]);
+    // each choice's default (the first option without one), which meta.json cannot carry
+    expect(desk("settings").defaults).toEqual({ lang: "en", size: "s" });
   });
 
   it("writes keys for people", () => {

@@ -385,6 +385,24 @@ describe("the desk", () => {
     },
   );
 
+  it("preselects a select's default the page carries (meta.json has none), not the first", async () => {
+    const page = await desk.open("/good-morning/", {
+      before: async (p: Page) => {
+        // meta.json with Good Morning's languages the other way round: English, its default, last
+        await p.route("**/good-morning/meta.json", async (route) => {
+          const meta = (await (await route.fetch()).json()) as {
+            config: { fields: { name: string; options?: string[][] }[] };
+          };
+          meta.config.fields.find((f) => f.name === "lang")!.options!.reverse();
+          await route.fulfill({ contentType: "application/json", body: JSON.stringify(meta) });
+        });
+      },
+    });
+    await ready(page);
+    expect(await page.locator('.field[data-field="lang"] option').first().textContent()).toBe("Español");
+    expect(await page.getByLabel("Language").inputValue()).toBe("en");
+  });
+
   it("shows print previews when npm run preview has made them, and only a hint when not", async () => {
     // a 1x1 PNG stands in for the previews
     const png = Buffer.from(

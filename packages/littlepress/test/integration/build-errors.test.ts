@@ -97,7 +97,7 @@ describe.concurrent("a broken publication fails the build", { timeout: 120_000 }
     const out = await expectFailure(
       content("bad", { ...GOOD, editions: { by: "delivery_count", ends: "yes" }, colour: "red" }),
     );
-    expect(out).toMatch(/editions\.ends\n\s+problem: must be a boolean/);
+    expect(out).toMatch(/editions\.ends\n\s+problem: must be true or false/);
     expect(out).toMatch(/colour\n\s+problem: is not a field littlepress knows/);
   });
 
@@ -320,6 +320,25 @@ async function pages(dir: string, slug = "pub"): Promise<Map<string, string>> {
 }
 
 describe.concurrent("nothing silent (issue 13)", { timeout: 120_000 }, () => {
+  it("every edition's template problem, of every publication, in one build (issue 52)", async () => {
+    const dir = content("templates", GOOD, {
+      "0.md": "---\nnumber: 0\n---\n{% if %}broken\n",
+      "1.md": "---\nnumber: 1\n---\n\n{{ nmae }}\n",
+    });
+    mkdirSync(path.join(dir, "other", "editions"), { recursive: true });
+    writeFileSync(path.join(dir, "other", "publication.json"), JSON.stringify({ ...GOOD, name: "Other" }));
+    writeFileSync(path.join(dir, "other", "editions", "0.md"), "---\nnumber: 0\n---\n{{ titel }}\n");
+    writeFileSync(path.join(dir, "other", "editions", "1.md"), "---\nnumber: 1\n---\nFine\n");
+    const output = await expectFailure(
+      dir,
+      /found 3 problems/,
+      /pub\/editions\/0\.md: template\n\s+problem: .*line 4, column \d+/,
+      /pub\/editions\/1\.md: \{\{ nmae \}\}\n\s+problem: `nmae` is not defined \(line 5, column 4\)/,
+      /other\/editions\/0\.md: \{\{ titel \}\}\n\s+problem: `titel` is not defined \(line 4, column 4\)/,
+    );
+    expect(output).not.toContain("other/editions/1.md");
+  });
+
   it("an unknown variable fails the build naming the file, the variable and its line", async () => {
     const dir = content("strict", GOOD, { "0.md": "---\nnumber: 0\ntitle: T\n---\n\n{{ titel }}\n" });
     await expectFailure(
@@ -433,6 +452,13 @@ describe.concurrent("editions from data (issue 14)", { timeout: 120_000 }, () =>
     writeFileSync(path.join(dir, "pub", "edition.md"), template);
     return dir;
   }
+
+  it("a template made from data that fails for many rows: five, then how many more", async () => {
+    const csv = `date,title\n${Array.from({ length: 8 }, (_, i) => `2026-01-0${i + 1},T${i}`).join("\n")}\n`;
+    const dir = rows("many-rows", csv, "{{ nope }}\n");
+    const output = await expectFailure(dir, /found 6 problems/, /and 3 more problems like these, 8 in all/);
+    expect(output.match(/`nope` is not defined/g)).toHaveLength(5);
+  });
 
   it("a template variable one row lacks names the template, the variable and the row", async () => {
     const dir = rows(

@@ -432,3 +432,48 @@ describe("when the page says a publication is delivered", () => {
     );
   });
 });
+
+describe("a setting's default on the subscribe page", () => {
+  it("is preselected: the built publication's default, else the first option", async () => {
+    const own = tempLocalState("subscribe-defaults");
+    try {
+      // meta.json lists English second: a select left as it is must still send the default, en.
+      const fields = [
+        {
+          type: "select",
+          name: "lang",
+          label: "Language",
+          options: [
+            ["Français", "fr"],
+            ["English", "en"],
+          ],
+        },
+        {
+          type: "radio",
+          name: "size",
+          label: "Size",
+          options: [
+            ["Small", "s"],
+            ["Large", "l"],
+          ],
+        },
+        { type: "text", name: "name", label: "Your name" },
+      ];
+      const meta = () => Promise.resolve(Response.json({ name: "Settings", description: "", config: { fields } }));
+      const publication = (await openPublication("settings", path.resolve(builtSite("basic"))))!;
+      const o = { ...(stateSetup(own) as StateSetup), origin: "http://127.0.0.1:1", slug: "settings" };
+      const more = { client: "192.0.2.71", printKeys: sirius.policy, publication, fetch: meta };
+      const url = "http://127.0.0.1:1/settings/subscribe/";
+      const form = await (await subscribeRequest(new Request(url), { ...o, ...more })).text();
+      expect(form).toContain('<option value="en" selected>English</option>');
+      expect(form).toContain('<option value="fr">Français</option>');
+      expect(form).toContain('<input type="radio" name="config.size" value="s" checked> Small');
+      expect(form).toContain('<input id="setting-name" name="config.name" type="text" value="">');
+      // without the built publication (its index), meta.json alone has no defaults: the first option
+      const bare = await (await subscribeRequest(new Request(url), { ...o, ...more, publication: undefined })).text();
+      expect(bare).toContain('<option value="fr" selected>Français</option>');
+    } finally {
+      own.remove();
+    }
+  });
+});

@@ -53,8 +53,11 @@ async function buildInChild(content: string, output: string): Promise<ScriptRun>
   return kitScript("build", ["--content", content, "--output", output], { timeout: 120_000, env });
 }
 
-/** `npm run serve -- --site <site> --port 0`: the address it serves at and what it printed, then Ctrl+C. */
-async function serve(site: string): Promise<{ url: string; output: string }> {
+/**
+ * `npm run serve -- --site <site> --port 0`: the address it serves at and what it printed, then Ctrl+C;
+ * with `page`, the first edition's page too.
+ */
+async function serve(site: string): Promise<{ url: string; output: string; page: string }> {
   const args = [compiled("scripts/serve.ts"), "--site", site, "--port", "0"];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -74,7 +77,8 @@ async function serve(site: string): Promise<{ url: string; output: string }> {
     });
     // A request answered: whatever it printed at start has arrived.
     await fetch(`${url}/pics/meta.json`, { signal: AbortSignal.timeout(10_000) });
-    return { url, output };
+    const edition = await fetch(`${url}/pics/edition/?delivery_count=0`, { signal: AbortSignal.timeout(10_000) });
+    return { url, output, page: await edition.text() };
   } finally {
     child.kill("SIGINT");
     await exited;
@@ -138,9 +142,23 @@ describe("npm start", { timeout: 120_000 }, () => {
 });
 
 describe("npm run serve of a built site", { timeout: 120_000 }, () => {
+  it("links the images of a site built with no address at the one it is served at, and says nothing", async () => {
+    const site = path.join(ROOT, "assumed", "_site");
+    await build(content, site, {});
+    const index = JSON.parse(readFileSync(path.join(siteDataDir(site), SITE_INDEX), "utf8"));
+    expect(index).toMatchObject({ url: ASSUMED, urlAssumed: true });
+    const { url, output, page } = await serve(site);
+    // as netlify serve on 8888 and npm run serve on another port serve a local build: images there, not on 8080
+    expect(url).not.toBe(ASSUMED);
+    expect(page).toContain(`src="${url}/pics/img/`);
+    expect(page).not.toContain(ASSUMED);
+    expect(output).not.toContain("littlepress: warning");
+  });
+
   it("warns at start when it was built for another local address, naming both", async () => {
     const site = path.join(ROOT, "served", "_site");
-    await build(content, site, {});
+    // An address given (here URL, as a build for a local server would), so it is what the images link to.
+    await build(content, site, { URL: ASSUMED });
     const index = JSON.parse(readFileSync(path.join(siteDataDir(site), SITE_INDEX), "utf8"));
     expect(index).toMatchObject({ url: ASSUMED });
     const { url, output } = await serve(site);

@@ -192,6 +192,9 @@ describe("rows of a data file", () => {
       "f/publication.json": pub("local_date"),
       "f/editions.csv": "date,title\n2026-01-01,a,extra\n",
       "f/edition.md": TEMPLATE,
+      "g/publication.json": pub("local_date"),
+      "g/editions.yaml": "- date: 2026-01-01\n  title: Part 4: The Bell\n",
+      "g/edition.md": TEMPLATE,
     });
     const problems = problemsOf(dir);
     const said: Record<string, ContentProblem> = Object.fromEntries(
@@ -206,7 +209,24 @@ describe("rows of a data file", () => {
     expect(said.e).toMatchObject({ problem: "is not a list of rows" });
     expect(said.f!.problem).toBe("is not valid CSV: line 2 has 3 values, and the header names 2 columns");
     expect(said.f!.fix).toMatch(/^a header row names the columns \(date,title,word\); a value with a comma, /);
-    expect(problems).toHaveLength(6);
+    expect(said.g!.problem).toMatch(/^is not valid YAML at line 2, column 10: Nested mappings/);
+    expect(said.g!.fix).toMatch(/^quote the value: title: "Part 4: The Bell" /);
+    expect(problems).toHaveLength(7);
+  });
+
+  it("answers a misspelt key column with the name meant (`nubmer` for `number`)", () => {
+    const dir = content({
+      "s/publication.json": pub("delivery_count"),
+      "s/editions.csv": "nubmer,title\n0,One\n",
+      "s/edition.md": TEMPLATE,
+    });
+    expect(problemsOf(dir)).toEqual([
+      expect.objectContaining({
+        field: "number",
+        problem: "has a column `nubmer`, and no `number`: did you mean `number`?",
+        fix: "rename the column `number`",
+      }),
+    ]);
   });
 
   it("says which separator a CSV's fix is about: a semicolon file's value with a semicolon goes in quotes", () => {

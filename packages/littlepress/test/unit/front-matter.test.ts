@@ -61,6 +61,26 @@ describe("splitFrontMatter", () => {
     expect(error("---\nkey: value\n  bad indent: x\n---\n")).toMatch(/not valid YAML/);
   });
 
+  it("gives a YAML error at the file's line, and says to quote a value YAML cannot read plain", () => {
+    const split = splitFrontMatter("---\nnumber: 4\ntitle: Part 4: The Bell\n---\nText\n");
+    expect(split).toEqual({
+      error:
+        "the front matter is not valid YAML at line 3, column 8: Nested mappings are not allowed in compact mappings",
+      fix: expect.stringMatching(/^quote the value: title: "Part 4: The Bell" \(/),
+    });
+    // a value starting with a quote that does not end there: quoted as a whole, in the other quotes
+    expect(splitFrontMatter('---\ntitle: "Hello" world\n---\n')).toMatchObject({
+      error: expect.stringMatching(/ at line 2, column /),
+      fix: expect.stringMatching(/^quote the value: title: '"Hello" world' /),
+    });
+    expect(splitFrontMatter("---\ntags: [a, b\n---\n")).toMatchObject({
+      fix: "correct the YAML between the two --- lines",
+    });
+    expect(splitFrontMatter("---\ntitle: [Draft] Notes\n---\n")).toMatchObject({
+      fix: expect.stringMatching(/^quote the value: title: "\[Draft\] Notes" /),
+    });
+  });
+
   it("reports front matter that is not a mapping", () => {
     expect(error("---\n- a\n- b\n---\n")).toMatch(/key: value/);
     expect(error("---\njust text\n---\n")).toMatch(/key: value/);

@@ -15,6 +15,7 @@ import {
   packEngine,
   REPOSITORY_ONLY,
   SITE_IGNORES,
+  SITE_TOOLS,
   siteGitignore,
   siteName,
   sitePackage,
@@ -25,6 +26,8 @@ import {
 } from "../../scripts/new.ts";
 import { EXIT_CODES } from "../../scripts/cli.ts";
 import { compiled } from "../helpers/kit-script.ts";
+import { anchors, isExternal, linkTargets } from "../docs/markdown.ts";
+import { PACKAGE_ROOT } from "../../lib/build/package-files.ts";
 
 const run = promisify(execFile);
 const VERSION = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
@@ -62,9 +65,19 @@ describe("the new site's package.json", () => {
 
   it("leaves out what only the repository's CI uses, and the overrides of packages it no longer has", () => {
     expect(REPOSITORY_ONLY).toEqual(["verdaccio", "yaml"]);
-    expect(site.devDependencies).toEqual({ eslint: "10.15.0", typescript: "6.0.3", vitest: "4.1.12" });
-    expect(site.overrides).toEqual({ "@opentelemetry/api": "1.8.0", vitest: { vite: "7.0.0" } });
+    expect(site.devDependencies).toEqual({ eslint: "10.15.0", typescript: "6.0.3", vitest: "4.1.12", ...SITE_TOOLS });
+    expect(site.overrides).toEqual({
+      "@opentelemetry/api": "1.8.0",
+      "netlify-cli": { "@octokit/core": "7.0.7" },
+      vitest: { vite: "7.0.0" },
+    });
     expect(sitePackage({ ...STARTER, overrides: { verdaccio: {} } }, "x", "^1.0.0")).not.toHaveProperty("overrides");
+  });
+
+  it("has netlify-cli at the kit's version, for the docs' deploy check (netlify serve) and its CI's deploy", () => {
+    const kit = JSON.parse(readFileSync("package.json", "utf8")) as { devDependencies: Record<string, string> };
+    expect(SITE_TOOLS).toEqual({ "netlify-cli": kit.devDependencies["netlify-cli"] });
+    expect(site.devDependencies?.["netlify-cli"]).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it("is the site's own, its fields in the starter's order, and leaves the starter's object alone", () => {
@@ -310,6 +323,37 @@ describe("littlepress new", () => {
     );
     const repository = ["packages", ".ci", "package.json", "package-lock.json"];
     expect([...top].filter((entry) => !STARTER_FILES.includes(entry) && !repository.includes(entry))).toEqual([]);
+  });
+
+  it("made from this repository's root, has no link that leads nowhere: docs are the installed package's", async () => {
+    const root = path.resolve("../..");
+    const site = path.join(work, "from-root");
+    const { output } = capture();
+    expect(await main([site], output, { cwd: root, runNpm: () => Promise.resolve(0), pack })).toBe(0);
+    // What npm ci installs as node_modules/littlepress: the package's `files`.
+    const kit = JSON.parse(readFileSync("package.json", "utf8")) as { files: string[] };
+    const installed = path.join(site, "node_modules", "littlepress");
+    const problems: string[] = [];
+    let links = 0;
+    for (const page of filesUnder(site).filter((file) => file.endsWith(".md"))) {
+      for (const target of linkTargets(readFileSync(path.join(site, page), "utf8"))) {
+        if (isExternal(target) || target.startsWith("#")) continue;
+        links++;
+        const [file = "", anchor] = target.split("#");
+        let at = path.resolve(path.dirname(path.join(site, page)), decodeURIComponent(file));
+        const inKit = path.relative(installed, at);
+        if (!inKit.startsWith("..") && !path.isAbsolute(inKit)) {
+          if (!kit.files.includes(inKit.split(path.sep)[0]!)) problems.push(`${page}: ${target} is not in the package`);
+          at = path.join(PACKAGE_ROOT, inKit);
+        } else if (path.relative(site, at).startsWith("..")) problems.push(`${page}: ${target} leaves the site`);
+        if (!existsSync(at)) problems.push(`${page}: ${target} leads to no file`);
+        else if (anchor && at.endsWith(".md") && !anchors(readFileSync(at, "utf8")).has(anchor))
+          problems.push(`${page}: ${target} names no heading there`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(links).toBeGreaterThan(10);
+    expect(readFileSync(path.join(site, "README.md"), "utf8")).not.toContain("packages/littlepress");
   });
 
   it("adds the .env rules to a .gitignore only where they are missing", () => {

@@ -178,7 +178,14 @@ describe("readPublication: problems", () => {
   it("refuses an end_notice that is not true or false, naming the file and the field", () => {
     const { file, result } = read({ ...BASE, end_notice: "no" });
     expect(result).toEqual({
-      problems: [{ file, field: "end_notice", problem: "must be a boolean", fix: "write it as a boolean" }],
+      problems: [
+        {
+          file,
+          field: "end_notice",
+          problem: "must be true or false",
+          fix: 'write it without quotes, for example "end_notice": true',
+        },
+      ],
     });
   });
 
@@ -224,7 +231,7 @@ describe("readPublication: problems", () => {
   it("refuses wrong types", () => {
     const ps = problems({ ...BASE, external_configuration: "false", editions: { by: "local_date", ends: "yes" } });
     expect(ps.map((p) => p.field).sort()).toEqual(["editions.ends", "external_configuration"]);
-    expect(ps.every((p) => p.problem === "must be a boolean")).toBe(true);
+    expect(ps.every((p) => p.problem === "must be true or false")).toBe(true);
   });
 
   it("refuses an owner_email that is not an address", () => {

@@ -138,8 +138,23 @@ describe("loadSite", () => {
     expect(problemsOf(dir)).toEqual([
       expect.objectContaining({
         field: "number",
-        problem: "the front matter has `Number`, not `number`: names are lowercase",
+        problem: "the front matter has `Number` (line 2), not `number`: names are lowercase",
       }),
+    ]);
+  });
+
+  it("answers a misspelt key with the name meant and its line (`nubmer` for `number`)", () => {
+    const dir = content({
+      "s/publication.json": pub("delivery_count"),
+      "s/editions/a.md": "---\ntitle: Part 4\nnubmer: 4\n---\nText\n",
+    });
+    expect(problemsOf(dir)).toEqual([
+      {
+        file: expect.stringMatching(/a\.md$/),
+        field: "number",
+        problem: "the front matter has `nubmer` (line 3), and no `number`: did you mean `number`?",
+        fix: "rename it `number`: write the key in the front matter as `number: 0`",
+      },
     ]);
   });
 

@@ -157,6 +157,37 @@ describe("npm run verify on a publication that would not print well", () => {
   }, 110_000);
 });
 
+describe("npm run verify on publications whose templates fail", () => {
+  it("names every template problem of every publication in one run (issue 52)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "littlepress-verify-templates-"));
+    try {
+      for (const [slug, bodies] of [
+        ["first", ["{% if %}broken", "Hello {{ nmae }}."]],
+        ["second", ["{{ titel }}"]],
+      ] as const) {
+        mkdirSync(path.join(dir, slug, "editions"), { recursive: true });
+        const json = { name: slug, description: "d", owner_email: "a@example.com", delivered_on: "Daily" };
+        writeFileSync(
+          path.join(dir, slug, "publication.json"),
+          JSON.stringify({ ...json, editions: { by: "delivery_count" } }),
+        );
+        bodies.forEach((body, n) =>
+          writeFileSync(path.join(dir, slug, "editions", `${n}.md`), `---\nnumber: ${n}\n---\n${body}\n`),
+        );
+      }
+      const { code, stdout } = await verify("--content", dir, "--no-preview");
+      expect(stdout).toContain("littlepress found 3 problems in your content:");
+      expect(stdout).toMatch(/first\/editions\/0\.md: template\n/);
+      expect(stdout).toContain("first/editions/1.md: {{ nmae }}");
+      expect(stdout).toContain("second/editions/0.md: {{ titel }}");
+      expect(stdout).toContain("verify: NOT READY: the build of");
+      expect(code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 110_000);
+});
+
 describe("npm run verify without publications", () => {
   const empty = mkdtempSync(path.join(tmpdir(), "littlepress-verify-empty-"));
   afterAll(() => rmSync(empty, { recursive: true, force: true }));

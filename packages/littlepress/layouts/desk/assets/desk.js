@@ -3,12 +3,27 @@
 import { h, replace } from "./dom.js";
 import { setupForm } from "./form.js";
 import { setupHistory } from "./history.js";
-import { fetchMeta, pageBase } from "./meta.js";
+import { fetchMeta, isObject, pageBase } from "./meta.js";
 import { showPreviews } from "./previews.js";
 import { setupSimulator } from "./simulator.js";
 
 const root = document.querySelector("main[data-slug]");
 if (root instanceof HTMLElement) void start(root);
+
+/**
+ * Each choice's default, by setting name, from the page (meta.json has none): {} when the page has none.
+ * @param {HTMLElement} root
+ * @returns {Record<string, string>}
+ */
+function pageDefaults(root) {
+  try {
+    /** @type {unknown} */
+    const given = JSON.parse(root.dataset.defaults ?? "{}");
+    return isObject(given) ? /** @type {Record<string, string>} */ (given) : {};
+  } catch {
+    return {};
+  }
+}
 
 /** @param {HTMLElement} root the page's <main>, with the publication's slug */
 async function start(root) {
@@ -44,7 +59,7 @@ async function start(root) {
       ),
     );
   }
-  setupForm({ slot: $("settings-slot"), slug, base, meta });
+  setupForm({ slot: $("settings-slot"), slug, base, meta, defaults: pageDefaults(root) });
   setupSimulator({ root, slug, base, meta });
   root.dataset.ready = "true";
 }

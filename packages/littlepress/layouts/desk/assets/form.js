@@ -13,9 +13,11 @@ import { loadSettings, saveSettings } from "./settings.js";
  */
 
 /**
- * @param {{ slot: HTMLElement, slug: string, base: URL, meta: import("./meta.js").Meta }} options
+ * @param {{
+ *   slot: HTMLElement, slug: string, base: URL, meta: import("./meta.js").Meta, defaults: Record<string, string>
+ * }} options (defaults: each choice's default, by name, which the form preselects as the platform does)
  */
-export function setupForm({ slot, slug, base, meta }) {
+export function setupForm({ slot, slug, base, meta, defaults }) {
   if (meta.fields.length === 0) {
     replace(
       slot,
@@ -30,7 +32,8 @@ export function setupForm({ slot, slug, base, meta }) {
   }
 
   const saved = loadSettings(slug)?.values ?? {};
-  const controls = meta.fields.map((field, i) => fieldControl(field, i, saved[field.name]));
+  // What the form shows first: the value saved for the simulator, else the setting's default.
+  const controls = meta.fields.map((field, i) => fieldControl(field, i, saved[field.name] ?? defaults[field.name]));
   const result = h("div", {
     class: "notice",
     id: "settings-result",
@@ -98,7 +101,7 @@ export function setupForm({ slot, slug, base, meta }) {
  * One form control for a field, with its error slot.
  * @param {Field} field
  * @param {number} index
- * @param {string | undefined} savedValue
+ * @param {string | undefined} savedValue the value saved, or the default
  */
 function fieldControl(field, index, savedValue) {
   const id = `cfg-${index}`;

@@ -9,11 +9,17 @@ import { renderDescription } from "../../model/description.ts";
 import { printerName } from "../../model/printer-name.ts";
 import { escapeHtml } from "../../model/html-escape.ts";
 
+/**
+ * A setting as the page shows it: meta.json's field, and the default the built publication gives
+ * a select or radio (meta.json carries none, as the spec has none), which the page preselects.
+ */
+export type PageField = SpecField & { default?: string };
+
 /** What the page needs of meta.json. */
 export interface PageMeta {
   name: string;
   description: string;
-  fields: SpecField[];
+  fields: PageField[];
   /** When it is delivered ("every day", "on Mondays"; lib/model/schedule.ts), from its built editions. */
   schedule: string;
 }
@@ -65,7 +71,8 @@ export function subscribeForm(meta: PageMeta, values?: FormValues, errors: strin
     { length: 24 },
     (_, h) => `<option value="${h}"${String(h) === v.hour ? " selected" : ""}>${pad(h)}:00</option>`,
   ).join("");
-  const settings = meta.fields.map((f) => settingInput(f, v.settings[f.name] ?? "")).join("\n");
+  // A subscriber who leaves a choice as it is gets its default, as an edition request without the value does.
+  const settings = meta.fields.map((f) => settingInput(f, v.settings[f.name] ?? chosen(f))).join("\n");
   return shell(
     `Subscribe to ${meta.name}`,
     `<h1>Subscribe to ${escapeHtml(meta.name)}</h1>
@@ -93,7 +100,13 @@ if (!zone.value) zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone |
   );
 }
 
-function settingInput(f: SpecField, value: string): string {
+/** The option a choice shows before the subscriber picks one: its default when it is one of the options. */
+function chosen(f: PageField): string {
+  const values = (f.options ?? []).map(([, value]) => value);
+  return f.default !== undefined && values.includes(f.default) ? f.default : (values[0] ?? "");
+}
+
+function settingInput(f: PageField, value: string): string {
   const name = escapeHtml(SETTING_PREFIX + f.name);
   const id = `setting-${escapeHtml(f.name)}`;
   const label = escapeHtml(f.label);

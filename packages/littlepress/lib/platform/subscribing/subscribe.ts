@@ -23,6 +23,7 @@ import {
   subscribedPage,
   unsubscribeForm,
   type FormValues,
+  type PageField,
   type PageMeta,
 } from "./subscribe-page.ts";
 import { publicationSchedule } from "./schedule.ts";
@@ -229,13 +230,22 @@ async function readMeta(o: SubscribeOptions): Promise<PageMeta | { error: string
     return {
       name: typeof meta.name === "string" ? meta.name : o.slug,
       description: typeof meta.description === "string" ? meta.description : "",
-      fields: Array.isArray(meta.config?.fields) ? (meta.config.fields as SpecField[]) : [],
+      fields: withDefaults(Array.isArray(meta.config?.fields) ? (meta.config.fields as SpecField[]) : [], o),
       schedule: await scheduleOf(o),
     };
   } catch {
     // No meta.json, or not JSON: no publication here, which is what the page says.
     return gone;
   }
+}
+
+/** meta.json's fields, each select or radio with the default the built publication gives it (none without it). */
+function withDefaults(fields: SpecField[], o: SubscribeOptions): PageField[] {
+  const built = new Map(o.publication?.index.fields.map((f) => [f.name, f]));
+  return fields.map((f) => {
+    const given = built.get(f.name)?.default;
+    return f.type !== "text" && given !== undefined ? { ...f, default: given } : f;
+  });
 }
 
 /**
