@@ -3,7 +3,6 @@
 // can print on someone's paper, so the kit keeps it sealed (seal.ts) and
 // shows only the printer's name.
 import { openSealed, seal } from "./seal.ts";
-import { escapeHtml } from "./html-escape.ts";
 
 /** The longest print key URL accepted (sirius's keys are short). */
 const MAX_URL_LENGTH = 500;
@@ -57,20 +56,6 @@ export function sealPrintKey(url: URL, key: Buffer): string {
 /** The print key URL from its sealed form; throws when it was not sealed under `key`. */
 export function openPrintKey(sealed: string, key: Buffer): URL {
   return new URL(openSealed(Buffer.from(sealed, "base64"), key).toString("utf8"));
-}
-
-/**
- * The URL that prints: the print key as given, path and all, with `from`
- * naming the sender (the publication). sirius's own curl examples POST to the
- * very URL its page shows (`https://device.li/<secret>?from=…`). sirius pastes
- * `from` into its page's header as it is, markup and all (its template does
- * not escape it), so the name is sent as HTML text: that header shows the
- * name itself, and a name with `<` or `&` is no markup on the paper.
- */
-export function printUrl(printKey: URL, from: string): URL {
-  const url = new URL(printKey.href);
-  url.searchParams.set("from", escapeHtml(from));
-  return url;
 }
 
 /**

@@ -20,7 +20,7 @@ import { PaperRenderer } from "../preview/render.ts";
 import { siriusPage } from "../preview/sirius-page.ts";
 import { editionUrl } from "../preview/targets.ts";
 import { startSirius } from "../sirius.ts";
-import { printUrl } from "../../lib/model/print-key.ts";
+import { printUrl } from "../../lib/model/print-url.ts";
 
 export const USAGE = `Usage: npm run bench:preview-dots
 

@@ -14,7 +14,7 @@ export interface PrintHeader {
   from: string;
   /**
    * Paste `from` as it is, markup and all, as sirius's template does (the stand-in, given `from` as sent:
-   * the kit sends the name as HTML text, lib/model/print-key.ts's printUrl). Default: `from` is the name, escaped.
+   * the kit sends the name as HTML text, lib/model/print-url.ts). Default: `from` is the name, escaped.
    */
   fromAsSent?: boolean;
   /** Show `at` in this IANA time zone (default: the machine's). */

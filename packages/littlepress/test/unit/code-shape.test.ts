@@ -12,30 +12,6 @@ import { expect, it } from "vitest";
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 40;
 
-/** Files over the limit today outside lib/platform, being split by work under way (as KNOWN_LONG). */
-const KNOWN_LONG_FILES = new Set<string>(["server/static-site.ts"]);
-
-/**
- * Functions over the limit today outside lib/platform, being shortened by
- * work under way: each name here is one to take out once its function is
- * short (the test fails while a listed function is already short, so the
- * list only shrinks). Nothing may be added to it.
- */
-const KNOWN_LONG = new Set<string>([
-  "build/json-file.ts findFault",
-  "build/data-editions.ts dataEditions",
-  "server/server.ts startServer",
-  "model/config-fields.ts checkFields",
-  "model/config-fields.ts (anonymous)",
-  "model/ajv-problems.ts describeAjvError",
-  "edge/publication-store.ts published",
-  "model/recurrence.ts checkRecurrence",
-  "build/data-rows.ts csvRows",
-  "build/site.ts readEditions",
-  "build/pack.ts packPublication",
-  "edge/config-request.ts readConfigRequest",
-]);
-
 const LIB = "lib";
 
 /** The TypeScript files under lib/, as paths from it with slashes. */
@@ -96,18 +72,14 @@ it(`has no file in lib/ over ${MAX_FILE_LINES} lines`, () => {
     const lines = texts.get(f)!.split("\n").length - (texts.get(f)!.endsWith("\n") ? 1 : 0);
     return lines > MAX_FILE_LINES ? [{ f, lines }] : [];
   });
-  const news = over.filter((o) => !KNOWN_LONG_FILES.has(o.f)).map((o) => `${o.f}: ${o.lines} lines`);
+  const news = over.map((o) => `${o.f}: ${o.lines} lines`);
   expect(news, `files over ${MAX_FILE_LINES} lines: split each by what it holds`).toEqual([]);
-  const short = [...KNOWN_LONG_FILES].filter((f) => !over.some((o) => o.f === f));
-  expect(short, "KNOWN_LONG_FILES names files that are short now (or gone): take them out of the list").toEqual([]);
 });
 
-it(`has no function in lib/ over ${MAX_FUNCTION_LINES} lines, but those known today`, () => {
+it(`has no function in lib/ over ${MAX_FUNCTION_LINES} lines`, () => {
   const found = files.flatMap((f) => longFunctions(f, texts.get(f)!));
-  const over = found.filter((l) => !KNOWN_LONG.has(l.key)).map((l) => `${l.key}: ${l.lines} lines`);
+  const over = found.map((l) => `${l.key}: ${l.lines} lines`);
   expect(over, `functions over ${MAX_FUNCTION_LINES} lines: shorten each`).toEqual([]);
-  const short = [...KNOWN_LONG].filter((key) => !found.some((l) => l.key === key));
-  expect(short, "KNOWN_LONG names functions that are short now (or gone): take them out of the list").toEqual([]);
 });
 
 it("counts a function's lines from its first to its last, nested ones found too", () => {

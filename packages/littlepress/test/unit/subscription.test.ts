@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
 import { claimJob } from "../../lib/model/print-job.ts";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../../lib/model/dates.ts";
-import { openPrintKey, parsePrintKeyUrl, printUrl, sealPrintKey } from "../../lib/model/print-key.ts";
+import { openPrintKey, parsePrintKeyUrl, sealPrintKey } from "../../lib/model/print-key.ts";
+import { printUrl } from "../../lib/model/print-url.ts";
 import { PRINT_TIMEOUT_MS, REQUESTS_PER_DELIVERY, runTimes, sendWindow } from "../../lib/model/run-budget.ts";
 import {
   afterDelivery,

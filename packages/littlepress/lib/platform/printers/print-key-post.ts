@@ -5,7 +5,8 @@
 // print job (lib/platform/printing/print-job.ts), which bounds the POST by the
 // run's time left: sirius answers only once it has rendered the page.
 import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
-import { openPrintKey, printUrl } from "../../model/print-key.ts";
+import { openPrintKey } from "../../model/print-key.ts";
+import { printUrl } from "../../model/print-url.ts";
 import type { PrintResult } from "../../model/print-job.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import { askPrintKey, type PrintKeyPolicy } from "./print-key-client.ts";
