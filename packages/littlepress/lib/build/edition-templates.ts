@@ -18,7 +18,8 @@ import type { Sources } from "./publication-sources.ts";
  * publication and variant. (Not a template per edition: Eleventy looks each
  * template up with a linear search over all of them, so a build of 100,000
  * templates grows with the square of their number. Pages of one template do not.)
- * Returns the list the editions' template problems are gathered in (renderFailures), filled as Eleventy renders.
+ * Returns what the editions are rendered with, which also gathers every edition's template problems as Eleventy
+ * renders (renderCollecting), for the plugin to throw together after the run.
  */
 export function addEditions(
   eleventyConfig: EleventyConfig,
