@@ -4,35 +4,20 @@
 // the printer does, and writes the preview folders. The server, the renderer,
 // and Chromium (only for --readme's desk screenshot) unless the caller lent
 // one, are closed on every path.
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { CHROMIUM } from "../browser.ts";
 import { startServer } from "../../lib/server/server.ts";
 import { firstLine, PreviewError } from "./errors.ts";
-import { contactSheet, type Strip } from "./contact-sheet.ts";
-import { copyIntoSite, writePublicationPreview, type Rendered, type VariantSheet } from "./output.ts";
 import { chromiumMissing, readmeImages, renderEdition } from "./readme.ts";
-import { MAX_HEIGHT, RenderError } from "./render.ts";
-import { PHANTOM_TIMEOUT_MS, PhantomRenderer, type PhantomRender } from "./phantom.ts";
-import { lacksOf } from "./qtwebkit.ts";
-import { subscriberSettings, type Settings } from "./settings.ts";
-import { siriusPage } from "./sirius-page.ts";
-import { plural } from "../../lib/model/words.ts";
+import { PHANTOM_TIMEOUT_MS, PhantomRenderer } from "./phantom.ts";
+import { previewPublication, runState, type PreviewResult, type PublicationRun } from "./publication-preview.ts";
 import type { Site } from "../../lib/build/site.ts";
-import type { PreviewIndex, SummaryRow } from "./summary.ts";
-import { printImage } from "./print-image.ts";
-import {
-  builtPublications,
-  chooseTargets,
-  editionUrl,
-  printHeader,
-  publicationsOf,
-  readPublications,
-  type Target,
-} from "./targets.ts";
+import { builtPublications, chooseTargets, publicationsOf, readPublications, type Target } from "./targets.ts";
 import { nothingToBuild, starterContent } from "../../lib/build/eleventy-config-file.ts";
+
+export type { PreviewResult, PublicationPreview } from "./publication-preview.ts";
 
 export interface PreviewOptions {
   /** Publications to preview; all when empty. */
@@ -62,35 +47,6 @@ export interface PreviewOptions {
   progress?: (line: string) => void;
   /** A Chromium for --readme's desk screenshot, left open (default: one started for it, and closed). */
   browser?: Browser;
-}
-
-export interface PublicationPreview {
-  slug: string;
-  /** The preview folder, preview/<slug>. */
-  dir: string;
-  /** What was written to index.json; undefined when no edition could be rendered. */
-  index?: PreviewIndex;
-  /** Where the folder was copied inside the built site, if it was. */
-  copiedTo?: string;
-  /** Pages fetched: every edition with every subscriber's settings (subscriberSettings). */
-  variants: number;
-  /** How many of them were distinct pages. */
-  pages: number;
-}
-
-export interface PreviewResult {
-  publications: PublicationPreview[];
-  /** One row per edition and distinct page of its settings, for the summary table. */
-  rows: SummaryRow[];
-  /** Editions (or settings of one) that could not be rendered. */
-  failures: number;
-  /** Editions fetched with every set of settings a subscriber can have, over all publications. */
-  variants: number;
-  /** The distinct pages among them (each publication's counted on its own). */
-  pages: number;
-  /** Pages rendered: identical pages are rendered once. */
-  rendered: number;
-  readmeFiles: string[];
 }
 
 /** The README's strip: the first edition of this publication. */
@@ -166,151 +122,10 @@ async function previewAll(
     rendered: 0,
     readmeFiles: [],
   };
-  const state: RunState = { pages: new Map() };
+  const state = runState();
   for (const target of targets)
     result.publications.push(await previewPublication(renderer, base, target, { ...o, state }, result));
   return result;
-}
-
-/**
- * One render of a distinct page (by the hash of the page the browser opens),
- * shared by every edition and setting that gives it, with what in it sirius's browser lacks (qtwebkit.ts).
- */
-type PageRender = Promise<{ render: PhantomRender; print: Promise<Buffer>; lacks: string[] } | { error: string }>;
-
-/** How one publication is previewed, and what the run shares. */
-interface PublicationRun {
-  site: string;
-  out: string;
-  progress: (line: string) => void;
-  partial: boolean;
-  now: Date;
-  state: RunState;
-}
-
-/** What a run shares between publications: the pages already rendered. */
-export interface RunState {
-  pages: Map<string, PageRender>;
-}
-
-async function previewPublication(
-  renderer: PhantomRenderer,
-  base: string,
-  target: Target,
-  o: PublicationRun,
-  result: PreviewResult,
-): Promise<PublicationPreview> {
-  const settings = subscriberSettings(target.fields);
-  const named = target.fields.length > 0;
-  const rendered: Promise<Rendered>[] = [];
-  const sheets: Promise<VariantSheet>[] = [];
-  const distinct = new Set<string>();
-  let variants = 0;
-  for (const [i, key] of target.keys.entries()) {
-    const some = settings.length > 1 ? `, ${plural(settings.length, "setting")}` : "";
-    o.progress(`${target.slug} ${i + 1}/${target.keys.length} (edition ${key}${some})`);
-    const header = printHeader(target, key, o.now);
-    // The page each subscriber gets, filled with their settings; identical pages are rendered once.
-    const pages = new Map<string, { printed: string; settings: Settings[] }>();
-    for (const s of settings) {
-      let printed: string;
-      try {
-        printed = siriusPage(await renderer.fetch(editionUrl(base, target.slug, target.by, key, s.values)), header);
-      } catch (error) {
-        if (!(error instanceof RenderError)) throw error;
-        failed(result, o, target.slug, key, named ? s.label : undefined, `the page ${error.message}; skipped`);
-        continue;
-      }
-      variants++;
-      const hash = createHash("sha256").update(printed).digest("hex");
-      const same = pages.get(hash);
-      if (same) same.settings.push(s);
-      else pages.set(hash, { printed, settings: [s] });
-    }
-    const strips: Promise<Strip | undefined>[] = [];
-    for (const [hash, page] of pages) {
-      distinct.add(hash);
-      let job = o.state.pages.get(hash);
-      if (!job) {
-        result.rendered++;
-        job = renderer.renderPage(page.printed).then(
-          (render) => {
-            const print = printImage(render.png);
-            print.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
-            return { render, print, lacks: lacksOf(page.printed, render.errors) };
-          },
-          (error: unknown) => {
-            if (!(error instanceof RenderError)) throw error;
-            return { error: `the page ${error.message}; skipped` };
-          },
-        );
-        o.state.pages.set(hash, job);
-      }
-      const done = await job;
-      const [first, ...others] = page.settings as [Settings, ...Settings[]];
-      const label = named ? first.label : undefined;
-      if ("error" in done) {
-        failed(result, o, target.slug, key, label, done.error, others.length);
-        continue;
-      }
-      const { render, print, lacks } = done;
-      result.rows.push({
-        slug: target.slug,
-        key,
-        ...(label !== undefined ? { settings: label, others: others.length } : {}),
-        heightPx: render.heightPx,
-        wider: render.wider,
-        blocked: render.blocked,
-        relative: render.relative,
-        ...(lacks.length ? { lacks, ...(target.files?.[key] ? { file: target.files[key] } : {}) } : {}),
-      });
-      if (first.defaults) rendered.push(print.then((png) => ({ key, png, heightPx: render.heightPx })));
-      strips.push(print.then((png) => ({ key: first.label, png, height: Math.min(render.heightPx, MAX_HEIGHT) })));
-    }
-    // An edition whose settings give more than one page gets a sheet of them side by side, made (by sharp,
-    // off this thread) as soon as its pages are printed, while Chromium renders the next editions.
-    if (pages.size > 1) {
-      const sheet = Promise.all(strips).then(async (s) => {
-        const ready = s.filter((x) => x !== undefined);
-        return { key, strips: ready, ...(ready.length && { png: await contactSheet(ready) }) };
-      });
-      sheet.catch(() => undefined); // awaited below; not an unhandled rejection if a later render throws first
-      sheets.push(sheet);
-    }
-  }
-  result.variants += variants;
-  result.pages += distinct.size;
-  const dir = path.join(o.out, target.slug);
-  const index = await writePublicationPreview(
-    dir,
-    await Promise.all(rendered),
-    target.allKeys,
-    o.partial,
-    await Promise.all(sheets),
-  );
-  const copiedTo = index ? await copyIntoSite(dir, o.site, target.slug) : undefined;
-  return {
-    slug: target.slug,
-    dir,
-    variants,
-    pages: distinct.size,
-    ...(index ? { index } : {}),
-    ...(copiedTo ? { copiedTo } : {}),
-  };
-}
-
-function failed(
-  result: PreviewResult,
-  o: { progress: (line: string) => void },
-  slug: string,
-  key: string,
-  settings: string | undefined,
-  message: string,
-  others = 0,
-): void {
-  o.progress(`${slug} ${key}${settings ? ` (${settings})` : ""}: ${message}`);
-  result.rows.push({ slug, key, ...(settings !== undefined ? { settings, others } : {}), error: message });
-  result.failures++;
 }
 
 async function buildSite(content: string | undefined, output: string, progress: (line: string) => void) {

@@ -12,7 +12,7 @@ const site = builtSite("examples");
 
 beforeAll(async () => {
   bundles = Object.fromEntries((await bundleFunctions(process.cwd(), site)).map((b) => [b.name, b]));
-}, 60_000);
+});
 
 // The site files in each zip, whether netlify.toml names them or Netlify's tracer finds them in the code.
 it(
