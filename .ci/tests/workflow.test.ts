@@ -34,16 +34,21 @@ it("names no publication: authors replace the examples", () => {
   expect(runs).not.toMatch(/lighthouse|almanac|good-morning/);
 });
 
-it("runs the same in .ci/run: the kit's tests, the author's publications, then the lint", () => {
-  const commands = readFileSync(".ci/run", "utf8")
-    .split("\n")
-    .filter((line) => /^npm /.test(line));
+it("runs the same in .ci/run: the kit's tests, the author's publications, then the lint, said last", () => {
+  const lines = readFileSync(".ci/run", "utf8").split("\n");
+  // Each step runs through step(), which times it; lint runs beside verify, its output kept in a file.
+  const commands = lines.flatMap((line) => /^step (npm [^>&|]*?)\s*(>.*|\|\|.*)?$/.exec(line)?.[1] ?? []);
   expect(commands).toEqual([
     "npm ci --no-audit --no-fund --engine-strict",
     "npm test",
-    "npm run verify",
     "npm run lint",
+    "npm run verify",
   ]);
+  const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+  expect(at(/^step npm run lint .*&$/)).toBeGreaterThan(at(/^step npm test$/));
+  // lint's output is printed once verify has ended, and a failing verify's status is the run's.
+  expect(at(/^cat "\$lint_log"$/)).toBeGreaterThan(at(/^step npm run verify/));
+  expect(at(/exit "\$verify_status"/)).toBeLessThan(at(/^exit "\$lint_status"$/));
 });
 
 // A package that does not support the Node CI runs on fails the install (EBADENGINE), as in .ci/run, not just warns.
