@@ -1,11 +1,13 @@
 // `npm test`: every test there is. In the littlepress repository, the kit's own
-// tests first, in its workspace (packages/littlepress); then the site's test/,
-// whatever the kit's did: a failure in one says nothing of the other, and both
-// results are said at the end. A site made from this starter has no packages/
-// folder, so it runs its own tests alone. The TypeScript checks (the kit's `npm run typecheck`, the site's
-// tsc) run beside the tests, their output kept until the tests end: alone
-// before them they took 15 s, most of it one core while the other waited, and
-// the tests leave a core free often enough. First of all, littlepress must be
+// tests, in its workspace (packages/littlepress), and beside them the site's
+// test/ (most of its time waits on npm, the registry and netlify-cli, while the
+// kit's keep the cores busy: 2-3 minutes less than one after the other), its
+// output kept until the kit's end: a failure in one says nothing of the other,
+// and both results are said at the end. A site made from this starter has no
+// packages/ folder, so it runs its own tests alone. The TypeScript checks (the
+// kit's `npm run typecheck`, the site's tsc) run beside the tests, their output
+// kept until the tests end: alone before them they took 15 s, most of it one
+// core while the other waited, and the tests leave a core free often enough. First of all, littlepress must be
 // installed (scripts/check-install.js says how when it is not).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -20,6 +22,8 @@ if (problem) {
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const kit = existsSync("packages/littlepress/package.json");
 const inKit = ["--workspace", "littlepress"];
+const COMPILER = "packages/littlepress/scripts/bench/util.ts";
+const COMPILE = `import("./${COMPILER}").then((kit) => kit.compiledBin())`;
 
 const checks = [...(kit ? [["run", "typecheck", ...inKit]] : []), ["exec", "--", "tsc"]].map((args) =>
   run(args, "pipe"),
@@ -29,8 +33,19 @@ const suites = [
   ["the site's tests", ["exec", "--", "vitest", "run"]],
 ];
 
-const results = [];
-for (const [name, args] of suites) results.push({ name, ...(await run(args, "inherit")) });
+// Both suites run the kit compiled (dist/, as the package ships): made once here when a source is newer,
+// not by both suites' set-ups at once.
+if (kit && existsSync(COMPILER)) await run(["exec", "--", "tsx", "-e", COMPILE], "inherit");
+// The first suite's output as it comes; the other's once it ends, after the first's.
+const [first, ...others] = suites.map(([name, args], i) =>
+  run(args, i === 0 ? "inherit" : "pipe").then((result) => ({ name, ...result })),
+);
+const results = [await first];
+for (const other of others) {
+  const result = await other;
+  process.stdout.write(`\n${result.name}:\n${result.output}`);
+  results.push(result);
+}
 for (const check of await Promise.all(checks)) {
   results.push({ name: `npm ${check.args.join(" ")}`, ...check });
   if (check.status !== 0)
