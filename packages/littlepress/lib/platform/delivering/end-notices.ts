@@ -111,13 +111,9 @@ function slipJob(
  * line (the next runs do it again).
  */
 export async function workOnEndNotice(w: NoticeWork, sub: Subscription): Promise<DeliveryLine | undefined> {
-  const { at } = w;
-  try {
-    const done = await sendEndNotice(w, sub.id);
-    return done && noticeLine(done.sub, at, done.outcome, done.detail);
-  } catch (error) {
-    return noticeLine(sub, at, "error", `the store failed: ${(error as Error).message}`);
-  }
+  const failed = (error: Error): NoticeOutcome => ({ sub, outcome: "error", detail: `the store failed: ${error.message}` });
+  const done = await sendEndNotice(w, sub.id).catch(failed);
+  return done && noticeLine(done.sub, w.at, done.outcome, done.detail);
 }
 
 /** The slip as the print key takes it: HTML in UTF-8, from the publication. */
