@@ -111,7 +111,11 @@ function slipJob(
  * line (the next runs do it again).
  */
 export async function workOnEndNotice(w: NoticeWork, sub: Subscription): Promise<DeliveryLine | undefined> {
-  const failed = (error: Error): NoticeOutcome => ({ sub, outcome: "error", detail: `the store failed: ${error.message}` });
+  const failed = (error: Error): NoticeOutcome => ({
+    sub,
+    outcome: "error",
+    detail: `the store failed: ${error.message}`,
+  });
   const done = await sendEndNotice(w, sub.id).catch(failed);
   return done && noticeLine(done.sub, w.at, done.outcome, done.detail);
 }
