@@ -158,11 +158,10 @@ async function deliverOne(
     const done = await runJob(job, run.jobs);
     if (done.step === "held") report.held.add(sub.id);
     if (done.step === "late") report.left();
-    // A record found settled that the subscription does not show: the run that settled it died before this write.
-    const found = done.step === "found" && !run.dryRun ? recordedChange(sub, done.record, run.at) : undefined;
-    const change = done.step === "settled" ? beside.change : found;
-    const after =
-      change && "record" in done ? await updateSubscription(run.store, stored, done.record, change) : undefined;
+    // A record found settled may not be on the subscription yet: the run that settled it died before this write.
+    const settled = done.step === "settled" || (done.step === "found" && !run.dryRun) ? done.record : undefined;
+    const change = done.step === "settled" ? beside.change : undefined;
+    const after = settled && (await updateSubscription(run.store, stored, settled, change));
     const line = jobLine(sub, done, after);
     if (line) report.delivered(line);
     return after?.ended ? after : undefined;
@@ -223,21 +222,26 @@ function pruneOldRecords(run: RunSettings, sub: Subscription): Promise<unknown> 
 }
 
 /**
- * Writes a delivery's effect on its subscription: first over the copy the run
- * read (nearly always still current), then from the latest stored copy (runs
- * and unsubscribes overlap). Answers the subscription as written (undefined:
- * it was unsubscribed meanwhile).
+ * Writes a delivery's effect on its subscription: the change its settle made,
+ * or for a record found settled (`settled` undefined: the run that settled it
+ * died before this write), the change the record shows, unless the
+ * subscription shows it already. First over the copy the run read (nearly
+ * always still current), then from the latest stored copy (runs and
+ * unsubscribes overlap). Answers the subscription as written (undefined:
+ * nothing to write, or it was unsubscribed meanwhile).
  */
 async function updateSubscription(
   store: StateStore,
   read: Stored<Subscription>,
   rec: DeliveryRecord,
-  change?: SubscriptionChange,
+  settled?: SubscriptionChange,
 ): Promise<Subscription | undefined> {
   const id = read.value.id;
   let latest: Stored<Subscription> | undefined = read;
   for (let tries = 0; tries < 5; tries++) {
     if (!latest) return undefined; // unsubscribed meanwhile
+    const change = settled ?? recordedChange(latest.value, rec);
+    if (!change) return undefined;
     const after = afterDelivery(latest.value, rec, change);
     if (await store.replace(subscriptionKey(id), after, latest.version)) return after;
     latest = await store.get<Subscription>(subscriptionKey(id));
