@@ -6,7 +6,7 @@
 import { addDays, utcDateOf, type IsoDate } from "./dates.ts";
 import { editionAction, lastEtagAfter, type EditionAction } from "./delivery-rules.ts";
 import { noticeAfter } from "./end-notice.ts";
-import { printKeyReached, tryState, type PrintResult } from "./print-job.ts";
+import { firstTry, printKeyReached, tryState, type PrintResult } from "./print-job.ts";
 import { failingAfter, type DueDelivery, type Subscription } from "./subscription.ts";
 
 /**
@@ -52,13 +52,10 @@ export function firstClaim(sub: Subscription, due: DueDelivery, at: Date): Deliv
     date: due.date,
     localDeliveryTime: due.time.text,
     deliveryCount: sub.deliveryCount,
-    state: "sending",
-    at: at.toISOString(),
-    attempts: 1,
     status: null,
     etag: null,
     printed: false,
-    detail: "claimed",
+    ...firstTry(at),
   };
 }
 
