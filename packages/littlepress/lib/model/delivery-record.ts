@@ -5,8 +5,8 @@
 // ends) is delivery-rules.ts.
 import { addDays, utcDateOf, type IsoDate } from "./dates.ts";
 import { editionAction, lastEtagAfter, type EditionAction } from "./delivery-rules.ts";
-import { noticeAfter, type EndNotice } from "./end-notice.ts";
-import { printKeyReached, tryState, type PrintResult } from "./print-job.ts";
+import { noticeAfter } from "./end-notice.ts";
+import { firstTry, printKeyReached, tryState, type PrintResult } from "./print-job.ts";
 import { failingAfter, type DueDelivery, type Subscription } from "./subscription.ts";
 
 /**
@@ -52,13 +52,10 @@ export function firstClaim(sub: Subscription, due: DueDelivery, at: Date): Deliv
     date: due.date,
     localDeliveryTime: due.time.text,
     deliveryCount: sub.deliveryCount,
-    state: "sending",
-    at: at.toISOString(),
-    attempts: 1,
     status: null,
     etag: null,
     printed: false,
-    detail: "claimed",
+    ...firstTry(at),
   };
 }
 
@@ -75,11 +72,6 @@ export interface SubscriptionChange {
   ended: Subscription["ended"];
   /** Whether the print key took the edition, when it was asked to (not for a 404, which ends the subscription). */
   printKey?: "reached" | "failed";
-  /**
-   * For a change that ends the subscription: its end notice (end-notice.ts's noticeAfter), written in the same
-   * write as the end, so that a subscription never ends without its slip being owed.
-   */
-  endNotice?: EndNotice;
 }
 
 /** Why a delivery in each of the states that end a subscription ended it. */
@@ -105,7 +97,7 @@ export function settle(
   const base = { ...rec, at: at.toISOString(), status: edition.status, etag: edition.etag };
   const settled = (state: DeliveryState, detail: string, printKey?: "reached" | "failed") => {
     const record: DeliveryRecord = { ...base, state, detail, printed: state === "printed" };
-    const change = changeOf(sub, record, at);
+    const change = changeOf(sub, record);
     return { record, change: printKey ? { ...change, printKey } : change };
   };
   switch (action) {
@@ -130,15 +122,11 @@ export function settle(
  * end (a 410, an unknown print key) ends it; an edition seen to the end (printed,
  * or judged the same) moves the last ETag, and so does one sent with no answer
  * (unknown: it may have printed, and the same ETag must not print it again);
- * anything else changes neither. An end carries its notice, dated `at`: owed
- * after a 410, impossible after an unknown print key.
+ * anything else changes neither.
  */
-function changeOf(sub: Pick<Subscription, "lastEtag" | "ended">, rec: DeliveryRecord, at: Date): SubscriptionChange {
+function changeOf(sub: Pick<Subscription, "lastEtag" | "ended">, rec: DeliveryRecord): SubscriptionChange {
   const reason = END_REASONS[rec.state];
-  if (reason) {
-    const ended = { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } };
-    return sub.ended ? ended : { ...ended, endNotice: noticeAfter(rec, at) };
-  }
+  if (reason) return { lastEtag: sub.lastEtag, ended: { at: rec.at, reason } };
   const seen = rec.state === "printed" || rec.state === "not-printed" || rec.state === "unknown";
   return { lastEtag: seen ? lastEtagAfter(rec.status, rec.etag, sub.lastEtag) : sub.lastEtag, ended: sub.ended };
 }
@@ -147,18 +135,21 @@ function changeOf(sub: Pick<Subscription, "lastEtag" | "ended">, rec: DeliveryRe
  * The subscription as last stored, after one of its deliveries: delivery_count
  * past that delivery's (it counts deliveries, printed or not, and never goes
  * back when runs overlap), and the delivery's change, if any: the print key's
- * failing streak moved from the latest copy's, so that overlapping runs count a day once.
+ * failing streak moved from the latest copy's, so that overlapping runs count a
+ * day once. A change that ends it carries its end notice (end-notice.ts's
+ * noticeAfter, dated the end), in the same write, so that a subscription never
+ * ends without its slip being owed; an end already stored keeps its own.
  */
 export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?: SubscriptionChange): Subscription {
   const deliveryCount = Math.max(latest.deliveryCount, rec.deliveryCount + 1);
   if (!change) return { ...latest, deliveryCount };
+  const notice = !latest.ended && change.ended && noticeAfter(rec, new Date(change.ended.at));
   const after: Subscription = {
     ...latest,
     deliveryCount,
     lastEtag: change.lastEtag,
     ended: latest.ended ?? change.ended,
-    // The notice comes with the end that owes it, in the same write; an end already stored keeps its own.
-    ...(change.endNotice && !latest.ended && change.ended ? { endNotice: change.endNotice } : {}),
+    ...(notice ? { endNotice: notice } : {}),
   };
   return change.printKey ? { ...after, failing: failingAfter(latest.failing, rec.date, change.printKey) } : after;
 }
@@ -169,14 +160,13 @@ export function afterDelivery(latest: Subscription, rec: DeliveryRecord, change?
  * before its second write); undefined once the subscription shows it (its
  * count is past the record's, or it ended). The change settle() gave, read
  * back from the record (changeOf). (The print key's failing streak is not
- * read back: a day missed there only delays a pause.) An end's notice is dated `at`, the run's instant.
+ * read back: a day missed there only delays a pause.)
  */
 export function recordedChange(
   sub: Pick<Subscription, "lastEtag" | "ended" | "deliveryCount">,
   rec: DeliveryRecord,
-  at: Date,
 ): SubscriptionChange | undefined {
-  return sub.ended || sub.deliveryCount > rec.deliveryCount ? undefined : changeOf(sub, rec, at);
+  return sub.ended || sub.deliveryCount > rec.deliveryCount ? undefined : changeOf(sub, rec);
 }
 
 /**

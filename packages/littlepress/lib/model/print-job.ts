@@ -89,6 +89,20 @@ export function jobNext(rec: JobRecord | undefined, at: Date, owed?: string): "c
   return rec.attempts >= MAX_ATTEMPTS ? "give-up" : "claim";
 }
 
+/** A job's first claim at `at`, for a kind whose record that claim makes (each kind adds its own fields). */
+export function firstTry(at: Date): { state: typeof CLAIMED; at: string; attempts: number; detail: string } {
+  return { state: CLAIMED, at: at.toISOString(), attempts: 1, detail: "claimed" };
+}
+
+/**
+ * Whether a job may still print, now or on a later run: claimed, or offline or
+ * failed, with tries left (false: settled for good, or its tries spent).
+ */
+export function jobOpen(rec: JobRecord): boolean {
+  if (rec.attempts >= MAX_ATTEMPTS) return false;
+  return rec.state === CLAIMED || rec.state === "offline" || rec.state === "failed";
+}
+
 /** The job claimed at `at`: one more try. */
 export function claimJob<R extends JobRecord>(rec: R, at: Date): R {
   const detail = rec.attempts ? "claimed again" : "claimed";

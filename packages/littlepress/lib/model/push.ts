@@ -18,7 +18,7 @@
 // print key took the page and before the one write that settles its claim
 // leaves a claim that a later run takes over, and that page prints twice.
 import type { EditionKey } from "./edition-key.ts";
-import { MAX_ATTEMPTS, tryState, type PrintResult } from "./print-job.ts";
+import { firstTry, tryState, type PrintResult } from "./print-job.ts";
 
 /**
  * Where one subscription's copy of a push edition stands:
@@ -77,22 +77,7 @@ export function pushEligible(sub: { ended: unknown; created: string }, published
 }
 
 export function firstPushClaim(subscription: string, slug: string, edition: EditionKey, at: Date): PushRecord {
-  return {
-    subscription,
-    slug,
-    edition,
-    state: "sending",
-    at: at.toISOString(),
-    attempts: 1,
-    etag: null,
-    detail: "claimed",
-  };
-}
-
-/** Whether a push copy may still print, now or on a later run (false: settled for good). */
-export function pushOpen(rec: PushRecord): boolean {
-  if (rec.attempts >= MAX_ATTEMPTS) return false;
-  return rec.state === "sending" || rec.state === "offline" || rec.state === "failed";
+  return { subscription, slug, edition, etag: null, ...firstTry(at) };
 }
 
 /** The record after the print key answered (or after there was nothing to print: `print` undefined, with why). */

@@ -5,7 +5,6 @@
 // printed only when the printer or sirius said so, and a page sent with no
 // answer is shown as unknown and never sent again). The job's settle, the
 // subscription's change and the history row are one transaction (home-jobs.ts).
-import { noticeAfter } from "../../lib/model/end-notice.ts";
 import { editionAction } from "../../lib/model/delivery-rules.ts";
 import {
   afterDelivery,
@@ -150,9 +149,7 @@ function settled(
 ): void {
   const latest = getSubscription(ctx.db, row.id);
   if (latest) {
-    const notice = noticeAfter(rec, at);
-    const change = beside.change && { ...beside.change, ...(notice ? { endNotice: notice } : {}) };
-    const after = afterDelivery(subscriptionOf(latest, printer.name), rec, change);
+    const after = afterDelivery(subscriptionOf(latest, printer.name), rec, beside.change);
     ctx.db
       .prepare(
         "UPDATE subscriptions SET delivery_count = ?, last_etag = ?, ended = ?, end_notice = ?, name = ? WHERE id = ?",

@@ -3,7 +3,7 @@
 // pairing code's picture is not kept: it is a secret).
 import { randomBytes } from "node:crypto";
 import { escapeHtml } from "../../lib/model/html-escape.ts";
-import { CLAIMED, tryState, type JobRecord } from "../../lib/model/print-job.ts";
+import { firstTry, tryState, type JobRecord } from "../../lib/model/print-job.ts";
 import { runJob, type Page, type PrintJob } from "../../lib/platform/printing/print-job.ts";
 import { homeRunner } from "./deliveries.ts";
 import { addHistory, historyEntry, rowSlot } from "./home-jobs.ts";
@@ -35,7 +35,7 @@ export async function printSlip(
       const picture = what === "test print" ? sent?.picture : null; // a pairing code is a secret
       addHistory(ctx.db, historyEntry({ printer: printer.id, subscription: null, job: what, what }, rec, at, picture));
     }),
-    first: () => ({ state: CLAIMED, at: at.toISOString(), attempts: 1, detail: "claimed" }),
+    first: () => firstTry(at),
     service: printer.id,
     prepare: () => Promise.resolve(slipPage(lines)),
     page: (page) => page,

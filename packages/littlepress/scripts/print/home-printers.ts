@@ -31,7 +31,7 @@ import {
   readPublication,
 } from "../../lib/platform/printers/escpos-publication.ts";
 import { serviceLimits } from "../../lib/platform/printing/in-flight.ts";
-import { noticeSlot } from "../../lib/platform/printing/notice-slot.ts";
+import { noticeSlot } from "../../lib/platform/delivering/end-notices.ts";
 import { runJob, type JobRunner, type Page, type PrintJob } from "../../lib/platform/printing/print-job.ts";
 import { recordSlot } from "../../lib/platform/printing/record-slot.ts";
 import type { StateStore } from "../../lib/platform/stores/state-store.ts";
@@ -187,7 +187,7 @@ async function runPrinter(printer: HomePrinter, o: HomeRunOptions): Promise<Prin
     return status("done", `${due.date}: ${found?.detail ?? "another run is at it"} (delivery_count ${count})`);
   }
   const record = done.record;
-  // An end carries its notice (the model's settle()), in the same write.
+  // An end carries its notice (the model's afterDelivery()), in the same write.
   const after = afterDelivery(beside.sub, record, beside.change);
   await o.store.put(subKey(printer.id), after);
   const etag = record.etag ? `, ETag ${record.etag}` : "";

@@ -105,7 +105,7 @@ describe("the notice comes with the end", () => {
     ended: null,
     unsubscribeHash: "00",
   };
-  const rec = { deliveryCount: 5, state: "ended" } as DeliveryRecord;
+  const rec = { deliveryCount: 5, state: "ended", at: at.toISOString() } as DeliveryRecord;
   const end = { lastEtag: '"4"', ended: { at: at.toISOString(), reason: "the series is over (410)" } };
 
   it("owed after a 410, impossible after an unknown key, none after anything else", () => {
@@ -115,9 +115,11 @@ describe("the notice comes with the end", () => {
   });
 
   it("is written with the end, and an end already stored keeps its own notice", () => {
-    const ended = afterDelivery(sub, rec, { ...end, endNotice: owedNotice(at) });
-    expect(ended).toMatchObject({ deliveryCount: 6, ended: end.ended, endNotice: { state: "due" } });
+    const ended = afterDelivery(sub, rec, end);
+    expect(ended).toMatchObject({ deliveryCount: 6, ended: end.ended, endNotice: { state: "due", at: end.ended.at } });
     const printed = { ...ended, endNotice: { ...claimJob(owedNotice(at), at), state: "printed" as const } };
-    expect(afterDelivery(printed, rec, { ...end, endNotice: owedNotice(later(20)) }).endNotice?.state).toBe("printed");
+    expect(afterDelivery(printed, rec, end).endNotice?.state).toBe("printed");
+    // An unknown print key's end owes no slip: there is no printer to print it on.
+    expect(afterDelivery(sub, { ...rec, state: "unknown-key" }, end).endNotice?.state).toBe("no-printer");
   });
 });

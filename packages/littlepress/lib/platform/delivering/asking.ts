@@ -4,7 +4,6 @@
 // edition a function of its query, so subscribers with the same settings,
 // count and local time get the same page.
 import { editionParams, type EditionAsks } from "../../model/delivery-rules.ts";
-import { DELIVERY_TIMEOUT_MS } from "../../model/run-budget.ts";
 import type { DeliveryRecord, EditionAnswer } from "../../model/delivery-record.ts";
 import type { Subscription } from "../../model/subscription.ts";
 
@@ -18,10 +17,10 @@ export interface FetchedEdition extends EditionAnswer {
   page?: { bytes: ArrayBuffer; type: string };
 }
 
-/** What asking needs: where the publications are, how long a request may take, the fetch to use. */
+/** What asking needs: where the publications are, how long a request may take (the run's setting), the fetch to use. */
 export interface AskOptions {
   origin: string;
-  timeoutMs?: number;
+  timeoutMs: number;
   fetch?: typeof fetch;
 }
 
@@ -90,7 +89,7 @@ async function askEdition(o: AskOptions, url: URL): Promise<FetchedEdition> {
 
 /** A request whose whole answer, body included (it is read under the same signal), takes at most the timeout. */
 function timed(o: AskOptions, url: URL, init: RequestInit = {}): Promise<Response> {
-  return (o.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(o.timeoutMs ?? DELIVERY_TIMEOUT_MS) });
+  return (o.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(o.timeoutMs) });
 }
 
 /** Why a request failed, in a few words: the error's code, never its URL. */

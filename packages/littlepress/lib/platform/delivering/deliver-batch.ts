@@ -32,19 +32,11 @@ import { runJob, type PrintJob } from "../printing/print-job.ts";
 import { recordSlot } from "../printing/record-slot.ts";
 import type { StateStore, Stored } from "../stores/state-store.ts";
 import { deliveryKey, liveKey, seatKey, slotKey, subscriptionKey } from "../stores/store-keys.ts";
-import { releaseSeat } from "../stores/seats.ts";
+import { leaveLive } from "../stores/seats.ts";
 import { pruneDeliveries } from "../stores/subscriptions.ts";
 import { editionUrl, type FetchedEdition } from "./asking.ts";
 import { workOnEndNotice } from "./end-notices.ts";
-import {
-  lineOf,
-  pausedLine,
-  pauseNews,
-  storeFailedLine,
-  takenOver,
-  wouldLine,
-  type DeliveryLine,
-} from "./report-lines.ts";
+import { jobLine, pausedLine, storeFailedLine } from "./report-lines.ts";
 import type { RunReport, RunSettings } from "./run-state.ts";
 import { upkeep } from "./upkeep.ts";
 
@@ -75,7 +67,11 @@ export async function deliverBatch(run: RunSettings, report: RunReport, keys: re
   if (failed) throw failed.error;
 }
 
-/** One subscription of a batch: read, kept, and delivered to if due. */
+/**
+ * One subscription of a batch: read, kept, delivered to if due, and its end
+ * slip sent when it owes one: its delivery just ended it, or a crash or an
+ * offline printer left the slip of an end before to do.
+ */
 async function deliverKey(run: RunSettings, report: RunReport, key: string): Promise<void> {
   const { store, at, dryRun, times, now } = run;
   if (now() >= times.readBy) return report.unread();
@@ -84,18 +80,35 @@ async function deliverKey(run: RunSettings, report: RunReport, key: string): Pro
   const sub = stored.value;
   markSeen(report, sub);
   if (!dryRun && now() < times.startBy && !(await upkeep(run, sub))) return;
-  // An ended subscription's end slip still to do (a crash, an offline printer): one request, started in time.
-  if (sub.ended && noticeNext(sub.endNotice, at) !== "leave" && now() < times.startBy) {
-    const line = await workOnEndNotice(run, sub);
-    return line && report.noticed(line);
-  }
+  const ended = sub.ended ? sub : await deliverIfDue(run, report, stored);
+  if (!ended) return;
+  // Just ended: out of the live index and the schedule, its seat given back (what fails, a later run's upkeep does).
+  if (ended !== sub) await leaveLive(store, ended, new Date()).catch(() => undefined);
+  // An end before this run: its slip still to do, one request, started in time.
+  else if (noticeNext(sub.endNotice, at) === "leave" || now() >= times.startBy) return;
+  const line = await workOnEndNotice(run, ended);
+  if (line) report.noticed(line);
+}
+
+/** The day's delivery, if one is due and not paused. Answers the subscription when its delivery ended it. */
+async function deliverIfDue(
+  run: RunSettings,
+  report: RunReport,
+  stored: Stored<Subscription>,
+): Promise<Subscription | undefined> {
+  const { store, at, times, now } = run;
+  const sub = stored.value;
   const when = deliveryDueAt(sub, at);
-  if (!when) return;
-  if (pausedOn(sub, when.date)) return report.skipped(pausedLine(sub, when));
+  if (!when) return undefined;
+  if (pausedOn(sub, when.date)) {
+    report.skipped(pausedLine(sub, when));
+    return undefined;
+  }
   report.due();
   if (now() < times.startBy) return deliverOne(run, report, stored, when);
   // Out of time: whether it is still to do is all that is looked at (one read), for the report.
   if (await stillToDo(store, deliveryKey(sub.id, when.date), at).catch(() => true)) report.left();
+  return undefined;
 }
 
 /** Whether the day's delivery (its record under `key`) is still to do: a run out of time counts it, unclaimed. */
@@ -125,19 +138,33 @@ interface Beside {
   change?: SubscriptionChange;
 }
 
-/** One subscription's delivery for the day `when`: claim, ask, print, record; its line goes to the report. */
-async function deliverOne(run: RunSettings, report: RunReport, stored: Stored<Subscription>, when: DueDelivery) {
+/**
+ * One subscription's delivery for the day `when`, as a print job: claimed,
+ * asked, printed and settled; then its effect written on the subscription
+ * (also for a record found settled that the subscription does not show: the
+ * run that settled it died before that write). Its line goes to the report.
+ * Answers the subscription as written when the delivery ended it.
+ */
+async function deliverOne(
+  run: RunSettings,
+  report: RunReport,
+  stored: Stored<Subscription>,
+  when: DueDelivery,
+): Promise<Subscription | undefined> {
   const sub = stored.value;
   const beside: Beside = {};
+  const job = deliveryJob(run, sub, when, beside);
   try {
-    const done = await runJob(deliveryJob(run, sub, when, beside), run.jobs);
-    if (done.step === "settled")
-      report.delivered(await settleSubscription(run, report, stored, done.record, beside.change!));
-    else if (done.step === "taken-over") report.delivered(takenOver(sub, done.record, done.record.etag));
-    else if (done.step === "would") report.delivered(wouldLine(sub, done.record, done.prepared));
-    else if (done.step === "found" && !run.dryRun) await finishSettled(run, report, stored, done.record);
-    else if (done.step === "held") report.held.add(sub.id);
-    else if (done.step === "late") report.left();
+    const done = await runJob(job, run.jobs);
+    if (done.step === "held") report.held.add(sub.id);
+    if (done.step === "late") report.left();
+    // A record found settled may not be on the subscription yet: the run that settled it died before this write.
+    const settled = done.step === "settled" || (done.step === "found" && !run.dryRun) ? done.record : undefined;
+    const change = done.step === "settled" ? beside.change : undefined;
+    const after = settled && (await updateSubscription(run.store, stored, settled, change));
+    const line = jobLine(sub, done, after);
+    if (line) report.delivered(line);
+    return after?.ended ? after : undefined;
   } catch (error) {
     report.delivered(storeFailedLine(sub, when, error));
   } finally {
@@ -194,76 +221,27 @@ function pruneOldRecords(run: RunSettings, sub: Subscription): Promise<unknown> 
   return pruneDeliveries(store, sub.id, expired, prunes).catch(() => false);
 }
 
-/** A settled delivery's effect on its subscription (its ETag, its count, a pause, an end), and its report line. */
-async function settleSubscription(
-  run: RunSettings,
-  report: RunReport,
-  stored: Stored<Subscription>,
-  record: DeliveryRecord,
-  settled: SubscriptionChange,
-): Promise<DeliveryLine> {
-  const sub = stored.value;
-  // An end carries its notice (the model's settle()), in the same write.
-  const after = await updateSubscription(run.store, stored, record, settled);
-  if (after?.ended && !sub.ended) await closeEnded(run, report, after);
-  const [outcome, detail] = pauseNews(sub, after, record);
-  return lineOf(sub, record, outcome, detail, record.etag);
-}
-
 /**
- * A day's delivery found settled while its subscription does not show it: the
- * run that settled it died before its second write. Its effect is written now
- * (the count, the last ETag; an end with its notice, and the slip sent), so
- * that the next day's delivery is the next one, not this one again.
- */
-async function finishSettled(
-  run: RunSettings,
-  report: RunReport,
-  stored: Stored<Subscription>,
-  done: DeliveryRecord,
-): Promise<void> {
-  const change = recordedChange(stored.value, done, run.at);
-  if (!change) return;
-  const after = await updateSubscription(run.store, stored, done, change);
-  if (change.ended && after?.ended) await closeEnded(run, report, after);
-}
-
-/**
- * A subscription this run ended: out of the live index and the schedule, its
- * seat given back (what fails of it, the next runs' upkeep does), and its end slip sent.
- */
-async function closeEnded(run: RunSettings, report: RunReport, ended: Subscription): Promise<void> {
-  await dropKeys(run.store, ended);
-  const line = await workOnEndNotice(run, ended);
-  if (line) report.noticed(line);
-}
-
-/**
- * An ended subscription leaves the live index and the schedule, and gives back
- * its seat. Each step is tried on its own: what fails, a later run's upkeep does.
- */
-async function dropKeys(store: StateStore, sub: Subscription): Promise<void> {
-  await store.delete(liveKey(sub.slug, sub.id)).catch(() => undefined);
-  await store.delete(slotKey(sub)).catch(() => undefined);
-  await releaseSeat(store, sub, new Date()).catch(() => undefined);
-}
-
-/**
- * Writes a delivery's effect on its subscription: first over the copy the run
- * read (nearly always still current), then from the latest stored copy (runs
- * and unsubscribes overlap). Answers the subscription as written (undefined:
- * it was unsubscribed meanwhile).
+ * Writes a delivery's effect on its subscription: the change its settle made,
+ * or for a record found settled (`settled` undefined: the run that settled it
+ * died before this write), the change the record shows, unless the
+ * subscription shows it already. First over the copy the run read (nearly
+ * always still current), then from the latest stored copy (runs and
+ * unsubscribes overlap). Answers the subscription as written (undefined:
+ * nothing to write, or it was unsubscribed meanwhile).
  */
 async function updateSubscription(
   store: StateStore,
   read: Stored<Subscription>,
   rec: DeliveryRecord,
-  change?: SubscriptionChange,
+  settled?: SubscriptionChange,
 ): Promise<Subscription | undefined> {
   const id = read.value.id;
   let latest: Stored<Subscription> | undefined = read;
   for (let tries = 0; tries < 5; tries++) {
     if (!latest) return undefined; // unsubscribed meanwhile
+    const change = settled ?? recordedChange(latest.value, rec);
+    if (!change) return undefined;
     const after = afterDelivery(latest.value, rec, change);
     if (await store.replace(subscriptionKey(id), after, latest.version)) return after;
     latest = await store.get<Subscription>(subscriptionKey(id));

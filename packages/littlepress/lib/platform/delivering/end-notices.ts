@@ -22,9 +22,8 @@ import {
 import type { Subscription } from "../../model/subscription.ts";
 import { siteIndexOf } from "../../edge/site-index.ts";
 import { postToPrinter, printService, type PrintKeyAccess } from "../printers/print-key-post.ts";
-import { noticeSlot } from "../printing/notice-slot.ts";
 import { runJob, type JobRunner, type JobSlot, type Page, type PrintJob } from "../printing/print-job.ts";
-import type { StateStore } from "../stores/state-store.ts";
+import type { StateStore, Stored } from "../stores/state-store.ts";
 import { subscriptionKey } from "../stores/store-keys.ts";
 import type { RunCache } from "./asking.ts";
 import { noticeLine, type DeliveryLine } from "./report-lines.ts";
@@ -74,7 +73,8 @@ export async function sendEndNotice(w: NoticeWork, id: string): Promise<NoticeOu
     const off = offNotice(read.value, at);
     return (await slot.write(off, read)) ? { sub, outcome: off.state, detail: off.detail } : undefined;
   }
-  const done = await runJob(slipJob(w, sub, slot), w.jobs);
+  const job = slipJob(w, sub, slot);
+  const done = await runJob(job, w.jobs);
   if (done.step === "would") return { sub, outcome: "would print", detail: "would print the end slip" };
   if (done.step === "held" || done.step === "found" || done.step === "late") return undefined;
   if (done.step === "taken-over") return { sub, outcome: "taken over", detail: "another run took this end slip over" };
@@ -105,19 +105,62 @@ function slipJob(
   };
 }
 
+/** Writes to a subscription at most this many times in a row when other writers keep changing it. */
+const WRITE_TRIES = 5;
+
+/**
+ * Where an end slip's job record is kept (the ESC/POS print server's slips
+ * too): the subscription's own endNotice, written with the end that owes it,
+ * so a subscription never ends without its slip being owed. Its claim and
+ * settle replace the whole subscription under `key`, so one that another
+ * writer changed meanwhile (a delivery's count, an unsubscribe's…) is read
+ * again and written over while its notice is still the one the write was for.
+ */
+export function noticeSlot(
+  store: StateStore,
+  key: string,
+): JobSlot<EndNotice> & { subscription(): Subscription | undefined } {
+  let latest: Stored<Subscription> | undefined;
+  const read = async () => {
+    latest = await store.get<Subscription>(key);
+    const notice = latest?.value.ended ? latest.value.endNotice : undefined;
+    return notice && latest ? { value: notice, version: latest.version } : undefined;
+  };
+  return {
+    read,
+    subscription: () => latest?.value,
+    // A notice is written with the end that owes it, never created here, and it always has a record to go back to.
+    create: () => Promise.resolve(undefined),
+    remove: () => Promise.resolve(),
+    write: async (notice, over) => {
+      for (let tries = 0; tries < WRITE_TRIES; tries++) {
+        const current = latest?.version === over.version ? latest : await store.get<Subscription>(key);
+        if (!current || JSON.stringify(current.value.endNotice) !== JSON.stringify(over.value)) return false;
+        const value = { ...current.value, endNotice: notice };
+        if (await store.replace(key, value, current.version)) {
+          latest = { value, version: "" }; // read again before any later write over it
+          return true;
+        }
+        latest = undefined;
+      }
+      return false;
+    },
+  };
+}
+
 /**
  * Works on an ended subscription's end notice for a delivery run: its line for
  * the run's report (none: nothing to do); a store that fails is said in the
  * line (the next runs do it again).
  */
 export async function workOnEndNotice(w: NoticeWork, sub: Subscription): Promise<DeliveryLine | undefined> {
-  const { at } = w;
-  try {
-    const done = await sendEndNotice(w, sub.id);
-    return done && noticeLine(done.sub, at, done.outcome, done.detail);
-  } catch (error) {
-    return noticeLine(sub, at, "error", `the store failed: ${(error as Error).message}`);
-  }
+  const failed = (error: Error): NoticeOutcome => ({
+    sub,
+    outcome: "error",
+    detail: `the store failed: ${error.message}`,
+  });
+  const done = await sendEndNotice(w, sub.id).catch(failed);
+  return done && noticeLine(done.sub, w.at, done.outcome, done.detail);
 }
 
 /** The slip as the print key takes it: HTML in UTF-8, from the publication. */

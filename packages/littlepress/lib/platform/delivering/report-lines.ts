@@ -6,6 +6,7 @@ import type { EditionAction } from "../../model/delivery-rules.ts";
 import { printerName } from "../../model/printer-name.ts";
 import type { DeliveryRecord } from "../../model/delivery-record.ts";
 import { nextTryOn, PAUSED_TRY_EVERY_DAYS, type DueDelivery, type Subscription } from "../../model/subscription.ts";
+import type { JobRun } from "../printing/print-job.ts";
 
 /** One line of a run's report. */
 export interface DeliveryLine {
@@ -41,20 +42,34 @@ export function lineOf(
   };
 }
 
-/** The line of a delivery that another run took over, this one having been too slow. */
-export function takenOver(sub: Subscription, rec: DeliveryRecord, etag: string | null): DeliveryLine {
-  return lineOf(sub, rec, "taken over", "another run took this delivery over (this one was too slow)", etag);
+/** What a delivery's preparing gave that its line tells: what to do with the edition, and its ETag. */
+interface AskedLine {
+  action: EditionAction;
+  edition: { etag: string | null };
 }
 
-/** A dry run's line: what would be done with the edition `asked` answered. */
-export function wouldLine(
+/**
+ * The line of a day's delivery as its print job ran (`after`: its subscription
+ * as the settle left it): settled, taken over, or a dry run's. None when
+ * there is nothing to tell (another run holds it, or it was done already).
+ */
+export function jobLine<A extends AskedLine>(
   sub: Subscription,
-  rec: DeliveryRecord,
-  asked: { action: EditionAction; edition: { etag: string | null } },
-): DeliveryLine {
-  const prints = asked.action === "print";
-  const detail = prints ? `would print on ${printerName(sub.printer)}` : `would not print (${asked.action})`;
-  return lineOf(sub, rec, prints ? "would print" : "would not print", detail, asked.edition.etag);
+  done: JobRun<DeliveryRecord, A>,
+  after: Subscription | undefined,
+): DeliveryLine | undefined {
+  if (done.step === "settled") {
+    const [outcome, detail] = pauseNews(sub, after, done.record);
+    return lineOf(sub, done.record, outcome, detail, done.record.etag);
+  }
+  if (done.step === "taken-over") {
+    const detail = "another run took this delivery over (this one was too slow)";
+    return lineOf(sub, done.record, "taken over", detail, done.record.etag);
+  }
+  if (done.step !== "would") return undefined;
+  const prints = done.prepared.action === "print";
+  const detail = prints ? `would print on ${printerName(sub.printer)}` : `would not print (${done.prepared.action})`;
+  return lineOf(sub, done.record, prints ? "would print" : "would not print", detail, done.prepared.edition.etag);
 }
 
 /** The line of a delivery the store failed under: its claim stays, and goes stale for the next run to resume. */
@@ -77,11 +92,7 @@ export function pausedLine(sub: Subscription, when: DueDelivery): DeliveryLine {
 }
 
 /** A settled delivery's outcome and detail, saying when it paused its subscription, or ended its pause. */
-export function pauseNews(
-  before: Subscription,
-  after: Subscription | undefined,
-  record: DeliveryRecord,
-): [string, string] {
+function pauseNews(before: Subscription, after: Subscription | undefined, record: DeliveryRecord): [string, string] {
   const was = before.failing?.paused;
   const is = after?.failing?.paused;
   if (!was && is && after) return ["paused", `${record.detail}; ${pauseWords(after)}`];

@@ -3,7 +3,8 @@
 // the copy /edition/ would answer for the subscriber's settings, sent to its
 // print key from the publication's name.
 import { printerName } from "../../model/printer-name.ts";
-import { firstPushClaim, pushOpen, settlePush, type PushRecord } from "../../model/push.ts";
+import { jobOpen } from "../../model/print-job.ts";
+import { firstPushClaim, settlePush, type PushRecord } from "../../model/push.ts";
 import { DELIVERY_TIMEOUT_MS, sendWindow, SEND_WINDOW_TIMEOUTS } from "../../model/run-budget.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import { editionAnswer } from "../../edge/edition-answer.ts";
@@ -102,7 +103,7 @@ export async function pushOne(
   switch (done.step) {
     case "found":
     case "gave-up":
-      return line("done", done.record.detail, pushOpen(done.record));
+      return line("done", done.record.detail, jobOpen(done.record));
     case "held":
       return line("done", "another run claimed it", true);
     case "late":
@@ -114,7 +115,7 @@ export async function pushOne(
     case "taken-over":
       return line("taken over", "another run took this copy over", true);
     case "settled":
-      return line(done.record.state, done.record.detail, pushOpen(done.record));
+      return line(done.record.state, done.record.detail, jobOpen(done.record));
   }
 }
 

@@ -17,7 +17,7 @@
 // is older than INDEX_GRACE_MS and no live subscription holds it.
 import { randomBytes } from "node:crypto";
 import { budgetLeft, takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
-import { seatKey, seatsOf } from "./store-keys.ts";
+import { liveKey, seatKey, seatsOf, slotKey } from "./store-keys.ts";
 import { INDEX_GRACE_MS } from "./subscriptions.ts";
 
 /** What a seat holds: the subscription that took it and when, or the mark of its release. */
@@ -71,6 +71,28 @@ export async function releaseSeat(
   const held = await store.get<SeatEntry>(key);
   if (!held || !("id" in held.value) || held.value.id !== sub.id) return;
   if (await store.replace(key, releaseMark(at), held.version)) await store.delete(key);
+}
+
+/**
+ * A subscription that is no longer live (unsubscribed, ended, removed) leaves
+ * the live index and the schedule, and gives back its seat, last: one cut
+ * short leaves a seat that the runs give back, never a live subscription
+ * without one. Each step is tried even when one before it failed (a later
+ * run's upkeep does what failed); the first failure is then thrown.
+ */
+export async function leaveLive(
+  store: StateStore,
+  sub: { slug: string; id: string; zone: string; hour: number; seat?: number | undefined },
+  at: Date,
+): Promise<void> {
+  let failed: { error: unknown } | undefined;
+  const steps = [
+    () => store.delete(liveKey(sub.slug, sub.id)),
+    () => store.delete(slotKey(sub)),
+    () => releaseSeat(store, sub, at),
+  ];
+  for (const step of steps) await step().catch((error: unknown) => (failed ??= { error }));
+  if (failed) throw failed.error;
 }
 
 /**

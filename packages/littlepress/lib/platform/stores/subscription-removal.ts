@@ -3,9 +3,9 @@
 // only read subscriptions load (the desk's histories, the push runs): they
 // need nothing of the seats (seats.ts).
 import type { Subscription } from "../../model/subscription.ts";
-import { releaseSeat } from "./seats.ts";
+import { leaveLive } from "./seats.ts";
 import { takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
-import { liveKey, pushedOf, slotKey, subscriptionKey } from "./store-keys.ts";
+import { pushedOf, subscriptionKey } from "./store-keys.ts";
 import { pruneDeliveries } from "./subscriptions.ts";
 
 /**
@@ -20,9 +20,7 @@ export async function removeSubscription(
   budget: PruneBudget = { deletes: Infinity },
   at = new Date(),
 ): Promise<boolean> {
-  await store.delete(liveKey(sub.slug, sub.id));
-  await store.delete(slotKey(sub));
-  await releaseSeat(store, sub, at);
+  await leaveLive(store, sub, at);
   if (!(await pruneDeliveries(store, sub.id, () => true, budget))) return false;
   for (const key of await store.list(pushedOf(sub.id))) {
     if (!takeDelete(budget)) return false;

@@ -5,7 +5,7 @@ import { sealPrintKey } from "../../model/print-key.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import type { StateStore } from "../stores/state-store.ts";
 import { liveKey, slotKey, subscriptionKey, type LiveEntry } from "../stores/store-keys.ts";
-import { releaseSeat } from "../stores/seats.ts";
+import { leaveLive } from "../stores/seats.ts";
 import { pruneDeliveries } from "../stores/subscriptions.ts";
 
 export interface NewSubscription {
@@ -81,10 +81,7 @@ export async function unsubscribe(
   if (!timingSafeEqual(given, Buffer.from(sub.unsubscribeHash, "hex"))) return "not valid";
   if (sub.slug !== slug) return "another publication";
   await store.delete(subscriptionKey(id));
-  await store.delete(liveKey(sub.slug, id));
-  await store.delete(slotKey(sub));
-  // Last: one cut short before it leaves a seat the runs give back, never a subscription without one.
-  await releaseSeat(store, sub, at);
+  await leaveLive(store, sub, at);
   await pruneDeliveries(store, id, () => true, { deletes: Infinity });
   return "unsubscribed";
 }
