@@ -238,16 +238,14 @@ describe("a page 2,000,000 px long", () => {
       const before = await childrenRssMiB();
       const watch = setInterval(() => void childrenRssMiB().then((mib) => (peak = Math.max(peak, mib))), 100);
       try {
-        const t0 = performance.now();
+        // Bounded in time by the renderer's own 30 s limit (a RenderError past it); how fast is the bench's to say.
         const render = await renderer.renderHtml(
           `<p>${"line of text that wraps across the paper width ".repeat(40_000)}</p>`,
           header,
         );
-        const ms = performance.now() - t0;
         const png = await decodePng(render.png);
         expect(render.heightPx).toBeGreaterThan(1_000_000);
         expect(png.height).toBe(MAX_HEIGHT);
-        expect(ms).toBeLessThan(15_000); // 3 to 6 s here; captured whole, 14 to 36 s
         // About 800 MiB here (Chromium's page and a 384 x 10,000 capture); captured whole, 1.8 GB.
         expect(peak - before).toBeLessThan(1300);
       } finally {
