@@ -202,14 +202,23 @@ async function write(
  * is not among Eleventy's exports: it is imported by its file.
  */
 export async function eleventyForget(files: string[]): Promise<void> {
-  const bus = new URL("EventBus.js", import.meta.resolve("@11ty/eleventy")).href;
-  const { default: events } = (await import(bus)) as { default: { emit(event: string, ...args: unknown[]): unknown } };
+  const events = await (eventBus ??= eleventyEventBus());
   for (const file of files)
     await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
   // Node keeps every module it imported: a changed JavaScript data file is imported afresh only when
   // Eleventy's import cache is told (as its own watch does), else `npm start` would keep the old data.
   const modules = files.filter((f) => /\.(?:c?js|mjs)$/.test(f));
   if (modules.length) await events.emit("eleventy.importCacheReset", modules);
+}
+
+interface EventBus {
+  emit(event: string, ...args: unknown[]): unknown;
+}
+/** Found once a process: under `npm start`, import.meta.resolve waits on tsx's loader thread (12 ms a save, loaded). */
+let eventBus: Promise<EventBus> | undefined;
+async function eleventyEventBus(): Promise<EventBus> {
+  const bus = new URL("EventBus.js", import.meta.resolve("@11ty/eleventy")).href;
+  return ((await import(bus)) as { default: EventBus }).default;
 }
 
 /**
