@@ -45,6 +45,11 @@ export interface SaveTimes {
   maxMs: number;
   /** The median of the rebuilds' own times, as npm start logs them (to 10 ms): the floor of medianMs. */
   rebuildMs: number;
+  /**
+   * The median of the server's CPU time from the save to the answer, all its threads (Linux's
+   * /proc/<pid>/task/<tid>/schedstat): on a shared machine, the figure the others' load moves least.
+   */
+  cpuMs: number;
 }
 
 /** How long one save may take to show before the run gives up on it. */
@@ -70,6 +75,7 @@ interface Side {
   builds: BuildNotices;
   times: Record<SaveKind, number[]>;
   rebuilds: Record<SaveKind, number[]>;
+  cpu: Record<SaveKind, number[]>;
 }
 
 type SaveKind = "write" | "rename";
@@ -95,13 +101,14 @@ export async function benchLive(work: string, saves: number, editions = 1_000, b
     }
     const publicationMs = await timePublicationSave(sides[0]!);
     const [after, earlier] = sides.map((side) => ({
-      write: saveTimes(side.times.write, side.rebuilds.write),
-      rename: saveTimes(side.times.rename, side.rebuilds.rename),
+      write: saveTimes(side.times.write, side.rebuilds.write, side.cpu.write),
+      rename: saveTimes(side.times.rename, side.rebuilds.rename, side.cpu.rename),
     }));
     const { write, rename } = after!;
     const said = (t: { write: SaveTimes; rename: SaveTimes }) =>
       `median ${t.write.medianMs.toFixed(0)} and ${t.rename.medianMs.toFixed(0)} ms ` +
-      `(the rebuilds ${t.write.rebuildMs.toFixed(0)} and ${t.rename.rebuildMs.toFixed(0)} ms)`;
+      `(the rebuilds ${t.write.rebuildMs.toFixed(0)} and ${t.rename.rebuildMs.toFixed(0)} ms, ` +
+      `the server's CPU ${t.write.cpuMs.toFixed(0)} and ${t.rename.cpuMs.toFixed(0)} ms)`;
     progress(`live: ${saves} saves of each kind, ${said(after!)}${earlier ? `; before: ${said(earlier)}` : ""}`);
     return { editions, saves, write, rename, publicationMs, ...(earlier && { before: earlier }) };
   } finally {
@@ -125,7 +132,8 @@ async function startSide(folder: string, kit: string, editions: number): Promise
   const bin = { file: kit === ROOT ? compiledBin() : compiledKit(kit), cwd: project };
   const server = await spawnStart({ content: "content", output: "_site", bin });
   const builds = await BuildNotices.listen(server.url);
-  return { project, content, server, builds, times: { write: [], rename: [] }, rebuilds: { write: [], rename: [] } };
+  const none = () => ({ write: [], rename: [] });
+  return { project, content, server, builds, times: none(), rebuilds: none(), cpu: none() };
 }
 
 /** Saves edition `n` (the `i`th save) and times it until its new ETag is served, with the rebuild's own time. */
@@ -134,7 +142,9 @@ async function timeOneSave(side: Side, n: number, i: number, kind: SaveKind): Pr
   const save = saveOf(path.join(content, SERIAL, "editions", `${n}.md`), i, kind);
   const logged = server.log.length;
   const etag = () => answer(`${server.url}/${SERIAL}/edition/?delivery_count=${n}`, "etag");
+  const cpu = cpuMs(server.pid);
   side.times[kind].push(await timeSave(save, etag, builds));
+  side.cpu[kind].push(cpuMs(server.pid) - cpu);
   side.rebuilds[kind].push(await rebuildTime(server, logged));
 }
 
@@ -166,12 +176,31 @@ async function rebuildTime(server: StartedProcess, from: number): Promise<number
   }
 }
 
-const saveTimes = (times: number[], rebuilds: number[]): SaveTimes => ({
+const saveTimes = (times: number[], rebuilds: number[], cpu: number[]): SaveTimes => ({
   medianMs: median(times),
   p95Ms: percentile(times, 0.95),
   maxMs: Math.max(...times),
   rebuildMs: median(rebuilds),
+  cpuMs: median(cpu),
 });
+
+/** The CPU time a process has had so far, ms: the sum over its threads (a thread that ended is not counted). */
+function cpuMs(pid: number): number {
+  const tasks = `/proc/${pid}/task`;
+  let ns = 0;
+  for (const tid of readdirSync(tasks)) {
+    // A thread may end between the listing and the read.
+    const stat = (() => {
+      try {
+        return readFileSync(path.join(tasks, tid, "schedstat"), "utf8");
+      } catch {
+        return "0";
+      }
+    })();
+    ns += Number(stat.split(" ")[0]);
+  }
+  return ns / 1e6;
+}
 
 /** The value under which a share `p` of the times fall (nearest rank). */
 function percentile(times: number[], p: number): number {
