@@ -48,7 +48,7 @@ it("leaves one of several folders swapped in at once, whole, and nothing beside 
   expect(readdirSync(dir)).toEqual(["site"]);
 });
 
-it("swaps a build and its functions' data in: a build command ends with the old ones gone, npm start a moment after", async () => {
+it("swaps a build and its data in: a build command ends with the old ones gone, npm start a moment after", async () => {
   const dir = path.join(root, "build");
   const site = path.join(dir, "_site");
   const built = (name: string) => (folder(`${site}.next`, name), folder(siteDataDir(`${site}.next`), `${name} data`));
