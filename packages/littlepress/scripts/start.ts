@@ -92,6 +92,8 @@ async function startLive(content: string | undefined, output: string, wantedPort
 /** `npm start` running in a child process (the live tests and the benchmark). */
 export interface StartedProcess {
   url: string;
+  /** Its process id (the bench reads its CPU time). */
+  pid: number;
   /** Everything it printed so far, stdout and stderr. */
   readonly log: string;
   /** Ctrl+C, and its exit. */
@@ -132,6 +134,7 @@ export function spawnStart({
       clearTimeout(timer);
       resolve({
         url,
+        pid: child.pid!,
         stop,
         get log() {
           return log;

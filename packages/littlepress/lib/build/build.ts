@@ -15,7 +15,7 @@ import type { Site } from "./site.ts";
 import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
 import { followCopies, removeFailedBuild, type PassthroughCopies } from "./leftovers.ts";
 import type { RenderMemory } from "./render-memory.ts";
-import { carryOwnWrites, swapIn } from "./swap-in.ts";
+import { carryOwnWrites, swapBuildIn } from "./swap-in.ts";
 
 /** A build's options: the plugin's for one run (strict, memory, url, deploy, bundleBudget, today), and where. */
 export interface BuildOptions extends RunSettings {
@@ -162,6 +162,7 @@ async function write(
   make: (stage: (live: string) => Promise<string>) => Promise<{ eleventy: Eleventy; added?: () => void }>,
 ): Promise<string> {
   let live = output;
+  await memory?.oldBuild; // the last build's old folders are gone before this one's go
   const stage = async (folder: string) => {
     live = folder;
     await rm(`${folder}.next`, { recursive: true, force: true });
@@ -188,8 +189,7 @@ async function write(
     // A data file's failure (a fetch, an import, an error it threw) is the author's problem, said as one.
     throw dataFileFailure(error, input) ?? error;
   }
-  await swapIn(siteDataDir(`${live}.next`), siteDataDir(live!));
-  await swapIn(`${live}.next`, live!);
+  await swapBuildIn(live!, memory);
   memory?.files.settled(live!);
   return live!;
 }
@@ -202,14 +202,23 @@ async function write(
  * is not among Eleventy's exports: it is imported by its file.
  */
 export async function eleventyForget(files: string[]): Promise<void> {
-  const bus = new URL("EventBus.js", import.meta.resolve("@11ty/eleventy")).href;
-  const { default: events } = (await import(bus)) as { default: { emit(event: string, ...args: unknown[]): unknown } };
+  const events = await (eventBus ??= eleventyEventBus());
   for (const file of files)
     await events.emit("eleventy.resourceModified", `./${path.relative(process.cwd(), file)}`, [], {});
   // Node keeps every module it imported: a changed JavaScript data file is imported afresh only when
   // Eleventy's import cache is told (as its own watch does), else `npm start` would keep the old data.
   const modules = files.filter((f) => /\.(?:c?js|mjs)$/.test(f));
   if (modules.length) await events.emit("eleventy.importCacheReset", modules);
+}
+
+interface EventBus {
+  emit(event: string, ...args: unknown[]): unknown;
+}
+/** Found once a process: under `npm start`, import.meta.resolve waits on tsx's loader thread (12 ms a save, loaded). */
+let eventBus: Promise<EventBus> | undefined;
+async function eleventyEventBus(): Promise<EventBus> {
+  const bus = new URL("EventBus.js", import.meta.resolve("@11ty/eleventy")).href;
+  return ((await import(bus)) as { default: EventBus }).default;
 }
 
 /**

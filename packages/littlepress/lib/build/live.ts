@@ -91,6 +91,7 @@ export class LiveSite {
     this.folders?.close();
     this.watchers = [];
     await this.running;
+    await this.memory.oldBuild;
   }
 
   private touched(file: string) {

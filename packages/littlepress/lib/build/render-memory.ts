@@ -30,6 +30,8 @@ export class RenderMemory {
   readonly editionFiles = new Map<string, EditionRead>();
   /** Edition pages by URL. Valid while the layouts, global data and images are unchanged (see clear). */
   readonly pages = new Map<string, RememberedPage>();
+  /** The removal of the folders the last good build replaced, still under way after it is served. */
+  oldBuild: Promise<void> | undefined;
   /** Nunjucks templates as compiled, by all they were compiled from (compiled-templates.ts). */
   readonly templates = new Map<string, Record<string, unknown>>();
   /** Facts by HTML, then by name, each with the last build that used it. */

@@ -3,6 +3,7 @@
 // a publication's print previews in a site (`littlepress preview`).
 import { copyFile, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { siteDataDir } from "../model/site-paths.ts";
 
 /** Swaps before giving up on a folder that others keep putting in place: far more than two at once ever need. */
 const ATTEMPTS = 10;
@@ -14,6 +15,19 @@ const ATTEMPTS = 10;
  * a folder put there between this swap's two renames is set aside in turn.
  */
 export async function swapIn(next: string, folder: string, old = `${folder}.old`): Promise<void> {
+  const { removed } = await placeIn(next, folder, old);
+  await removed;
+}
+
+/**
+ * As swapIn, but resolves as soon as `next` is in place, the old folder's
+ * removal under way (`removed`): `npm start` serves a save before that ends.
+ */
+export async function placeIn(
+  next: string,
+  folder: string,
+  old = `${folder}.old`,
+): Promise<{ removed: Promise<void> }> {
   for (let attempt = 1; ; attempt++) {
     await rm(old, { recursive: true, force: true });
     await rename(folder, old).catch((e: NodeJS.ErrnoException) => {
@@ -27,7 +41,22 @@ export async function swapIn(next: string, folder: string, old = `${folder}.old`
       if (attempt >= ATTEMPTS || (code !== "ENOTEMPTY" && code !== "EEXIST")) throw error;
     }
   }
-  await rm(old, { recursive: true, force: true });
+  return { removed: rm(old, { recursive: true, force: true }) };
+}
+
+/**
+ * Swaps a build's site (`<live>.next`) and its functions' data in. With
+ * `later` (npm start's memory), resolves once both are in place and leaves the
+ * old folders' removal in `later.oldBuild`: the save is served while they go
+ * (a failure to remove them shows at the next swap, which removes them first).
+ * Else, as a build command needs, once they are gone.
+ */
+export async function swapBuildIn(live: string, later?: { oldBuild: Promise<void> | undefined }): Promise<void> {
+  const data = await placeIn(siteDataDir(`${live}.next`), siteDataDir(live));
+  const site = await placeIn(`${live}.next`, live);
+  const removed = Promise.all([data.removed, site.removed]).then(() => undefined);
+  if (later) later.oldBuild = removed.catch(() => undefined);
+  else await removed;
 }
 
 /**

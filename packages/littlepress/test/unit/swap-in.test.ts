@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { swapIn } from "../../lib/build/swap-in.ts";
+import { swapBuildIn, swapIn } from "../../lib/build/swap-in.ts";
+import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { copyIntoSite } from "../../scripts/preview/output.ts";
 
 const root = mkdtempSync(path.join(tmpdir(), "littlepress-swap-"));
@@ -45,6 +46,26 @@ it("leaves one of several folders swapped in at once, whole, and nothing beside 
   expect(left).toHaveLength(1);
   expect(names).toContain(left[0]);
   expect(readdirSync(dir)).toEqual(["site"]);
+});
+
+it("swaps a build and its data in: a build command ends with the old ones gone, npm start a moment after", async () => {
+  const dir = path.join(root, "build");
+  const site = path.join(dir, "_site");
+  const built = (name: string) => (folder(`${site}.next`, name), folder(siteDataDir(`${site}.next`), `${name} data`));
+  built("first");
+  await swapBuildIn(site);
+  built("second");
+  await swapBuildIn(site);
+  expect([whose(site), whose(siteDataDir(site))]).toEqual([["second"], ["second data"]]);
+  expect(readdirSync(dir).sort()).toEqual(["_site", "_site_data"]);
+  // Under npm start the call returns with the new folders in place, and says when the old ones are gone.
+  const later: { oldBuild: Promise<void> | undefined } = { oldBuild: undefined };
+  built("third");
+  await swapBuildIn(site, later);
+  expect([whose(site), whose(siteDataDir(site))]).toEqual([["third"], ["third data"]]);
+  expect(later.oldBuild).toBeInstanceOf(Promise);
+  await later.oldBuild;
+  expect(readdirSync(dir).sort()).toEqual(["_site", "_site_data"]);
 });
 
 it("copies several previews into one site at once: each ends well, one is left whole, no copy beside it", async () => {
