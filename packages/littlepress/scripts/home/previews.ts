@@ -10,11 +10,11 @@ import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { todayIn } from "../../lib/model/time-zones.ts";
 import { askPrintKey } from "../../lib/platform/printers/print-key-client.ts";
-import { dotsToPng } from "../preview/print-image.ts";
 import { RenderError } from "../preview/render.ts";
 import { askEdition } from "./deliveries.ts";
 import type { SubscriptionRow } from "./home-jobs.ts";
-import { rendered, type HomeContext } from "./home-send.ts";
+import type { HomeContext } from "./home-send.ts";
+import { rendered } from "./renders.ts";
 
 /** A picture, or why there is none, in words. */
 export type Preview = { png: Buffer; said: string } | { said: string };
@@ -55,8 +55,7 @@ async function picture(
 ): Promise<Preview> {
   const page = { bytes: new TextEncoder().encode(html), type: "text/html; charset=utf-8", from: header.from, origin };
   try {
-    const { dots } = await rendered(ctx.renderers, width, page, header);
-    return { png: await dotsToPng(dots), said };
+    return { png: (await rendered(ctx, width, page, header)).picture, said };
   } catch (error) {
     if (error instanceof RenderError) return { said: `${said}: the page ${error.message}` };
     throw error;
