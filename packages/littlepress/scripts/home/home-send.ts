@@ -17,7 +17,7 @@ import { sendJob } from "../../lib/platform/printers/escpos-send.ts";
 import { RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 import type { Db } from "./home-db.ts";
-import { escposStatus } from "./printer-status.ts";
+import { escposStatus, holdsPrints, type StatusOptions } from "./printer-status.ts";
 import { destinationOf, recordStatus, type HomePrinterRow } from "./printers.ts";
 import { rendered, RunRenders, type RenderSetting } from "./renders.ts";
 
@@ -35,6 +35,8 @@ export interface HomeContext extends RenderSetting {
   retryWaitMs?: number;
   /** Each ESC/POS try's limit (default: escpos-send.ts's, by the job's size). */
   sendTimeoutMs?: number;
+  /** How ESC/POS printers are asked for their status (printer-status.ts's defaults). */
+  status?: StatusOptions;
 }
 
 /**
@@ -83,10 +85,9 @@ async function sendEscPos(
   header: PrintHeader,
 ): Promise<Sent> {
   const to = destinationOf(printer);
-  const status = await escposStatus(to);
+  const status = await escposStatus(to, ctx.status);
   recordStatus(ctx.db, printer.id, status.state, new Date());
-  if (status.state !== "online" && status.state !== "paper near end" && status.state !== "not asked")
-    return { result: "offline", picture: null, detail: `${status.state}: ${status.detail}` };
+  if (holdsPrints(status)) return { result: "offline", picture: null, detail: `${status.state}: ${status.detail}` };
   const { dots, picture } = await rendered(ctx, printer.width, page, header);
   const job = encodeJob(dots, { cut: printer.cut === 1 });
   const report = await sendJob(to, job, {

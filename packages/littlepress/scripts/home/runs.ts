@@ -38,7 +38,7 @@ export const STATUS_EVERY_MS = 5 * 60_000;
 
 async function runPrinter(ctx: HomeContext, printer: HomePrinterRow, at: Date): Promise<void> {
   if (!printer.status_at || at.getTime() - Date.parse(printer.status_at) >= STATUS_EVERY_MS)
-    await askStatus(ctx.db, printer, ctx.policy(), at).catch(() => undefined); // said in the status itself
+    await askStatus(ctx.db, printer, ctx.policy(), at, ctx.status).catch(() => undefined); // said in the status
   for (const row of subscriptionsOf(ctx.db, printer.id)) {
     try {
       if (!row.ended) await deliver(ctx, printer, row, at);

@@ -132,6 +132,18 @@ describe("deliveries", () => {
     expect(getSubscription(db, again.id)).toMatchObject({ delivery_count: 1, last_etag: '"n0"' });
   });
 
+  it("prints when the printer's status comes too late: no answer holds nothing back, the send tells", async () => {
+    // One 07:00 run printed 49 of 50: on a loaded machine a status answer was read after its limit, and the
+    // page was held 15 minutes as if the printer had said it could not print.
+    const sub = subscribe(kitchen());
+    printer.statusDelayMs = 3500; // past the 3 s the server waits by default, and past the 200 ms given here
+    ctx.status = { timeoutMs: 200 };
+    await runAll(ctx, new Date("2026-11-28T06:00:00Z"));
+    expect(printer.stream.jobs).toHaveLength(1);
+    expect(historyOf(db, sub.printer_id)[0]).toMatchObject({ outcome: "printed" });
+    expect(getPrinter(db, sub.printer_id)).toMatchObject({ status: "no answer" });
+  });
+
   it("sends nothing while the paper is out, and prints once it is back", async () => {
     const sub = subscribe(kitchen());
     printer.paperOut = true;
