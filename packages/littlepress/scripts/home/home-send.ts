@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { sealPrintKey } from "../../lib/model/print-key.ts";
 import type { PrintResult } from "../../lib/model/print-job.ts";
-import { readPublication } from "../../lib/platform/printers/escpos-publication.ts";
+import type { readPublication } from "../../lib/platform/printers/escpos-publication.ts";
 import { postToPrinter } from "../../lib/platform/printers/print-key-post.ts";
 import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import type { Page } from "../../lib/platform/printing/print-job.ts";

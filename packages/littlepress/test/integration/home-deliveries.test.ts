@@ -6,54 +6,34 @@
 // nothing; 410 ends it and prints the end slip; resubscribing starts from
 // edition 0; paper out sends nothing and is tried again; a page sent with no
 // answer is unknown and never sent again; "Print now" prints at once.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Renderers } from "../../scripts/print/escpos-print.ts";
-import { openHomeDb, type Db } from "../../scripts/home/home-db.ts";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "../../scripts/home/home-db.ts";
 import { getSubscription, historyOf, historyPicture } from "../../scripts/home/home-jobs.ts";
 import type { HomeContext } from "../../scripts/home/home-send.ts";
 import { addPrinter, getPrinter, type HomePrinterRow } from "../../scripts/home/printers.ts";
-import { allowOrigin, homePolicy } from "../../scripts/home/publications.ts";
+import { allowOrigin } from "../../scripts/home/publications.ts";
 import { nextEdition } from "../../scripts/home/previews.ts";
 import { printNow, runAll } from "../../scripts/home/runs.ts";
 import { addSubscription, resubscribe } from "../../scripts/home/subscriptions.ts";
-import { workerBrowser } from "../helpers/browser.ts";
-import { startStatusPrinter, type StatusPrinter } from "../helpers/escpos-status-printer.ts";
-import { startHomePublication, type HomePublication } from "../helpers/home-publication.ts";
+import type { StatusPrinter } from "../helpers/escpos-status-printer.ts";
+import type { HomePublication } from "../helpers/home-publication.ts";
+import { startHomeWorld, type HomeWorld } from "../helpers/home-world.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
 
-let renderers: Renderers;
-let dir: string;
+let home: HomeWorld;
 let db: Db;
 let printer: StatusPrinter;
 let pub: HomePublication;
 let lines: string[];
 let ctx: HomeContext;
 
-beforeAll(async () => {
-  renderers = new Renderers(await workerBrowser());
-});
-afterAll(async () => {
-  await renderers?.close();
-});
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "littlepress-home-"));
-  db = openHomeDb(path.join(dir, "home.db"));
-  printer = await startStatusPrinter();
-  pub = await startHomePublication();
+  home = await startHomeWorld({ sendTimeoutMs: 1500 });
+  ({ db, printer, pub, lines, ctx } = home);
   allowOrigin(db, pub.origin, true); // the owner listed it as on the home network
-  lines = [];
-  ctx = { db, renderers, policy: () => homePolicy(db), log: (l) => lines.push(l), retries: 0, sendTimeoutMs: 1500 };
 });
-afterEach(async () => {
-  db.close();
-  await printer.close();
-  await pub.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => home.close());
 
 const kitchen = () => addPrinter(db, { name: "Kitchen", address: printer.url }, new Date()) as HomePrinterRow;
 const subscribe = (p: HomePrinterRow, hour = 7, zone = "Europe/Berlin") =>
