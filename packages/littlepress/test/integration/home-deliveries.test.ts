@@ -7,7 +7,8 @@
 // edition 0; paper out sends nothing and is tried again; a page sent with no
 // answer is unknown and never sent again; "Print now" prints at once.
 import sharp from "sharp";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PaperRenderer } from "../../scripts/preview/render.ts";
 import type { Db } from "../../scripts/home/home-db.ts";
 import { getSubscription, historyOf, historyPicture } from "../../scripts/home/home-jobs.ts";
 import type { HomeContext } from "../../scripts/home/home-send.ts";
@@ -16,7 +17,7 @@ import { allowOrigin } from "../../scripts/home/publications.ts";
 import { nextEdition } from "../../scripts/home/previews.ts";
 import { printNow, runAll } from "../../scripts/home/runs.ts";
 import { addSubscription, resubscribe } from "../../scripts/home/subscriptions.ts";
-import type { StatusPrinter } from "../helpers/escpos-status-printer.ts";
+import { startStatusPrinter, type StatusPrinter } from "../helpers/escpos-status-printer.ts";
 import type { HomePublication } from "../helpers/home-publication.ts";
 import { startHomeWorld, type HomeWorld } from "../helpers/home-world.ts";
 import { startPrintKeys, type FakePrintKeys } from "../helpers/print-keys.ts";
@@ -36,10 +37,17 @@ beforeEach(async () => {
 afterEach(() => home.close());
 
 const kitchen = () => addPrinter(db, { name: "Kitchen", address: printer.url }, new Date()) as HomePrinterRow;
+const subscription = (p: HomePrinterRow, hour = 7, zone = "Europe/Berlin") => ({
+  printerId: p.id,
+  base: new URL(pub.url),
+  name: "The Daily Hello",
+  hour,
+  zone,
+});
 const subscribe = (p: HomePrinterRow, hour = 7, zone = "Europe/Berlin") =>
   addSubscription(
     db,
-    { printerId: p.id, base: new URL(pub.url), name: "The Daily Hello", hour, zone, settings: [["name", "Ada"]] },
+    { ...subscription(p, hour, zone), settings: [["name", "Ada"]] },
     new Date("2026-11-28T00:00:00Z"),
   );
 const editions = () => pub.requests.filter((r) => r.startsWith("GET /hello/edition/"));
@@ -122,6 +130,29 @@ describe("deliveries", () => {
     expect(printer.stream.jobs).toHaveLength(1);
     expect(historyOf(db, sub.printer_id)[0]).toMatchObject({ outcome: "printed" });
     expect(getPrinter(db, sub.printer_id)).toMatchObject({ status: "no answer" });
+  });
+
+  it("reads meta.json once a run, and renders once the page two subscribers share", async () => {
+    const hallPrinter = await startStatusPrinter();
+    try {
+      const rendering = vi.spyOn(PaperRenderer.prototype, "renderHtml");
+      const hall = addPrinter(db, { name: "Hall", address: hallPrinter.url }, new Date()) as HomePrinterRow;
+      const [ada, adaToo] = [subscribe(kitchen()), subscribe(hall)];
+      const bob = addSubscription(db, { ...subscription(hall), settings: [["name", "Bob"]] }, new Date("2026-11-28"));
+      await runAll(ctx, new Date("2026-11-28T06:00:00Z"));
+      expect([printer.stream.jobs.length, hallPrinter.stream.jobs.length]).toEqual([1, 2]);
+      expect(pub.requests.filter((r) => r.startsWith("GET /hello/meta.json"))).toHaveLength(1);
+      expect(editions()).toHaveLength(3);
+      expect(rendering).toHaveBeenCalledTimes(2); // Ada's page once for both printers, and Bob's
+      rendering.mockRestore();
+      const picture = (id: string) =>
+        historyOf(db, getSubscription(db, id)!.printer_id).find((h) => h.subscription_id === id)!;
+      const [one, two] = [picture(ada.id), picture(adaToo.id)].map((h) => historyPicture(db, h.id));
+      expect(one).toEqual(two);
+      expect(historyPicture(db, picture(bob.id).id)).not.toEqual(one);
+    } finally {
+      await hallPrinter.close();
+    }
   });
 
   it("sends nothing while the paper is out, and prints once it is back", async () => {
