@@ -182,7 +182,8 @@ async function report(
   const cores = os.cpus().length;
   const atOnce = `${rendersAtOnce()} renders at once`;
   say(
-    `home print server, ${listPrinters(ctx.db).length} printers, ${subscriptions} subscriptions (${cores} cores, ${atOnce})`,
+    `home print server, ${listPrinters(ctx.db).length} printers, ${subscriptions} subscriptions ` +
+      `(${cores} cores, ${atOnce})`,
   );
   const chromium = `${idle.processes - 1} other processes ${mb(idle.rss - idle.node)}`;
   say(`idle: ${mb(idle.rss)} (PSS: Node ${mb(idle.node)}, ${chromium}); target < 250 MB`);

@@ -40,8 +40,8 @@ export interface HomeContext extends RenderSetting {
 }
 
 /**
- * What one run's prints share: its contexts and the pages rendered (renders.ts), and each publication's meta.json, read once a
- * run (deliveries.ts), so that 50 subscriptions to one publication ask for it once, not 50 times.
+ * What one run's prints share: its contexts and the pages rendered (renders.ts), and each publication's meta.json,
+ * read once a run (deliveries.ts), so that 50 subscriptions to one publication ask for it once, not 50 times.
  */
 export interface RunShared {
   renders: RunRenders;
