@@ -1,8 +1,8 @@
 // What an edition will look like on the paper, as the preview shows it: the
 // next delivery's edition/ (its delivery_count and local_delivery_time, the
 // subscription's settings), or a publication's sample/, asked through the
-// checked fetch and rendered as the printer prints it (one page at a time on
-// the server's Chromium), as a 1-bit PNG. Nothing is printed, and nothing is
+// checked fetch and rendered as the printer prints it (within the renders'
+// turns on the server's Chromium, renders.ts), as a 1-bit PNG. Nothing is printed, and nothing is
 // claimed or counted.
 import iconv from "iconv-lite";
 import { addDays } from "../../lib/model/dates.ts";
