@@ -26,6 +26,7 @@ import { ChromiumOnDemand } from "../home/chromium-on-demand.ts";
 import { homeApp } from "../home/page/home-app.ts";
 import { addPrinter, listPrinters, type HomePrinterRow } from "../home/printers.ts";
 import { allowOrigin, homePolicy } from "../home/publications.ts";
+import { rendersAtOnce } from "../home/renders.ts";
 import { runAll } from "../home/runs.ts";
 import { addSubscription } from "../home/subscriptions.ts";
 
@@ -175,17 +176,23 @@ async function report(
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   const after = treeFigures();
-  const printed = listPrinters(ctx.db)
-    .flatMap((p) => historyOf(ctx.db, p.id, 1000))
-    .filter((h) => h.outcome === "printed");
+  const history = listPrinters(ctx.db).flatMap((p) => historyOf(ctx.db, p.id, 1000));
+  const printed = history.filter((h) => h.outcome === "printed");
   const say = (line: string) => processOutput.stdout(`${line}\n`);
   const cores = os.cpus().length;
-  say(`home print server, ${listPrinters(ctx.db).length} printers, ${subscriptions} subscriptions (${cores} cores)`);
+  const atOnce = `${rendersAtOnce()} renders at once`;
+  say(
+    `home print server, ${listPrinters(ctx.db).length} printers, ${subscriptions} subscriptions ` +
+      `(${cores} cores, ${atOnce})`,
+  );
   const chromium = `${idle.processes - 1} other processes ${mb(idle.rss - idle.node)}`;
   say(`idle: ${mb(idle.rss)} (PSS: Node ${mb(idle.node)}, ${chromium}); target < 250 MB`);
   say(`07:00 run: ${seconds.toFixed(1)} s for ${printed.length} prints (${world.jobs()} received); target < 120 s`);
   const cpu = after.cpu - idle.cpu;
   say(`07:00 run: CPU ${cpu.toFixed(1)} s (${((cpu / seconds) * 100).toFixed(0)}% of one core), peak ${mb(peak)}`);
+  // Every print that did not print, and why: a run that printed 49 of 50 says which one, and what it came to.
+  for (const h of history.filter((h) => h.outcome !== "printed"))
+    say(`not printed: ${h.what}: ${h.outcome}: ${h.detail}`);
 }
 
 runTool("bench", import.meta.url, main);

@@ -16,6 +16,7 @@ import {
 } from "../../lib/model/delivery-record.ts";
 import { deliveryDueAt, type DueDelivery, type Subscription } from "../../lib/model/subscription.ts";
 import { fetchEdition, readPublication } from "../../lib/platform/printers/escpos-publication.ts";
+import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import { serviceLimits } from "../../lib/platform/printing/in-flight.ts";
 import { runJob, type JobRunner, type PrintJob } from "../../lib/platform/printing/print-job.ts";
 import { PRINT_TIMEOUT_MS } from "../../lib/model/run-budget.ts";
@@ -59,13 +60,22 @@ export async function askEdition(
 ): Promise<Asked> {
   const base = new URL(row.publication);
   const policy = ctx.policy();
-  const meta = await readPublication(base, policy);
+  const meta = await publicationOf(ctx, base, policy);
   if ("error" in meta) return { answer: { status: null, etag: null, error: meta.error }, name: row.name };
   const settings = JSON.parse(row.settings) as [string, string][];
   const parts = { localDeliveryTime: claimed.localDeliveryTime, deliveryCount: claimed.deliveryCount, settings };
   const reply = await fetchEdition(base, meta, parts, policy);
   if ("error" in reply) return { answer: { status: null, etag: null, error: reply.error }, name: meta.name };
   return { answer: { status: reply.status, etag: reply.etag }, html: reply.html, name: meta.name };
+}
+
+/** The publication's meta.json; read once a run, for all its subscriptions (a preview reads it afresh). */
+function publicationOf(ctx: HomeContext, base: URL, policy: PrintKeyPolicy): ReturnType<typeof readPublication> {
+  const read = ctx.run?.publications;
+  if (!read) return readPublication(base, policy);
+  let meta = read.get(base.href);
+  if (!meta) read.set(base.href, (meta = readPublication(base, policy)));
+  return meta;
 }
 
 /** The page a delivery prints, with what it needs to render: its publication's origin, and who it is from. */

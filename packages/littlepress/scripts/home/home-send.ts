@@ -8,25 +8,24 @@
 import { randomBytes } from "node:crypto";
 import { sealPrintKey } from "../../lib/model/print-key.ts";
 import type { PrintResult } from "../../lib/model/print-job.ts";
+import type { readPublication } from "../../lib/platform/printers/escpos-publication.ts";
 import { postToPrinter } from "../../lib/platform/printers/print-key-post.ts";
 import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import type { Page } from "../../lib/platform/printing/print-job.ts";
 import { encodeJob } from "../../lib/model/escpos-raster.ts";
 import { sendJob } from "../../lib/platform/printers/escpos-send.ts";
-import { renderDots, type Renderers } from "../print/escpos-print.ts";
-import { dotsToPng } from "../preview/print-image.ts";
 import { RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 import type { Db } from "./home-db.ts";
-import { ChromiumOnDemand } from "./chromium-on-demand.ts";
-import { escposStatus } from "./printer-status.ts";
+import { escposStatus, holdsPrints, type StatusOptions } from "./printer-status.ts";
 import { destinationOf, recordStatus, type HomePrinterRow } from "./printers.ts";
+import { rendered, RunRenders, type RenderSetting } from "./renders.ts";
 
 /** What every print of the server is given. */
-export interface HomeContext {
+export interface HomeContext extends RenderSetting {
   db: Db;
-  /** The renderers, or Chromium started when a page is to be rendered (the server's). */
-  renderers: Renderers | ChromiumOnDemand;
+  /** During a run (runs.ts's runAll): what its prints share. */
+  run?: RunShared;
   /** The household's allow-list as it stands (publications.ts's homePolicy). */
   policy(): PrintKeyPolicy;
   /** One line per print. */
@@ -36,7 +35,20 @@ export interface HomeContext {
   retryWaitMs?: number;
   /** Each ESC/POS try's limit (default: escpos-send.ts's, by the job's size). */
   sendTimeoutMs?: number;
+  /** How ESC/POS printers are asked for their status (printer-status.ts's defaults). */
+  status?: StatusOptions;
 }
+
+/**
+ * What one run's prints share: its contexts and the pages rendered (renders.ts), and each publication's meta.json,
+ * read once a run (deliveries.ts), so that 50 subscriptions to one publication ask for it once, not 50 times.
+ */
+export interface RunShared {
+  renders: RunRenders;
+  publications: Map<string, ReturnType<typeof readPublication>>;
+}
+
+export const newRunShared = (): RunShared => ({ renders: new RunRenders(), publications: new Map() });
 
 /** What a send came to: the printer's answer, in the lifecycle's words, and the 1-bit picture sent. */
 export interface Sent {
@@ -44,25 +56,6 @@ export interface Sent {
   picture: Buffer | null;
   /** Why it was not sent, when the printer said so (its paper out). */
   detail?: string;
-}
-
-/**
- * The printers' jobs run side by side, and their renders take turns here (one page in Chromium at a time, which
- * bounds the memory a run takes on a small machine); only their sends overlap.
- */
-const turns = new WeakMap<object, Promise<unknown>>();
-export function rendered(
-  renderers: Renderers | ChromiumOnDemand,
-  width: number,
-  page: Page & { origin: string },
-  header: PrintHeader,
-) {
-  const draw = (r: Renderers) => renderDots(r, width, { html: htmlOf(page), origin: page.origin }, header);
-  const mine = (turns.get(renderers) ?? Promise.resolve())
-    .catch(() => undefined)
-    .then(() => (renderers instanceof ChromiumOnDemand ? renderers.use(draw) : draw(renderers)));
-  turns.set(renderers, mine);
-  return mine;
 }
 
 /** The print key is sealed for postToPrinter under a key that lives only as long as this process. */
@@ -85,8 +78,6 @@ export async function sendPage(
   }
 }
 
-const htmlOf = (page: Page) => new TextDecoder().decode(page.bytes);
-
 async function sendEscPos(
   ctx: HomeContext,
   printer: HomePrinterRow,
@@ -94,18 +85,16 @@ async function sendEscPos(
   header: PrintHeader,
 ): Promise<Sent> {
   const to = destinationOf(printer);
-  const status = await escposStatus(to);
+  const status = await escposStatus(to, ctx.status);
   recordStatus(ctx.db, printer.id, status.state, new Date());
-  if (status.state !== "online" && status.state !== "paper near end" && status.state !== "not asked")
-    return { result: "offline", picture: null, detail: `${status.state}: ${status.detail}` };
-  const { dots } = await rendered(ctx.renderers, printer.width, page, header);
+  if (holdsPrints(status)) return { result: "offline", picture: null, detail: `${status.state}: ${status.detail}` };
+  const { dots, picture } = await rendered(ctx, printer.width, page, header);
   const job = encodeJob(dots, { cut: printer.cut === 1 });
   const report = await sendJob(to, job, {
     retries: ctx.retries ?? 1,
     retryWaitMs: ctx.retryWaitMs ?? 2000,
     ...(ctx.sendTimeoutMs ? { timeoutMs: ctx.sendTimeoutMs } : {}),
   });
-  const picture = await dotsToPng(dots);
   if (report.ok) return { result: "sent", picture };
   if (report.off) return { result: "offline", picture, detail: `offline: ${report.error ?? "not reachable"}` };
   if (report.unknown) return { result: { unknown: report.error ?? "no answer" }, picture };
@@ -119,8 +108,7 @@ async function sendToKey(
   header: PrintHeader,
   boundMs: number,
 ): Promise<Sent> {
-  const { dots } = await rendered(ctx.renderers, 384, page, header);
-  const picture = await dotsToPng(dots);
+  const { picture } = await rendered(ctx, 384, page, header);
   const sealed = sealPrintKey(new URL(printer.address), SEAL_KEY);
   const options = { sealKey: SEAL_KEY, printKeys: ctx.policy(), timeoutMs: boundMs };
   const result = await postToPrinter(options, { printKey: sealed }, page, header.from);

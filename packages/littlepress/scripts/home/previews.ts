@@ -1,8 +1,8 @@
 // What an edition will look like on the paper, as the preview shows it: the
 // next delivery's edition/ (its delivery_count and local_delivery_time, the
 // subscription's settings), or a publication's sample/, asked through the
-// checked fetch and rendered as the printer prints it (one page at a time on
-// the server's Chromium), as a 1-bit PNG. Nothing is printed, and nothing is
+// checked fetch and rendered as the printer prints it (within the renders'
+// turns on the server's Chromium, renders.ts), as a 1-bit PNG. Nothing is printed, and nothing is
 // claimed or counted.
 import iconv from "iconv-lite";
 import { addDays } from "../../lib/model/dates.ts";
@@ -10,11 +10,11 @@ import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { localDeliveryTime } from "../../lib/model/delivery-time.ts";
 import { todayIn } from "../../lib/model/time-zones.ts";
 import { askPrintKey } from "../../lib/platform/printers/print-key-client.ts";
-import { dotsToPng } from "../preview/print-image.ts";
 import { RenderError } from "../preview/render.ts";
 import { askEdition } from "./deliveries.ts";
 import type { SubscriptionRow } from "./home-jobs.ts";
-import { rendered, type HomeContext } from "./home-send.ts";
+import type { HomeContext } from "./home-send.ts";
+import { rendered } from "./renders.ts";
 
 /** A picture, or why there is none, in words. */
 export type Preview = { png: Buffer; said: string } | { said: string };
@@ -55,8 +55,7 @@ async function picture(
 ): Promise<Preview> {
   const page = { bytes: new TextEncoder().encode(html), type: "text/html; charset=utf-8", from: header.from, origin };
   try {
-    const { dots } = await rendered(ctx.renderers, width, page, header);
-    return { png: await dotsToPng(dots), said };
+    return { png: (await rendered(ctx, width, page, header)).picture, said };
   } catch (error) {
     if (error instanceof RenderError) return { said: `${said}: the page ${error.message}` };
     throw error;

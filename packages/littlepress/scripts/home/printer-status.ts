@@ -1,19 +1,46 @@
-// Asking a printer how it is. An ESC/POS printer on the network answers the
-// real-time status request DLE EOT n (10 04 n) with one byte each, as Epson's
-// ESC/POS reference documents it: bits 1 and 4 are always 1, bits 0 and 7
-// always 0 (so a reply that is not such a byte is not a status); n=1 printer
-// status, bit 3 offline; n=2 offline cause, bit 2 cover open, bit 5 stopped by
-// paper end, bit 6 error; n=4 roll paper sensor, bits 2-3 near end, bits 5-6
-// paper end. A Little Printer is asked through sirius: GET its print key with
-// Accept: application/json answers {"status": "online" | "offline"}.
+// Asking a printer how it is. An ESC/POS printer answers the real-time status
+// request DLE EOT n (10 04 n) with one byte each, as Epson's ESC/POS reference
+// documents it: bits 1 and 4 are always 1, bits 0 and 7 always 0 (so a reply
+// that is not such a byte is not a status); n=1 printer status, bit 3 offline;
+// n=2 offline cause, bit 2 cover open, bit 5 stopped by paper end, bit 6
+// error; n=4 roll paper sensor, bits 2-3 near end, bits 5-6 paper end. It is
+// asked on a connection of its own over tcp://, or through its device file
+// (device-status.ts); a CUPS queue is asked for its state (cups-status.ts). A
+// Little Printer is asked through sirius: GET its print key with Accept:
+// application/json answers {"status": "online" | "offline"}.
+//
+// A status that did not come back in time (a printer that does not answer DLE
+// EOT, or a machine so busy that the answer was read after the time limit) is
+// "no answer": it holds nothing back, and the print's own send tells whether
+// the printer took the page. Only what the printer said (paper out, cover
+// open, offline, an error) or a connection refused holds a print back: one
+// 07:00 run printed 49 of 50 when a status read, on a loaded machine, took
+// longer than its 3 s and the page waited 15 minutes for nothing.
 import { connect } from "node:net";
 import type { Destination } from "../../lib/platform/printers/escpos-send.ts";
+import { cupsStatus } from "./cups-status.ts";
+import { deviceStatus } from "./device-status.ts";
 import { askPrintKey, type PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 
-/** What a printer said of itself: "online", "paper out", "cover open", "offline", "error" or "not asked". */
+/** What a printer said of itself ("no answer": it said nothing in time; "not asked": there is no way to ask). */
 export interface PrinterState {
-  state: "online" | "paper out" | "paper near end" | "cover open" | "offline" | "error" | "not asked";
+  state: "online" | "paper out" | "paper near end" | "cover open" | "offline" | "error" | "no answer" | "not asked";
   detail: string;
+}
+
+/** Whether a print waits for the printer (it said it cannot print, or refused the connection). */
+export const holdsPrints = (status: PrinterState) =>
+  status.state === "paper out" ||
+  status.state === "cover open" ||
+  status.state === "offline" ||
+  status.state === "error";
+
+/** How a printer is asked. */
+export interface StatusOptions {
+  /** How long its answer may take (default STATUS_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** CUPS's lpstat (default: `lpstat` on the PATH). */
+  lpstat?: string;
 }
 
 export const STATUS_TIMEOUT_MS = 3_000;
@@ -23,10 +50,11 @@ export const DLE_EOT_QUERY = Uint8Array.of(0x10, 0x04, 1, 0x10, 0x04, 2, 0x10, 0
 
 const isStatusByte = (b: number) => (b & 0x93) === 0x12;
 
+export const noAnswer = (why: string): PrinterState => ({ state: "no answer", detail: why });
+
 /** The three status bytes read as one state. */
 export function readStatusBytes(printer: number, cause: number, paper: number): PrinterState {
-  if (![printer, cause, paper].every(isStatusByte))
-    return { state: "error", detail: "the printer's answer to DLE EOT is not an ESC/POS status" };
+  if (![printer, cause, paper].every(isStatusByte)) return noAnswer("its answer to DLE EOT is not an ESC/POS status");
   if (cause & 0x04) return { state: "cover open", detail: "the cover is open" };
   if ((paper & 0x60) === 0x60 || cause & 0x20) return { state: "paper out", detail: "out of paper" };
   if (cause & 0x40) return { state: "error", detail: "the printer reports an error (DLE EOT 2, bit 6)" };
@@ -35,13 +63,19 @@ export function readStatusBytes(printer: number, cause: number, paper: number): 
   return { state: "online", detail: "ready" };
 }
 
-/** Asks an ESC/POS printer with DLE EOT; only a tcp:// printer answers here (a device file or CUPS is not asked). */
-export function escposStatus(to: Destination, timeoutMs = STATUS_TIMEOUT_MS): Promise<PrinterState> {
-  if (to.kind !== "tcp")
-    return Promise.resolve({ state: "not asked", detail: "only a tcp:// printer is asked for its status" });
+/** Asks an ESC/POS printer: DLE EOT over tcp:// or through its device file, or CUPS for its queue's state. */
+export function escposStatus(to: Destination, options: StatusOptions = {}): Promise<PrinterState> {
+  const timeoutMs = options.timeoutMs ?? STATUS_TIMEOUT_MS;
+  if (to.kind === "device") return deviceStatus(to.path, timeoutMs);
+  if (to.kind === "cups") return cupsStatus(to.queue, timeoutMs, options.lpstat);
+  return tcpStatus(to.host, to.port, timeoutMs);
+}
+
+/** DLE EOT on a connection of its own. */
+function tcpStatus(host: string, port: number, timeoutMs: number): Promise<PrinterState> {
   return new Promise((resolve) => {
     const got: number[] = [];
-    const socket = connect({ host: to.host, port: to.port });
+    const socket = connect({ host, port });
     const done = (state: PrinterState) => {
       socket.destroy();
       resolve(state);
@@ -49,8 +83,8 @@ export function escposStatus(to: Destination, timeoutMs = STATUS_TIMEOUT_MS): Pr
     socket.setTimeout(timeoutMs, () =>
       done(
         got.length || socket.readyState === "open"
-          ? { state: "error", detail: `it answered ${got.length} of 3 status bytes in ${timeoutMs} ms` }
-          : { state: "offline", detail: `no connection within ${timeoutMs} ms` },
+          ? noAnswer(`it answered ${got.length} of 3 status bytes in ${timeoutMs} ms`)
+          : noAnswer(`no connection within ${timeoutMs} ms`),
       ),
     );
     socket.on("connect", () => socket.write(DLE_EOT_QUERY));
@@ -61,7 +95,7 @@ export function escposStatus(to: Destination, timeoutMs = STATUS_TIMEOUT_MS): Pr
     socket.on("error", (error: NodeJS.ErrnoException) =>
       done({ state: "offline", detail: `not reachable (${error.code ?? error.message})` }),
     );
-    socket.on("close", () => done({ state: "error", detail: "it closed the connection without a status" }));
+    socket.on("close", () => done(noAnswer("it closed the connection without a status")));
   });
 }
 

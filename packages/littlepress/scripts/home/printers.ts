@@ -10,7 +10,7 @@ import { shownText } from "../../lib/model/printer-name.ts";
 import { parseDestination, type Destination } from "../../lib/platform/printers/escpos-send.ts";
 import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import type { Db } from "./home-db.ts";
-import { escposStatus, keyStatus, type PrinterState } from "./printer-status.ts";
+import { escposStatus, keyStatus, type PrinterState, type StatusOptions } from "./printer-status.ts";
 
 /** One printer of the household. */
 export interface HomePrinterRow {
@@ -110,11 +110,12 @@ export async function askStatus(
   printer: HomePrinterRow,
   policy: PrintKeyPolicy,
   at: Date,
+  options?: StatusOptions,
 ): Promise<PrinterState> {
   const state =
     printer.kind === "key"
       ? await keyStatus(new URL(printer.address), policy)
-      : await escposStatus(destinationOf(printer));
+      : await escposStatus(destinationOf(printer), options);
   recordStatus(db, printer.id, state.state, at);
   return state;
 }

@@ -20,12 +20,17 @@ import {
   subscriptionsOf,
   type SubscriptionRow,
 } from "./home-jobs.ts";
-import { sendPage, type HomeContext, type Sent } from "./home-send.ts";
+import { newRunShared, sendPage, type HomeContext, type Sent } from "./home-send.ts";
 import { askStatus, listPrinters, type HomePrinterRow } from "./printers.ts";
 
-/** One run at `at`: each printer's subscriptions in turn, the printers at once. */
+/** One run at `at`: each printer's subscriptions in turn, the printers at once, sharing what they read and render. */
 export async function runAll(ctx: HomeContext, at: Date): Promise<void> {
-  await Promise.all(listPrinters(ctx.db).map((printer) => runPrinter(ctx, printer, at)));
+  const run = { ...ctx, run: newRunShared() };
+  try {
+    await Promise.all(listPrinters(ctx.db).map((printer) => runPrinter(run, printer, at)));
+  } finally {
+    await run.run.renders.close();
+  }
 }
 
 /** A printer's status is asked again by a run once it is this old (DLE EOT, or a GET to sirius). */
@@ -33,7 +38,7 @@ export const STATUS_EVERY_MS = 5 * 60_000;
 
 async function runPrinter(ctx: HomeContext, printer: HomePrinterRow, at: Date): Promise<void> {
   if (!printer.status_at || at.getTime() - Date.parse(printer.status_at) >= STATUS_EVERY_MS)
-    await askStatus(ctx.db, printer, ctx.policy(), at).catch(() => undefined); // said in the status itself
+    await askStatus(ctx.db, printer, ctx.policy(), at, ctx.status).catch(() => undefined); // said in the status
   for (const row of subscriptionsOf(ctx.db, printer.id)) {
     try {
       if (!row.ended) await deliver(ctx, printer, row, at);

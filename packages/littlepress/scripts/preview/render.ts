@@ -184,7 +184,10 @@ export class PaperRenderer {
         this.timeoutMs,
         `could not be captured in ${seconds(this.timeoutMs)}`,
       );
-      if (await this.memory.check()) throw new RenderError("over its memory"); // said in the catch below
+      // Every render watches all of the browser's renderers (memory-ceiling.ts): one past the ceiling may be
+      // another page's, rendered at the same time (the home print server renders two at once). Only this
+      // page's own renderer gone says that this page was stopped.
+      if ((await this.memory.check()) && !(await answers(page))) throw new RenderError("over its memory"); // said below
       return { ...render, blocked: [...new Set(this.blocked)], relative: [...new Set(this.relative)] };
     } catch (error) {
       await this.closePage(); // a page that hung is not reused
@@ -269,6 +272,15 @@ export class PaperRenderer {
       else this.blocked.push(url);
     } else if (!url.startsWith("data:") && !url.startsWith("blob:")) this.blocked.push(url);
   }
+}
+
+/** Whether the page's renderer still runs scripts: false once it was killed (or hangs past 2 s). */
+async function answers(page: Page): Promise<boolean> {
+  return bounded(
+    page.evaluate(() => true),
+    2000,
+    "",
+  ).catch(() => false);
 }
 
 /** Whether `request` is the page's own load (not a frame's, not a worker's). */

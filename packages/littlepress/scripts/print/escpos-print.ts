@@ -40,13 +40,18 @@ export class Renderers {
   ) {}
 
   async render(width: number, page: PrintablePage, header: PrintHeader): Promise<Render> {
-    // No site: each page loads its own publication's images, styles and fonts (render.ts).
-    const renderer = await PaperRenderer.open(this.browser, undefined, this.timeoutMs, width, this.memoryMiB);
+    const renderer = await this.open(width);
     try {
-      return await renderer.renderHtml(page.html, header, page.origin ? { origin: page.origin } : {});
+      return await renderPrintable(renderer, page, header);
     } finally {
       await renderer.close();
     }
+  }
+
+  /** A renderer of its own (a browser context), for a caller that renders several pages of one publication in it. */
+  open(width: number): Promise<PaperRenderer> {
+    // No site: each page loads its own publication's images, styles and fonts (render.ts).
+    return PaperRenderer.open(this.browser, undefined, this.timeoutMs, width, this.memoryMiB);
   }
 
   /** Nothing is kept between renders: here for the callers that close what they open. */
@@ -74,9 +79,18 @@ export interface PrintablePage {
   origin?: URL | string;
 }
 
+/** `page` rendered in `renderer` under sirius's header, loading only what its origin allows. */
+export const renderPrintable = (renderer: PaperRenderer, page: PrintablePage, header: PrintHeader) =>
+  renderer.renderHtml(page.html, header, page.origin ? { origin: page.origin } : {});
+
+/** Whatever renders pages at a width: Renderers (a context a page), or a run's contexts (home/renders.ts). */
+export interface PageRenderers {
+  render(width: number, page: PrintablePage, header: PrintHeader): Promise<Render>;
+}
+
 /** The dots of `page` as the printer prints them, under sirius's header, and the page's full length in px. */
 export async function renderDots(
-  renderers: Renderers,
+  renderers: PageRenderers,
   width: number,
   page: PrintablePage,
   header: PrintHeader,

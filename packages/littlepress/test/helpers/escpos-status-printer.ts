@@ -19,6 +19,11 @@ export interface StatusPrinter {
   coverOpen: boolean;
   /** Job connections: read the job and never close (a printer whose answer is lost: the sender cannot tell). */
   hold: boolean;
+  /**
+   * How long each status answer waits (default 0): past the server's limit, a printer that answers DLE EOT late (or
+   * a machine too busy to read the answer in time).
+   */
+  statusDelayMs: number;
   /** Status queries answered. */
   queries: number;
   /** Job bytes read, over all connections. */
@@ -51,7 +56,9 @@ function serve(printer: StatusPrinter, socket: Socket): void {
     pending.push(...chunk);
     while (pending.length >= 3 && pending[0] === 0x10 && pending[1] === 0x04) {
       printer.queries++;
-      socket.write(Uint8Array.of(statusByte(printer, pending[2]!)));
+      const answer = Uint8Array.of(statusByte(printer, pending[2]!));
+      if (printer.statusDelayMs) setTimeout(() => socket.writable && socket.write(answer), printer.statusDelayMs);
+      else socket.write(answer);
       pending = pending.slice(3);
     }
   });
@@ -81,6 +88,7 @@ export async function startStatusPrinter(): Promise<StatusPrinter> {
     paperOut: false,
     coverOpen: false,
     hold: false,
+    statusDelayMs: 0,
     queries: 0,
     bytes: 0,
     close: () =>

@@ -3,55 +3,30 @@
 // see its sample, fill its form with an invalid answer and see the
 // publication's error beside the field, subscribe, see the next edition,
 // print now, and see the history with the picture sent.
-import { createAdaptorServer } from "@hono/node-server";
-import { mkdtemp, rm } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { Renderers } from "../../scripts/print/escpos-print.ts";
-import { openHomeDb, type Db } from "../../scripts/home/home-db.ts";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import type { Db } from "../../scripts/home/home-db.ts";
 import { setupCode } from "../../scripts/home/page/auth.ts";
-import { homeApp } from "../../scripts/home/page/home-app.ts";
-import { homePolicy } from "../../scripts/home/publications.ts";
 import { workerBrowser } from "../helpers/browser.ts";
-import { startStatusPrinter, type StatusPrinter } from "../helpers/escpos-status-printer.ts";
-import { startHomePublication, type HomePublication } from "../helpers/home-publication.ts";
+import type { StatusPrinter } from "../helpers/escpos-status-printer.ts";
+import type { HomePublication } from "../helpers/home-publication.ts";
+import { startHomeSite, type HomeSite } from "../helpers/home-world.ts";
 
-let renderers: Renderers;
+let home: HomeSite;
 let context: BrowserContext;
-let dir: string;
 let db: Db;
 let printer: StatusPrinter;
 let pub: HomePublication;
-let server: Server;
 let base: string;
 
-beforeAll(async () => {
-  renderers = new Renderers(await workerBrowser());
-});
-afterAll(async () => {
-  await renderers?.close();
-});
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "littlepress-home-"));
-  db = openHomeDb(path.join(dir, "home.db"));
-  [printer, pub] = await Promise.all([startStatusPrinter(), startHomePublication()]);
-  const ctx = { db, renderers, policy: () => homePolicy(db), log: () => undefined, retries: 0 };
-  server = createAdaptorServer({ fetch: homeApp({ ctx }).fetch }) as Server;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  home = await startHomeSite();
+  ({ db, printer, pub, base } = home);
   context = await (await workerBrowser()).newContext();
 });
 afterEach(async () => {
   await context.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  db.close();
-  await Promise.all([printer.close(), pub.close()]);
-  await rm(dir, { recursive: true, force: true });
+  await home.close();
 });
 
 it("takes an owner from the first visit to a printed edition, in Chromium", async () => {

@@ -4,59 +4,28 @@
 // answer (the publication's own error beside the field), subscribe, print now,
 // see the history with the 1-bit picture. Every POST needs the CSRF token;
 // a Host name that is not this machine's is refused.
-import { createAdaptorServer } from "@hono/node-server";
-import { mkdtemp, rm } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { Renderers } from "../../scripts/print/escpos-print.ts";
-import { openHomeDb, type Db } from "../../scripts/home/home-db.ts";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import type { Db } from "../../scripts/home/home-db.ts";
 import { historyOf } from "../../scripts/home/home-jobs.ts";
-import { homePolicy } from "../../scripts/home/publications.ts";
 import { newPairingCode, setupCode, usePairingCode } from "../../scripts/home/page/auth.ts";
-import { homeApp } from "../../scripts/home/page/home-app.ts";
 import { listPrinters } from "../../scripts/home/printers.ts";
-import { workerBrowser } from "../helpers/browser.ts";
-import { startStatusPrinter, type StatusPrinter } from "../helpers/escpos-status-printer.ts";
+import type { StatusPrinter } from "../helpers/escpos-status-printer.ts";
 import { rawOnce } from "../helpers/raw-http.ts";
-import { startHomePublication, type HomePublication } from "../helpers/home-publication.ts";
+import type { HomePublication } from "../helpers/home-publication.ts";
+import { startHomeSite, type HomeSite } from "../helpers/home-world.ts";
 
-let renderers: Renderers;
-let dir: string;
+let home: HomeSite;
 let db: Db;
 let printer: StatusPrinter;
 let pub: HomePublication;
-let server: Server;
 let base: string;
 let lines: string[];
 
-beforeAll(async () => {
-  renderers = new Renderers(await workerBrowser());
-});
-afterAll(async () => {
-  await renderers?.close();
-});
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "littlepress-home-"));
-  db = openHomeDb(path.join(dir, "home.db"));
-  printer = await startStatusPrinter();
-  pub = await startHomePublication();
-  lines = [];
-  const ctx = { db, renderers, policy: () => homePolicy(db), log: (l: string) => lines.push(l), retries: 0 };
-  server = createAdaptorServer({ fetch: homeApp({ ctx }).fetch }) as Server;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  home = await startHomeSite();
+  ({ db, printer, pub, base, lines } = home);
 });
-afterEach(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  db.close();
-  await printer.close();
-  await pub.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => home.close());
 
 /** A browser: its cookies, and the CSRF token of the last page it read. */
 function browser() {

@@ -108,14 +108,14 @@ describe("status", () => {
     expect(printer.queries).toBe(9);
     const gone = to();
     await printer.close();
-    expect(await escposStatus(gone, 500)).toMatchObject({ state: "offline" });
+    expect(await escposStatus(gone, { timeoutMs: 500 })).toMatchObject({ state: "offline" });
   });
 
   it("knows the fixed bits: a byte that is no status is said to be none", () => {
     expect(statusByte({ paperOut: false, coverOpen: false }, 1)).toBe(0x12);
     expect(readStatusBytes(0x12, 0x12, 0x12).state).toBe("online");
     expect(readStatusBytes(0x12, 0x12, 0x1e).state).toBe("paper near end");
-    expect(readStatusBytes(0x41, 0x12, 0x12).state).toBe("error");
+    expect(readStatusBytes(0x41, 0x12, 0x12).state).toBe("no answer");
   });
 
   it("asks sirius for a Little Printer, GET with Accept: application/json", async () => {

@@ -83,6 +83,29 @@ describe("a page that allocates without end", () => {
   );
 });
 
+describe("two pages rendered at once, one of them allocating without end", () => {
+  it(
+    "fails the greedy one and renders the other (every render watches all the renderers)",
+    async () => {
+      const open = () => PaperRenderer.open(browser, undefined, 20_000, undefined, CEILING_MIB);
+      const [greedy, ordinary] = [await open(), await open()];
+      try {
+        // Busy for 3 s while it loads, so that the greedy page is stopped while this one is watched.
+        const slow = `<p>An ordinary edition.</p><script>const t = Date.now(); while (Date.now() - t < 3000);</script>`;
+        const [a, b] = await Promise.allSettled([greedy.renderHtml(TYPED, header), ordinary.renderHtml(slow, header)]);
+        expect(a).toMatchObject({
+          status: "rejected",
+          reason: { message: `used more than ${CEILING_MIB} MiB of memory` },
+        });
+        expect(b).toMatchObject({ status: "fulfilled" });
+      } finally {
+        await Promise.all([greedy.close(), ordinary.close()]);
+      }
+    },
+    TIMEOUT,
+  );
+});
+
 describe("littlepress print, given a page that allocates without end", () => {
   let site: Server;
   const dir = mkdtempSync(path.join(tmpdir(), "littlepress-greedy-"));

@@ -113,7 +113,7 @@ function printerRoutes(app: Hono<HomeEnv>, o: HomeAppOptions, csrf: (c: Context<
     if (action === "remove") removePrinter(db, p.id);
     if (action === "test")
       await printSlip(o.ctx, p, "test print", [`Test print: ${p.name}`, now().toUTCString()], now());
-    if (action === "status") await askStatus(db, p, o.ctx.policy(), now());
+    if (action === "status") await askStatus(db, p, o.ctx.policy(), now(), o.ctx.status);
     const problem = action === "rename" ? renamePrinter(db, p.id, c.get("form").name ?? "") : undefined;
     if (problem) return c.html(homePage(csrf(c), listPrinters(db), problem), 400);
     return c.redirect(action === "test" ? `/printers/${p.id}` : "/", 303);
