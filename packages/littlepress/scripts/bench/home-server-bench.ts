@@ -26,7 +26,7 @@ import { ChromiumOnDemand } from "../home/chromium-on-demand.ts";
 import { homeApp } from "../home/page/home-app.ts";
 import { addPrinter, listPrinters, type HomePrinterRow } from "../home/printers.ts";
 import { allowOrigin, homePolicy } from "../home/publications.ts";
-import { rendersAtOnce } from "../home/renders.ts";
+import { rendersAtOnce } from "../preview/render.ts";
 import { runAll } from "../home/runs.ts";
 import { addSubscription } from "../home/subscriptions.ts";
 

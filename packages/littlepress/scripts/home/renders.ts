@@ -24,7 +24,7 @@
 // for the run is the 1-bit PNG (tens of kB a page, not a byte a dot), which
 // gives its dots back exactly (print-image.ts's pngDots).
 import { createHash } from "node:crypto";
-import { availableParallelism } from "node:os";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { Dots } from "../../lib/model/bilevel.ts";
 import type { Page } from "../../lib/platform/printing/print-job.ts";
 import {
@@ -34,16 +34,10 @@ import {
   type PrintablePage,
   type Renderers,
 } from "../print/escpos-print.ts";
-import type { PaperRenderer, Render } from "../preview/render.ts";
+import { rendersAtOnce, type PaperRenderer, type Render } from "../preview/render.ts";
 import { dotsToPng, pngDots } from "../preview/print-image.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 import { ChromiumOnDemand } from "./chromium-on-demand.ts";
-
-/** The most renders at once on any machine. */
-export const MAX_AT_ONCE = 4;
-
-/** Renders at once on a machine with `cores` cores: one a core, at most MAX_AT_ONCE. */
-export const rendersAtOnce = (cores = availableParallelism()) => Math.max(1, Math.min(cores, MAX_AT_ONCE));
 
 /** A page rendered: its dots as the printer prints them, and the same as a 1-bit PNG (the history's picture). */
 export interface Drawn {
@@ -51,28 +45,8 @@ export interface Drawn {
   picture: Buffer;
 }
 
-/** Waits its turn among at most `size` at once. */
-class Turns {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(readonly size: number) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((go) => this.waiting.push(go));
-    else this.running++;
-    try {
-      return await work();
-    } finally {
-      // The turn passes straight to the next in line, or is given back.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
-
 /** One set of turns per renderers (the server has one), sized by its first caller. */
-const turnsOf = new WeakMap<object, Turns>();
+const turnsOf = new WeakMap<object, LimitFunction>();
 
 export interface RenderSetting {
   renderers: Renderers | ChromiumOnDemand;
@@ -108,13 +82,11 @@ export function rendered(
 async function drawn(setting: RenderSetting, width: number, page: Page & { origin: string }, header: PrintHeader) {
   const { renderers } = setting;
   let turns = turnsOf.get(renderers);
-  if (!turns) turnsOf.set(renderers, (turns = new Turns(setting.rendersAtOnce ?? rendersAtOnce())));
+  if (!turns) turnsOf.set(renderers, (turns = pLimit(setting.rendersAtOnce ?? rendersAtOnce())));
   const html = new TextDecoder().decode(page.bytes);
   const run = setting.run?.renders;
   const draw = (r: Renderers) => renderDots(run?.contexts(r) ?? r, width, { html, origin: page.origin }, header);
-  const { dots } = await turns.run(() =>
-    renderers instanceof ChromiumOnDemand ? renderers.use(draw) : draw(renderers),
-  );
+  const { dots } = await turns(() => (renderers instanceof ChromiumOnDemand ? renderers.use(draw) : draw(renderers)));
   return { dots, picture: await dotsToPng(dots) };
 }
 

@@ -4,7 +4,6 @@
 // editions' order. Renders take turns, one PhantomJS a core, while later
 // editions are fetched and started ahead of the one whose rows are written.
 import { createHash } from "node:crypto";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import pLimit, { type LimitFunction } from "p-limit";
 import { plural } from "../../lib/model/words.ts";
@@ -13,7 +12,7 @@ import { copyIntoSite, writePublicationPreview, type Rendered, type VariantSheet
 import type { PhantomRenderer, PhantomRender } from "./phantom.ts";
 import { printImage } from "./print-image.ts";
 import { lacksOf } from "./qtwebkit.ts";
-import { MAX_HEIGHT, RenderError } from "./render.ts";
+import { MAX_HEIGHT, RenderError, rendersAtOnce } from "./render.ts";
 import { subscriberSettings, type Settings } from "./settings.ts";
 import { siriusPage } from "./sirius-page.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
@@ -71,8 +70,8 @@ export interface RunState {
   turns: LimitFunction;
 }
 
-/** Renders at once: one PhantomJS a core, as each one keeps a core busy for most of its second. */
-const RENDERS_AT_ONCE = Math.max(1, availableParallelism());
+/** Renders at once: one PhantomJS a core (rendersAtOnce). */
+const RENDERS_AT_ONCE = rendersAtOnce();
 /** Editions fetched and started ahead of the one whose rows are written (the rows keep the editions' order). */
 const EDITIONS_AHEAD = 2 * RENDERS_AT_ONCE;
 
@@ -96,16 +95,18 @@ export async function previewPublication(
   const some = settings.length > 1 ? `, ${plural(settings.length, "setting")}` : "";
   const collected: Collected = { rendered: [], sheets: [], distinct: new Set(), variants: 0 };
   // Later editions are fetched and rendered while an earlier one's rows are written, in turns (RunState).
-  const started: Promise<EditionPages>[] = [];
+  const started = new Map<number, Promise<EditionPages>>();
   const start = (i: number) => {
-    const pages = (started[i] ??= editionPages(renderer, base, target, target.keys[i]!, settings, o, result));
+    if (started.has(i)) return;
+    const pages = editionPages(renderer, base, target, target.keys[i]!, settings, o, result);
     pages.catch(() => undefined); // awaited in its turn; not an unhandled rejection if an earlier one throws first
+    started.set(i, pages);
   };
   for (const [i, key] of target.keys.entries()) {
     for (let j = i; j < Math.min(i + EDITIONS_AHEAD, target.keys.length); j++) start(j);
     o.progress(`${target.slug} ${i + 1}/${target.keys.length} (edition ${key}${some})`);
-    const edition = await started[i]!;
-    delete started[i];
+    const edition = await started.get(i)!;
+    started.delete(i);
     await collectEdition(edition, target, o, result, collected);
   }
   result.variants += collected.variants;

@@ -20,6 +20,7 @@
 // as it would on sirius, and with every request refused a script can reach
 // nothing; it can only spend time, which is bounded, and memory, which is
 // bounded too (memory-ceiling.ts): past its ceiling the page is stopped.
+import { availableParallelism } from "node:os";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -34,6 +35,15 @@ import { AssetLoader, type AssetReply, type RenderOptions, type SiteFiles } from
 import { firstLine } from "./errors.ts";
 import { MemoryCeiling, PAGE_MEMORY_MIB } from "./memory-ceiling.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
+
+/** The most renders at once on any machine: past it a run is bounded by other things, and holds more renderers. */
+export const MAX_AT_ONCE = 4;
+
+/**
+ * Renders at once on a machine with `cores` cores: one a core (a render keeps a core busy; more only take turns
+ * on the cores, each holding a renderer's memory the while), at most MAX_AT_ONCE.
+ */
+export const rendersAtOnce = (cores = availableParallelism()) => Math.max(1, Math.min(cores, MAX_AT_ONCE));
 
 /** sirius cuts every print at this length. */
 export const MAX_HEIGHT = MAX_PRINT_HEIGHT_PX;

@@ -5,7 +5,6 @@
 // and Chromium (only for --readme's desk screenshot) unless the caller lent
 // one, are closed on every path.
 import { existsSync } from "node:fs";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { CHROMIUM } from "../browser.ts";
 import { startServer } from "../../lib/server/server.ts";
