@@ -13,6 +13,7 @@ import { distNetlifyToml, npx, siteCopy as copyOfSite } from "../helpers/elevent
 import { COMPILED_START } from "../helpers/kit-script.ts";
 
 const ROOT = path.resolve(".test-work", `eleventy-site-${process.pid}`);
+const FIXTURE = "test/fixtures/eleventy-site";
 
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
@@ -195,6 +196,41 @@ describe("the site's mistakes and Eleventy's, under npx littlepress build", () =
     expect(output).toContain("leave it out of print with `littlepress: false` in its front matter");
     expect(builds(dir).sort()).toEqual(["dist", "dist_data"]);
     expect(existsSync(path.join(dir, "dist/blog/latest-one"))).toBe(false);
+  });
+
+  it("names a post's {{ … }} that prints nothing, with the name meant, while the site's layouts may", async () => {
+    const post = (title: string, date: string, body: string) => `---\ntitle: ${title}\ndate: ${date}\n---\n${body}\n`;
+    const layout = read(FIXTURE, "src/_layouts/post.njk").replace("<h1>", "{{ subtitle }}<h1>");
+    const dir = siteCopy("undefined", {
+      "src/blog/typo.md": post("A typo", "2026-03-20", 'Hello,\n{{ titel }}: {{ nothing | default("none") }}.'),
+      "src/blog/key.md": post(
+        "A key",
+        "2026-03-21",
+        "{% if gone %}{{ gone }}{% endif %}By {{ metadata.auhtor.name }}.",
+      ),
+      // The site's own layout prints a variable no page sets: Eleventy's undefined-is-empty, as the site meant.
+      "src/_layouts/post.njk": layout,
+    });
+    const { code, output } = await npx(dir, "littlepress", "build");
+    expect(code).toBe(1);
+    expect(output).toContain(
+      "src/blog/typo.md: {{ titel }}\n    problem: prints nothing (line 6, column 1): `titel` is not defined: not in " +
+        "the front matter or a data file; did you mean `title`?\n    fix: correct the name,",
+    );
+    expect(output).toContain(
+      "src/blog/key.md: {{ metadata.auhtor.name }}\n    problem: prints nothing (line 5, column 38): " +
+        "`metadata.auhtor.name` has no value; did you mean `metadata.author`?",
+    );
+    expect(output).toContain("leave it out of print with `littlepress: false`");
+    // Corrected, it builds: the guarded {{ gone }}, the default and the layout's {{ subtitle }} print nothing.
+    writeFileSync(path.join(dir, "src/blog/typo.md"), post("A typo", "2026-03-20", "Hello,\n{{ title }}."));
+    writeFileSync(
+      path.join(dir, "src/blog/key.md"),
+      post("A key", "2026-03-21", "{% if gone %}{{ gone }}{% endif %}."),
+    );
+    const fixed = await npx(dir, "littlepress", "build");
+    expect(fixed, fixed.output).toMatchObject({ code: 0 });
+    expect(read(dir, "dist/blog/typo/index.html")).toContain("<h1>A typo</h1>");
   });
 
   it("shows Eleventy's own message when the site fails, and never blames a file in node_modules", async () => {
