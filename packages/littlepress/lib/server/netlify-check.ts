@@ -35,7 +35,9 @@ export function netlifyMismatches(root: string, output: string): ContentProblem[
     problems.push({
       file: "netlify.toml",
       field: elsewhere.map(([name]) => `functions.${name}.included_files`).join(", "),
-      problem: `names another folder than ${data}/, where the build writes the functions' data: deployed, they would have none`,
+      problem:
+        `names another folder than ${data}/, where the build writes the functions' data: ` +
+        "deployed, they would have none",
       fix: `write ${data}/ for it (as "${data}/**", "${data}/site.json")`,
     });
   return problems;

@@ -25,7 +25,7 @@ export interface NetlifyRun {
   stop(): Promise<void>;
 }
 
-/** `netlify <args>` in `cwd`, with its own home and without telemetry or update checks; `env`: more of its environment. */
+/** `netlify <args>` in `cwd`, with a home of its own, no telemetry or update checks; `env`: more of its environment. */
 export function runNetlify(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): NetlifyRun {
   // netlify-cli's own settings and caches, kept out of the user's home; removed by stop().
   const home = mkdtempSync(path.join(tmpdir(), "netlify-home-"));

@@ -28,7 +28,7 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((settle) => child.once("exit", () => settle()));
 
-it("finds the processes with the folder as TMPDIR or on their command line, ends them, and names the stubborn", async () => {
+it("finds the processes naming the folder as TMPDIR or in their command line, and ends them", async () => {
   const inherited = waiting({ ...process.env, TMPDIR: folder });
   const named = waiting({ PATH: process.env.PATH ?? "" }, [`--user-data-dir=${folder}/profile`]);
   const stubborn = waiting({ ...process.env, TMPDIR: folder }, [], "process.on('SIGTERM', () => {}); ");
