@@ -87,7 +87,7 @@ interface NunjucksTemplate {
   compiled?: boolean;
   env: { opts: { throwOnUndefined?: boolean } };
   compile(): void;
-  render(ctx: unknown, ...rest: unknown[]): unknown;
+  render: (this: NunjucksTemplate, ctx: unknown, ...rest: unknown[]) => unknown;
 }
 const STRICT = Symbol.for("littlepress strict Nunjucks editions");
 
