@@ -1,6 +1,7 @@
 // npm run build: checks content/ and renders the site into _site/ (lib/build/build.ts),
 // then says what the functions carry. Content problems are printed for the
 // author, without a stack trace.
+import { formatProblems } from "../lib/model/content-error.ts";
 import { PUBLIC_SHARDS_DIR, siteDataDir } from "../lib/model/site-paths.ts";
 import { answerUsage, eleventyRunsOnce, parseToolArgs, processOutput, runTool, type Output } from "./cli.ts";
 
@@ -51,6 +52,14 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     return 1;
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  // The build Netlify runs: its netlify.toml must publish this folder and give the functions its data.
+  const { netlifyMismatches } = await import("../lib/server/netlify-check.ts");
+  const mismatches = netlifyMismatches(process.cwd(), output);
+  if (mismatches.length) {
+    out.stderr(`littlepress: built ${output}/, but netlify.toml would not deploy it as built\n`);
+    out.stderr(`${formatProblems(mismatches)}\n`);
+    return 1;
+  }
   const data = await functionDataSize(output);
   out.stdout(`littlepress: built ${output}/ in ${seconds} s\n`);
   out.stdout(

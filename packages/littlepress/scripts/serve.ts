@@ -3,6 +3,7 @@
 // (docs/deploying-and-self-hosting.md: "Self-hosting"); SIGTERM or Ctrl+C stop it gracefully.
 import path from "node:path";
 import ipaddr from "ipaddr.js";
+import { builtFolder, eleventyConfigFile } from "../lib/build/eleventy-config-file.ts";
 import { siteIndexOf } from "../lib/edge/site-index.ts";
 import {
   answerUsage,
@@ -18,7 +19,7 @@ import {
 
 export const USAGE = `Usage: npm run serve [-- options]    (npm start builds first)
 
-Serves the built site (default _site/) on http://127.0.0.1:8080/ and runs the
+Serves the built site (_site/, or a blog's Eleventy output folder) on http://127.0.0.1:8080/ and runs the
 functions through the handlers Netlify runs, routed by netlify.toml: the desk
 at /, each publication under /<slug>/. The functions read their data from the
 folder beside the site (_site_data/), which is never served. SIGTERM or Ctrl+C
@@ -28,7 +29,7 @@ Options:
   --host <address>  listen on this address (default: $HOST, else 127.0.0.1;
                     0.0.0.0 or :: for every interface)
   --port <n>        listen on this port (default: $PORT, else 8080; 0 picks a free one)
-  --site <dir>      serve this built site instead of _site/ (its data is <dir>_data/)
+  --site <dir>      serve this built site instead (its data is <dir>_data/)
   --trust-proxy <list>
                     believe X-Forwarded-For from these peers only: a comma
                     list of addresses, CIDR ranges or "loopback" (the reverse
@@ -53,13 +54,24 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const parsed = parseToolArgs(argv, OPTIONS, false);
   const answered = answerUsage("serve", parsed, USAGE, out);
   if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
-  const { host = process.env.HOST ?? "127.0.0.1", site = "_site" } = parsed.values;
+  const { host = process.env.HOST ?? "127.0.0.1" } = parsed.values;
   const trustProxy = (parsed.values["trust-proxy"] ?? "")
     .split(",")
     .map((p) => p.trim())
     .filter(Boolean);
   const listen = listenPort(parsed.values.port);
   if ("problem" in listen) return answerUsage("serve", { error: listen.problem }, USAGE, out) ?? EXIT.usage;
+  // What `littlepress build` writes: _site/, or a blog's by its own config (dir.output, such as dist/).
+  const built = parsed.values.site === undefined ? await builtFolder() : { output: parsed.values.site };
+  if ("error" in built) {
+    const { describeBuildError } = await import("../lib/build/build.ts");
+    out.stderr(
+      `serve: cannot load ${eleventyConfigFile()} to find the folder its builds go to ` +
+        `(or name the built site: --site <dir>)\n${describeBuildError(built.error)}\n`,
+    );
+    return EXIT.failed;
+  }
+  const site = built.output;
   // The server (Hono, the functions) loads once the arguments are known good: --help answers at once.
   const { startServer } = await import("../lib/server/server.ts");
   const server = await serverStart(startServer({ port: listen.port, host, siteDir: site, trustProxy }));

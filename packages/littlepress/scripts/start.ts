@@ -3,6 +3,7 @@
 // open in a browser reload by themselves; a broken save is shown there and in
 // the terminal while the last good build goes on being served.
 import { spawn } from "node:child_process";
+import path from "node:path";
 import {
   answerUsage,
   EXIT,
@@ -15,13 +16,13 @@ import {
   stopOnSignals,
   type Output,
 } from "./cli.ts";
-import { nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
+import { builtFolder, nothingToBuild, starterContent } from "../lib/build/eleventy-config-file.ts";
 import type { LocalServer } from "../lib/server/server.ts";
 
 export const USAGE = `Usage: npm start [-- options]
 
-Builds the site into _site/ (the starter's content/, or a blog by its own
-Eleventy config), serves the site and its functions on
+Builds the site into _site/ (the starter's content/; a blog, by its own
+Eleventy config, into its output folder, such as dist/), serves the site and its functions on
 http://127.0.0.1:$PORT (default 8080), and rebuilds on every save (to content/
 or layouts/; in a blog, to any file of the project): only the editions you
 changed are rendered again, and pages open in a browser reload by themselves.
@@ -30,7 +31,7 @@ Ctrl+C stops.
 Options:
   --port <n>        listen on this port (default: $PORT, else 8080; 0 picks a free one)
   --content <dir>   the publications are in <dir> instead of content/
-  --output <dir>    build into <dir> instead of _site/
+  --output <dir>    build into <dir> instead of _site/ (or the config's output)
   -h, --help        show this text
 
 Example:
@@ -45,7 +46,7 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   const answered = answerUsage("start", parsed, USAGE, out);
   if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
   // The starter's content/ (starterContent), else the project by its own Eleventy config (a blog).
-  const { content = starterContent(), output = "_site" } = parsed.values;
+  const { content = starterContent() } = parsed.values;
   const listen = listenPort(parsed.values.port);
   if ("problem" in listen) return answerUsage("start", { error: listen.problem }, USAGE, out) ?? EXIT.usage;
   const nothing = content === undefined ? nothingToBuild() : undefined;
@@ -53,6 +54,10 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     out.stderr(`start: nothing to serve: ${nothing}\n`);
     return EXIT.failed;
   }
+  // Where `littlepress build` writes (a blog: its config's dir.output). A config that does not load builds into
+  // _site/: its first build then says what is wrong, as a broken save does.
+  const built = content === undefined && parsed.values.output === undefined ? await builtFolder() : undefined;
+  const output = parsed.values.output ?? (built && "output" in built ? built.output : "_site");
   await startLive(content, output, listen.port);
   return EXIT.done;
 }
@@ -100,21 +105,28 @@ export interface StartedProcess {
   stop(): Promise<void>;
 }
 
-/** Runs this script in a child process on a free port, and resolves once it serves (after its first build). */
+/**
+ * Runs this script (or `tool`, `serve`) in a child process on a free port, and resolves once it serves (after its
+ * first build). Without `content` and `output`, as the command finds them in `bin.cwd` (a blog's own config).
+ */
 export function spawnStart({
   content,
   output,
   timeoutMs = 60_000,
   bin,
+  tool = "start",
 }: {
-  content: string;
-  output: string;
+  content?: string;
+  output?: string;
   timeoutMs?: number;
   /** The compiled command (dist/scripts/littlepress.js), run in `cwd` as a site runs it; else this script by tsx. */
   bin?: { file: string; cwd: string };
+  tool?: "start" | "serve";
 }): Promise<StartedProcess> {
-  const start = bin ? [bin.file, "start"] : ["--import", "tsx", import.meta.filename];
-  const args = [...start, "--port", "0", "--content", content, "--output", output];
+  const script = path.join(import.meta.dirname, `${tool}.ts`);
+  const start = bin ? [bin.file, tool] : ["--import", "tsx", script];
+  const folders = [...(content ? ["--content", content] : []), ...(output ? ["--output", output] : [])];
+  const args = [...start, "--port", "0", ...folders];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], ...(bin && { cwd: bin.cwd }) });
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -125,9 +137,12 @@ export function spawnStart({
     await exited;
   };
   return new Promise((resolve, reject) => {
-    const fail = (why: string) => void stop().then(() => reject(new Error(`npm start ${why}:\n${log}`)));
+    const fail = (why: string) => void stop().then(() => reject(new Error(`littlepress ${tool} ${why}:\n${log}`)));
     const timer = setTimeout(() => fail("did not start in time"), timeoutMs);
-    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`npm start exited with ${code}:\n${log}`))));
+    child.once(
+      "exit",
+      (code) => (clearTimeout(timer), reject(new Error(`littlepress ${tool} exited with ${code}:\n${log}`))),
+    );
     child.stdout.on("data", () => {
       const url = /serving .* on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
       if (!url) return;

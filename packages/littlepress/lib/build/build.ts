@@ -12,7 +12,7 @@ import littlepress from "./eleventy-plugin.ts";
 import { giveRunSettings, type RunSettings } from "./plugin-options.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
-import { eleventyConfigFile, ELEVENTY_CONFIG_FILES } from "./eleventy-config-file.ts";
+import { eleventyConfigFile, ELEVENTY_CONFIG_FILES, outputFolder } from "./eleventy-config-file.ts";
 import { followCopies, removeFailedBuild, type PassthroughCopies } from "./leftovers.ts";
 import type { RenderMemory } from "./render-memory.ts";
 import { carryOwnWrites, swapBuildIn } from "./swap-in.ts";
@@ -139,7 +139,7 @@ async function buildByConfig(output: string | undefined, run: RunSettings): Prom
  * the fresh folder beside it instead: resolves to the live folder.
  */
 async function stageConfigOutput(eleventy: Eleventy, stage: (live: string) => Promise<string>): Promise<string> {
-  const live = path.normalize(eleventy.directories.output).replace(/(.)[\\/]+$/, "$1");
+  const live = outputFolder(eleventy.directories.output);
   if (path.resolve(live) === process.cwd()) {
     const problem = "writes the site into the project folder itself (`dir.output` is the project)";
     const fix = 'give the site a folder of its own, such as dir: { output: "_site" }, or build with --output <dir>';

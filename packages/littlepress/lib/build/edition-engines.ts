@@ -3,6 +3,7 @@
 // {.dither}, and line breaks kept where the publication asks for it. Eleventy
 // keeps its own engine instances and defaults (Markdown's `html: true`); these
 // only amend them.
+import { createRequire } from "node:module";
 import type { EleventyConfig } from "@11ty/eleventy";
 import type { Liquid } from "liquidjs";
 import type MarkdownIt from "markdown-it";
@@ -39,6 +40,7 @@ export function amendEngines(eleventyConfig: EleventyConfig) {
     outputEscape: printTextSetting,
   });
   eleventyConfig.amendLibrary("liquid", strictForEditions);
+  strictNunjucksForEditions();
   eleventyConfig.amendLibrary("md", (md: MarkdownIt) => {
     markdownAttributes(md);
     keepBreaksWhenAsked(md);
@@ -77,6 +79,49 @@ function strictForEditions(liquid: Liquid) {
   liquid.render = (tpl, scope, options) => {
     const settings = settingsOf(scope);
     return render(tpl, scope, settings ? { ...options, strictVariables: settings.strictVariables } : options);
+  };
+}
+
+/** Nunjucks's template, as far as strictNunjucksForEditions uses it. */
+interface NunjucksTemplate {
+  compiled?: boolean;
+  env: { opts: { throwOnUndefined?: boolean } };
+  compile(): void;
+  render: (this: NunjucksTemplate, ctx: unknown, ...rest: unknown[]) => unknown;
+}
+const STRICT = Symbol.for("littlepress strict Nunjucks editions");
+
+/**
+ * A post rendered in Nunjucks (a site's `markdownTemplateEngine: "njk"`) under strict variables: a `{{ … }}`
+ * of its own text that outputs nothing (an unknown name, a misspelt key) fails its render, as an unknown
+ * variable does in Liquid (Nunjucks says "attempted to output null or undefined value"; template-errors.ts
+ * names it). Nunjucks compiles that check in only with `throwOnUndefined`, an option of its one environment,
+ * which the site's own layouts and includes share and often rely on printing nothing: it is set only while
+ * the post's own template compiles, synchronously (Nunjucks compiles a template at its first render), and
+ * the templates the post includes compile later without it. An edition's data says it is one (renderData);
+ * Eleventy's Nunjucks is the one resolved from Eleventy itself. Patched once per process.
+ */
+function strictNunjucksForEditions(): void {
+  const require = createRequire(import.meta.resolve("@11ty/eleventy"));
+  const { Template } = require("nunjucks") as { Template: { prototype: NunjucksTemplate & { [STRICT]?: true } } };
+  const proto = Template.prototype;
+  if (proto[STRICT]) return;
+  proto[STRICT] = true;
+  const render = proto.render;
+  proto.render = function (this: NunjucksTemplate, ctx: unknown, ...rest: unknown[]) {
+    if (!this.compiled && settingsOf(ctx)?.strictVariables) {
+      const opts = this.env.opts;
+      const was = opts.throwOnUndefined;
+      opts.throwOnUndefined = true;
+      try {
+        this.compile();
+      } catch {
+        // A template that does not compile: its render compiles it again, and says why in its own words.
+      } finally {
+        opts.throwOnUndefined = was;
+      }
+    }
+    return render.call(this, ctx, ...rest);
   };
 }
 

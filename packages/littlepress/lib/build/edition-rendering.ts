@@ -50,7 +50,7 @@ export async function renderEdition(
     const setting =
       unknownSettingProblem(error, edition.source, edition.bodyLine, rendering(edition)) ??
       textSettingProblem(error, edition.source, edition.bodyLine, rendering(edition));
-    const problem = setting ?? templateError(error, edition);
+    const problem = setting ?? templateError(error, edition, scope);
     if (!edition.post || !posts) throw new ContentError([problem]);
     posts.failed(postProblem(problem, languages));
     return "";

@@ -18,6 +18,32 @@ export function eleventyConfigFile(dir = "."): string | undefined {
   return ELEVENTY_CONFIG_FILES.find((name) => existsSync(path.join(dir, name)));
 }
 
+/** Eleventy's output folder as a folder name (`./dist/`: `dist`), as `littlepress build` says it and writes it. */
+export function outputFolder(directoriesOutput: string): string {
+  return path.normalize(directoriesOutput).replace(/(.)[\\/]+$/, "$1");
+}
+
+/**
+ * Where `littlepress build` writes the project's site when no folder is given: `_site` for the starter's
+ * content/ and for a project without an Eleventy config, else the config's own output folder (`dir.output`),
+ * read by loading the config (and the plugins it adds) as Eleventy does, without building. For the commands
+ * that serve a build (start, serve), so that they serve what the build writes. A config that fails to load:
+ * its error, for the command to say.
+ */
+export async function builtFolder(): Promise<{ output: string } | { error: unknown }> {
+  const configPath = eleventyConfigFile();
+  if (configPath === undefined || starterContent() !== undefined) return { output: "_site" };
+  try {
+    // Eleventy loads (most of a second) only for a site built by its own config.
+    const { default: Eleventy } = await import("@11ty/eleventy");
+    const eleventy = new Eleventy(undefined, undefined, { quietMode: true, configPath });
+    await eleventy.initializeConfig();
+    return { output: outputFolder(eleventy.directories.output) };
+  } catch (error) {
+    return { error };
+  }
+}
+
 /** The starter's folder of publications, and its config file, which `--content` builds with. */
 const STARTER_CONTENT = "content";
 const STARTER_CONFIG = ".eleventy.js";

@@ -43,6 +43,8 @@ declare module "@11ty/eleventy" {
     disableLogger(): void;
     /** The project's folders; setOutput(dir) before the plugins run sends the build elsewhere. */
     readonly directories: { output: string; setOutput(dir: string): void };
+    /** Reads the config file and runs it (its plugins too), and sets `directories`; init() does it first. */
+    initializeConfig(): Promise<void>;
     /** Reads the config and the input (write() does it when not yet done), as Eleventy's command line does first. */
     init(): Promise<void>;
     write(): Promise<unknown>;

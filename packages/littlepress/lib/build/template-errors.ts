@@ -2,6 +2,7 @@
 // an unknown variable by name (or the empty CSV cell it is), anything else in
 // the template engine's own words, at the line of the author's file.
 import { chainMessages, uniqueProblems, type ContentProblem } from "../model/content-error.ts";
+import { nearNames } from "../model/near-miss.ts";
 import { plural } from "../model/words.ts";
 import type { EditionData } from "./edition-pages.ts";
 
@@ -31,8 +32,11 @@ const UNKNOWN_VARIABLE_FIX =
   'for a value that may be missing write {{ x | default: "…" }} or {% if x %}…{% endif %} ' +
   '(docs/writing-publications.md: "Template variables")';
 
-/** A template error as the author's problem: an unknown variable by name, anything else in the engine's words. */
-export function templateError(error: unknown, edition: EditionData): ContentProblem {
+/**
+ * A template error as the author's problem: an unknown variable by name (with the name meant, when `scope`, what
+ * the template saw, has one near it), anything else in the engine's words.
+ */
+export function templateError(error: unknown, edition: EditionData, scope: object = {}): ContentProblem {
   const problem = templateProblem(error, edition.bodyLine);
   const unknown = /^undefined variable: ([^,]+)(.*)$/.exec(problem);
   if (unknown) {
@@ -44,13 +48,61 @@ export function templateError(error: unknown, edition: EditionData): ContentProb
     return {
       file: edition.source,
       field: `{{ ${name} }}`,
-      problem: problem + rendering(edition),
+      problem: problem + meant(name!, scope) + rendering(edition),
       fix: UNKNOWN_VARIABLE_FIX,
     };
   }
+  const nothing = printsNothing(problem, edition, scope);
+  if (nothing) return nothing;
   const fix =
     "correct the Liquid there; " + 'tags look like {% if config.lang == "fr" %}…{% endif %}, values like {{ title }}';
   return { file: edition.source, field: "template", problem: problem + rendering(edition), fix };
+}
+
+/**
+ * Nunjucks's "attempted to output null or undefined value" (a post's, under strict variables: edition-engines.ts),
+ * said as Liquid's unknown variable is: the `{{ … }}` at that place of the author's text, and the name in it that
+ * has no value. Undefined when the problem is another, or the place holds no `{{`.
+ */
+function printsNothing(problem: string, edition: EditionData, scope: object): ContentProblem | undefined {
+  const said = /^line (\d+), column (\d+): attempted to output null or undefined value/.exec(problem);
+  if (!said) return undefined;
+  const line = edition.body.split("\n")[Number(said[1]) - edition.bodyLine];
+  const output = /^\{\{-?\s*(.*?)\s*-?\}\}/.exec(line?.slice(Number(said[2]) - 1) ?? "");
+  if (!output) return undefined;
+  const expression = output[1]!;
+  const name = /^[\w$.[\]"']+/.exec(expression)?.[0] ?? expression;
+  const where = ` (line ${said[1]}, column ${said[2]})`;
+  const what = hasRoot(name, scope) ? "has no value" : "is not defined: not in the front matter or a data file";
+  return {
+    file: edition.source,
+    field: `{{ ${expression} }}`,
+    problem: `prints nothing${where}: \`${name}\` ${what}${meant(name, scope)}${rendering(edition)}`,
+    fix:
+      "correct the name, or give it a value in the front matter or a data file; for a value that may be missing " +
+      'write {{ x | default("…") }} or {% if x %}…{% endif %}',
+  };
+}
+
+/** Whether the first name of `name` (`a` of `a.b[0]`) is one the template saw. */
+const hasRoot = (name: string, scope: object) => name.split(/[.[]/)[0]! in scope;
+
+/**
+ * "; did you mean `title`?" for a name that is a slip away from one the template saw: its first name among
+ * `scope`'s, else its first missing key among the keys of the object it is looked up in (`metadata.auhtor`).
+ */
+function meant(name: string, scope: object): string {
+  const keys = name.split(/[.[\]"']+/).filter(Boolean);
+  let holder: unknown = scope;
+  for (const [i, key] of keys.entries()) {
+    if (holder === null || typeof holder !== "object") return "";
+    if (!(key in holder)) {
+      const near = nearNames(key, Object.keys(holder))[0];
+      return near ? `; did you mean \`${[...keys.slice(0, i), near].join(".")}\`?` : "";
+    }
+    holder = (holder as Record<string, unknown>)[key];
+  }
+  return "";
 }
 
 /**

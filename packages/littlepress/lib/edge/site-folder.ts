@@ -1,6 +1,8 @@
 // Where the functions find the built site.
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { PrintKeyOrigin } from "../model/print-key.ts";
+import { DATA_SUFFIX, SITE_INDEX } from "../model/site-paths.ts";
 
 /**
  * What the local server (and the tests) tell a function that Netlify tells it
@@ -99,11 +101,15 @@ function readingBuild(site: string, build: number): void {
   forgetSite(site);
 }
 
-/** The built site's folder name in the project (netlify.toml's publish). */
-const PUBLISHED = "_site";
-
 /** The deployed site, worked out once per function module: its working folder and environment do not change. */
 let deployed: string | undefined;
+
+/** The deployed site, once it is found (deployedSite); until then `_site`, looked for again next time. */
+function deployedOnce(): string {
+  const { site, found } = deployedSite(process.cwd());
+  if (found) deployed = site;
+  return site;
+}
 
 /**
  * The built site for a request: the one the caller names (the local server, the tests), else the deployed one
@@ -112,22 +118,51 @@ let deployed: string | undefined;
  */
 export function siteFor(context: ServeContext | undefined): string {
   const local = context?.littlepress;
-  if (local?.site === undefined) return (deployed ??= deployedSite());
+  if (local?.site === undefined) return deployed ?? deployedOnce();
   if (local.build !== undefined) readingBuild(local.site, local.build);
   return local.site;
 }
 
 /**
- * The deployed site: `_site/` in the working directory, which is where Netlify
- * puts the included_files beside the function. LITTLEPRESS_SITE_DIR names
- * another one to a process that runs the functions as Netlify does but on a
- * site built elsewhere (netlify dev in the parity test); nothing of ours sets
- * it. The folder's name is a parameter: Netlify's bundler (its file tracer, on
- * the package's compiled code) follows a path it can work out from constants
- * and would pack the whole site into every function; from a parameter it packs
- * only netlify.toml's included_files. .ci/tests/netlify.test.ts checks every
- * file of each bundle a real `netlify serve` makes.
+ * The deployed site: the one whose functions' data (`<site>_data/site.json`, siteDataDir) is in `dir`, the
+ * working directory, which is where Netlify puts the included_files beside the function. The build writes
+ * that data beside whatever folder the site's Eleventy config writes (`dist/` has `dist_data/`), and the
+ * site's netlify.toml names it in included_files (`littlepress build` checks that it does: netlify-check.ts),
+ * so a bundle holds one; the data says which site it is, and no file of ours has to. A project folder (netlify
+ * dev runs the functions there, unbundled) may also hold an older build's data under another name: the newest
+ * is the one built last. None yet (a first build still running): `_site`, worked out again at the next request.
+ * LITTLEPRESS_SITE_DIR names another site to a process that runs the functions as Netlify does but on a site
+ * built elsewhere (netlify dev in the parity test); nothing of ours sets it. The folder is a parameter, and the
+ * data's name read from it: Netlify's bundler (its file tracer, on the package's compiled code) follows a path
+ * it can work out from constants and would pack the whole folder into every function; this way it packs only
+ * netlify.toml's included_files. .ci/tests/netlify.test.ts checks every file of each bundle a real `netlify
+ * serve` makes, and test/deploy/eleventy-site-netlify.test.ts a site built into dist/.
  */
-export function deployedSite(published = PUBLISHED): string {
-  return process.env.LITTLEPRESS_SITE_DIR ?? path.resolve(process.cwd(), published);
+export function deployedSite(dir: string): { site: string; found: boolean } {
+  const named = process.env.LITTLEPRESS_SITE_DIR;
+  if (named) return { site: named, found: true };
+  const built = builtSites(dir);
+  if (built.length === 0) return { site: path.join(dir, "_site"), found: false };
+  return { site: built.reduce((a, b) => (b.at > a.at ? b : a)).site, found: true };
+}
+
+/** The sites whose functions' data `dir` holds (a folder `<site>_data` with a site.json), with when each was built. */
+function builtSites(dir: string): { site: string; at: number }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // No working folder to read (it went): no data in it, as for a folder without any.
+    return [];
+  }
+  return names.flatMap((name) => {
+    const site = name.slice(0, -DATA_SUFFIX.length);
+    if (!name.endsWith(DATA_SUFFIX) || !site) return [];
+    try {
+      return [{ site: path.join(dir, site), at: statSync(path.join(dir, name, SITE_INDEX)).mtimeMs }];
+    } catch {
+      // A folder named like a data folder without a site index (an Eleventy `_data` of global data): no site's.
+      return [];
+    }
+  });
 }

@@ -5,11 +5,14 @@
 // no 'exit' handler and closes no browser: Playwright's folders for each
 // worker's Chromium (its profile, its artifacts) were left in /tmp, two a
 // worker a run. They are in this folder now, with whatever else a program the
-// tests start keeps in its temporary folder. The tests still remove what they
-// make themselves.
+// tests start keeps in its temporary folder; and the run's processes that are
+// still running when it ends are ended before the folder is removed (a
+// Chromium shutting down wrote its profile into the folder again). The tests
+// still remove what they make themselves.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { endProcessesOf } from "./run-processes.ts";
 
 export default function runTemporaryFolder(): () => Promise<void> {
   const folder = mkdtempSync(path.join(tmpdir(), "littlepress-test-run-"));
@@ -21,10 +24,11 @@ export default function runTemporaryFolder(): () => Promise<void> {
   process.env.XDG_CACHE_HOME = path.join(folder, "cache");
   const remove = () => rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
   return async () => {
-    remove();
-    // A worker's Chromium can outlive its worker for a moment (the SIGTERM reaches the worker, not its browser)
-    // and write its profile folders again after the first removal: seen after a clean-clone CI run.
-    await new Promise((settle) => setTimeout(settle, 3_000));
+    // What the run started and left running is ended first (run-processes.ts): a worker's Chromium outlives
+    // its worker for a while and wrote its profile into the folder again after it was removed.
+    const killed = await endProcessesOf(folder);
+    if (killed.length)
+      console.warn(`littlepress tests: ended ${killed.length} processes the run left running: ${killed.join(", ")}`);
     remove();
   };
 }

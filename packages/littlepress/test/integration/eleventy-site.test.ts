@@ -3,43 +3,22 @@
 // error, its own CSS bundle and steps that write into dist/), with the littlepress plugin added as
 // docs/eleventy-plugin.md shows. Built in copies of its own by the commands its author runs:
 // `npx @11ty/eleventy` and `npx littlepress build`, then served by the kit's server.
-import { execFile } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readNetlifyConfig, STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
+import { spawnStart } from "../../scripts/start.ts";
+import { distNetlifyToml, npx, siteCopy as copyOfSite } from "../helpers/eleventy-site.ts";
+import { COMPILED_START } from "../helpers/kit-script.ts";
 
-const run = promisify(execFile);
-const FIXTURE = path.resolve("test/fixtures/eleventy-site");
 const ROOT = path.resolve(".test-work", `eleventy-site-${process.pid}`);
-/** The repository's installed packages: the site's node_modules, as `npm install` would make it. */
-const MODULES = path.resolve("../../node_modules");
+const FIXTURE = "test/fixtures/eleventy-site";
 
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 /** A copy of the site, installed, with `files` written over it. */
-function siteCopy(name: string, files: Record<string, string> = {}): string {
-  const dir = path.join(ROOT, name);
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(FIXTURE, dir, { recursive: true });
-  symlinkSync(MODULES, path.join(dir, "node_modules"), "dir");
-  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
-  return dir;
-}
-
-/** `npx <args>` in the site's folder: its exit code and all it printed. */
-async function npx(dir: string, ...args: string[]): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, NO_UPDATE_NOTIFIER: "1", npm_config_update_notifier: "false" };
-  try {
-    const r = await run("npx", ["--no-install", ...args], { cwd: dir, timeout: 120_000, env });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, output: err.stdout + err.stderr };
-  }
-}
+const siteCopy = (name: string, files: Record<string, string> = {}) => copyOfSite(ROOT, name, files);
 
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), "utf8");
 const builds = (dir: string) => readdirSync(dir).filter((f) => /^(?:dist|_site)/.test(f));
@@ -146,20 +125,48 @@ describe("the same site built by npx littlepress build", () => {
     expect(existsSync(path.join(dir, "dist/stale.txt"))).toBe(false);
   });
 
-  it("as the docs advise for Netlify, publishes the folder its build command writes, and its data beside", async () => {
-    // docs/eleventy-plugin.md, "Deploying a blog to Netlify": the package's netlify.toml, with the blog's build.
-    const site = siteCopy("netlify");
-    const command = "npx littlepress build --output _site";
-    const toml = read(".", STARTER_NETLIFY_CONFIG).replace('command = "npm run build"', `command = "${command}"`);
-    writeFileSync(path.join(site, "netlify.toml"), toml);
+  it("as the docs advise for Netlify, publishes the folder its config builds, with its functions' data", async () => {
+    // docs/eleventy-plugin.md, "Deploying a blog to Netlify": the package's netlify.toml, for dist/.
+    const site = siteCopy("netlify", { "netlify.toml": distNetlifyToml() });
     const netlify = readNetlifyConfig(path.join(site, "netlify.toml"));
-    const built = await npx(site, ...command.split(" ").slice(1));
+    const built = await npx(site, "littlepress", "build");
     expect(built, built.output).toMatchObject({ code: 0 });
     expect(read(site, path.join(netlify.publish, "paper/meta.json"))).toContain("The Paper");
     expect(read(site, path.join(netlify.publish, "sw.js"))).toContain("addEventListener");
     for (const files of Object.values(netlify.includedFiles).flat())
       expect(existsSync(path.join(site, files.replace(/\/(?:\*\*|\*\/index\.json)$/, ""))), files).toBe(true);
+    // The starter's as it is would publish _site/ and give the functions _site_data/: the build says so, and fails.
+    writeFileSync(path.join(site, "netlify.toml"), read(".", STARTER_NETLIFY_CONFIG));
+    const { code, output } = await npx(site, "littlepress", "build");
+    expect(code).toBe(1);
+    expect(output).toContain("littlepress: built dist/, but netlify.toml would not deploy it as built");
+    expect(output).toContain(
+      'netlify.toml: build.publish\n    problem: is "_site", but the site is built into dist/: Netlify would publish',
+    );
+    expect(output).toMatch(/functions\.edition\.included_files.*\n.*names another folder than dist_data\//);
   });
+
+  it("is served from dist/, where its config builds, by littlepress serve and littlepress start", async () => {
+    const bin = { file: path.resolve(COMPILED_START.file), cwd: dir };
+    // serve: the last build, here; start: its own first build, in a copy of its own.
+    for (const [tool, cwd] of [
+      ["serve", dir],
+      ["start", siteCopy("start")],
+    ] as const) {
+      const started = await spawnStart({ tool, bin: { ...bin, cwd }, timeoutMs: 100_000 });
+      try {
+        expect(started.log, tool).toMatch(/serving dist\/ and the functions on /);
+        const [date, text] = PRINTED[0]!;
+        const query = `local_delivery_time=${encodeURIComponent(`${date}T06:00:00-08:00`)}`;
+        const res = await fetch(`${started.url}/paper/edition/?${query}`, { signal: AbortSignal.timeout(10_000) });
+        expect(res.status, tool).toBe(200);
+        expect(await res.text(), tool).toContain(text);
+      } finally {
+        await started.stop();
+      }
+      expect(builds(cwd).sort(), tool).toEqual(["dist", "dist_data"]);
+    }
+  }, 240_000);
 
   it("says where it built, as the site's config says", () => {
     expect(said).toContain("littlepress: built dist/ in ");
@@ -189,6 +196,41 @@ describe("the site's mistakes and Eleventy's, under npx littlepress build", () =
     expect(output).toContain("leave it out of print with `littlepress: false` in its front matter");
     expect(builds(dir).sort()).toEqual(["dist", "dist_data"]);
     expect(existsSync(path.join(dir, "dist/blog/latest-one"))).toBe(false);
+  });
+
+  it("names a post's {{ … }} that prints nothing, with the name meant, while the site's layouts may", async () => {
+    const post = (title: string, date: string, body: string) => `---\ntitle: ${title}\ndate: ${date}\n---\n${body}\n`;
+    const layout = read(FIXTURE, "src/_layouts/post.njk").replace("<h1>", "{{ subtitle }}<h1>");
+    const dir = siteCopy("undefined", {
+      "src/blog/typo.md": post("A typo", "2026-03-20", 'Hello,\n{{ titel }}: {{ nothing | default("none") }}.'),
+      "src/blog/key.md": post(
+        "A key",
+        "2026-03-21",
+        "{% if gone %}{{ gone }}{% endif %}By {{ metadata.auhtor.name }}.",
+      ),
+      // The site's own layout prints a variable no page sets: Eleventy's undefined-is-empty, as the site meant.
+      "src/_layouts/post.njk": layout,
+    });
+    const { code, output } = await npx(dir, "littlepress", "build");
+    expect(code).toBe(1);
+    expect(output).toContain(
+      "src/blog/typo.md: {{ titel }}\n    problem: prints nothing (line 6, column 1): `titel` is not defined: not in " +
+        "the front matter or a data file; did you mean `title`?\n    fix: correct the name,",
+    );
+    expect(output).toContain(
+      "src/blog/key.md: {{ metadata.auhtor.name }}\n    problem: prints nothing (line 5, column 38): " +
+        "`metadata.auhtor.name` has no value; did you mean `metadata.author`?",
+    );
+    expect(output).toContain("leave it out of print with `littlepress: false`");
+    // Corrected, it builds: the guarded {{ gone }}, the default and the layout's {{ subtitle }} print nothing.
+    writeFileSync(path.join(dir, "src/blog/typo.md"), post("A typo", "2026-03-20", "Hello,\n{{ title }}."));
+    writeFileSync(
+      path.join(dir, "src/blog/key.md"),
+      post("A key", "2026-03-21", "{% if gone %}{{ gone }}{% endif %}."),
+    );
+    const fixed = await npx(dir, "littlepress", "build");
+    expect(fixed, fixed.output).toMatchObject({ code: 0 });
+    expect(read(dir, "dist/blog/typo/index.html")).toContain("<h1>A typo</h1>");
   });
 
   it("shows Eleventy's own message when the site fails, and never blames a file in node_modules", async () => {

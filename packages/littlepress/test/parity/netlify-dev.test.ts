@@ -1,31 +1,31 @@
 // Parity with Netlify: the same built site, served by netlify-cli's own
 // emulator (offline, no login), answers through netlify.toml's routes exactly
 // as the spec and the local server do. Bounded in time; stops what it started.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installedPackage } from "../../scripts/bench/util.ts";
+import { ownNetlifyProject, runNetlify, type NetlifyRun } from "../helpers/netlify-cli.ts";
 import { builtSite } from "../helpers/sites.ts";
 import { STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 import { freePort } from "../../scripts/cli.ts";
 import { parse, stringify } from "smol-toml";
 
-let netlify: ChildProcess;
+let netlify: NetlifyRun;
 let project = "";
-let home = "";
 let base = "";
-let log = "";
 
 /** A request to netlify dev; when it fails, the error says whether netlify dev is still running, and its last words. */
 const get = (p: string, init?: RequestInit) =>
   fetch(base + p, { ...init, signal: AbortSignal.timeout(20_000) }).catch((error: unknown) => {
-    const state = netlify.exitCode === null && netlify.signalCode === null ? "still running" : "exited";
-    const code = netlify.exitCode ?? netlify.signalCode ?? "";
-    throw new Error(`${p}: ${String(error)}; netlify dev ${state} ${code}, its log ends:\n${log.slice(-4000)}`, {
-      cause: error,
-    });
+    const { exitCode, signalCode } = netlify.child;
+    const state = exitCode === null && signalCode === null ? "still running" : "exited";
+    const log = netlify.log.slice(-4000);
+    throw new Error(
+      `${p}: ${String(error)}; netlify dev ${state} ${exitCode ?? signalCode ?? ""}, its log ends:\n${log}`,
+      {
+        cause: error,
+      },
+    );
   });
 
 /**
@@ -51,12 +51,7 @@ function projectWithStarterConfig(): string {
   mkdirSync(".test-work", { recursive: true });
   const project = mkdtempSync(path.join(".test-work", "netlify-project-"));
   writeFileSync(path.join(project, "netlify.toml"), starterConfigWithoutDev());
-  // netlify-cli keeps what it serves (.netlify/functions-serve, the functions unzipped) at the root of the
-  // git repository it runs in, and its state in the nearest .netlify/state.json above. Without both here they
-  // were this repository's: it emptied the functions of a `netlify serve` running at the root.
-  execFileSync("git", ["init", "--quiet", project]);
-  mkdirSync(path.join(project, ".netlify"));
-  writeFileSync(path.join(project, ".netlify", "state.json"), "{}\n");
+  ownNetlifyProject(project);
   return project;
 }
 
@@ -84,24 +79,7 @@ beforeAll(async () => {
     site,
   ];
   project = projectWithStarterConfig();
-  // netlify-cli's own settings and caches, kept out of the user's home; removed in afterAll.
-  home = mkdtempSync(path.join(tmpdir(), "netlify-home-"));
-  netlify = spawn(path.join(installedPackage("netlify-cli"), "bin", "run.js"), args, {
-    cwd: project,
-    env: {
-      ...process.env,
-      LITTLEPRESS_SITE_DIR: site,
-      HOME: home,
-      BROWSER: "none",
-      CI: "true",
-      NO_UPDATE_NOTIFIER: "1",
-      NETLIFY_TELEMETRY_DISABLED: "1",
-    },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  netlify.stdout?.on("data", (d) => (log += d));
-  netlify.stderr?.on("data", (d) => (log += d));
+  netlify = runNetlify(args, project, { LITTLEPRESS_SITE_DIR: site });
   // Ready when both the static server and a function answer.
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -110,33 +88,16 @@ beforeAll(async () => {
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline || netlify.exitCode !== null) throw new Error(`netlify dev did not start:\n${log}`);
+    if (Date.now() > deadline || netlify.child.exitCode !== null)
+      throw new Error(`netlify dev did not start:\n${netlify.log}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }, 90_000);
 
 afterAll(async () => {
-  await stopGroup(netlify);
-  for (const folder of [project, home]) if (folder) rmSync(folder, { recursive: true, force: true });
+  await netlify?.stop();
+  if (project) rmSync(project, { recursive: true, force: true });
 });
-
-/** Stops the child's process group (netlify dev and its workers), SIGKILL after 10 s; resolves once it exited. */
-async function stopGroup(child: ChildProcess | undefined): Promise<void> {
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const group = -child.pid;
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(group, name);
-    } catch {
-      // The group has gone already: nothing to stop.
-    }
-  };
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  signal("SIGTERM");
-  const timer = setTimeout(() => signal("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 describe.each([
   ["under its folder", "/only"],
