@@ -144,6 +144,10 @@ describe("the same site built by npx littlepress build", () => {
       'netlify.toml: build.publish\n    problem: is "_site", but the site is built into dist/: Netlify would publish',
     );
     expect(output).toMatch(/functions\.edition\.included_files.*\n.*names another folder than dist_data\//);
+    // A build told where to go (--output) is not the deployed one: netlify.toml is not held to it.
+    const elsewhere = await npx(site, "littlepress", "build", "--output", "look");
+    expect(elsewhere, elsewhere.output).toMatchObject({ code: 0 });
+    expect(elsewhere.output).not.toContain("netlify.toml");
   });
 
   it("is served from dist/, where its config builds, by littlepress serve and littlepress start", async () => {
