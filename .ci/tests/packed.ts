@@ -40,8 +40,14 @@ export default async function pack(project: TestProject) {
 export const outsideFolder = (name: string) => mkdtempSync(path.join(tmpdir(), `littlepress-${name}-`));
 
 /** Runs a command in `cwd` with a timeout; resolves to its output, rejects with it on a failure. */
-export async function inFolder(cwd: string, command: string, args: string[], env: Record<string, string> = {}) {
-  const options = { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } };
+export async function inFolder(
+  cwd: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeout = 240_000,
+) {
+  const options = { cwd, timeout, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } };
   try {
     const { stdout, stderr } = await run(command, args, options);
     return stdout + stderr;
