@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
 import { compiledBin } from "../../packages/littlepress/scripts/bench/util.ts";
+import { finished } from "./processes.ts";
 
 const run = promisify(execFile);
 
@@ -40,23 +41,13 @@ export default async function pack(project: TestProject) {
 export const outsideFolder = (name: string) => mkdtempSync(path.join(tmpdir(), `littlepress-${name}-`));
 
 /** Runs a command in `cwd` with a timeout; resolves to its output, rejects with it on a failure. */
-export async function inFolder(
+export const inFolder = (
   cwd: string,
   command: string,
   args: string[],
   env: Record<string, string> = {},
   timeout = 240_000,
-) {
-  const options = { cwd, timeout, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } };
-  try {
-    const { stdout, stderr } = await run(command, args, options);
-    return stdout + stderr;
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message: string };
-    const output = `${e.stdout ?? ""}${e.stderr ?? ""}`;
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}: ${e.message}\n${output}`, { cause: error });
-  }
-}
+) => finished(command, args, { cwd, env: { ...process.env, ...env }, within: timeout });
 
 /** Installs the tarball into `site` as an author would from the registry (npm's cache first, no audit). */
 export const installTarball = (site: string, tarball: string) =>

@@ -2,7 +2,7 @@
 // littlepress serve, eleventy --serve, netlify serve): in a process group of its
 // own, because npm and npx run the real server in a child. It is waited for
 // until its log says it serves, and stopped within a bound, whatever it does.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 
 export interface Started {
   /** What the log's `ready` pattern captured (its first group, or the whole match). */
@@ -36,20 +36,7 @@ export async function started(command: string, args: string[], options: StartOpt
   child.stdout.on("data", (d: Buffer) => (log += d.toString()));
   child.stderr.on("data", (d: Buffer) => (log += d.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const group = (s: NodeJS.Signals) => {
-      try {
-        process.kill(-child.pid!, s);
-      } catch {
-        // The group is gone already: nothing to stop.
-      }
-    };
-    group(signal);
-    const timer = setTimeout(() => group("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = () => stopGroup(child, exited, signal);
   const name = `${command} ${args.join(" ")}`;
   try {
     const found = await new Promise<string>((resolve, reject) => {
@@ -78,4 +65,58 @@ export async function waitFor(what: string, done: () => boolean, log: () => stri
     if (Date.now() > deadline) throw new Error(`${what} within ${within} ms:\n${log()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Stops a child started in a group of its own, and all it started: `signal`, then SIGKILL after 10 s. */
+async function stopGroup(child: ChildProcess, exited: Promise<void>, signal: NodeJS.Signals) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const group = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, s);
+    } catch {
+      // The group is gone already: nothing to stop.
+    }
+  };
+  group(signal);
+  const timer = setTimeout(() => group("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface FinishOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** How long it may run; past it, the command and every process it started are stopped. */
+  within: number;
+}
+
+/**
+ * Runs a command to its end in a group of its own and resolves to its output, or rejects with it. On a
+ * timeout the whole group is stopped: npx and npm run the real work in a child, which a plain
+ * execFile timeout would leave running.
+ */
+export async function finished(command: string, args: string[], options: FinishOptions): Promise<string> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: "pipe" });
+  child.stdin.end();
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void stopGroup(child, exited, "SIGTERM");
+  }, options.within);
+  const failed = await new Promise<Error | undefined>((resolve) => {
+    child.once("error", (error) => resolve(error));
+    void exited.then(() => resolve(undefined));
+  });
+  clearTimeout(timer);
+  const name = `${command} ${args.join(" ")}`;
+  if (failed) throw new Error(`${name} could not start in ${options.cwd}: ${failed.message}`);
+  if (timedOut) throw new Error(`${name} did not finish in ${options.within} ms in ${options.cwd}:\n${output}`);
+  if (child.exitCode !== 0) {
+    throw new Error(`${name} failed (${child.exitCode ?? child.signalCode}) in ${options.cwd}:\n${output}`);
+  }
+  return output;
 }
