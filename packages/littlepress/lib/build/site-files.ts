@@ -1,9 +1,9 @@
 // What the plugin writes after Eleventy rendered the editions: each
 // publication's shards, index, meta.json and icon, and the site's index for
 // the functions.
+import pLimit from "p-limit";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { eachAtMost } from "../model/each-at-most.ts";
 import { contentHash } from "../model/etag.ts";
 import { metaJson } from "../model/meta.ts";
 import {
@@ -52,7 +52,7 @@ export async function writePublications(
     ...files.map((f) => path.dirname(f.path)),
   ];
   for (const dir of new Set(dirs)) await mkdir(path.join(output, dir), { recursive: true });
-  await eachAtMost(WRITES_AT_ONCE, files, (f) => put(f.path, f.bytes));
+  await pLimit(WRITES_AT_ONCE).map(files, (f) => put(f.path, f.bytes));
   for (const { index } of encoded) {
     await writeFile(path.join(output, DATA_DIR, index.slug, "index.json"), JSON.stringify(index));
   }

@@ -12,8 +12,8 @@
 // the indexes and owes its end slip). So the same batch run twice, or two batches at once,
 // print once. A delivery never throws: a store that fails under it is its
 // report line, and its claim goes stale for the next run to resume.
+import pLimit from "p-limit";
 import { editionAction, type EditionAction } from "../../model/delivery-rules.ts";
-import { eachAtMost } from "../../model/each-at-most.ts";
 import { noticeNext } from "../../model/end-notice.ts";
 import { jobNext } from "../../model/print-job.ts";
 import {
@@ -57,7 +57,7 @@ export const PREPARED_PER_POST = 10;
  */
 export async function deliverBatch(run: RunSettings, report: RunReport, keys: readonly string[]): Promise<void> {
   let failed: { error: unknown } | undefined;
-  await eachAtMost(run.concurrency * PREPARED_PER_POST, keys, async (key) => {
+  await pLimit(run.concurrency * PREPARED_PER_POST).map(keys, async (key) => {
     try {
       await deliverKey(run, report, key);
     } catch (error) {

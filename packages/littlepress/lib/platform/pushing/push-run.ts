@@ -18,9 +18,9 @@
 // (lib/platform/printing/print-job.ts) whose record is pushed/<id>/<edition>,
 // with every job's claim, settle, window and rule (a copy sent with no answer
 // is unknown, never sent again).
+import pLimit from "p-limit";
 import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
-import { eachAtMost } from "../../model/each-at-most.ts";
 import type { EditionKey } from "../../model/edition-key.ts";
 import { pushEligible, type PushEntry } from "../../model/push.ts";
 import { siteDataDir } from "../../model/site-paths.ts";
@@ -163,7 +163,7 @@ async function sendCopies(
   report: PushReport,
 ): Promise<number> {
   let open = 0;
-  await eachAtMost(o.concurrency ?? PUSH_CONCURRENCY, owed, async (sub) => {
+  await pLimit(o.concurrency ?? PUSH_CONCURRENCY).map(owed, async (sub) => {
     // The store failed under this copy: said in its line, and left open for the next run.
     const line = await pushOne(o, jobs, push, sub, name).catch((error: unknown): PushLine & { open: boolean } => ({
       ...lineOf(push, sub, "error", `the store failed: ${(error as Error).message}`),

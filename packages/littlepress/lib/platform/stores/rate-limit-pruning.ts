@@ -1,7 +1,7 @@
 // The rate-limit counters (rate-limit.ts) of hours that are over, deleted by
 // the delivery runs.
+import pLimit from "p-limit";
 import { utcHourOf } from "../../model/dates.ts";
-import { eachAtMost } from "../../model/each-at-most.ts";
 import { takeDelete, type PruneBudget, type StateStore } from "./state-store.ts";
 import { LIMITS } from "./store-keys.ts";
 
@@ -29,7 +29,7 @@ export async function pruneRateLimits(
       if (!budget.deletes) return deleted;
       const keys = await store.list(`${LIMITS}${action}/${hour}/`);
       let gone = 0;
-      await eachAtMost(concurrency, keys, async (key) => {
+      await pLimit(concurrency).map(keys, async (key) => {
         if (!takeDelete(budget)) return; // out of budget: the rest waits for the next call
         await store.delete(key);
         gone++;
