@@ -28,6 +28,9 @@ import { started } from "./processes.ts";
 import { startRegistry, type Registry } from "./registry.ts";
 
 const SLOW = 300_000;
+// littlepress new resolves the new site's whole lockfile through the registry on loopback: about a minute on a
+// quiet machine, past 240 s beside npm start, a CPU-bound process and the kit's suite.
+const NEW_SITE = 2 * SLOW;
 const KIT_VERSION = (JSON.parse(readFileSync("packages/littlepress/package.json", "utf8")) as { version: string })
   .version;
 const TARBALL = `vendor/littlepress-${KIT_VERSION}.tgz`;
@@ -53,11 +56,9 @@ const readJson = <T>(file: string) => JSON.parse(readFileSync(path.join(site, fi
 beforeAll(async () => {
   registry = await startRegistry();
   site = outsideFolder("starter");
-  // new resolves the site's whole lockfile through the registry on loopback: about a minute on a quiet
-  // machine, and past 240 s beside npm start, a CPU-bound process and the kit's suite.
-  made = await timed("littlepress new", ".", "npx", ["littlepress", "new", site], 2 * SLOW);
+  made = await timed("littlepress new", ".", "npx", ["littlepress", "new", site], NEW_SITE);
   await timed("npm ci", site, "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"]);
-}, 3 * SLOW);
+}, NEW_SITE + SLOW);
 
 afterAll(async () => {
   if (figures.length) console.log(`the starter, made with littlepress new:\n  ${figures.join("\n  ")}`);
@@ -134,7 +135,7 @@ it(
   async () => {
     const next = outsideFolder("next");
     try {
-      const output = await timed("littlepress new, in the site", site, "npx", ["littlepress", "new", next]);
+      const output = await timed("littlepress new, in the site", site, "npx", ["littlepress", "new", next], NEW_SITE);
       expect(output).toContain(`with littlepress from ${TARBALL}`);
       expect(readFileSync(path.join(next, TARBALL)).equals(readFileSync(path.join(site, TARBALL)))).toBe(true);
       type Lock = { packages: Record<string, { integrity?: string }> };
@@ -147,7 +148,7 @@ it(
       rmSync(next, { recursive: true, force: true });
     }
   },
-  SLOW,
+  NEW_SITE + SLOW,
 );
 
 it(
