@@ -7,7 +7,7 @@
 // say what the printer said: paper out, cover open, offline. A stopped queue
 // holds the job itself, so it is offline here until it is started again.
 import { execFile } from "node:child_process";
-import { noAnswer, type PrinterState } from "./printer-status.ts";
+import { noAnswer, type PrinterState } from "./printer-state.ts";
 
 /** printer-state-reasons (less their suffix) and the state each means, first match first. */
 const REASONS: [RegExp, PrinterState["state"], string][] = [

@@ -7,7 +7,7 @@
 // earlier, late answer left unread is read away before asking.
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { DLE_EOT_QUERY, noAnswer, readStatusBytes, type PrinterState } from "./printer-status.ts";
+import { DLE_EOT_QUERY, noAnswer, readStatusBytes, type PrinterState } from "./printer-state.ts";
 
 /** How often a device that has not answered yet is read again. */
 const POLL_MS = 20;

@@ -17,7 +17,8 @@ import { sendJob } from "../../lib/platform/printers/escpos-send.ts";
 import { RenderError } from "../preview/render.ts";
 import type { PrintHeader } from "../preview/sirius-page.ts";
 import type { Db } from "./home-db.ts";
-import { escposStatus, holdsPrints, type StatusOptions } from "./printer-status.ts";
+import { holdsPrints } from "./printer-state.ts";
+import { escposStatus, type StatusOptions } from "./printer-status.ts";
 import { destinationOf, recordStatus, type HomePrinterRow } from "./printers.ts";
 import { rendered, RunRenders, type RenderSetting } from "./renders.ts";
 

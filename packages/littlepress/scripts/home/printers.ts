@@ -10,7 +10,8 @@ import { shownText } from "../../lib/model/printer-name.ts";
 import { parseDestination, type Destination } from "../../lib/platform/printers/escpos-send.ts";
 import type { PrintKeyPolicy } from "../../lib/platform/printers/print-key-client.ts";
 import type { Db } from "./home-db.ts";
-import { escposStatus, keyStatus, type PrinterState, type StatusOptions } from "./printer-status.ts";
+import type { PrinterState } from "./printer-state.ts";
+import { escposStatus, keyStatus, type StatusOptions } from "./printer-status.ts";
 
 /** One printer of the household. */
 export interface HomePrinterRow {
