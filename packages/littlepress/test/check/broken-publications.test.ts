@@ -435,17 +435,23 @@ describe("publications that cannot be checked at all", () => {
   });
 
   it("an edition/ that never answers odd parameters: two timeouts, then the odd requests stop", async () => {
-    const started = Date.now();
+    let unanswered = 0;
+    // Long enough for every other answer on a loaded machine: only the odd requests time out.
     const report = await check(
       {
         ...goodPublication(),
-        edition: (q) => (/^\d*$/.test(q.get("delivery_count") ?? "") ? fakeEdition(q) : new Promise(() => {})),
+        edition: (q) => {
+          if (/^\d*$/.test(q.get("delivery_count") ?? "")) return fakeEdition(q);
+          unanswered++;
+          return new Promise(() => {});
+        },
       },
-      { timeoutMs: 300 },
+      { timeoutMs: 2000 },
     );
     expect(withStatus(report, "fail")).toEqual(["edition.bad-values"]);
-    expect(find(report, "edition.bad-values").detail).toMatch(/no answer within 0\.3 s \(2 of 2\)$/);
-    expect(Date.now() - started).toBeLessThan(4000);
+    expect(find(report, "edition.bad-values").detail).toMatch(/no answer within 2 s \(2 of 2\)$/);
+    // Asked no more odd values after two timeouts (counted, not timed: the machine may be busy).
+    expect(unanswered).toBe(2);
   });
 
   it("a server that accepts connections but never answers: a FAIL within the timeout", async () => {
@@ -453,7 +459,6 @@ describe("publications that cannot be checked at all", () => {
     const silent = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as AddressInfo;
-    const started = Date.now();
     try {
       const report = await runCheck({
         base: `http://127.0.0.1:${port}/pub/`,
@@ -469,7 +474,8 @@ describe("publications that cannot be checked at all", () => {
         detail: "no answer: no answer within 0.3 s",
       });
       expect(withStatus(report, "fail")).toEqual(["meta.reachable"]);
-      expect(Date.now() - started).toBeLessThan(3000);
+      // One connection, meta.json's: nothing else is asked of a server that never answers (counted, not timed).
+      expect(sockets.length).toBe(1);
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => silent.close(resolve));
