@@ -67,9 +67,11 @@ export async function waitFor(what: string, done: () => boolean, log: () => stri
   }
 }
 
-/** Stops a child started in a group of its own, and all it started: `signal`, then SIGKILL after 10 s. */
+/**
+ * Stops a child started in a group of its own, and all it started: `signal`, then SIGKILL after 10 s. Also
+ * when the child itself has exited: what it started may still run (and hold its output open).
+ */
 async function stopGroup(child: ChildProcess, exited: Promise<void>, signal: NodeJS.Signals) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
   const group = (s: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, s);
