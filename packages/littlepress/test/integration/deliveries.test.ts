@@ -579,7 +579,8 @@ describe("a run's time budget", () => {
     // On a loaded machine the run's time may be up before it has read them all: those it did not read are
     // unchecked, and the next run reads them. Every one of the 150 is due, tried, left, or unread.
     expect(first.due + first.unchecked).toBe(150);
-    expect(first.due).toBeGreaterThan(first.lines.length);
+    // Some were left for the next run: due and not started, or (a loaded machine's run) not read at all.
+    expect(first.left + first.unchecked).toBeGreaterThan(0);
     expect(first.lines.length).toBeGreaterThan(0);
     // The silent print key read each page and never answered: sent with no answer, so unknown, never sent again.
     expect(new Set(first.lines.map((l) => l.outcome))).toEqual(new Set(["unknown"]));
