@@ -125,13 +125,18 @@ export class PaperRenderer {
     const deadEnd = await listenDeadEnd();
     const port = (deadEnd.address() as { port: number }).port;
     // Loaded in a viewport 1 px tall, a page's scroll height is the length of its content.
-    const context = await browser.newContext({
+    const opened = browser.newContext({
       viewport: { width, height: 1 },
       deviceScaleFactor: 1,
       serviceWorkers: "block",
       acceptDownloads: false,
       // "<-loopback>": this machine's addresses go through the proxy too.
       proxy: { server: `http://127.0.0.1:${port}`, bypass: "<-loopback>" },
+    });
+    const late = `could not be rendered: Chromium did not answer in ${seconds(timeoutMs)}`;
+    const context = await bounded(opened, timeoutMs, late).catch((error: unknown) => {
+      deadEnd.close();
+      throw error;
     });
     const folder = await mkdtemp(path.join(tmpdir(), "littlepress-print-"));
     const memory = new MemoryCeiling(browser, memoryMiB);
@@ -172,14 +177,14 @@ export class PaperRenderer {
    * with a site, its images come from the site (see the class).
    */
   async renderPage(printed: string, options: RenderOptions = {}): Promise<Render> {
-    const page = await this.openPage();
+    const page = await this.inTime(this.openPage(), "could not be opened");
     this.blocked = [];
     this.relative = [];
     this.assets = new AssetLoader(this.site, this.timeoutMs, options);
     this.crashed = false;
     const stopWatching = this.memory.watch();
     try {
-      await this.memory.limitNew();
+      await this.inTime(this.memory.limitNew(), "could not be given its memory limit");
       const file = path.join(this.folder, "print.html");
       await writeFile(file, printed);
       this.pageFile = pathToFileURL(file).href;
@@ -197,7 +202,8 @@ export class PaperRenderer {
       // Every render watches all of the browser's renderers (memory-ceiling.ts): one past the ceiling may be
       // another page's, rendered at the same time (the home print server renders two at once). Only this
       // page's own renderer gone says that this page was stopped.
-      if ((await this.memory.check()) && !(await answers(page))) throw new RenderError("over its memory"); // said below
+      const over = await this.inTime(this.memory.check(), "could not have its memory measured");
+      if (over && !(await answers(page))) throw new RenderError("over its memory"); // said below
       return { ...render, blocked: [...new Set(this.blocked)], relative: [...new Set(this.relative)] };
     } catch (error) {
       await this.closePage(); // a page that hung is not reused
@@ -205,6 +211,14 @@ export class PaperRenderer {
     } finally {
       stopWatching();
     }
+  }
+
+  /**
+   * `work`, a call to Chromium around the page's load and capture, bounded like them: a browser that does not
+   * answer (on a starved machine, or busy with a page that allocates without end) fails the render, never hangs it.
+   */
+  private inTime<T>(work: Promise<T>, what: string): Promise<T> {
+    return bounded(work, this.timeoutMs, `${what}: Chromium did not answer in ${seconds(this.timeoutMs)}`);
   }
 
   /** What a render that failed with `error` reports: a page stopped for its memory says so, whatever failed after. */
@@ -219,7 +233,7 @@ export class PaperRenderer {
   async close(): Promise<void> {
     await bounded(this.context.close(), 10_000, "").catch(() => undefined);
     await new Promise<void>((done) => this.deadEnd.close(() => done()));
-    await this.memory.close();
+    await bounded(this.memory.close(), 10_000, "").catch(() => undefined);
     await rm(this.folder, { recursive: true, force: true });
   }
 

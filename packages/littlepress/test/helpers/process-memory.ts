@@ -15,6 +15,28 @@ export async function largestChildRssMiB(): Promise<number> {
   return Math.max(0, ...(await descendantsRssMiB()));
 }
 
+/**
+ * Samples `measure` every `everyMs` until stopped, one sample at a time (on a starved machine, ps started on a
+ * timer would pile up and starve it more); `stop` waits for the last sample and gives the largest seen.
+ */
+export function watchPeak(measure: () => Promise<number>, everyMs: number): { stop: () => Promise<number> } {
+  let peak = 0;
+  let sampling = true;
+  const samples = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await measure().catch(() => 0));
+      await new Promise((next) => setTimeout(next, everyMs));
+    }
+  })();
+  return {
+    stop: async () => {
+      sampling = false;
+      await samples;
+      return peak;
+    },
+  };
+}
+
 async function descendantsRssMiB(): Promise<number[]> {
   const { stdout: table } = await promisify(execFile)("ps", ["-eo", "pid=,ppid=,rss="], { encoding: "utf8" });
   const parent = new Map<number, number>();

@@ -20,7 +20,7 @@ import { decodePng } from "../../scripts/preview/print-image.ts";
 import { MAX_HEIGHT, PaperRenderer } from "../../scripts/preview/render.ts";
 import { startSirius } from "../../scripts/sirius.ts";
 import { workerBrowser } from "../helpers/browser.ts";
-import { childrenRssMiB } from "../helpers/process-memory.ts";
+import { childrenRssMiB, watchPeak } from "../helpers/process-memory.ts";
 
 const RENDER_TIMEOUT = 60_000;
 const header = { at: new Date("2026-11-23T06:00:00Z"), from: "Hostile", timeZone: "UTC" };
@@ -234,9 +234,8 @@ describe("a page 2,000,000 px long", () => {
     "is cut at sirius's length in bounded time, without Chromium's memory growing with the page",
     async () => {
       const renderer = await PaperRenderer.open(browser, undefined, 30_000);
-      let peak = 0;
       const before = await childrenRssMiB();
-      const watch = setInterval(() => void childrenRssMiB().then((mib) => (peak = Math.max(peak, mib))), 100);
+      const watch = watchPeak(childrenRssMiB, 100);
       try {
         // Bounded in time by the renderer's own 30 s limit (a RenderError past it); how fast is the bench's to say.
         const render = await renderer.renderHtml(
@@ -247,9 +246,9 @@ describe("a page 2,000,000 px long", () => {
         expect(render.heightPx).toBeGreaterThan(1_000_000);
         expect(png.height).toBe(MAX_HEIGHT);
         // About 800 MiB here (Chromium's page and a 384 x 10,000 capture); captured whole, 1.8 GB.
-        expect(peak - before).toBeLessThan(1300);
+        expect((await watch.stop()) - before).toBeLessThan(1300);
       } finally {
-        clearInterval(watch);
+        await watch.stop();
         await renderer.close();
       }
     },

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../scripts/browser.ts";
 import { main as print } from "../../scripts/print.ts";
 import { PaperRenderer, RenderError } from "../../scripts/preview/render.ts";
-import { largestChildRssMiB } from "../helpers/process-memory.ts";
+import { largestChildRssMiB, watchPeak } from "../helpers/process-memory.ts";
 
 const header = { at: new Date("2026-11-23T06:00:00Z"), from: "Greedy", timeZone: "UTC" };
 const CEILING_MIB = 256;
@@ -44,19 +44,16 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 /**
- * Renders `html` under the ceiling, noting Chromium's largest process every 25 ms: the render's error and that peak.
+ * Renders `html` under the ceiling, noting Chromium's largest process every 25 ms or so: the render's error and that
+ * peak.
  */
 async function renderGreedy(renderer: PaperRenderer, html: string): Promise<{ error: unknown; peakMiB: number }> {
-  let peak = 0;
-  const watch = setInterval(() => void largestChildRssMiB().then((mib) => (peak = Math.max(peak, mib))), 25);
-  try {
-    await renderer.renderHtml(html, header);
-    return { error: undefined, peakMiB: peak };
-  } catch (error) {
-    return { error, peakMiB: peak };
-  } finally {
-    clearInterval(watch);
-  }
+  const watch = watchPeak(largestChildRssMiB, 25);
+  const error = await renderer.renderHtml(html, header).then(
+    () => undefined,
+    (failed: unknown) => failed,
+  );
+  return { error, peakMiB: await watch.stop() };
 }
 
 describe("a page that allocates without end", () => {
