@@ -12,7 +12,7 @@ import littlepress from "./eleventy-plugin.ts";
 import { giveRunSettings, type RunSettings } from "./plugin-options.ts";
 import { dataFileFailure } from "./data-file-errors.ts";
 import type { Site } from "./site.ts";
-import { eleventyConfigFile, ELEVENTY_CONFIG_FILES, outputFolder } from "./eleventy-config-file.ts";
+import { eleventyConfigFile, ELEVENTY_CONFIG_FILES, outputFolder, STARTER_CONFIG } from "./eleventy-config-file.ts";
 import { followCopies, removeFailedBuild, type PassthroughCopies } from "./leftovers.ts";
 import type { RenderMemory } from "./render-memory.ts";
 import { carryOwnWrites, swapBuildIn } from "./swap-in.ts";
@@ -77,7 +77,8 @@ async function buildContent(content: string, output: string, run: RunSettings): 
       // As on Eleventy's command line: the output given here wins over a config file's `dir.output`,
       // so a build writes only its fresh folder, never the live site.
       source: "cli",
-      configPath: ".eleventy.js",
+      // The starter's config where there is one; a folder of publications alone is built by the plugin alone.
+      configPath: existsSync(STARTER_CONFIG) ? STARTER_CONFIG : false,
       // Registered before .eleventy.js registers it with its defaults: this content folder wins.
       config: (eleventyConfig) => {
         giveRunSettings(eleventyConfig, given);

@@ -46,7 +46,7 @@ export async function builtFolder(): Promise<{ output: string } | { error: unkno
 
 /** The starter's folder of publications, and its config file, which `--content` builds with. */
 const STARTER_CONTENT = "content";
-const STARTER_CONFIG = ".eleventy.js";
+export const STARTER_CONFIG = ".eleventy.js";
 
 /**
  * The folder of publications when the project is a starter site, for the

@@ -33,7 +33,8 @@ declare module "@11ty/eleventy" {
       output?: string,
       options?: {
         quietMode?: boolean;
-        configPath?: string;
+        /** A config file to load; false loads none (Eleventy skips its own defaults too). */
+        configPath?: string | false;
         /** "cli": the input and output given here win over the config file's `dir`, as on the command line. */
         source?: "cli" | "script";
         /** Runs before the config file: a plugin added here with `unique` is the one that counts. */

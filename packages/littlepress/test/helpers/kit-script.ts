@@ -20,16 +20,17 @@ export const compiled = (source: string) => path.join("dist", source.replace(/\.
 /** `littlepress start` as a site runs it, for scripts/start.ts's spawnStart: the compiled command, here. */
 export const COMPILED_START = { file: compiled("scripts/littlepress.ts"), cwd: "." };
 
-/** `node dist/scripts/<script>.js <args>`, within `timeout` ms, with `env` if given. */
+/** `node dist/scripts/<script>.js <args>`, within `timeout` ms, with `env` if given, in `cwd` if given. */
 export async function kitScript(
   script: string,
   args: string[],
-  { timeout = 100_000, env }: { timeout?: number; env?: NodeJS.ProcessEnv } = {},
+  { timeout = 100_000, env, cwd }: { timeout?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<ScriptRun> {
   try {
-    const r = await run(process.execPath, [compiled(`scripts/${script}.ts`), ...args], {
+    const r = await run(process.execPath, [path.resolve(compiled(`scripts/${script}.ts`)), ...args], {
       timeout,
       ...(env && { env }),
+      ...(cwd && { cwd }),
     });
     return { code: 0, output: r.stdout + r.stderr };
   } catch (e) {

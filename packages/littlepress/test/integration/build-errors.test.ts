@@ -436,6 +436,22 @@ describe("a site with no publications yet (an author has just removed the exampl
     expect(await openPublication("", path.resolve(site))).toBeUndefined();
   });
 
+  it("builds a folder of publications in a project with no Eleventy config, by the plugin alone", async () => {
+    const project = path.join(ROOT, "no-config");
+    content("no-config", GOOD);
+    const { code, output } = await kitScript("build", ["--content", "content", "--output", "_site"], {
+      timeout: 60_000,
+      cwd: project,
+    });
+    expect(code, output).toBe(0);
+    expect(output).toContain("built _site/");
+    const htmls: string[] = [];
+    for await (const e of eachEdition((await openPublication("pub", path.resolve(project, "_site")))!))
+      htmls.push(e.html);
+    expect(htmls).toHaveLength(1);
+    expect(htmls[0]).toContain("Hi");
+  });
+
   it("names a content folder that does not exist, and what to do", async () => {
     await expectFailure(
       path.join(ROOT, "nowhere", "content"),
