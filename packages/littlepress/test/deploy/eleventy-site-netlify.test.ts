@@ -28,12 +28,8 @@ beforeAll(async () => {
   // The flags that run offline, without a login or Deno (edge functions need a download): the toolchain notes.
   const args = ["serve", "--offline", "--port", String(port), "--internal-disable-edge-functions"];
   netlify = runNetlify(args, site);
-  const deadline = Date.now() + 280_000;
-  while (!/Local dev server ready|Server now ready/.test(netlify.log)) {
-    if (Date.now() > deadline || netlify.child.exitCode !== null)
-      throw new Error(`netlify serve did not serve:\n${netlify.log}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  const serving = netlify;
+  await serving.ready(() => /Local dev server ready|Server now ready/.test(serving.log), 280_000, "netlify serve");
 }, 300_000);
 
 afterAll(async () => {

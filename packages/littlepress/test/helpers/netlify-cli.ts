@@ -22,6 +22,11 @@ export function ownNetlifyProject(project: string): void {
 export interface NetlifyRun {
   child: ChildProcess;
   readonly log: string;
+  /**
+   * Resolves once `isReady` says so (asked every half second), or throws `what did not start`, with the log, once it
+   * has exited or `withinMs` have passed.
+   */
+  ready(isReady: () => boolean | Promise<boolean>, withinMs: number, what: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,6 +55,13 @@ export function runNetlify(args: string[], cwd: string, env: NodeJS.ProcessEnv =
     child,
     get log() {
       return log;
+    },
+    ready: async (isReady, withinMs, what) => {
+      const deadline = Date.now() + withinMs;
+      while (!(await isReady())) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${what} did not start:\n${log}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
     },
     stop: async () => {
       await stopGroup(child);

@@ -81,17 +81,12 @@ beforeAll(async () => {
   project = projectWithStarterConfig();
   netlify = runNetlify(args, project, { LITTLEPRESS_SITE_DIR: site });
   // Ready when both the static server and a function answer.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await Promise.all([get("/only/meta.json"), get("/only/sample/")]).then(
+  const answers = () =>
+    Promise.all([get("/only/meta.json"), get("/only/sample/")]).then(
       (r) => r.every((x) => x.status === 200),
       () => false,
     );
-    if (ok) break;
-    if (Date.now() > deadline || netlify.child.exitCode !== null)
-      throw new Error(`netlify dev did not start:\n${netlify.log}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await netlify.ready(answers, 60_000, "netlify dev");
 }, 90_000);
 
 afterAll(async () => {
