@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import iconv from "iconv-lite";
-import type { Browser, BrowserContext, Page, Request, Route } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from "playwright-core";
 import { charsetOf, decodeHtml } from "../../lib/model/charset.ts";
 import { MAX_PRINT_HEIGHT_PX } from "../../lib/model/bilevel.ts";
 import { PAPER_WIDTH_PX } from "../../lib/model/paper.ts";
@@ -98,6 +98,8 @@ export class PaperRenderer {
   private assets: AssetLoader;
   /** Whether the page's renderer ended under it (killed for its memory, or out of memory). */
   private crashed = false;
+  /** The page's own DevTools session, where its renderer's memory is asked (opened once a page). */
+  private pageSession: Promise<CDPSession> | undefined;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -199,11 +201,7 @@ export class PaperRenderer {
         this.timeoutMs,
         `could not be captured in ${seconds(this.timeoutMs)}`,
       );
-      // Every render watches all of the browser's renderers (memory-ceiling.ts): one past the ceiling may be
-      // another page's, rendered at the same time (the home print server renders two at once). Only this
-      // page's own renderer gone says that this page was stopped.
-      const over = await this.inTime(this.memory.check(), "could not have its memory measured");
-      if (over && !(await answers(page))) throw new RenderError("over its memory"); // said below
+      await this.inTime(this.overMemory(page), "could not have its memory measured");
       return { ...render, blocked: [...new Set(this.blocked)], relative: [...new Set(this.relative)] };
     } catch (error) {
       await this.closePage(); // a page that hung is not reused
@@ -211,6 +209,17 @@ export class PaperRenderer {
     } finally {
       stopWatching();
     }
+  }
+
+  /** Throws when the page is over its memory ceiling (the message is whyFailed's). */
+  private async overMemory(page: Page): Promise<void> {
+    // Every render watches all of the browser's renderers (memory-ceiling.ts): one killed past the ceiling may be
+    // another page's, rendered at the same time (the home print server renders two at once). Only this page's
+    // own renderer gone says that this page was stopped; or its own renderer holding more than the ceiling.
+    const killed = (await this.memory.check()) && !(await answers(page, this.timeoutMs));
+    this.pageSession ??= page.context().newCDPSession(page);
+    if (killed || (await this.memory.pageOver(await this.pageSession)))
+      throw new RenderError(`used more than ${this.memory.ceilingMiB} MiB of memory`);
   }
 
   /**
@@ -245,7 +254,7 @@ export class PaperRenderer {
     // A page whose renderer ended is never reused: the next render opens another.
     page.once("crash", () => {
       this.crashed = true;
-      if (this.page === page) this.page = undefined;
+      if (this.page === page) [this.page, this.pageSession] = [undefined, undefined];
       void page.close().catch(() => undefined);
     });
     this.page = page;
@@ -255,6 +264,7 @@ export class PaperRenderer {
   private async closePage(): Promise<void> {
     const page = this.page;
     this.page = undefined;
+    this.pageSession = undefined;
     if (page) await bounded(page.close(), 5000, "").catch(() => undefined);
   }
 
@@ -298,11 +308,11 @@ export class PaperRenderer {
   }
 }
 
-/** Whether the page's renderer still runs scripts: false once it was killed (or hangs past 2 s). */
-async function answers(page: Page): Promise<boolean> {
+/** Whether the page's renderer still runs scripts: false once it was killed (or hangs past `ms`). */
+async function answers(page: Page, ms: number): Promise<boolean> {
   return bounded(
     page.evaluate(() => true),
-    2000,
+    ms,
     "",
   ).catch(() => false);
 }

@@ -18,7 +18,7 @@ let chromiumPid = 0;
 beforeAll(async () => {
   const before = browserPids();
   browser = await launchChromium();
-  [chromiumPid] = browserPids().filter((pid) => !before.includes(pid));
+  chromiumPid = browserPids().find((pid) => !before.includes(pid)) ?? 0;
 }, 60_000);
 afterAll(async () => {
   if (chromiumPid) signal("SIGCONT");
