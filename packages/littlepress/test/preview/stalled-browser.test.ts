@@ -47,7 +47,7 @@ async function failure(work: Promise<unknown>): Promise<Error> {
 }
 
 describe("a Chromium that stops answering", () => {
-  it("fails a render, and a new renderer, with a line that names the step, and both go on once it answers", async () => {
+  it("fails a render and a new renderer with a line naming the step; both go on once it answers", async () => {
     expect(chromiumPid).toBeGreaterThan(0);
     const renderer = await PaperRenderer.open(browser, undefined, LIMIT_MS);
     try {
