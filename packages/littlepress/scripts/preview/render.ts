@@ -211,7 +211,7 @@ export class PaperRenderer {
     }
   }
 
-  /** Throws when the page is over its memory ceiling (the message is whyFailed's). */
+  /** Throws a RenderError when the page was killed for its memory, or holds more than the ceiling. */
   private async overMemory(page: Page): Promise<void> {
     // Every render watches all of the browser's renderers (memory-ceiling.ts): one killed past the ceiling may be
     // another page's, rendered at the same time (the home print server renders two at once). Only this page's
