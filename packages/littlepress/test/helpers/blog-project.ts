@@ -23,6 +23,12 @@ export function writeProject(dir: string, files: Record<string, string>): string
   return dir;
 }
 
+/**
+ * How long a test that runs `littlepress build` in a process of its own may take: seconds a build, once or more,
+ * many more on a loaded machine (beside npm start and a CPU-bound process, one such test took past 30 s).
+ */
+export const BUILD_TESTS_MS = 120_000;
+
 /** `littlepress build` in the project's folder, with `env` added to the environment: its exit code, and output. */
 export async function buildProject(
   dir: string,

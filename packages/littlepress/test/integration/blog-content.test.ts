@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { eachEdition, openPublication } from "../../lib/edge/publication-store.ts";
-import { buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
+import { BUILD_TESTS_MS, buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
 
 const ROOT = path.join(".test-work", `blog-content-${process.pid}`);
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -58,7 +58,7 @@ async function editions(dir: string): Promise<string[]> {
 /** The blog's build folders: only the site and its functions' data once a build has ended. */
 const buildFolders = (dir: string) => readdirSync(dir).filter((f) => f.startsWith("_site"));
 
-describe("a blog with a content folder of publications and files passed through", () => {
+describe("a blog with a content folder of publications and files passed through", { timeout: BUILD_TESTS_MS }, () => {
   it("gives the editions the publication's directory data, keeps the blog's home, copies its files", async () => {
     const dir = writeBlog("data");
     const built = await buildProject(dir);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
 import { runCheck } from "../../scripts/check/run-check.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
-import { buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
+import { BUILD_TESTS_MS, buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
 
 const ROOT = path.join(".test-work", `blog-posts-${process.pid}`);
 
@@ -86,7 +86,7 @@ const writeBlog = (name: string, files: Record<string, string>) => writeProject(
 
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-describe("a blog's posts as publications", () => {
+describe("a blog's posts as publications", { timeout: BUILD_TESTS_MS }, () => {
   let server: LocalServer | undefined;
   let dir = "";
   beforeAll(async () => {
@@ -94,7 +94,7 @@ describe("a blog's posts as publications", () => {
     const built = await buildProject(dir);
     expect(built, built.output).toMatchObject({ code: 0 });
     server = await startServer({ port: 0, siteDir: path.join(dir, "_site") });
-  }, 60_000);
+  }, BUILD_TESTS_MS);
   afterAll(() => server?.close());
   const get = async (pathAndQuery: string) => {
     const res = await fetch(server!.url + pathAndQuery, { signal: AbortSignal.timeout(5000) });
@@ -193,7 +193,7 @@ describe("a blog's posts as publications", () => {
   });
 });
 
-describe("a blog's mistakes fail the build by name", () => {
+describe("a blog's mistakes fail the build by name", { timeout: BUILD_TESTS_MS }, () => {
   it("a post with an impossible date: the post, the field and the fix, and the last good site stays", async () => {
     const dir = writeBlog("broken", {
       "eleventy.config.js": CONFIG(PUBLICATIONS),
@@ -270,12 +270,15 @@ describe("a blog's mistakes fail the build by name", () => {
   });
 });
 
-describe("a blog shaped as eleventy-base-blog: images by posts, eleventy-img's transform, drafts in JavaScript", () => {
-  // Two posts of one day, each in a folder of its own with its own image: one edition holding both.
-  const post = (title: string, date: string, body: string) => `---\ntitle: ${title}\ndate: ${date}\n---\n${body}\n`;
-  const IN_CONTENT = PUBLICATIONS.replaceAll('folder: "posts"', 'folder: "content/posts"');
-  const BASE_BLOG = {
-    "eleventy.config.js": `import { eleventyImageTransformPlugin } from "@11ty/eleventy-img";
+describe(
+  "a blog shaped as eleventy-base-blog: images by posts, eleventy-img's transform, drafts in JavaScript",
+  { timeout: BUILD_TESTS_MS },
+  () => {
+    // Two posts of one day, each in a folder of its own with its own image: one edition holding both.
+    const post = (title: string, date: string, body: string) => `---\ntitle: ${title}\ndate: ${date}\n---\n${body}\n`;
+    const IN_CONTENT = PUBLICATIONS.replaceAll('folder: "posts"', 'folder: "content/posts"');
+    const BASE_BLOG = {
+      "eleventy.config.js": `import { eleventyImageTransformPlugin } from "@11ty/eleventy-img";
 import littlepress from ${JSON.stringify(PLUGIN)};
 
 export default function (eleventyConfig) {
@@ -288,74 +291,75 @@ export default function (eleventyConfig) {
 
 export const config = { dir: { input: "content", includes: "../_includes" } };
 `,
-    "_includes/layouts/post.njk":
-      '<!doctype html><title>{{ title }}</title><article class="web-post">{{ content | safe }}</article>\n',
-    "content/posts/posts.11tydata.js": 'export default { tags: ["posts"], layout: "layouts/post.njk" };\n',
-    "content/posts/morning/index.md": post("Morning", "2026-03-02T08:00", "![A wide one](wide.png)"),
-    "content/posts/evening/index.md": post("Evening", "2026-03-02T20:00", '<img src="./tall.png" alt="A tall one">'),
-    "content/posts/draft.md":
-      '---js\nconst title = "Draft";\nconst date = "2026-03-03";\nconst draft = true;\n---\nNot yet.\n',
-  };
-  const postsOf = (dir: string) => path.join(dir, "content/posts");
-  let server: LocalServer | undefined;
-  let dir = "";
-  beforeAll(async () => {
-    dir = writeBlog("base-blog", BASE_BLOG);
-    const grey = { r: 90, g: 90, b: 90 };
-    await sharp({ create: { width: 60, height: 30, channels: 3, background: grey } })
-      .png()
-      .toFile(path.join(postsOf(dir), "morning/wide.png"));
-    await sharp({ create: { width: 30, height: 60, channels: 3, background: grey } })
-      .png()
-      .toFile(path.join(postsOf(dir), "evening/tall.png"));
-    const built = await buildProject(dir);
-    expect(built, built.output).toMatchObject({ code: 0 });
-    server = await startServer({ port: 0, siteDir: path.join(dir, "_site") });
-  }, 60_000);
-  afterAll(() => server?.close());
-  const get = async (pathAndQuery: string) => (await fetch(server!.url + pathAndQuery)).text();
+      "_includes/layouts/post.njk":
+        '<!doctype html><title>{{ title }}</title><article class="web-post">{{ content | safe }}</article>\n',
+      "content/posts/posts.11tydata.js": 'export default { tags: ["posts"], layout: "layouts/post.njk" };\n',
+      "content/posts/morning/index.md": post("Morning", "2026-03-02T08:00", "![A wide one](wide.png)"),
+      "content/posts/evening/index.md": post("Evening", "2026-03-02T20:00", '<img src="./tall.png" alt="A tall one">'),
+      "content/posts/draft.md":
+        '---js\nconst title = "Draft";\nconst date = "2026-03-03";\nconst draft = true;\n---\nNot yet.\n',
+    };
+    const postsOf = (dir: string) => path.join(dir, "content/posts");
+    let server: LocalServer | undefined;
+    let dir = "";
+    beforeAll(async () => {
+      dir = writeBlog("base-blog", BASE_BLOG);
+      const grey = { r: 90, g: 90, b: 90 };
+      await sharp({ create: { width: 60, height: 30, channels: 3, background: grey } })
+        .png()
+        .toFile(path.join(postsOf(dir), "morning/wide.png"));
+      await sharp({ create: { width: 30, height: 60, channels: 3, background: grey } })
+        .png()
+        .toFile(path.join(postsOf(dir), "evening/tall.png"));
+      const built = await buildProject(dir);
+      expect(built, built.output).toMatchObject({ code: 0 });
+      server = await startServer({ port: 0, siteDir: path.join(dir, "_site") });
+    }, BUILD_TESTS_MS);
+    afterAll(() => server?.close());
+    const get = async (pathAndQuery: string) => (await fetch(server!.url + pathAndQuery)).text();
 
-  it("prints each post's image from the post's own folder, processed for the paper, at an absolute URL", async () => {
-    const html = await get(`/paper/edition/?local_delivery_time=${encodeURIComponent("2026-03-03T06:00:00-08:00")}`);
-    const images = [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
-    // Built with no address, so linked at the one the request reached (edition-endpoint.ts), not at 8080.
-    const at = server!.url.replace(/[.:/]/g, "\\$&");
-    expect(images).toEqual([
-      expect.stringMatching(new RegExp(`src="${at}/paper/img/[\\w-]+\\.png"[^>]* width="60" height="30"`)),
-      expect.stringMatching(new RegExp(`src="${at}/paper/img/[\\w-]+\\.png"[^>]* width="30" height="60"`)),
-    ]);
-    // Not eleventy-img's <picture>, nor its mark.
-    expect(html).not.toMatch(/<picture|<source|eleventy:ignore/);
-    expect(readdirSync(path.join(dir, "_site/paper/img"))).toHaveLength(2);
-  });
+    it("prints each post's image from the post's own folder, processed for the paper, at an absolute URL", async () => {
+      const html = await get(`/paper/edition/?local_delivery_time=${encodeURIComponent("2026-03-03T06:00:00-08:00")}`);
+      const images = [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
+      // Built with no address, so linked at the one the request reached (edition-endpoint.ts), not at 8080.
+      const at = server!.url.replace(/[.:/]/g, "\\$&");
+      expect(images).toEqual([
+        expect.stringMatching(new RegExp(`src="${at}/paper/img/[\\w-]+\\.png"[^>]* width="60" height="30"`)),
+        expect.stringMatching(new RegExp(`src="${at}/paper/img/[\\w-]+\\.png"[^>]* width="30" height="60"`)),
+      ]);
+      // Not eleventy-img's <picture>, nor its mark.
+      expect(html).not.toMatch(/<picture|<source|eleventy:ignore/);
+      expect(readdirSync(path.join(dir, "_site/paper/img"))).toHaveLength(2);
+    });
 
-  it("leaves the blog's own pages to the blog's image transform", () => {
-    const page = readFileSync(path.join(dir, "_site/posts/morning/index.html"), "utf8");
-    expect(page).toMatch(/<picture><source type="image\/avif" srcset="\/posts\/morning\/[\w-]+\.avif/);
-  });
+    it("leaves the blog's own pages to the blog's image transform", () => {
+      const page = readFileSync(path.join(dir, "_site/posts/morning/index.html"), "utf8");
+      expect(page).toMatch(/<picture><source type="image\/avif" srcset="\/posts\/morning\/[\w-]+\.avif/);
+    });
 
-  it("prints no draft (JavaScript front matter), which the blog does not publish either", async () => {
-    expect(existsSync(path.join(dir, "_site/posts/draft/index.html"))).toBe(false);
-    expect(await get("/serial/edition/?delivery_count=1")).toMatch(/<h1>Evening<\/h1>/);
-    const after = await fetch(`${server!.url}/serial/edition/?delivery_count=2`);
-    expect(after.status).toBe(204);
-  });
+    it("prints no draft (JavaScript front matter), which the blog does not publish either", async () => {
+      expect(existsSync(path.join(dir, "_site/posts/draft/index.html"))).toBe(false);
+      expect(await get("/serial/edition/?delivery_count=1")).toMatch(/<h1>Evening<\/h1>/);
+      const after = await fetch(`${server!.url}/serial/edition/?delivery_count=2`);
+      expect(after.status).toBe(204);
+    });
 
-  it("a build that fails on an image leaves nothing half made beside the site", async () => {
-    const lost = path.join(postsOf(dir), "lost.md");
-    writeFileSync(lost, post("Lost", "2026-03-05", "![Gone](gone.png)"));
-    try {
-      const { code, output } = await buildProject(dir);
-      expect(code).toBe(1);
-      expect(output).toContain('content/posts/lost.md: <img src="gone.png">\n    problem: the image cannot be read');
-      expect(output).toContain("fix: put the image file next to the edition (a post's, next to the post)");
-      expect(
-        readdirSync(dir)
-          .filter((f) => f.startsWith("_site"))
-          .sort(),
-      ).toEqual(["_site", "_site_data"]);
-    } finally {
-      rmSync(lost);
-    }
-  });
-});
+    it("a build that fails on an image leaves nothing half made beside the site", async () => {
+      const lost = path.join(postsOf(dir), "lost.md");
+      writeFileSync(lost, post("Lost", "2026-03-05", "![Gone](gone.png)"));
+      try {
+        const { code, output } = await buildProject(dir);
+        expect(code).toBe(1);
+        expect(output).toContain('content/posts/lost.md: <img src="gone.png">\n    problem: the image cannot be read');
+        expect(output).toContain("fix: put the image file next to the edition (a post's, next to the post)");
+        expect(
+          readdirSync(dir)
+            .filter((f) => f.startsWith("_site"))
+            .sort(),
+        ).toEqual(["_site", "_site_data"]);
+      } finally {
+        rmSync(lost);
+      }
+    });
+  },
+);

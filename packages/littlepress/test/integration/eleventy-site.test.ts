@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILD_TESTS_MS } from "../helpers/blog-project.ts";
 import { readNetlifyConfig, STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { spawnStart } from "../../scripts/start.ts";
@@ -20,8 +21,6 @@ afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 /** A copy of the site, installed, with `files` written over it. */
 const siteCopy = (name: string, files: Record<string, string> = {}) => copyOfSite(ROOT, name, files);
 
-// Their tests run littlepress build themselves, once or more: seconds a build, many more on a loaded machine.
-const BUILDS = 120_000;
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), "utf8");
 const builds = (dir: string) => readdirSync(dir).filter((f) => /^(?:dist|_site)/.test(f));
 
@@ -105,7 +104,7 @@ it("with eleventy-img's failOnError off, the desk still shows the publication's 
   expect(desk).not.toMatch(/<picture|eleventy:ignore/);
 }, 120_000);
 
-describe("the same site built by npx littlepress build", { timeout: BUILDS }, () => {
+describe("the same site built by npx littlepress build", { timeout: BUILD_TESTS_MS }, () => {
   let dir = "";
   let server: LocalServer | undefined;
   let said = "";
@@ -180,7 +179,7 @@ describe("the same site built by npx littlepress build", { timeout: BUILDS }, ()
   });
 });
 
-describe("the site's mistakes and Eleventy's, under npx littlepress build", { timeout: BUILDS }, () => {
+describe("the site's mistakes and Eleventy's, under npx littlepress build", { timeout: BUILD_TESTS_MS }, () => {
   // A post that lists the latest posts: the web page has them, a printed edition has no collections.
   const latest = (title: string, date: string) =>
     `---\ntitle: ${title}\ndate: ${date}\n---\nLatest:\n` +

@@ -6,7 +6,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
+import { BUILD_TESTS_MS, buildProject, PLUGIN, writeProject } from "../helpers/blog-project.ts";
 
 const ROOT = path.join(".test-work", `one-off-build-${process.pid}`);
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -33,16 +33,24 @@ function writeSite(name: string): string {
 
 const recorded = (dir: string) => JSON.parse(readFileSync(path.join(dir, "switch.json"), "utf8")) as unknown;
 
-it("builds with Eleventy's cache-buster off", async () => {
-  const dir = writeSite("plain");
-  const { code, output } = await buildProject(dir, {});
-  expect(code, output).toBe(0);
-  expect(recorded(dir)).toBe("1");
-});
+it(
+  "builds with Eleventy's cache-buster off",
+  async () => {
+    const dir = writeSite("plain");
+    const { code, output } = await buildProject(dir, {});
+    expect(code, output).toBe(0);
+    expect(recorded(dir)).toBe("1");
+  },
+  BUILD_TESTS_MS,
+);
 
-it("keeps the author's own setting of the switch", async () => {
-  const dir = writeSite("author");
-  const { code, output } = await buildProject(dir, { ELEVENTY_SKIP_ESM_RESOLVER: "" });
-  expect(code, output).toBe(0);
-  expect(recorded(dir)).toBe("");
-});
+it(
+  "keeps the author's own setting of the switch",
+  async () => {
+    const dir = writeSite("author");
+    const { code, output } = await buildProject(dir, { ELEVENTY_SKIP_ESM_RESOLVER: "" });
+    expect(code, output).toBe(0);
+    expect(recorded(dir)).toBe("");
+  },
+  BUILD_TESTS_MS,
+);
