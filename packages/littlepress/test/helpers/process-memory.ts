@@ -21,16 +21,16 @@ export async function largestChildRssMiB(): Promise<number> {
  */
 export function watchPeak(measure: () => Promise<number>, everyMs: number): { stop: () => Promise<number> } {
   let peak = 0;
-  let sampling = true;
+  const watch = { sampling: true };
   const samples = (async () => {
-    while (sampling) {
+    while (watch.sampling) {
       peak = Math.max(peak, await measure().catch(() => 0));
       await new Promise((next) => setTimeout(next, everyMs));
     }
   })();
   return {
     stop: async () => {
-      sampling = false;
+      watch.sampling = false;
       await samples;
       return peak;
     },
