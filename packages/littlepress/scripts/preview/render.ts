@@ -216,7 +216,7 @@ export class PaperRenderer {
     // Every render watches all of the browser's renderers (memory-ceiling.ts): one killed past the ceiling may be
     // another page's, rendered at the same time (the home print server renders two at once). Only this page's
     // own renderer gone says that this page was stopped; or its own renderer holding more than the ceiling.
-    const killed = (await this.memory.check()) && !(await answers(page, this.timeoutMs));
+    const killed = (await this.memory.check()) && !(await answers(page));
     this.pageSession ??= page.context().newCDPSession(page);
     if (killed || (await this.memory.pageOver(await this.pageSession)))
       throw new RenderError(`used more than ${this.memory.ceilingMiB} MiB of memory`);
@@ -308,13 +308,17 @@ export class PaperRenderer {
   }
 }
 
-/** Whether the page's renderer still runs scripts: false once it was killed (or hangs past `ms`). */
-async function answers(page: Page, ms: number): Promise<boolean> {
-  return bounded(
-    page.evaluate(() => true),
-    ms,
-    "",
-  ).catch(() => false);
+/**
+ * Whether the page's renderer still runs scripts: false at once when it was killed (a renderer that hangs is the
+ * caller's bound to catch).
+ */
+async function answers(page: Page): Promise<boolean> {
+  return page
+    .evaluate(() => true)
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 /** Whether `request` is the page's own load (not a frame's, not a worker's). */
