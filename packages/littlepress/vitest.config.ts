@@ -26,6 +26,8 @@ export default defineConfig({
     // A temporary folder of the run's own, removed after it; then the example content and the fixtures,
     // built once, before any test runs.
     globalSetup: ["test/helpers/run-temporary-folder.ts", "test/helpers/build-sites.ts"],
+    // A failed test says whether its worker was stalled meanwhile (a paused or starved machine).
+    setupFiles: ["test/helpers/stall-watch.ts"],
     // Most tests wait on a child process, a socket or Chromium: with one worker more than the cores
     // (Vitest's default is one fewer), the cores stay busy while a test waits (on two cores, 177 s
     // against 204 s with two workers, for the same CPU time).

@@ -6,16 +6,18 @@
 // sealing key or a Netlify token, an .npmrc with a registry token, an
 // editor's .vscode/), which a list of what to leave out would miss the day
 // someone has one; and the new site's .gitignore ignores .env (SITE_IGNORES).
-// It writes a package.json with no workspace, and no package-lock.json of the
-// repository's, which links littlepress to packages/littlepress (a copy with
-// it installs nothing there, and npm start answers "littlepress: not found").
+// It writes a package.json with no workspace, and never leaves the repository's
+// package-lock.json as it is: that links littlepress to packages/littlepress (a
+// copy with it installs nothing there, and npm start answers "littlepress: not
+// found"); npm makes the site's own from it (seedLockfile).
 // The site carries the engine it was made from, packed, in vendor/ (VENDOR),
 // and its package.json names that file: no public registry holds the name
 // littlepress for this project yet, so `^0.2.0` from the registry was a 404
 // today, and whoever published the name later would have run their code as
 // every new site's build tool. --from-registry takes it from the registry, for
 // once the project has published it there. npm then resolves the site's own
-// lockfile, so that the README's `npm ci && npm start` works in it as it is.
+// lockfile, so that the README's `npm ci && npm start` works in it as it is,
+// starting from the starter's (seedLockfile): the versions it was tested with.
 import { execFile, spawn } from "node:child_process";
 import {
   copyFileSync,
@@ -191,6 +193,27 @@ async function vendorEngine(
   return path.basename(carried);
 }
 
+/**
+ * Puts the starter's package-lock.json into the new site, when it has one npm wrote, for npm install
+ * --package-lock-only to start from. npm keeps each version it holds that the site's package.json still
+ * takes (those the starter was tested with), drops what only the starter needed (the workspace's link to
+ * packages/littlepress, the repository's CI tools) and resolves the rest: littlepress from vendor/.
+ * Resolved afresh, every dependency was asked of the registry (some 1,400: 41 s from npm's registry
+ * here, 214 s through a proxy on loopback), and the site got whatever was newest that day.
+ */
+function seedLockfile(source: string, target: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path.join(source, "package-lock.json"), "utf8");
+    const { packages } = JSON.parse(text) as { packages?: unknown };
+    if (typeof packages !== "object" || packages === null) return false;
+  } catch {
+    return false; // none, or not npm's: resolved afresh
+  }
+  writeFileSync(path.join(target, "package-lock.json"), text);
+  return true;
+}
+
 /** An npm package name from a folder's name: lowercase, URL-safe, never empty. */
 export function siteName(folder: string): string {
   const name = path
@@ -244,13 +267,14 @@ Makes a site of your own in <folder> (new, or empty) from the starter this runs
 in: the littlepress repository's root (or a site made from it), its content/,
 layouts/, functions/, test/, scripts/ and settings, and nothing else: not the
 package (packages/), the repository's CI (.ci/), node_modules/, built output,
-the repository's package-lock.json, or a file of yours there such as .env or
+the repository's package-lock.json as it is, or a file of yours such as .env or
 .npmrc. The site's .gitignore ignores .env. The site carries the littlepress
 that runs this, packed, as vendor/littlepress-<version>.tgz (the starter's own
 tarball, when it has one), and its package.json names that file, with no
 workspace: no public registry holds littlepress for this project yet, so it
 installs with none. npm then resolves the site's own package-lock.json (npm
-install --package-lock-only), so that \`npm ci && npm start\` works there.
+install --package-lock-only) from the starter's, keeping the versions it was
+tested with, so that \`npm ci && npm start\` works there.
 
 Once littlepress is published under the project's name, move a site to the
 registry with \`npm install littlepress@<version>\` there (then delete
@@ -352,7 +376,9 @@ export async function main(
   let next = "npm ci && npm start";
   if (values["no-install"]) next = "npm install && npm start";
   else {
-    out.stdout("new: resolving its dependencies into its own package-lock.json (npm install --package-lock-only)\n");
+    const seeded = seedLockfile(source, target);
+    const start = seeded ? ", from the starter's: the versions it was tested with" : "";
+    out.stdout(`new: resolving its own package-lock.json${start} (npm install --package-lock-only)\n`);
     const code = await runNpm(["install", "--package-lock-only", "--no-audit", "--no-fund"], target);
     if (code !== 0)
       return fail(

@@ -8,8 +8,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ContentProblem } from "../model/content-error.ts";
 import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
-import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
-import { nearNames } from "../model/near-miss.ts";
+import { KEY_FIELD, keyFromFrontMatter, keyValueOfText, slippedKeyName } from "../model/front-matter-key.ts";
 import type { Publication } from "../model/publication.ts";
 import { recurringKeys, type Recurrence } from "../model/recurrence.ts";
 import type { IsoDate } from "../model/dates.ts";
@@ -129,13 +128,12 @@ function rowEditions(by: EditionsBy, file: string, made: Made, problems: Content
   const editions: DataEdition[] = [];
   for (const row of readRows(file, problems)) {
     const raw = row.fields[field];
-    // A CSV cell is text: "3" is the number 3 there.
-    const value = typeof raw === "string" && /^\d+$/.test(raw) && field === "number" ? Number(raw) : raw;
-    const key = keyFromFrontMatter(by, value);
+    const value = keyValueOfText(by, raw); // a CSV cell is text: "3" is the number 3 there
+    const key = keyFromFrontMatter(by, value, () => nextNumber(by, editions.at(-1)?.key));
     if ("problem" in key) {
       const fix = key.fix.replace("in the front matter as", "in the row, as in");
       // A misspelt column (`nubmer`) is the name meant, as a misspelt front-matter key is (near-miss.ts).
-      const near = raw === undefined ? Object.keys(row.fields).find((c) => nearNames(c, [field]).length) : undefined;
+      const near = raw === undefined ? slippedKeyName(row.fields, field) : undefined;
       const problem = near ? `has a column \`${near}\`, and no \`${field}\`: did you mean \`${field}\`?` : key.problem;
       problems.push({ file: row.origin, field, problem, fix: near ? `rename the column \`${field}\`` : fix });
       continue;
@@ -143,6 +141,12 @@ function rowEditions(by: EditionsBy, file: string, made: Made, problems: Content
     editions.push(made(key.key, { ...row.fields, [field]: value }, row.origin, row.empty));
   }
   return editions;
+}
+
+/** A serial's rows count up: the row after number 4 most likely means 5 (dates may step by any interval). */
+function nextNumber(by: EditionsBy, previous: EditionKey | undefined): EditionKey | undefined {
+  if (by !== "delivery_count") return undefined;
+  return previous === undefined ? "0" : String(Number(previous) + 1);
 }
 
 /** The editions of a recurring rule, one per key it gives; a rule that gives none is a problem. */

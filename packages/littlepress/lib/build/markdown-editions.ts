@@ -6,8 +6,8 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import type { ContentProblem } from "../model/content-error.ts";
 import { fileVersion } from "../model/file-version.ts";
-import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
-import { nearNames } from "../model/near-miss.ts";
+import type { EditionKey, EditionsBy } from "../model/edition-key.ts";
+import { KEY_FIELD, keyFromFrontMatter, keyValueOfText, slippedKeyName } from "../model/front-matter-key.ts";
 import type { Publication } from "../model/publication.ts";
 import { listFiles, type ContentTree } from "./content-tree.ts";
 import { paginationProblem } from "./data-editions.ts";
@@ -64,7 +64,7 @@ function readEditionFile(pub: Publication, file: string, version: string): Editi
     return { ...read, problem: { file, field: "front matter", problem: front.error, fix: front.fix } };
   const pagination = paginationProblem(file, front.data);
   if (pagination) return { ...read, problem: pagination };
-  const key = keyFromFrontMatter(by, front.data[field]);
+  const key = keyFromFrontMatter(by, front.data[field], () => meantKey(by, front.data, file));
   if ("problem" in key) return { ...read, problem: { file, field, ...keyProblem(key, front, field, file) } };
   return { ...read, edition: { key: key.key, file: file.split(path.sep).join("/"), ...front } };
 }
@@ -77,8 +77,7 @@ function keyProblem(key: Said, front: FrontMatterSplit, field: string, file: str
     const problem = `has no front matter (a \`---\` line at the very top), so no \`${field}\``;
     return { problem, fix: `${key.fix}, between two \`---\` lines at the top of the file` };
   }
-  // A slip of the key's name (`nubmer`, `Date`): near-miss.ts's rule, as for any key littlepress reads.
-  const near = Object.keys(front.data).find((k) => nearNames(k, [field]).length > 0);
+  const near = slippedKeyName(front.data, field);
   if (!near) return key;
   const line = lineOf(file, near);
   const at = `\`${near}\`${line ? ` (line ${line})` : ""}`;
@@ -89,6 +88,19 @@ function keyProblem(key: Said, front: FrontMatterSplit, field: string, file: str
     };
   const problem = `the front matter has ${at}, and no \`${field}\`: did you mean \`${field}\`?`;
   return { problem, fix: `rename it \`${field}\`: ${key.fix}` };
+}
+
+/**
+ * The key an edition whose own is missing or wrong most likely means, for the fix to show: a slipped key's value
+ * (`nubmer: 4`), or else the number or date its file is named with (part-7.md, 2026-11-22.md).
+ */
+function meantKey(by: EditionsBy, data: Record<string, unknown>, file: string): EditionKey | undefined {
+  const slipped = slippedKeyName(data, KEY_FIELD[by]);
+  const name = path.basename(file, path.extname(file));
+  const named =
+    by === "delivery_count" ? /^\D*(\d+)\D*$/.exec(name)?.[1] : /\d{4}-\d{2}-\d{2}(?:T\d{2})?/.exec(name)?.[0];
+  const read = keyFromFrontMatter(by, keyValueOfText(by, slipped === undefined ? named : data[slipped]));
+  return "key" in read ? read.key : undefined;
 }
 
 // Eleventy's data files (JSON, or JavaScript modules), and littlepress's rows (CSV, YAML).

@@ -19,13 +19,18 @@ export function serialGaps(pub: PublicationSource): ContentProblem[] {
 }
 
 function gap(file: string, from: number, to: number): ContentProblem {
-  const missing = to - from === 1 ? `${from}` : `${from} to ${to - 1}`;
-  const none = to - from === 1 ? "gets" : "each get";
+  const last = to - 1;
+  const [missing, deliveries] =
+    from === last
+      ? [`${from}`, `delivery ${from} gets`]
+      : from + 1 === last
+        ? [`${from} or ${last}`, `deliveries ${from} and ${last} each get`]
+        : [`${from} to ${last}`, `deliveries ${from} to ${last} each get`];
   return {
     file,
     field: "number",
     problem:
-      `the serial has no edition numbered ${missing}: delivery ${missing} ${none} nothing ` +
+      `the serial has no edition numbered ${missing}: ${deliveries} nothing ` +
       `(204, "no edition for ${from}"), and the serial goes on at ${to}`,
     fix:
       `number the editions 0, 1, 2, … without a gap: ` +

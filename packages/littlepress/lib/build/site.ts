@@ -3,7 +3,7 @@ import path from "node:path";
 import { ContentError, type ContentProblem } from "../model/content-error.ts";
 import { contentTree, isPublicationDir, listDirs, type ContentTree } from "./content-tree.ts";
 import { compareKeys, type EditionKey } from "../model/edition-key.ts";
-import { KEY_FIELD, keyFromFrontMatter } from "../model/front-matter-key.ts";
+import { KEY_FIELD, keyFromFrontMatter, keyValueOfText } from "../model/front-matter-key.ts";
 import type { FrontMatterSplit } from "./front-matter.ts";
 import type { Publication } from "../model/publication.ts";
 import { readPublication } from "./publication-file.ts";
@@ -106,12 +106,7 @@ function sampleOf(pub: Publication, list: EditionSource[], file: string, problem
   if (pub.editions.sample === undefined) return list[0]!.key;
   const sample = pub.editions.sample;
   // "sample": "2" is as clear as "sample": 2.
-  const key = keyFromFrontMatter(
-    pub.editions.by,
-    typeof sample === "string" && /^\d+$/.test(sample) && pub.editions.by === "delivery_count"
-      ? Number(sample)
-      : sample,
-  );
+  const key = keyFromFrontMatter(pub.editions.by, keyValueOfText(pub.editions.by, sample));
   if ("key" in key && list.some((e) => e.key === key.key)) return key.key;
   problems.push({
     file,

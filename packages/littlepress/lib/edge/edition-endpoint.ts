@@ -13,11 +13,13 @@ import { siteIndexOf } from "./site-index.ts";
 /**
  * For a site built with only the default address (nothing gave one: `npm run build` locally, `netlify serve`
  * offline), what links its pages' images at the address the request reached instead: they pointed at
- * http://127.0.0.1:8080 wherever the site was served. Undefined when nothing is to change.
+ * http://127.0.0.1:8080 wherever the site was served. Undefined when nothing is to change, as for a page that
+ * names no such address: that page keeps its encoded bytes from one request to the next (edition-answer.ts).
  */
-function imagesAt(site: string, origin: string): ((html: string) => string) | undefined {
+function imagesAt(site: string, origin: string, d: EditionDecision): ((html: string) => string) | undefined {
+  if (d.status !== 200) return undefined;
   const { url, urlAssumed } = siteIndexOf(site);
-  if (!urlAssumed || !url || url === origin) return undefined;
+  if (!urlAssumed || !url || url === origin || !d.html.includes(`${url}/`)) return undefined;
   return (html) => html.replaceAll(`${url}/`, `${origin}/`);
 }
 
@@ -37,7 +39,8 @@ export function editionEndpoint(
     const site = siteFor(context);
     const pub = await openPublication(routeSlug(req, context), site, url.origin);
     if (!pub) return toResponse(noEditionAnswer(204, "no publication at this address"));
-    return toResponse(editionAnswer(pub, await decide(pub, url), req.method, imagesAt(site, url.origin)));
+    const decision = await decide(pub, url);
+    return toResponse(editionAnswer(pub, decision, req.method, imagesAt(site, url.origin, decision)));
   };
   return withFaultBoundary(endpoint, handler, () => toResponse(noEditionAnswer(204, "internal fault")));
 }

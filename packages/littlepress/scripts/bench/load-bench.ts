@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CHOICES, DAILY, SERIAL, type SyntheticSite } from "./generate.ts";
 import { checkAnswer, editionRequests, type EditionRequest } from "./requests.ts";
-import { median, progress, ROOT } from "./util.ts";
+import { median, progress, ROOT, telling } from "./util.ts";
 import { wrk, wrkScript, wrkVersion, type WrkRun } from "./wrk.ts";
 
 /** A copy of one edition's HTML, as a static file of the site. */
@@ -293,7 +293,7 @@ export function startChild(script: string, args: string[], cwd = ROOT): Promise<
     });
     child.once("error", reject);
     child.once("exit", (code) =>
-      reject(new Error(`${script} exited (${code}) before listening:\n${err.slice(-2000)}`)),
+      reject(new Error(`${script} exited (${code}) before listening: ${telling(err)}\n${err.slice(-2000)}`)),
     );
   });
 }

@@ -25,6 +25,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { siteDataDir } from "../../lib/model/site-paths.ts";
+import { installMissing, placePackages, type PlacedPackages } from "./tree-packages.ts";
 import { installedPackage, mustSucceed, progress, ROOT, runChild } from "./util.ts";
 
 /** The last commit before issue 26 (the server rewritten as one Hono app): the "before" of the report. */
@@ -47,6 +48,8 @@ export interface CheckedOutTree extends Tree {
   dir: string;
   /** Removes the copy (and its git worktree); safe to call twice. */
   remove(): void;
+  /** The packages it needs that this project no longer installs, in its node_modules (tree-packages.ts). */
+  packages: PlacedPackages;
 }
 
 /** What is wrong with --before: said as it is, without a stack (scripts/bench.ts). */
@@ -139,7 +142,7 @@ function copyKit(from: string, to: string, dist: string): void {
 function temporaryTree(
   doing: string,
   fill: (dir: string) => (() => void) | void,
-): Pick<CheckedOutTree, "dir" | "remove"> {
+): Pick<CheckedOutTree, "dir" | "remove" | "packages"> {
   mkdirSync(path.join(ROOT, ".test-work"), { recursive: true });
   const parent = mkdtempSync(path.join(ROOT, ".test-work", "bench-before-"));
   const dir = path.join(parent, "tree");
@@ -168,7 +171,13 @@ function temporaryTree(
   process.once("exit", remove);
   for (const s of signals) process.once(s, onSignal);
   const kit = path.join(dir, "packages", "littlepress");
-  return { dir: existsSync(path.join(kit, "package.json")) ? kit : dir, remove };
+  const kitDir = existsSync(path.join(kit, "package.json")) ? kit : dir;
+  try {
+    return { dir: kitDir, remove, packages: installMissing(kitDir, path.join(parent, "packages")) };
+  } catch (error) {
+    remove();
+    throw error;
+  }
 }
 
 /** What is said of a tree in the report. */
@@ -228,6 +237,7 @@ export async function treeBundles(tree: CheckedOutTree, siteDir: string): Promis
   const installed = path.dirname(installedPackage("hono"));
   const link = spawnSync("cp", ["-al", installed, modules], { encoding: "utf8" });
   if (link.status !== 0) throw new Error(`cp -al node_modules into ${tree.dir} failed: ${link.stderr || link.error}`);
+  placePackages(tree.packages, modules);
   try {
     const run = mustSucceed(
       `the function bundles of ${tree.ref}`,
@@ -241,5 +251,6 @@ export async function treeBundles(tree: CheckedOutTree, siteDir: string): Promis
   } finally {
     for (const folder of [site, siteDataDir(site), "node_modules"])
       rmSync(path.join(tree.dir, folder), { recursive: true, force: true });
+    placePackages(tree.packages, modules); // as before the bundling: the tree's own, for what runs next
   }
 }

@@ -168,7 +168,21 @@ function peakRss(pid: number | undefined): number {
 
 /** Throws with the child's output when it failed. */
 export function mustSucceed(what: string, result: ChildResult): ChildResult {
-  if (result.code !== 0)
-    throw new Error(`${what} failed (exit ${result.code}):\n${(result.stderr + result.stdout).trim().slice(-3000)}`);
+  if (result.code !== 0) {
+    const output = (result.stderr + result.stdout).trim();
+    throw new Error(`${what} failed (exit ${result.code}): ${telling(output)}\n${output.slice(-3000)}`);
+  }
   return result;
+}
+
+/**
+ * The line of a child's output that says what went wrong, for the first line of an error (the only one a
+ * command shows, scripts/cli.ts): the first that names an error, else the last; the rest follows it.
+ */
+export function telling(output: string): string {
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.find((l) => /^(\w*Error\b|error\b)/i.test(l)) ?? lines.at(-1) ?? "(no output)";
 }

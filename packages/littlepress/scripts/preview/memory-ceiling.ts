@@ -16,7 +16,11 @@
 //   when none was killed. Instead each render measures its own page at its end
 //   (pageOver), so that a page that caught its RangeError does not print as if
 //   nothing happened: its render fails with one line that says why, and its
-//   page is closed, which Chromium ends in its own way.
+//   page is closed, which Chromium ends in its own way. And V8, its heap at
+//   the kernel's limit, may collect garbage for longer than the page's time
+//   before it ends the renderer (10 s here with the CPU busy, over 20 s in CI):
+//   a render that timed out while a limited renderer held more than the
+//   ceiling, and whose page no longer answers, fails for its memory too.
 // - V8's: Chromium is started with --max-old-space-size (CHROMIUM_ARGS), for
 //   where there is no prlimit or no /proc (not Linux).
 import { execFile } from "node:child_process";
@@ -50,6 +54,8 @@ export class MemoryCeiling {
   private session: Promise<CDPSession | undefined> | undefined;
   /** Whether a renderer was killed for its memory since watch() began. */
   tripped = false;
+  /** Whether a renderer the kernel bounds held more than the ceiling since watch() began (it is not killed). */
+  reached = false;
   /** The renderers looked at, and those given the kernel's limit; false once there is no prlimit or no /proc. */
   private readonly seen = new Set<number>();
   private readonly limited = new Set<number>();
@@ -62,7 +68,7 @@ export class MemoryCeiling {
 
   /** Starts watching, for one render; the function it returns stops. */
   watch(): () => void {
-    this.tripped = false;
+    this.tripped = this.reached = false;
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     const tick = async () => {
@@ -143,7 +149,11 @@ export class MemoryCeiling {
   private async killOverCeiling(): Promise<void> {
     for (const pid of await this.rendererPids()) {
       const kib = await statusKiB(pid, ["RssAnon", "RssShmem"]);
-      if (kib === undefined || kib / 1024 <= this.ceilingMiB || (await kernelLimited(pid))) continue;
+      if (kib === undefined || kib / 1024 <= this.ceilingMiB) continue;
+      if (await kernelLimited(pid)) {
+        this.reached = true;
+        continue;
+      }
       this.tripped = true;
       try {
         process.kill(pid, "SIGKILL");

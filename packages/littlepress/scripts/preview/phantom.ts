@@ -175,7 +175,7 @@ export class PhantomRenderer {
     const poll = setInterval(() => void this.overCeiling(child, watch), POLL_MS);
     try {
       const { code, out } = await exited(child);
-      if (watch.overMemory) throw new RenderError(`used more than ${this.memoryMiB} MiB of memory`);
+      if (watch.overMemory) throw RenderError.overMemory(this.memoryMiB);
       if (watch.late) throw new RenderError(`did not load in ${seconds(this.timeoutMs)}`);
       const line = out.trim().split("\n").pop() ?? "";
       if (code !== 0 || !line.startsWith("{"))

@@ -73,7 +73,12 @@ export interface Render {
 }
 
 /** The page could not be rendered; the message is a sentence fragment about the page. */
-export class RenderError extends Error {}
+export class RenderError extends Error {
+  /** A page stopped at its memory ceiling, said in the same words by either renderer (Chromium's, PhantomJS). */
+  static overMemory(ceilingMiB: number): RenderError {
+    return new RenderError(`used more than ${ceilingMiB} MiB of memory`);
+  }
+}
 
 /**
  * Renders pages, answering every request of its browser context itself (see
@@ -204,8 +209,9 @@ export class PaperRenderer {
       await this.inTime(this.overMemory(page), "could not have its memory measured");
       return { ...render, blocked: [...new Set(this.blocked)], relative: [...new Set(this.relative)] };
     } catch (error) {
+      const why = await this.whyFailed(error, page);
       await this.closePage(); // a page that hung is not reused
-      throw this.whyFailed(error);
+      throw why;
     } finally {
       stopWatching();
     }
@@ -219,7 +225,7 @@ export class PaperRenderer {
     const killed = (await this.memory.check()) && !(await answers(page));
     this.pageSession ??= page.context().newCDPSession(page);
     if (killed || (await this.memory.pageOver(await this.pageSession)))
-      throw new RenderError(`used more than ${this.memory.ceilingMiB} MiB of memory`);
+      throw RenderError.overMemory(this.memory.ceilingMiB);
   }
 
   /**
@@ -231,11 +237,16 @@ export class PaperRenderer {
   }
 
   /** What a render that failed with `error` reports: a page stopped for its memory says so, whatever failed after. */
-  private whyFailed(error: unknown): unknown {
+  private async whyFailed(error: unknown, page: Page): Promise<unknown> {
     // Killed for its memory; or ended under the kernel's limit, as V8 does when its heap reaches it.
     if (this.memory.tripped || (this.crashed && this.memory.limiting))
-      return new RenderError(`used more than ${this.memory.ceilingMiB} MiB of memory`);
+      return RenderError.overMemory(this.memory.ceilingMiB);
     if (this.crashed) return new RenderError("stopped Chromium's renderer (out of memory, or a fault in Chromium)");
+    // Held at the kernel's limit, still collecting garbage or busy (memory-ceiling.ts): a renderer held more than
+    // the ceiling, and this page does not answer, so it is this page's (another page, rendered at once, may be the
+    // one that held it).
+    if (this.memory.reached && !(await bounded(answers(page), 1000, "").catch(() => false)))
+      return RenderError.overMemory(this.memory.ceilingMiB);
     return error;
   }
 

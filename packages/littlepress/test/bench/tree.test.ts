@@ -3,12 +3,14 @@
 // and in a copy of the kit without .git (a release, `git archive`); a folder
 // is copied without git; and a --before that cannot be had says what to do.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { beforeTree, BeforeTreeError, checkoutTree } from "../../scripts/bench/tree.ts";
-import { ROOT, setQuiet } from "../../scripts/bench/util.ts";
+import { installedPackage, ROOT, setQuiet } from "../../scripts/bench/util.ts";
+
+type Version = { version: string };
 
 const temporary: string[] = [];
 beforeAll(() => setQuiet(true));
@@ -24,9 +26,9 @@ function folder(name: string): string {
 }
 
 /** A kit of two files in `dir`, and what a working copy holds beside them that is not the kit. */
-function writeKit(dir: string, { junk = false } = {}) {
+function writeKit(dir: string, { junk = false, dependencies = {} } = {}) {
   const files: Record<string, string> = {
-    "package.json": JSON.stringify({ name: "littlepress", version: "9.9.9" }),
+    "package.json": JSON.stringify({ name: "littlepress", version: "9.9.9", dependencies }),
     "lib/a.ts": "export const a = 1;\n",
   };
   if (junk)
@@ -115,6 +117,35 @@ describe("--before <folder>", () => {
       tree.remove();
     }
     expect(existsSync(tree.dir)).toBe(false);
+  });
+
+  it("gets the packages it needs that this project no longer installs, nested, and no others", () => {
+    // is-odd is not installed here; it needs is-number 6, where this project has 7. hono is installed here.
+    const hono = JSON.parse(readFileSync(path.join(installedPackage("hono"), "package.json"), "utf8")) as Version;
+    expect(() => installedPackage("is-odd"), "is-odd must be a package this project does not install").toThrow();
+    const release = folder("release-deps");
+    writeKit(release, { dependencies: { "is-odd": "3.0.1", hono: hono.version } });
+    // npm's cache and logs in the run's temporary folder, not the home folder (unstubbed after the test).
+    vi.stubEnv("npm_config_cache", folder("npm-cache"));
+    const tree = beforeTree(release, folder("not-a-repo-deps"));
+    try {
+      expect(tree.packages.names).toEqual(["is-odd"]);
+      const modules = path.join(tree.dir, "node_modules");
+      expect(readdirSync(modules)).toEqual(["is-odd"]);
+      const version = (file: string) => (JSON.parse(readFileSync(path.join(modules, file), "utf8")) as Version).version;
+      expect(version("is-odd/package.json")).toBe("3.0.1");
+      expect(version("is-odd/node_modules/is-number/package.json")).toMatch(/^6\./);
+      // Resolved from the tree as Node resolves it: the tree's is-odd, with its own is-number.
+      const odd = execFileSync(process.execPath, ["-e", 'process.stdout.write(String(require("is-odd")(3)))'], {
+        cwd: tree.dir,
+        encoding: "utf8",
+      });
+      expect(odd).toBe("true");
+    } finally {
+      tree.remove();
+    }
+    expect(existsSync(tree.dir)).toBe(false);
+    expect(() => installedPackage("is-odd"), "nothing installed into this project").toThrow();
   });
 
   it("that holds no kit: says so", () => {

@@ -229,6 +229,19 @@ describe("rows of a data file", () => {
     ]);
   });
 
+  it("fixes a serial row's missing or wrong number with the one after the row before it", () => {
+    const dir = content({
+      "s/publication.json": pub("delivery_count"),
+      "s/editions.csv": "number,title\n,Zero\n1,One\n2,Two\n,Three\nthree,Four\n",
+      "s/edition.md": TEMPLATE,
+    });
+    expect(problemsOf(dir).map((p) => [p.file.split(" ").slice(1).join(" "), p.fix])).toEqual([
+      ["row 1 (line 2)", "write the key in the row, as in `number: 0`"],
+      ["row 4 (line 5)", "write the key in the row, as in `number: 3`"],
+      ["row 5 (line 6)", "write the key in the row, as in `number: 3` (0 is the first edition)"],
+    ]);
+  });
+
   it("says which separator a CSV's fix is about: a semicolon file's value with a semicolon goes in quotes", () => {
     const dir = content({
       "s/publication.json": pub("local_date"),

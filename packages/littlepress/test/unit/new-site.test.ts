@@ -190,6 +190,37 @@ describe("littlepress new", () => {
     expect(out.stdout).toMatch(/is ready\. Next:\n {2}cd \S+my-press\n {2}npm ci && npm start\n$/);
   });
 
+  it("starts the site's lockfile from the starter's, which npm then makes the site's own", async () => {
+    const lock = JSON.stringify({ lockfileVersion: 3, packages: { "node_modules/hono": { version: "4.0.0" } } });
+    write("package-lock.json", lock);
+    const { out, output } = capture();
+    const site = path.join(work, "site");
+    const seen: string[] = [];
+    const runNpm = (_args: string[], cwd: string) => (
+      seen.push(readFileSync(path.join(cwd, "package-lock.json"), "utf8")),
+      Promise.resolve(0)
+    );
+    expect(await main([site], output, { cwd: starter, runNpm, pack })).toBe(0);
+    expect(seen).toEqual([lock]);
+    expect(out.stdout).toContain(
+      "resolving its own package-lock.json, from the starter's: the versions it was tested with",
+    );
+  });
+
+  it.each([
+    ["none", undefined],
+    ["one that is not npm's", "{ not json"],
+  ])("resolves the lockfile afresh when the starter has %s", async (_what, text) => {
+    if (text === undefined) rmSync(path.join(starter, "package-lock.json"));
+    else write("package-lock.json", text);
+    const { out, output } = capture();
+    const site = path.join(work, "site");
+    const runNpm = (_args: string[], cwd: string) =>
+      Promise.resolve(existsSync(path.join(cwd, "package-lock.json")) ? 9 : 0);
+    expect(await main([site], output, { cwd: starter, runNpm, pack })).toBe(0);
+    expect(out.stdout).toContain("new: resolving its own package-lock.json (npm install --package-lock-only)");
+  });
+
   it("with --no-install, copies only, and says to run npm install", async () => {
     const { out, output } = capture();
     const runNpm = () => Promise.reject(new Error("npm was run"));

@@ -153,9 +153,36 @@ describe("loadSite", () => {
         file: expect.stringMatching(/a\.md$/),
         field: "number",
         problem: "the front matter has `nubmer` (line 3), and no `number`: did you mean `number`?",
-        fix: "rename it `number`: write the key in the front matter as `number: 0`",
+        fix: "rename it `number`: write the key in the front matter as `number: 4`",
       },
     ]);
+  });
+
+  it("shows the key each edition means in the fix: from its file's name, else an example", () => {
+    const dir = content({
+      "s/publication.json": pub("delivery_count"),
+      "s/editions/part-7.md": md("title: Part 7"),
+      "s/editions/part-8.md": md("number: eight"),
+      "s/editions/intro.md": md("title: Intro"),
+      "s/editions/1-of-2.md": md("title: One"),
+      "d/publication.json": pub("local_date"),
+      "d/editions/2026-12-01.md": md("title: Sunday"),
+      "d/editions/2026-02-30.md": md("title: No such day"),
+      "h/publication.json": pub("utc_hour"),
+      "h/editions/2026-12-01T09.md": md("title: Seven"),
+    });
+    const fixes = problemsOf(dir).map((p) => [path.basename(p.file), p.fix.replace(/^.* as /, "")] as const);
+    expect(new Map(fixes)).toEqual(
+      new Map([
+        ["part-7.md", "`number: 7`"],
+        ["part-8.md", "`number: 8` (0 is the first edition)"],
+        ["intro.md", "`number: 0`"],
+        ["1-of-2.md", "`number: 0`"],
+        ["2026-12-01.md", "`date: 2026-12-01`"],
+        ["2026-02-30.md", "`date: 2026-11-22`"],
+        ["2026-12-01T09.md", "`hour: 2026-12-01T09`"],
+      ]),
+    );
   });
 
   it("refuses files that are not UTF-8, naming the encoding, and an unclosed front matter as such", () => {
