@@ -148,14 +148,17 @@ describe("a page rendered in PhantomJS loads nothing outside the allow-list", ()
 
 describe("each render is bounded", () => {
   it("a page that never finishes loading, or loops for ever, is stopped at the time limit", async () => {
-    const renderer = await PhantomRenderer.open({ timeoutMs: 3000 });
+    // The limit bounds PhantomJS's whole run, its start included: a plain page takes 0.33-0.47 s here, and
+    // took over 3 s in a loaded CI run (npm test's suites side by side on two cores), which failed the page
+    // that must print. 5 s keeps ten times the plain page's time.
+    const renderer = await PhantomRenderer.open({ timeoutMs: 5000 });
     try {
       for (const edition of [`<img src="${siteUrl}/slow.png">`, "<script>while (true) {}</script>"]) {
         const started = Date.now();
         const error = await renderer.renderHtml(edition, header, { origin: siteUrl }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RenderError);
-        expect((error as Error).message).toBe("did not load in 3 s");
-        expect(Date.now() - started).toBeLessThan(10_000);
+        expect((error as Error).message).toBe("did not load in 5 s");
+        expect(Date.now() - started).toBeLessThan(15_000);
       }
       // The next page renders: a stopped PhantomJS leaves nothing behind.
       expect((await renderer.renderHtml("<p>Fine.</p>", header)).heightPx).toBeGreaterThan(50);
