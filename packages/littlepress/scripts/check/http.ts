@@ -84,10 +84,14 @@ async function requestOnce(method: string, url: string, options: RequestOptions)
   }
 }
 
+/** What a request that ran out of time says; the report knows it by UNANSWERED. */
+const unanswered = (timeoutMs: number) => `no answer within ${timeoutMs / 1000} s`;
+export const UNANSWERED = /no answer within [\d.]+ s/;
+
 /** A sentence for what went wrong on the wire, from undici's error shapes. */
 function networkError(error: unknown, timeoutMs: number): string {
   const name = error instanceof Error ? error.name : "";
-  if (name === "TimeoutError" || name === "AbortError") return `no answer within ${timeoutMs / 1000} s`;
+  if (name === "TimeoutError" || name === "AbortError") return unanswered(timeoutMs);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? "";
   const known: Record<string, string> = {
@@ -96,7 +100,7 @@ function networkError(error: unknown, timeoutMs: number): string {
     EAI_AGAIN: "host name could not be resolved",
     ECONNRESET: "the server closed the connection",
     UND_ERR_SOCKET: "the server closed the connection",
-    UND_ERR_HEADERS_TIMEOUT: `no answer within ${timeoutMs / 1000} s`,
+    UND_ERR_HEADERS_TIMEOUT: unanswered(timeoutMs),
   };
   return known[code] ?? `request failed: ${cause?.message ?? (error instanceof Error ? error.message : String(error))}`;
 }

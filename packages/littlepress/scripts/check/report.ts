@@ -1,6 +1,7 @@
 // The report: one result per named check, and the helpers that turn many
 // observations (one per request) into that one result.
 import { CHECKS, type CheckId } from "./catalogue.ts";
+import { UNANSWERED } from "./http.ts";
 import { shownText } from "../../lib/model/printer-name.ts";
 import { plural } from "../../lib/model/words.ts";
 
@@ -115,8 +116,21 @@ export function formatReport(report: Report): string {
     "",
     `${report.ok ? "OK" : "NOT READY"}: ${c.pass} passed, ` +
       `${plural(c.warn, "warning")}, ${c.fail} failed, ${c.skip} skipped`,
+    ...slowHint(report),
   );
   return lines.join("\n") + "\n";
+}
+
+/**
+ * When a failure is a request that ran out of time, how to tell a slow machine from a publication that hangs:
+ * a local stand-in can be slow where a deploy is not (netlify serve starts each function anew for every request).
+ */
+function slowHint(report: Report): string[] {
+  if (!report.checks.some((c) => c.status === "fail" && UNANSWERED.test(c.detail))) return [];
+  return [
+    "Some requests had no answer in time. If the server is only slow here (a busy machine, or netlify serve, " +
+      "which starts each function anew), give it longer with --timeout SECONDS: netlify-cli gives a function 30.",
+  ];
 }
 
 /**

@@ -4,7 +4,7 @@
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CheckId } from "../../scripts/check/catalogue.ts";
-import type { Report } from "../../scripts/check/report.ts";
+import { formatReport, type Report } from "../../scripts/check/report.ts";
 import { runCheck } from "../../scripts/check/run-check.ts";
 import {
   type FakePublication,
@@ -474,6 +474,8 @@ describe("publications that cannot be checked at all", () => {
         detail: "no answer: no answer within 0.3 s",
       });
       expect(withStatus(report, "fail")).toEqual(["meta.reachable"]);
+      // The report ends saying how to give a server that is only slow here more time.
+      expect(formatReport(report)).toMatch(/NOT READY: .*\nSome requests had no answer in time\. .* --timeout SECONDS/);
       // One connection, meta.json's: nothing else is asked of a server that never answers (counted, not timed).
       expect(sockets.length).toBe(1);
     } finally {

@@ -126,6 +126,7 @@ describe("reports", () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/FAIL {2}meta\.reachable: meta\.json answers 200\n {8}no answer: connection refused/);
     expect(stdout).toMatch(/NOT READY: 0 passed, 0 warnings, 1 failed/);
+    expect(stdout).not.toContain("--timeout"); // refused is not slow: no advice to wait longer
     expect(stdout + stderr).not.toMatch(/\n\s+at /);
   });
 
