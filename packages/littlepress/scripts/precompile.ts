@@ -4,12 +4,14 @@
 // - lib/model/publication-validator: ajv's standalone code for publication.json's
 //   schema (VALIDATOR_OPTIONS, validatePublication);
 // - lib/build/desk-model: the desk's bundle of the model's rules (deskModelScript).
+// It also makes the package's commands executable (executableBins).
 // Not shipped: the package carries its output.
-import { writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { Ajv } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import { deskModelScript } from "../lib/build/desk-model.ts";
-import { packageFile } from "../lib/build/package-files.ts";
+import { PACKAGE_ROOT, packageFile } from "../lib/build/package-files.ts";
 import { publicationSchema } from "../lib/model/publication-schema.ts";
 import { VALIDATOR_OPTIONS } from "../lib/model/publication-validator.ts";
 import { answerUsage, EXIT, parseToolArgs, processOutput, runTool } from "./cli.ts";
@@ -47,13 +49,24 @@ export async function deskModelModule(): Promise<string> {
   );
 }
 
+/**
+ * Makes the bin files of package.json (the kit's, or the package's at `root`) executable. npm does so when it installs the package, not when prepare runs
+ * again: a dist/ compiled anew later (a clean checkout's npm test compiles it when it is gone) held a
+ * littlepress that node_modules/.bin links to and sh cannot run ("littlepress: Permission denied").
+ */
+export function executableBins(root = PACKAGE_ROOT): void {
+  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> };
+  for (const file of Object.values(manifest.bin)) chmodSync(path.join(root, file), 0o755);
+}
+
 const USAGE = `Usage: npm run prepare
 
 Compiles the package into dist/, then, as this script, makes ahead what two of
 its modules make when they load, and writes it over their compiled files:
 publication.json's schema check (ajv's standalone code) and the desk's bundle
 of the model's rules (esbuild's). A build then loads neither ajv's compiler nor
-esbuild. npm runs prepare on install and on pack.
+esbuild. It also makes the package's commands (package.json's bin) executable.
+npm runs prepare on install and on pack.
 
 Options:
   -h, --help   show this text
@@ -66,5 +79,6 @@ runTool("prepare", import.meta.url, async (argv) => {
   const answered = answerUsage("prepare", parsed, USAGE, processOutput);
   if (answered !== undefined || "error" in parsed) return answered ?? EXIT.usage;
   for (const { file, make } of PRECOMPILED) writeFileSync(file, await make());
+  executableBins();
   return EXIT.done;
 });

@@ -5,14 +5,14 @@
 //   same answer, the same errors and the same defaults filled in, for every
 //   publication.json of the fixtures and every way of breaking one field of them.
 // - dist/ holds what prepare makes, the desk's bundle of the model's rules too.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ValidateFunction } from "ajv";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { validatePublication } from "../../lib/model/publication-validator.ts";
 import { compiledBin, ROOT } from "../../scripts/bench/util.ts";
-import { PRECOMPILED, standaloneValidator } from "../../scripts/precompile.ts";
+import { executableBins, PRECOMPILED, standaloneValidator } from "../../scripts/precompile.ts";
 import { projectFiles } from "../helpers/project-files.ts";
 
 const work = path.join(ROOT, ".test-work");
@@ -94,4 +94,22 @@ it("is what the package ships in dist/, as the desk's model bundle is (npm run p
     const shipped = readFileSync(file, "utf8") === (await make());
     expect(shipped, `${file} is not what npm run prepare makes: run it`).toBe(true);
   }
+});
+
+it("makes the package's commands executable, as npm's install does, when dist/ is compiled anew", () => {
+  // A package whose bin was just written by tsc (mode 644), as in a checkout whose dist/ was removed.
+  const pkg = mkdtempSync(path.join(work, "bins-"));
+  try {
+    mkdirSync(path.join(pkg, "dist"));
+    writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ bin: { tool: "dist/tool.js" } }));
+    writeFileSync(path.join(pkg, "dist/tool.js"), "#!/usr/bin/env node\n", { mode: 0o644 });
+    executableBins(pkg);
+    expect(statSync(path.join(pkg, "dist/tool.js")).mode & 0o777).toBe(0o755);
+  } finally {
+    rmSync(pkg, { recursive: true, force: true });
+  }
+  // And the kit's own, as prepare left them.
+  compiledBin();
+  const { bin } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
+  for (const file of Object.values(bin)) expect(statSync(path.join(ROOT, file)).mode & 0o111).toBe(0o111);
 });
