@@ -50,9 +50,10 @@ export async function deskModelModule(): Promise<string> {
 }
 
 /**
- * Makes the bin files of package.json (the kit's, or the package's at `root`) executable. npm does so when it installs the package, not when prepare runs
- * again: a dist/ compiled anew later (a clean checkout's npm test compiles it when it is gone) held a
- * littlepress that node_modules/.bin links to and sh cannot run ("littlepress: Permission denied").
+ * Makes the bin files of package.json (the kit's, or the package's at `root`) executable. npm does so when it
+ * installs the package, not when prepare runs again: a dist/ compiled anew later (a clean checkout's npm test
+ * compiles it when it is gone) held a littlepress that node_modules/.bin links to and sh cannot run ("littlepress:
+ * Permission denied").
  */
 export function executableBins(root = PACKAGE_ROOT): void {
   const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> };
