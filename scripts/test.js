@@ -25,9 +25,6 @@ const inKit = ["--workspace", "littlepress"];
 const COMPILER = "packages/littlepress/scripts/bench/util.ts";
 const COMPILE = `import("./${COMPILER}").then((kit) => kit.compiledBin())`;
 
-const checks = [...(kit ? [["run", "typecheck", ...inKit]] : []), ["exec", "--", "tsc"]].map((args) =>
-  run(args, "pipe"),
-);
 const suites = [
   ...(kit ? [["the kit's tests (packages/littlepress)", ["exec", ...inKit, "--", "vitest", "run"]]] : []),
   ["the site's tests", ["exec", "--", "vitest", "run"]],
@@ -36,6 +33,11 @@ const suites = [
 // Both suites run the kit compiled (dist/, as the package ships): made once here when a source is newer,
 // not by both suites' set-ups at once.
 if (kit && existsSync(COMPILER)) await run(["exec", "--", "tsx", "-e", COMPILE], "inherit");
+// The checks start once it is made: the site's tsc reads the kit's types from dist/ (a check started before the
+// compile, in a checkout whose dist/ was gone, failed on every import of littlepress).
+const checks = [...(kit ? [["run", "typecheck", ...inKit]] : []), ["exec", "--", "tsc"]].map((args) =>
+  run(args, "pipe"),
+);
 // The first suite's output as it comes; the other's once it ends, after the first's.
 const [first, ...others] = suites.map(([name, args], i) =>
   run(args, i === 0 ? "inherit" : "pipe").then((result) => ({ name, ...result })),
