@@ -74,15 +74,16 @@ async function startLive(content: string | undefined, output: string, wantedPort
   // The build needs the server's address for image URLs, and nothing may be
   // answered before it is done (an edition/ asked then would be "nothing
   // today", and a serial's subscriber would skip one): the port is found
-  // first, the site built for it while the functions load, and only then
-  // does the server listen. A failed first build is served like a broken save.
+  // first, and the site built for it while the functions load. The server
+  // listens meanwhile, its requests waiting for the build (answerAfter). A
+  // failed first build is served like a broken save.
   const port = await freePort(wantedPort);
   const building = live.start(`http://127.0.0.1:${port}`);
   building.catch(() => undefined); // thrown where the server awaits it, not as an unhandled rejection meanwhile
   let server: LocalServer;
   try {
     const { startServer } = await import("../lib/server/server.ts");
-    server = await serverStart(startServer({ port, siteDir: output, live, listenAfter: building }));
+    server = await serverStart(startServer({ port, siteDir: output, live, answerAfter: building }));
   } catch (error) {
     await building.catch(() => undefined);
     await live.close();

@@ -75,10 +75,12 @@ export interface ServerOptions {
   /** `npm start`: pages opened in a browser reload after each build (lib/server/live-reload.ts). */
   live?: LiveChannel;
   /**
-   * Listen only once this has settled (`npm start`: its first build), so that
-   * nothing is answered from a site not yet built. A rejection is thrown.
+   * Answer only once this has settled (`npm start`: its first build), so that
+   * nothing is answered from a site not yet built. The port opens at once and
+   * the requests wait: a tool that waits for the port gives up on a slow build
+   * (netlify dev, after some 15 s). A rejection closes the server and is thrown.
    */
-  listenAfter?: Promise<unknown>;
+  answerAfter?: Promise<unknown>;
 }
 
 /** How long a graceful shutdown waits for the requests in flight. */
@@ -115,28 +117,40 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     ...(ownHostsOnly && { ownHosts: () => hosts }),
     stopped,
   });
-  const { server, answers } = nodeServer(app.fetch);
-  await options.listenAfter;
+  const { server, answers } = nodeServer(heldUntil(options.answerAfter, app.fetch));
   const { url, bound } = await listen(server, port, host);
   server.once("close", stop);
   // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
   local.origin = url;
   hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${bound.port}`));
   const shutdown = gracefulShutdown(server, answers, stop);
-  return {
-    url,
-    server,
-    shutdown,
-    close: () => {
-      const closed = shutdown(0);
-      server.closeAllConnections();
-      return closed;
-    },
+  const close = () => {
+    const closed = shutdown(0);
+    server.closeAllConnections();
+    return closed;
   };
+  await options.answerAfter?.catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  return { url, server, shutdown, close };
+}
+
+type Fetch = ReturnType<typeof siteApp>["fetch"];
+
+/** `fetch`, where a request that comes before `ready` has settled waits until it has. */
+function heldUntil(ready: Promise<unknown> | undefined, fetch: Fetch): Fetch {
+  if (!ready) return fetch;
+  let settled = false;
+  const done = ready.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return (...args) => (settled ? fetch(...args) : done.then(() => fetch(...args)));
 }
 
 /** The app on Node's HTTP server, with the server's own class of answers (for a graceful shutdown). */
-function nodeServer(fetch: (req: Request) => Response | Promise<Response>) {
+function nodeServer(fetch: Fetch) {
   // This server's own response class: on shutdown its answers, those in flight included, say
   // `Connection: close` (closeOnAnswer), at no cost per request until then.
   const answers = class extends ServerResponse {} as typeof ServerResponse;

@@ -1,7 +1,9 @@
 // `npm start` answers nothing before its first build: an edition/ asked while
 // the site is still being built would be "nothing today" (204), and a serial's
-// subscriber would skip an edition. The port is polled from the moment the
-// process starts; the first connection it accepts must get the real edition.
+// subscriber would skip an edition. Its port opens at once, though: a tool that
+// waits for the port gives up on a slow build (netlify dev, after some 15 s).
+// The port is polled from the moment the process starts; a request on the
+// first connection it accepts, during the build, must get the real edition.
 // A first build that fails still ends with the server up, showing the problem.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -29,9 +31,15 @@ function contentWith(name: string, extra: Record<string, string>): { content: st
 }
 
 describe("npm start before its first build", { timeout: 90_000 }, () => {
-  it("accepts no connection until the site is built: the first answer to edition/ is the edition", async () => {
-    // A data file that takes its time, as one that fetches does: the build lasts at least 1.5 s.
-    const slow = "export default async () => {\n  await new Promise((r) => setTimeout(r, 1500));\n  return {};\n};\n";
+  it("opens its port during the build, and answers edition/ with the edition once built", async () => {
+    // A data file that takes its time, as one that fetches does: the build lasts until the test lets it end.
+    const go = path.resolve(ROOT, "slow-go");
+    const slow = `import { existsSync } from "node:fs";
+export default async () => {
+  while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 50));
+  return {};
+};
+`;
     const { content, output } = contentWith("slow", { "serial/serial.11tydata.js": slow });
     const port = await freePort(0);
     const args = [compiled("scripts/start.ts"), "--port", String(port), "--content", content];
@@ -51,15 +59,19 @@ describe("npm start before its first build", { timeout: 90_000 }, () => {
         });
       }
       try {
+        expect(log).not.toMatch(/littlepress: built /);
         const host = { Host: `127.0.0.1:${port}`, Connection: "close" };
         await connection.write(rawRequest("GET", "/serial/edition/?delivery_count=0", host));
+        // The request waits for the build, which ends only now.
+        await new Promise((r) => setTimeout(r, 300));
+        writeFileSync(go, "");
         const first = await connection.response({ timeoutMs: 30_000 });
         expect(first.status, first.body.toString()).toBe(200);
         expect(first.body.toString()).toContain("<html");
       } finally {
         connection.close();
       }
-      // The build was done before the port was open, and "serving" is said once it serves.
+      // "serving" is said once the build is done.
       const deadlineLine = Date.now() + 10_000;
       while (!/serving .* on http:\/\/127\.0\.0\.1:\d+\//.test(log) && Date.now() < deadlineLine)
         await new Promise((r) => setTimeout(r, 20));
