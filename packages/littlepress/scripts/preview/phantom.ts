@@ -26,7 +26,7 @@ import { fontsConf } from "./phantom-fonts.ts";
 import { PhantomGate } from "./phantom-gate.ts";
 import { withPolicy } from "./phantom-policy.ts";
 import { PHANTOM_SCRIPT } from "./phantom-script.ts";
-import { fetchEdition, relativePart, RenderError, seconds, type Render } from "./render.ts";
+import { fetchEdition, relativePart, RenderError, type Render } from "./render.ts";
 import { siriusPage, type PrintHeader } from "./sirius-page.ts";
 
 /** How long one print may take, PhantomJS's start (a few tenths of a second) included. */
@@ -121,17 +121,20 @@ export class PhantomRenderer {
     return this.renderPage(siriusPage(html, header), options);
   }
 
-  /** Renders a page already pasted into sirius's (siriusPage); rejects with a RenderError when it cannot. */
-  async renderPage(printed: string, options: RenderOptions = {}): Promise<PhantomRender> {
+  /**
+   * Renders a page already pasted into sirius's (siriusPage), in `timeoutMs` (default: the renderer's); rejects with
+   * a RenderError when it cannot.
+   */
+  async renderPage(printed: string, options: RenderOptions = {}, timeoutMs = this.timeoutMs): Promise<PhantomRender> {
     const n = ++this.renders;
     const file = (ext: string) => path.join(this.folder, `print-${n}.${ext}`);
     const admission = this.gate.admit(new AssetLoader(this.site, this.timeoutMs, options));
     const page = pathToFileURL(file("html")).href;
     try {
       await writeFile(file("html"), withPolicy(printed));
-      const job = { page, png: file("png"), gate: admission.prefix, width: this.width, timeoutMs: this.timeoutMs };
+      const job = { page, png: file("png"), gate: admission.prefix, width: this.width, timeoutMs };
       await writeFile(file("json"), JSON.stringify({ ...job, maxHeight: MAX_PRINT_HEIGHT_PX }));
-      const result = await this.run(file("json"));
+      const result = await this.run(file("json"), timeoutMs);
       const png = await readFile(file("png")).catch(() => {
         throw new RenderError("could not be captured (PhantomJS wrote no screenshot)");
       });
@@ -164,19 +167,19 @@ export class PhantomRenderer {
   }
 
   /** Runs one PhantomJS on `job`, bounded in time and memory; its result, or a RenderError that says why not. */
-  private async run(job: string): Promise<PhantomResult> {
+  private async run(job: string, timeoutMs: number): Promise<PhantomResult> {
     const child = this.spawn(job);
     this.running.add(child);
     const watch = { overMemory: false, late: false };
     const timer = setTimeout(() => {
       watch.late = true;
       child.kill("SIGKILL");
-    }, this.timeoutMs);
+    }, timeoutMs);
     const poll = setInterval(() => void this.overCeiling(child, watch), POLL_MS);
     try {
       const { code, out } = await exited(child);
       if (watch.overMemory) throw RenderError.overMemory(this.memoryMiB);
-      if (watch.late) throw new RenderError(`did not load in ${seconds(this.timeoutMs)}`);
+      if (watch.late) throw RenderError.late(timeoutMs);
       const line = out.trim().split("\n").pop() ?? "";
       if (code !== 0 || !line.startsWith("{"))
         throw new RenderError(`stopped PhantomJS (exit ${code}: out of its ${this.memoryMiB} MiB, or a fault in it)`);

@@ -12,7 +12,7 @@ import { copyIntoSite, writePublicationPreview, type Rendered, type VariantSheet
 import type { PhantomRenderer, PhantomRender } from "./phantom.ts";
 import { printImage } from "./print-image.ts";
 import { lacksOf } from "./qtwebkit.ts";
-import { MAX_HEIGHT, RenderError, rendersAtOnce } from "./render.ts";
+import { MAX_HEIGHT, RenderError, rendersAtOnce, seconds } from "./render.ts";
 import { subscriberSettings, type Settings } from "./settings.ts";
 import { siriusPage } from "./sirius-page.ts";
 import type { PreviewIndex, SummaryRow } from "./summary.ts";
@@ -68,6 +68,9 @@ export interface RunState {
   pages: Map<string, PageRender>;
   /** Renders run at most this many at once (a PhantomJS each, one core's work). */
   turns: LimitFunction;
+  /** Whether a page that ran out of time is tried again (tryAgainLater); no longer once a second try did too. */
+  tryLateAgain: boolean;
+  progress: (line: string) => void;
 }
 
 /** Renders at once: one PhantomJS a core (rendersAtOnce). */
@@ -173,6 +176,7 @@ function pageRender(
   result.rendered++;
   const job = state
     .turns(() => renderer.renderPage(printed))
+    .catch((error: unknown) => tryAgainLater(error, renderer, printed, state))
     .then(
       (render) => {
         const print = printImage(render.png);
@@ -187,6 +191,33 @@ function pageRender(
   job.catch(() => undefined); // awaited in its edition's turn
   state.pages.set(hash, job);
   return job;
+}
+
+/**
+ * A page that ran out of time, rendered once more with twice the time, in a later turn: a busy machine (a build, a
+ * CPU-bound process beside) slowed PhantomJS tenfold in a test run, and a page is not failed for that. Once a second
+ * try runs out of time too, the page is slow by itself, and no other page is tried again (each would cost thrice).
+ */
+async function tryAgainLater(
+  error: unknown,
+  renderer: PhantomRenderer,
+  printed: string,
+  state: RunState,
+): Promise<PhantomRender> {
+  if (!(error instanceof RenderError && error.timedOut && state.tryLateAgain)) throw error;
+  const longer = 2 * renderer.timeoutMs;
+  // Decided within the turn: the next turn starts as soon as this one ends.
+  return state.turns(async () => {
+    if (!state.tryLateAgain) throw error; // another page's second try ran out of time while this one waited
+    state.progress(`a page ${error.message}; trying it again with ${seconds(longer)}`);
+    try {
+      return await renderer.renderPage(printed, {}, longer);
+    } catch (again) {
+      if (!(again instanceof RenderError && again.timedOut)) throw again;
+      state.tryLateAgain = false;
+      throw new RenderError(`${error.message}, nor in ${seconds(longer)} when tried again`);
+    }
+  });
 }
 
 /** What a publication's preview gathers, edition by edition. */
@@ -259,7 +290,7 @@ function failed(
   result.failures++;
 }
 
-/** A run's shared state: no page rendered yet, and the turns its renders take. */
-export function runState(): RunState {
-  return { pages: new Map(), turns: pLimit(RENDERS_AT_ONCE) };
+/** A run's shared state: no page rendered yet, the turns its renders take, and where it says what it does. */
+export function runState(progress: (line: string) => void): RunState {
+  return { pages: new Map(), turns: pLimit(RENDERS_AT_ONCE), tryLateAgain: true, progress };
 }

@@ -74,9 +74,17 @@ export interface Render {
 
 /** The page could not be rendered; the message is a sentence fragment about the page. */
 export class RenderError extends Error {
+  /** The page ran out of its time: on a busy machine, perhaps only for now (publication-preview.ts tries again). */
+  timedOut = false;
+
   /** A page stopped at its memory ceiling, said in the same words by either renderer (Chromium's, PhantomJS). */
   static overMemory(ceilingMiB: number): RenderError {
     return new RenderError(`used more than ${ceilingMiB} MiB of memory`);
+  }
+
+  /** A page that did not load in its time, said in the same words by either renderer. */
+  static late(timeoutMs: number): RenderError {
+    return Object.assign(new RenderError(`did not load in ${seconds(timeoutMs)}`), { timedOut: true });
   }
 }
 
@@ -368,8 +376,7 @@ export async function fetchEdition(url: string, timeoutMs: number): Promise<stri
     body = await response.arrayBuffer();
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError")
-      throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
+    if (name === "TimeoutError" || name === "AbortError") throw RenderError.late(timeoutMs);
     throw new RenderError(`could not be loaded: ${firstLine(error)}`);
   }
   if (response.status !== 200) {
@@ -385,7 +392,7 @@ async function load(page: Page, url: string, timeoutMs: number, width: number): 
   try {
     await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
   } catch (error) {
-    if (/timeout/i.test(firstLine(error))) throw new RenderError(`did not load in ${seconds(timeoutMs)}`);
+    if (/timeout/i.test(firstLine(error))) throw RenderError.late(timeoutMs);
     throw new RenderError(`could not be loaded: ${firstLine(error)}`);
   }
   return measure(page, "fonts");

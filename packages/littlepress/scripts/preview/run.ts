@@ -121,7 +121,7 @@ async function previewAll(
     rendered: 0,
     readmeFiles: [],
   };
-  const state = runState();
+  const state = runState(o.progress);
   for (const target of targets)
     result.publications.push(await previewPublication(renderer, base, target, { ...o, state }, result));
   return result;
