@@ -290,6 +290,11 @@ function failed(
   result.failures++;
 }
 
+/** A run's result before its first publication. */
+export function emptyResult(): PreviewResult {
+  return { publications: [], rows: [], failures: 0, variants: 0, pages: 0, rendered: 0, readmeFiles: [] };
+}
+
 /** A run's shared state: no page rendered yet, the turns its renders take, and where it says what it does. */
 export function runState(progress: (line: string) => void): RunState {
   return { pages: new Map(), turns: pLimit(RENDERS_AT_ONCE), tryLateAgain: true, progress };

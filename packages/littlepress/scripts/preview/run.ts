@@ -11,7 +11,13 @@ import { startServer } from "../../lib/server/server.ts";
 import { firstLine, PreviewError } from "./errors.ts";
 import { chromiumMissing, readmeImages, renderEdition } from "./readme.ts";
 import { PHANTOM_TIMEOUT_MS, PhantomRenderer } from "./phantom.ts";
-import { previewPublication, runState, type PreviewResult, type PublicationRun } from "./publication-preview.ts";
+import {
+  emptyResult,
+  previewPublication,
+  runState,
+  type PreviewResult,
+  type PublicationRun,
+} from "./publication-preview.ts";
 import type { Site } from "../../lib/build/site.ts";
 import { builtPublications, chooseTargets, publicationsOf, readPublications, type Target } from "./targets.ts";
 import { nothingToBuild, starterContent } from "../../lib/build/eleventy-config-file.ts";
@@ -112,15 +118,7 @@ async function previewAll(
   targets: Target[],
   o: Omit<PublicationRun, "state">,
 ): Promise<PreviewResult> {
-  const result: PreviewResult = {
-    publications: [],
-    rows: [],
-    failures: 0,
-    variants: 0,
-    pages: 0,
-    rendered: 0,
-    readmeFiles: [],
-  };
+  const result = emptyResult();
   const state = runState(o.progress);
   for (const target of targets)
     result.publications.push(await previewPublication(renderer, base, target, { ...o, state }, result));

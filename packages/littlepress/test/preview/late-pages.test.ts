@@ -11,12 +11,7 @@ import path from "node:path";
 import pLimit from "p-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PhantomRenderer } from "../../scripts/preview/phantom.ts";
-import {
-  previewPublication,
-  runState,
-  type PreviewResult,
-  type RunState,
-} from "../../scripts/preview/publication-preview.ts";
+import { emptyResult, previewPublication, runState, type RunState } from "../../scripts/preview/publication-preview.ts";
 import { RenderError } from "../../scripts/preview/render.ts";
 import type { Target } from "../../scripts/preview/targets.ts";
 
@@ -46,15 +41,7 @@ async function previewOf(renderer: PhantomRenderer, keys: string[], state?: RunS
   const said: string[] = [];
   const progress = (line: string) => said.push(line);
   const target: Target = { slug: "slow", name: "Slow", by: "delivery_count", keys, allKeys: keys, fields: [] };
-  const result: PreviewResult = {
-    publications: [],
-    rows: [],
-    failures: 0,
-    variants: 0,
-    pages: 0,
-    rendered: 0,
-    readmeFiles: [],
-  };
+  const result = emptyResult();
   const out = mkdtempSync(path.join(work, "out-"));
   const run = { site: mkdtempSync(path.join(work, "site-")), out, progress, partial: false, now: new Date() };
   await previewPublication(renderer, base, target, { ...run, state: state ?? runState(progress) }, result);
