@@ -14,7 +14,8 @@ import { promisify } from "node:util";
 import { freePort } from "../../packages/littlepress/scripts/cli.ts";
 
 const run = promisify(execFile);
-const START_TIMEOUT_MS = 30_000;
+/** A bound on a hang: a loaded run (npm start and a CPU-bound process beside npm test) overran 30 s. */
+const START_TIMEOUT_MS = 120_000;
 
 export interface Registry {
   /** Its address, with the trailing slash npm writes. */

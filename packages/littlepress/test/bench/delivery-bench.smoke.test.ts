@@ -22,7 +22,8 @@ const cells = (report: string, figure: string) =>
     .slice(2, -2)
     .map((cell) => cell.trim());
 
-it("plays the fan-out at two sizes and reports every figure and target", { timeout: 180_000 }, async () => {
+// Bounded, not timed: 170 s of its 180 s in a loaded run (npm start and a CPU-bound process beside npm test).
+it("plays the fan-out at two sizes and reports every figure and target", { timeout: 600_000 }, async () => {
   const report = await benchDeliveries({
     subscribers: SIZES,
     latencyMs: 1,
