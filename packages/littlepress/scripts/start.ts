@@ -64,6 +64,13 @@ export async function main(argv: string[], out: Output = processOutput): Promise
 
 /** Builds, serves and watches until Ctrl+C or SIGTERM; resolves once it serves. */
 async function startLive(content: string | undefined, output: string, wantedPort: number): Promise<void> {
+  // The port opens first, before Eleventy loads: a tool that waits for it (netlify dev) gives up after some 15 s,
+  // which a loaded machine's first build passed. Nothing is answered before that build is done (an edition/ asked
+  // then would be "nothing today", and a serial's subscriber would skip one): the requests wait for it
+  // (answerAfter), and the build knows the server's address for image URLs. A failed first build is served like a
+  // broken save.
+  const { openServer, startServer } = await import("../lib/server/server.ts");
+  const opened = await serverStart(openServer(await freePort(wantedPort)));
   // Eleventy and the server load once the arguments are known good: --help and a bad port answer at once.
   const { LiveSite } = await import("../lib/build/live.ts");
   const live = new LiveSite({
@@ -71,19 +78,11 @@ async function startLive(content: string | undefined, output: string, wantedPort
     output,
     watch: content ? [content, "layouts"] : ["."],
   });
-  // The build needs the server's address for image URLs, and nothing may be
-  // answered before it is done (an edition/ asked then would be "nothing
-  // today", and a serial's subscriber would skip one): the port is found
-  // first, and the site built for it while the functions load. The server
-  // listens meanwhile, its requests waiting for the build (answerAfter). A
-  // failed first build is served like a broken save.
-  const port = await freePort(wantedPort);
-  const building = live.start(`http://127.0.0.1:${port}`);
+  const building = live.start(opened.url);
   building.catch(() => undefined); // thrown where the server awaits it, not as an unhandled rejection meanwhile
   let server: LocalServer;
   try {
-    const { startServer } = await import("../lib/server/server.ts");
-    server = await serverStart(startServer({ port, siteDir: output, live, answerAfter: building }));
+    server = await serverStart(startServer({ opened, siteDir: output, live, answerAfter: building }));
   } catch (error) {
     await building.catch(() => undefined);
     await live.close();

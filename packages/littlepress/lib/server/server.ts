@@ -76,11 +76,12 @@ export interface ServerOptions {
   live?: LiveChannel;
   /**
    * Answer only once this has settled (`npm start`: its first build), so that
-   * nothing is answered from a site not yet built. The port opens at once and
-   * the requests wait: a tool that waits for the port gives up on a slow build
-   * (netlify dev, after some 15 s). A rejection closes the server and is thrown.
+   * nothing is answered from a site not yet built; the requests wait. A
+   * rejection closes the server and is thrown.
    */
   answerAfter?: Promise<unknown>;
+  /** A server already listening (openServer), instead of one on `port` at `host`. */
+  opened?: OpenServer;
 }
 
 /** How long a graceful shutdown waits for the requests in flight. */
@@ -98,16 +99,39 @@ function siteConfig(root: string): { config: NetlifyConfig; functionsDir: string
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalServer> {
-  const { port = 8080, host = "127.0.0.1", root = process.cwd(), live, ownHostsOnly = live !== undefined } = options;
+  const opened = options.opened ?? (await openServer(options.port ?? 8080, options.host));
+  const { server, answers, url } = opened;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  server.once("close", stop);
+  const shutdown = gracefulShutdown(server, answers, stop);
+  const close = () => {
+    const closed = shutdown(0);
+    server.closeAllConnections();
+    return closed;
+  };
+  try {
+    opened.serve((await appFor(options, opened, stopped)).fetch, options.answerAfter);
+    await options.answerAfter;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url, server, shutdown, close };
+}
+
+/** The site's one app for `options`, served by `opened`; `stopped` ends its live streams. */
+async function appFor(options: ServerOptions, opened: OpenServer, stopped: Promise<void>) {
+  const { root = process.cwd(), live, ownHostsOnly = live !== undefined } = options;
   const { config, functionsDir } = siteConfig(root);
   const site = path.resolve(root, options.siteDir ?? config.publish);
   const local = localSite(options, root, site);
+  // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
+  local.origin = opened.url;
   // After each build, the functions read the new one at their next request, in whatever module instance (siteFor).
   live?.subscribe((state) => (local.build = state.build));
-  let hosts = new Set<string>();
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const app = siteApp({
+  const hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${opened.port}`));
+  return siteApp({
     site,
     config,
     functions: await loadFunctions(functionsDir),
@@ -117,36 +141,36 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalSer
     ...(ownHostsOnly && { ownHosts: () => hosts }),
     stopped,
   });
-  const { server, answers } = nodeServer(heldUntil(options.answerAfter, app.fetch));
-  const { url, bound } = await listen(server, port, host);
-  server.once("close", stop);
-  // The functions that ask the site over HTTP (subscribe, deliver) ask it here, never at a Host a client sent.
-  local.origin = url;
-  hosts = new Set(["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${bound.port}`));
-  const shutdown = gracefulShutdown(server, answers, stop);
-  const close = () => {
-    const closed = shutdown(0);
-    server.closeAllConnections();
-    return closed;
-  };
-  await options.answerAfter?.catch(async (error: unknown) => {
-    await close();
-    throw error;
-  });
-  return { url, server, shutdown, close };
 }
 
 type Fetch = ReturnType<typeof siteApp>["fetch"];
 
-/** `fetch`, where a request that comes before `ready` has settled waits until it has. */
-function heldUntil(ready: Promise<unknown> | undefined, fetch: Fetch): Fetch {
-  if (!ready) return fetch;
-  let settled = false;
-  const done = ready.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  return (...args) => (settled ? fetch(...args) : done.then(() => fetch(...args)));
+/** A server listening before the app it serves is made (openServer). */
+export interface OpenServer {
+  server: Server;
+  answers: typeof ServerResponse;
+  url: string;
+  port: number;
+  /** Answers with `fetch` from now on, or once `after` has settled: the requests that came meanwhile too. */
+  serve(fetch: Fetch, after?: Promise<unknown>): void;
+}
+
+/**
+ * Node's HTTP server on `port` at `host`, listening at once: each request waits until `serve` gives it the app.
+ * npm start opens its port so before Eleventy loads, as a tool that waits for it gives up (netlify dev, after some
+ * 15 s), and answers nothing before its first build.
+ */
+export async function openServer(port: number, host = "127.0.0.1"): Promise<OpenServer> {
+  let serving: Fetch | undefined;
+  let give!: (fetch: Fetch) => void;
+  const given = new Promise<Fetch>((resolve) => (give = resolve));
+  const { server, answers } = nodeServer((...args) => (serving ? serving(...args) : given.then((f) => f(...args))));
+  const { url, bound } = await listen(server, port, host);
+  const serve = (fetch: Fetch, after: Promise<unknown> = Promise.resolve()) => {
+    const go = () => give((serving = fetch));
+    after.then(go, go);
+  };
+  return { server, answers, url, port: bound.port, serve };
 }
 
 /** The app on Node's HTTP server, with the server's own class of answers (for a graceful shutdown). */
