@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { inFolder } from "./packed.ts";
-import { started } from "./processes.ts";
+import { started, waitFor } from "./processes.ts";
 import { freePort } from "../../packages/littlepress/scripts/cli.ts";
 
 const SLOW = 300_000;
@@ -155,9 +155,11 @@ describe("netlify dev at the root", () => {
       try {
         console.log(`netlify dev: serving in ${dev.seconds.toFixed(1)} s`);
         expect(dev.log()).not.toMatch(/Multiple possible dev commands/);
-        expect(dev.log()).toContain(`on http://127.0.0.1:${target}/`); // its own npm start, not another's
         // npm start's port opens at once; its first answer waits for its first build (23 s in a loaded CI run).
         expect((await fetch(`${dev.base}/`, { signal: AbortSignal.timeout(SLOW / 2) })).status).toBe(200);
+        // Its own npm start, not another's: it says where it serves once that build is done.
+        const own = `on http://127.0.0.1:${target}/`;
+        await waitFor(`npm start did not say "${own}"`, () => dev.log().includes(own), dev.log, 30_000);
         const [slug] = publications();
         const meta = await fetch(`${dev.base}/${slug}/meta.json`, { signal: AbortSignal.timeout(30_000) });
         expect(meta.status).toBe(200);
