@@ -10,7 +10,7 @@ import { BUILD_TESTS_MS } from "../helpers/blog-project.ts";
 import { readNetlifyConfig, STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 import { startServer, type LocalServer } from "../../lib/server/server.ts";
 import { spawnStart } from "../../scripts/start.ts";
-import { distNetlifyToml, npx, siteCopy as copyOfSite } from "../helpers/eleventy-site.ts";
+import { distNetlifyToml, npx, NPX_BOUND_MS, siteCopy as copyOfSite } from "../helpers/eleventy-site.ts";
 import { COMPILED_START } from "../helpers/kit-script.ts";
 
 const ROOT = path.resolve(".test-work", `eleventy-site-${process.pid}`);
@@ -86,23 +86,27 @@ describe("an Eleventy 3 site as it is, built by npx @11ty/eleventy", () => {
     const built = await npx(dir, "@11ty/eleventy");
     expect(built, built.output).toMatchObject({ code: 0 });
     server = await startServer({ port: 0, siteDir: path.join(dir, "dist") });
-  }, 120_000);
+  }, NPX_BOUND_MS + 10_000);
   afterAll(() => server?.close());
   printsTheSite("npx @11ty/eleventy", () => ({ dir, server: server! }));
 });
 
-it("with eleventy-img's failOnError off, the desk still shows the publication's own icon", async () => {
-  const dir = siteCopy("fail-on-error-off");
-  const config = read(dir, "eleventy.config.js").replace('formats: ["avif", "auto"],', "$& failOnError: false,");
-  writeFileSync(path.join(dir, "eleventy.config.js"), config);
-  const built = await npx(dir, "@11ty/eleventy");
-  expect(built, built.output).toMatchObject({ code: 0 });
-  const desk = read(dir, "dist/paper/index.html");
-  expect([...desk.matchAll(/<img [^>]*>/g)].map((m) => m[0])).toEqual([
-    expect.stringMatching(/^<img class="pub-icon" src="\/paper\/icon\.png" [^>]*>$/),
-  ]);
-  expect(desk).not.toMatch(/<picture|eleventy:ignore/);
-}, 120_000);
+it(
+  "with eleventy-img's failOnError off, the desk still shows the publication's own icon",
+  async () => {
+    const dir = siteCopy("fail-on-error-off");
+    const config = read(dir, "eleventy.config.js").replace('formats: ["avif", "auto"],', "$& failOnError: false,");
+    writeFileSync(path.join(dir, "eleventy.config.js"), config);
+    const built = await npx(dir, "@11ty/eleventy");
+    expect(built, built.output).toMatchObject({ code: 0 });
+    const desk = read(dir, "dist/paper/index.html");
+    expect([...desk.matchAll(/<img [^>]*>/g)].map((m) => m[0])).toEqual([
+      expect.stringMatching(/^<img class="pub-icon" src="\/paper\/icon\.png" [^>]*>$/),
+    ]);
+    expect(desk).not.toMatch(/<picture|eleventy:ignore/);
+  },
+  NPX_BOUND_MS + 10_000,
+);
 
 describe("the same site built by npx littlepress build", { timeout: BUILD_TESTS_MS }, () => {
   let dir = "";
@@ -118,7 +122,7 @@ describe("the same site built by npx littlepress build", { timeout: BUILD_TESTS_
       if (turn === 1) writeFileSync(path.join(dir, "dist/stale.txt"), "from the first build");
     }
     server = await startServer({ port: 0, siteDir: path.join(dir, "dist") });
-  }, 120_000);
+  }, NPX_BOUND_MS + 10_000);
   afterAll(() => server?.close());
   printsTheSite("littlepress build", () => ({ dir, server: server! }));
 
