@@ -11,6 +11,7 @@ import { existsSync, statSync } from "node:fs";
 import type { ContentProblem } from "../model/content-error.ts";
 import type { EditionKey } from "../model/edition-key.ts";
 import { checkPublication, checkSlug } from "../model/publication.ts";
+import { editionChecks } from "./edition-checks.ts";
 import type { PostReading } from "./post-reading.ts";
 import { postEditions } from "./post-editions.ts";
 import { markPush, type EditionSource, type PublicationSource } from "./site.ts";
@@ -128,6 +129,7 @@ async function postsPublication(
   const list = await postEditions(given.by as "date" | "serial", folder, problems, reading);
   // A post's `push: true` marks its edition push, as an edition's front matter does in content/.
   for (const edition of list) markPush(edition, problems);
+  problems.push(...editionChecks({ fields: pub.fields, editions: { ...pub.editions, list } }));
   if (problems.length > before) return undefined;
   if (!list.length) {
     say("folder", `${folder} has no posts (Markdown files)`, "write a first post, or leave this publication out");

@@ -3,10 +3,10 @@
 import type { ContentProblem } from "../model/content-error.ts";
 import { isLanguageTag, suggestedTag } from "../model/language-tag.ts";
 import { lineOf } from "./front-matter-slips.ts";
-import type { PublicationSource } from "./site.ts";
+import type { EditionsRead } from "./edition-checks.ts";
 
 /** One problem per file and value: each `lang` of the publication's editions that is no language tag. */
-export function langProblems(pub: PublicationSource): ContentProblem[] {
+export function langProblems(pub: EditionsRead): ContentProblem[] {
   const said = new Map<string, ContentProblem>();
   for (const edition of pub.editions.list)
     for (const part of edition.parts ?? [edition]) {

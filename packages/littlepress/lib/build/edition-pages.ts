@@ -6,8 +6,6 @@ import { dayFacts } from "../model/day-facts.ts";
 import { DATA_DIR } from "../model/site-paths.ts";
 import { slotToken } from "../model/text-slots.ts";
 import { MAX_VARIANTS, variantCount, variantsOf, type Variant } from "../model/variants.ts";
-import { langProblems } from "./edition-lang.ts";
-import { optionComparisons } from "./option-comparisons.ts";
 import type { PostPart } from "./post-editions.ts";
 import type { RenderSettings } from "./edition-engines.ts";
 import type { EditionSource, PublicationSource } from "./site.ts";
@@ -61,8 +59,8 @@ export interface EditionData {
 }
 
 /**
- * Every edition page of the publications, by URL; too many variants, a `lang` that is no tag, or a
- * comparison with a value no option has, is a problem.
+ * Every edition page of the publications, by URL; too many variants is a problem. (What is wrong in the
+ * editions themselves was found as they were read: edition-checks.ts.)
  */
 export function editionPages(publications: PublicationSource[]): Map<string, EditionPage> {
   const pages = new Map<string, EditionPage>();
@@ -73,7 +71,6 @@ export function editionPages(publications: PublicationSource[]): Map<string, Edi
       problems.push(tooMany);
       continue;
     }
-    problems.push(...langProblems(pub), ...optionComparisons(pub));
     const render: RenderSettings = { strictVariables: pub.strict_variables, breaks: pub.markdown.breaks };
     const slots = Object.fromEntries(textFields(pub.fields).map((f) => [f.name, slotToken(f.name)]));
     variantsOf(pub.fields).forEach((variant, variantIndex) => {

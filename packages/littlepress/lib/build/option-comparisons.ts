@@ -5,14 +5,14 @@
 import type { ContentProblem } from "../model/content-error.ts";
 import { isChoice, type ChoiceField } from "../model/config-fields.ts";
 import { nearNames } from "../model/near-miss.ts";
-import type { PublicationSource } from "./site.ts";
+import type { EditionsRead } from "./edition-checks.ts";
 
 // `config.name == "value"` or `"value" == config.name` (with != or <>), in either quotes.
 const COMPARISON =
   /config\.([A-Za-z_][\w-]*)\s*(?:==|!=|<>)\s*(["'])(.*?)\2|(["'])(.*?)\4\s*(?:==|!=|<>)\s*config\.([A-Za-z_][\w-]*)/g;
 
 /** One problem per file and line: each comparison of a choice setting with a value it cannot have. */
-export function optionComparisons(pub: PublicationSource): ContentProblem[] {
+export function optionComparisons(pub: EditionsRead): ContentProblem[] {
   const choices = new Map(pub.fields.filter(isChoice).map((f) => [f.name, f]));
   if (!choices.size) return [];
   const said = new Map<string, ContentProblem>();

@@ -8,6 +8,7 @@ import type { FrontMatterSplit } from "./front-matter.ts";
 import type { Publication } from "../model/publication.ts";
 import { readPublication } from "./publication-file.ts";
 import { dataEditions } from "./data-editions.ts";
+import { editionChecks } from "./edition-checks.ts";
 import { readSiteSettings } from "./site-settings.ts";
 import { DATA_GOES, readMarkdownEditions } from "./markdown-editions.ts";
 import { utcDateOf, type IsoDate } from "../model/dates.ts";
@@ -94,7 +95,9 @@ export function loadSite(contentDir: string, options: LoadOptions = {}): Site {
     const file = path.join(dir, "publication.json");
     const sampleKey = list.length ? sampleOf(pub, list, file, problems) : "";
     const iconFile = iconOf(pub, dir, file, problems);
-    publications.push({ ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile ? { iconFile } : {}) });
+    const source = { ...pub, editions: { ...pub.editions, list }, sampleKey, ...(iconFile ? { iconFile } : {}) };
+    problems.push(...editionChecks(source));
+    publications.push(source);
   }
   const slugs = publications.map((p) => p.slug);
   const settings = readSiteSettings(contentDir, slugs, problems);

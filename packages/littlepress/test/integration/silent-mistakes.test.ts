@@ -231,6 +231,20 @@ describe.concurrent("mistakes that passed without a word, round four", { timeout
     }
   });
 
+  it("names a stray file, a lang and a comparison in one run: none waits for another to be fixed", async () => {
+    const wrong = `---\nnumber: 1\nlang: english\n---\n{% if config.length == "Long" %}Long.{% endif %}\n`;
+    const dir = paper(publication(), [edition(0), wrong]);
+    writeFileSync(path.join(dir, "daily/editions/part-5.markdown"), "---\nnumber: 5\n---\nDay 5.\n");
+    const [built, verified] = await Promise.all([build(dir), verify(dir)]);
+    for (const { code, output } of [built, verified]) {
+      expect(code, output).toBe(1);
+      expect(output).toContain("littlepress found 3 problems in your content:");
+      expect(output).toContain(`${path.join(dir, "daily/editions/part-5.markdown")}\n    problem: is not read`);
+      expect(output).toMatch(/1\.md: lang\n\s+problem: "english" \(line 3\) is not a language tag/);
+      expect(output).toMatch(/1\.md: config\.length\n\s+problem: `config\.length == "Long"` \(line 5\)/);
+    }
+  });
+
   it("a comparison with a value none of the setting's options has fails the build, naming the one meant", async () => {
     const dir = paper(publication(), [edition(0, { condition: 'config.length == "Long"' }), edition(1)]);
     const [built, verified] = await Promise.all([build(dir), verify(dir)]);
