@@ -209,23 +209,8 @@ describe("a blog's mistakes fail the build by name", { timeout: BUILD_TESTS_MS }
     expect(readFileSync(path.join(dir, "_site/paper/meta.json"), "utf8")).toContain("The Paper");
   });
 
-  it("a push that is neither true nor false: the post, the field and the fix", async () => {
+  it("a push neither true nor false, and a lang that is no tag: both named in one build, with fixes", async () => {
     const dir = writeBlog("push", {
-      "eleventy.config.js": CONFIG(PUBLICATIONS),
-      "posts/ok.md": "---\ntitle: Fine\ndate: 2026-03-02\n---\nFine.\n",
-      "posts/soon.md": "---\ntitle: Soon\ndate: 2026-03-03\npush: soon\n---\nSoon.\n",
-    });
-    const { code, output } = await buildProject(dir);
-    expect(code).toBe(1);
-    expect(output).toContain(
-      'posts/soon.md: push\n    problem: push is "soon", which is neither true nor false\n' +
-        "    fix: write push: true to print this edition at once to every subscriber (or leave it out)",
-    );
-    expect(output).not.toMatch(/\n\s+at /);
-  });
-
-  it("a post's lang that is no language tag: the post, the line and the tag meant, beside its others", async () => {
-    const dir = writeBlog("lang", {
       "eleventy.config.js": CONFIG(PUBLICATIONS),
       "posts/ok.md": "---\ntitle: Fine\ndate: 2026-03-02\nlang: english\n---\nFine.\n",
       "posts/soon.md": "---\ntitle: Soon\ndate: 2026-03-03\npush: soon\n---\nSoon.\n",
@@ -233,9 +218,13 @@ describe("a blog's mistakes fail the build by name", { timeout: BUILD_TESTS_MS }
     const { code, output } = await buildProject(dir);
     expect(code).toBe(1);
     expect(output).toContain("littlepress found 2 problems in your content:");
+    expect(output).toContain(
+      'posts/soon.md: push\n    problem: push is "soon", which is neither true nor false\n' +
+        "    fix: write push: true to print this edition at once to every subscriber (or leave it out)",
+    );
     expect(output).toContain('posts/ok.md: lang\n    problem: "english" (line 4) is not a language tag');
     expect(output).toContain("fix: write lang: en");
-    expect(output).toContain('posts/soon.md: push\n    problem: push is "soon"');
+    expect(output).not.toMatch(/\n\s+at /);
   });
 
   it("an unknown `by` and a missing folder name the config file's option", async () => {
