@@ -20,7 +20,8 @@
 //   the kernel's limit, may collect garbage for longer than the page's time
 //   before it ends the renderer (10 s here with the CPU busy, over 20 s in CI):
 //   a render that timed out while a limited renderer held more than the
-//   ceiling, and whose page no longer answers, fails for its memory too.
+//   ceiling, and whose page no longer answers, fails for its memory too; as
+//   does one whose page, answering, holds more than the ceiling itself.
 // - V8's: Chromium is started with --max-old-space-size (CHROMIUM_ARGS), for
 //   where there is no prlimit or no /proc (not Linux).
 import { execFile } from "node:child_process";
