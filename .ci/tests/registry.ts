@@ -7,7 +7,8 @@
 // test through the proxy. It is verdaccio (a devDependency of this repository),
 // in a folder of its own.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -64,7 +65,7 @@ export async function startRegistry(): Promise<Registry> {
       await exited;
       clearTimeout(timer);
     }
-    rmSync(folder, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true, maxRetries: 3 });
   };
 
   try {
