@@ -46,13 +46,17 @@ let made: string;
 /** The figures the report asks for: each command's time, and the install's size. */
 const figures: string[] = [];
 
-/** Runs `command` in `cwd` against the registry, and notes how long it took. */
-async function timed(label: string, cwd: string, command: string, args: string[], timeout?: number) {
-  const started = performance.now();
-  const output = await inFolder(cwd, command, args, registry!.env, timeout);
-  figures.push(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return output;
+/** Does `work`, and notes how long it took under `label`. */
+async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const begun = performance.now();
+  const result = await work();
+  figures.push(`${label}: ${((performance.now() - begun) / 1000).toFixed(1)} s`);
+  return result;
 }
+
+/** Runs `command` in `cwd` against the registry, and notes how long it took. */
+const timedIn = (label: string, cwd: string, command: string, args: string[], timeout?: number) =>
+  timed(label, () => inFolder(cwd, command, args, registry!.env, timeout));
 
 const readJson = <T>(file: string) => JSON.parse(readFileSync(path.join(site, file), "utf8")) as T;
 type LockPackages = Record<string, { version?: string; integrity?: string }>;
@@ -65,21 +69,16 @@ const nameAt = (at: string, entry: { version?: string }) => `${at.split("node_mo
 beforeAll(async () => {
   registry = await startRegistry();
   site = outsideFolder("starter");
-  made = await timed("littlepress new", ".", "npx", ["littlepress", "new", site], NEW_SITE);
-  await timed("npm ci", site, "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], INSTALL);
+  made = await timedIn("littlepress new", ".", "npx", ["littlepress", "new", site], NEW_SITE);
+  await timedIn("npm ci", site, "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], INSTALL);
 }, NEW_SITE + INSTALL);
 
 // Stopping the registry and removing the site (775 MB, 2 s here) overran 120 s once in CI, with both suites and a
 // loaded machine: each step is timed, and said, so that the next overrun says which.
 afterAll(async () => {
-  const step = async (label: string, work: () => Promise<void>) => {
-    const begun = performance.now();
-    await work();
-    figures.push(`${label}: ${((performance.now() - begun) / 1000).toFixed(1)} s`);
-  };
   try {
-    await step("stopping the registry", async () => registry?.stop());
-    if (site) await step("removing the site", () => rm(site, { recursive: true, force: true, maxRetries: 3 }));
+    await timed("stopping the registry", async () => registry?.stop());
+    if (site) await timed("removing the site", () => rm(site, { recursive: true, force: true, maxRetries: 3 }));
   } finally {
     if (figures.length) console.log(`the starter, made with littlepress new:\n  ${figures.join("\n  ")}`);
   }
@@ -159,7 +158,7 @@ it(
   async () => {
     const next = outsideFolder("next");
     try {
-      const output = await timed("littlepress new, in the site", site, "npx", ["littlepress", "new", next], NEW_SITE);
+      const output = await timedIn("littlepress new, in the site", site, "npx", ["littlepress", "new", next], NEW_SITE);
       expect(output).toContain(`with littlepress from ${TARBALL}`);
       expect(readFileSync(path.join(next, TARBALL)).equals(readFileSync(path.join(site, TARBALL)))).toBe(true);
       const integrity = (folder: string) =>
@@ -187,7 +186,7 @@ it(
 it(
   "builds",
   async () => {
-    const output = await timed("first build (npm run build)", site, "npm", ["run", "build"]);
+    const output = await timedIn("first build (npm run build)", site, "npm", ["run", "build"]);
     expect(output).toMatch(/littlepress: built _site\/ in [\d.]+ s/);
   },
   SLOW,
@@ -196,7 +195,7 @@ it(
 it(
   "passes its own tests (the site's: no packages/ folder here)",
   async () => {
-    const output = await timed("npm test", site, "npm", ["test"]);
+    const output = await timedIn("npm test", site, "npm", ["test"]);
     expect(output).toMatch(/test\/site\/publications\.test\.ts/);
     expect(output).not.toMatch(/--workspace/);
   },

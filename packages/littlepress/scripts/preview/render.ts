@@ -231,9 +231,13 @@ export class PaperRenderer {
     // another page's, rendered at the same time (the home print server renders two at once). Only this page's
     // own renderer gone says that this page was stopped; or its own renderer holding more than the ceiling.
     const killed = (await this.memory.check()) && !(await answers(page));
+    if (killed || (await this.pageOver(page))) throw RenderError.overMemory(this.memory.ceilingMiB);
+  }
+
+  /** Whether the page's own renderer holds more than the ceiling, asked through its DevTools session (one a page). */
+  private async pageOver(page: Page): Promise<boolean> {
     this.pageSession ??= page.context().newCDPSession(page);
-    if (killed || (await this.memory.pageOver(await this.pageSession)))
-      throw RenderError.overMemory(this.memory.ceilingMiB);
+    return this.memory.pageOver(await this.pageSession);
   }
 
   /**
@@ -263,9 +267,7 @@ export class PaperRenderer {
    */
   private async heldTooMuch(page: Page): Promise<boolean> {
     if (!(await bounded(answers(page), 1000, "").catch(() => false))) return this.memory.reached;
-    this.pageSession ??= page.context().newCDPSession(page);
-    const over = this.pageSession.then((session) => this.memory.pageOver(session));
-    return bounded(over, 1000, "").catch(() => false);
+    return bounded(this.pageOver(page), 1000, "").catch(() => false);
   }
 
   async close(): Promise<void> {
