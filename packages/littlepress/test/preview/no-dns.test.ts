@@ -13,10 +13,12 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_ARGS, launchChromium } from "../../scripts/browser.ts";
 import { PaperRenderer } from "../../scripts/preview/render.ts";
+import { PAGE_MS } from "../helpers/page-time.ts";
 import { namespaceDns, type Counter } from "../helpers/udp-listeners.ts";
 
 const header = { at: new Date("2026-11-23T06:00:00Z"), from: "Names", timeZone: "UTC" };
-const TIMEOUT = 60_000;
+// Two Chromiums each started, rendering and waiting: 25 s in a CI run, past 60 s in a loaded one.
+const TIMEOUT = 180_000;
 const dir = mkdtempSync(path.join(tmpdir(), "littlepress-dns-"));
 let dns: Counter & { exec: string };
 let inNamespace: string;
@@ -41,7 +43,7 @@ const EDITION = `<link rel="dns-prefetch" href="//secret-one.example">
 async function renderIn(args: readonly string[], until: () => boolean, ms: number): Promise<void> {
   const browser: Browser = await launchChromium({ args, executablePath: inNamespace });
   try {
-    const renderer = await PaperRenderer.open(browser, undefined, 10_000);
+    const renderer = await PaperRenderer.open(browser, undefined, PAGE_MS);
     try {
       await renderer.renderHtml(EDITION, header);
       const end = Date.now() + ms;

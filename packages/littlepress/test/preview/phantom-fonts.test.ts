@@ -10,6 +10,7 @@ import { PhantomRenderer } from "../../scripts/preview/phantom.ts";
 import { printDots } from "../../scripts/preview/print-image.ts";
 import { PaperRenderer } from "../../scripts/preview/render.ts";
 import { workerBrowser } from "../helpers/browser.ts";
+import { PAGE_MS } from "../helpers/page-time.ts";
 
 const header = { at: new Date("2026-11-29T06:00:00Z"), from: "Fonts", timeZone: "UTC" };
 const heading = (family: string) =>
@@ -39,7 +40,7 @@ async function inkBands(png: Buffer): Promise<number> {
 
 describe("sirius's fonts in PhantomJS", () => {
   it("wraps a bold 30 px heading that Chromium keeps on one line: the font is DejaVu Sans, wider", async () => {
-    const chromium = await PaperRenderer.open(browser, undefined, 20_000);
+    const chromium = await PaperRenderer.open(browser, undefined, PAGE_MS);
     try {
       const wide = await phantom.renderHtml(heading("Helvetica, Arial, sans-serif"), header);
       const narrow = await chromium.renderHtml(heading("Helvetica, Arial, sans-serif"), header);
