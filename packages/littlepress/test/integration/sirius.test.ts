@@ -23,12 +23,13 @@ import {
   type LocalSirius,
 } from "../../scripts/sirius.ts";
 import { tempLocalState } from "../helpers/local-state.ts";
+import { PAGE_MS, RENDER_TEST_MS } from "../helpers/page-time.ts";
 import { RawConnection, rawRequest } from "../helpers/raw-http.ts";
 import { withServer } from "../helpers/server.ts";
 import { FIXTURES } from "../helpers/sites.ts";
 
-/** Renders start Chromium; on a loaded machine that takes seconds. */
-const RENDER_TIMEOUT = 60_000;
+/** Renders start PhantomJS or Chromium; on a loaded machine that takes seconds. */
+const RENDER_TIMEOUT = RENDER_TEST_MS;
 
 const root = mkdtempSync(path.join(tmpdir(), "littlepress-sirius-"));
 const out = path.join(root, "prints");
@@ -58,7 +59,8 @@ const post = (key: string, type: string, body: string | Buffer, from?: string) =
     method: "POST",
     headers: { "Content-Type": type },
     body: typeof body === "string" ? body : new Uint8Array(body),
-    signal: AbortSignal.timeout(10_000),
+    // Prints sent together wait for each other's render: three took more than 10 s in all on a loaded machine.
+    signal: AbortSignal.timeout(PAGE_MS),
   });
 
 const pngs = () => readdirSync(out).filter((f) => f.endsWith(".png"));
