@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort } from "../../scripts/cli.ts";
 import { distNetlifyToml, siteCopy } from "../helpers/eleventy-site.ts";
-import { ownNetlifyProject, runNetlify, type NetlifyRun } from "../helpers/netlify-cli.ts";
+import { NETLIFY_START_MS, ownNetlifyProject, runNetlify, type NetlifyRun } from "../helpers/netlify-cli.ts";
 
 const ROOT = path.resolve(".test-work", `eleventy-netlify-${process.pid}`);
 /** The starter's functions: a line each that re-exports the package's handler beside its routes. */
@@ -29,8 +29,12 @@ beforeAll(async () => {
   const args = ["serve", "--offline", "--port", String(port), "--internal-disable-edge-functions"];
   netlify = runNetlify(args, site);
   const serving = netlify;
-  await serving.ready(() => /Local dev server ready|Server now ready/.test(serving.log), 280_000, "netlify serve");
-}, 300_000);
+  await serving.ready(
+    () => /Local dev server ready|Server now ready/.test(serving.log),
+    NETLIFY_START_MS,
+    "netlify serve",
+  );
+}, NETLIFY_START_MS + 30_000);
 
 afterAll(async () => {
   await netlify?.stop();

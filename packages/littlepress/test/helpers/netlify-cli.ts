@@ -18,6 +18,13 @@ export function ownNetlifyProject(project: string): void {
   writeFileSync(path.join(project, ".netlify", "state.json"), "{}\n");
 }
 
+/**
+ * How long netlify-cli may take to start serving in a test (netlify serve builds first). Alone it serves in 10-20 s;
+ * bundling the functions is CPU-bound, and in CI beside the rest of the suite netlify dev took 65 s, past the 60 s a
+ * test once gave it. A long limit costs nothing when it starts: the tests judge what it serves, not how fast.
+ */
+export const NETLIFY_START_MS = 280_000;
+
 /** A netlify-cli command running in `cwd`, with everything it printed; `stop` ends it and removes its home. */
 export interface NetlifyRun {
   child: ChildProcess;

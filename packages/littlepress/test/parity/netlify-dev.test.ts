@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownNetlifyProject, runNetlify, type NetlifyRun } from "../helpers/netlify-cli.ts";
+import { NETLIFY_START_MS, ownNetlifyProject, runNetlify, type NetlifyRun } from "../helpers/netlify-cli.ts";
 import { builtSite } from "../helpers/sites.ts";
 import { STARTER_NETLIFY_CONFIG } from "../../lib/server/netlify-config.ts";
 import { freePort } from "../../scripts/cli.ts";
@@ -86,8 +86,8 @@ beforeAll(async () => {
       (r) => r.every((x) => x.status === 200),
       () => false,
     );
-  await netlify.ready(answers, 60_000, "netlify dev");
-}, 90_000);
+  await netlify.ready(answers, NETLIFY_START_MS, "netlify dev");
+}, NETLIFY_START_MS + 30_000);
 
 afterAll(async () => {
   await netlify?.stop();
