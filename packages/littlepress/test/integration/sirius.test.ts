@@ -245,7 +245,7 @@ describe("answers as sirius answers", () => {
       );
       conn.socket.end();
       // Its render goes on; idle() waits for what was accepted (the request may still be on its way in).
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       while (!lines.some((l) => l.includes('from "Gone"')) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 20));
       await sirius.idle();

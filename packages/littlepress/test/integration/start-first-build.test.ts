@@ -72,7 +72,7 @@ export default async () => {
         connection.close();
       }
       // "serving" is said once the build is done.
-      const deadlineLine = Date.now() + 10_000;
+      const deadlineLine = Date.now() + 30_000;
       while (!/serving .* on http:\/\/127\.0\.0\.1:\d+\//.test(log) && Date.now() < deadlineLine)
         await new Promise((r) => setTimeout(r, 20));
       const built = log.search(/littlepress: built /);
