@@ -14,11 +14,11 @@ afterAll(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** A Node process waiting a minute; `code` runs first. */
+/** A Node process waiting a minute; `code` runs first. Its stdout is piped, for what `code` says. */
 function waiting(env: NodeJS.ProcessEnv, args: string[] = [], code = ""): ChildProcess {
   const child = spawn(process.execPath, ["-e", `${code}setTimeout(() => {}, 60_000)`, "--", ...args], {
     env,
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "ignore"],
   });
   children.push(child);
   return child;
@@ -31,14 +31,16 @@ const exited = (child: ChildProcess) =>
 it("finds the processes naming the folder as TMPDIR or in their command line, and ends them", async () => {
   const inherited = waiting({ ...process.env, TMPDIR: folder });
   const named = waiting({ PATH: process.env.PATH ?? "" }, [`--user-data-dir=${folder}/profile`]);
-  const stubborn = waiting({ ...process.env, TMPDIR: folder }, [], "process.on('SIGTERM', () => {}); ");
+  const stubborn = waiting({ ...process.env, TMPDIR: folder }, [], "process.on('SIGTERM', () => {}); console.log(1); ");
+  // Says so once it has its handler: on a loaded machine a Node process took more than the 300 ms once waited here.
+  const hasHandler = new Promise((resolve) => stubborn.stdout?.once("data", resolve));
   const other = waiting({ ...process.env, TMPDIR: `${folder}-other` });
   // Each is found once it runs (its /proc entry has its environment and command line).
   const ours = [inherited, named, stubborn].map((c) => c.pid);
-  for (let tries = 0; processesOf(folder).length < 3 && tries < 100; tries++)
+  for (let tries = 0; processesOf(folder).length < 3 && tries < 600; tries++)
     await new Promise((r) => setTimeout(r, 50));
   expect(processesOf(folder).sort()).toEqual(ours.sort());
-  await new Promise((r) => setTimeout(r, 300)); // the stubborn one has its handler
+  await hasHandler;
   const killed = await endProcessesOf(folder, 1_000);
   expect(killed).toEqual([`node (${stubborn.pid})`]);
   await Promise.all([inherited, named, stubborn].map(exited));
