@@ -106,11 +106,11 @@ function firstSentence(message: string): string {
 }
 
 /** What is wrong with a --timeout value (seconds, above 0 and at most 600), or undefined. */
-export function timeoutProblem(text: string): string | undefined {
+export function timeoutProblem(text: string, flag = "--timeout"): string | undefined {
   const n = Number(text);
   return Number.isFinite(n) && n > 0 && n <= 600
     ? undefined
-    : `--timeout is in seconds, above 0 and at most 600, not "${text}"`;
+    : `${flag} is in seconds, above 0 and at most 600, not "${text}"`;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface VerifyOptions {
   timeoutMs: number;
   /** Also render every edition as sirius does, in PhantomJS (default true). */
   preview: boolean;
+  /** Each page's time to load in the preview (default: the preview's own, 20 s). */
+  pageTimeoutMs?: number;
 }
 
 export const USAGE = `Usage: npm run verify [-- options]
@@ -51,6 +53,9 @@ Options:
   --content <dir>    the publications are in <dir> instead of content/
   --days N           check at most N days (or deliveries) per publication (default 60)
   --timeout SECONDS  per-request time limit of the checker (default 10)
+  --page-timeout SECONDS
+                     give each page this many seconds to load in the preview
+                     (default 20; for a machine too busy to render in time)
   --no-preview       do not render the editions
   -h, --help         show this text
 
@@ -66,6 +71,7 @@ export function parseVerifyArgs(argv: string[]): Parsed {
     content: { type: "string" },
     days: { type: "string", default: "60" },
     timeout: { type: "string", default: "10" },
+    "page-timeout": { type: "string" },
     "no-preview": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -80,12 +86,14 @@ export function parseVerifyArgs(argv: string[]): Parsed {
   if (!/^\d+$/.test(v.days) || days < 1 || days > 366) {
     return { error: `--days must be a whole number from 1 to 366, not "${v.days}"` };
   }
-  const timeoutIssue = timeoutProblem(v.timeout);
+  const timeoutIssue =
+    timeoutProblem(v.timeout) ?? (v["page-timeout"] && timeoutProblem(v["page-timeout"], "--page-timeout"));
   if (timeoutIssue) return { error: timeoutIssue };
   // "content/" is named as "content/" in messages, not "content//"; without --content, the starter's content/.
   const content = v.content?.replace(/(.)\/+$/, "$1") ?? starterContent();
   const options = { maxDays: days, timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] };
-  return { options: { ...options, ...(content !== undefined && { content }) } };
+  const pageTimeout = v["page-timeout"] === undefined ? {} : { pageTimeoutMs: Number(v["page-timeout"]) * 1000 };
+  return { options: { ...options, ...pageTimeout, ...(content !== undefined && { content }) } };
 }
 
 /** Runs verify as the command line does; resolves to the exit code. */
@@ -128,7 +136,16 @@ export async function verify(options: VerifyOptions, out: Output): Promise<numbe
     }
     const { checkPublications, previewPublications } = await import("./verify/run.ts");
     const verdicts = await checkPublications(site, server.url, options, (line) => out.stderr(`verify: ${line}\n`));
-    if (options.preview) await previewPublications(built, site, path.join(work, "preview"), verdicts, out);
+    if (options.preview) {
+      const { pageTimeoutMs } = options;
+      const previewed = {
+        built,
+        site,
+        out: path.join(work, "preview"),
+        ...(pageTimeoutMs && { timeoutMs: pageTimeoutMs }),
+      };
+      await previewPublications(previewed, verdicts, out);
+    }
     return report(verdicts, started, out);
   } finally {
     await server.close();

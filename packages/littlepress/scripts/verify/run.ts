@@ -79,16 +79,14 @@ function textDefaults(fields: ConfigField[]): Record<string, string> {
  * it found to each verdict.
  */
 export async function previewPublications(
-  built: Site,
-  site: string,
-  out: string,
+  what: { built: Site; site: string; out: string; timeoutMs?: number },
   verdicts: Verdict[],
   o: Output,
 ): Promise<void> {
   o.stderr("verify: rendering every edition, with every subscriber setting, as the printer prints it\n");
   try {
     // No line per edition: a failed one is named in the summary.
-    const result = await preview({ built, site, build: false, out });
+    const result = await preview({ ...what, build: false });
     for (const v of verdicts) {
       const counts = result.publications.find((p) => p.slug === v.slug);
       v.preview = {
