@@ -84,7 +84,12 @@ export class RenderError extends Error {
 
   /** A page that did not load in its time, said in the same words by either renderer. */
   static late(timeoutMs: number): RenderError {
-    return Object.assign(new RenderError(`did not load in ${seconds(timeoutMs)}`), { timedOut: true });
+    return Object.assign(new RenderError(lateWords(timeoutMs)), { timedOut: true });
+  }
+
+  /** Whether a message kept as text (a summary row's) says a page ran out of its time. */
+  static saysLate(message: string): boolean {
+    return message.includes(`${LATE} `);
   }
 }
 
@@ -207,7 +212,7 @@ export class PaperRenderer {
       const loaded = await bounded(
         load(page, this.pageFile, this.timeoutMs, this.width),
         this.timeoutMs + 1000,
-        `did not load in ${seconds(this.timeoutMs)}`,
+        lateWords(this.timeoutMs),
       );
       const render = await bounded(
         capture(page, loaded, this.timeoutMs, this.width),
@@ -478,6 +483,10 @@ function measure(page: Page, after: "fonts" | "images"): Promise<Size> {
 }
 
 export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** A late page's words, in one place: verify's summary recognises them in its rows (RenderError.saysLate). */
+const LATE = "did not load in";
+const lateWords = (timeoutMs: number) => `${LATE} ${seconds(timeoutMs)}`;
 
 /** `work`, or a RenderError with `message` once `ms` have passed. */
 function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {

@@ -1,5 +1,6 @@
 // verify's output: one line per publication, and under a publication that is
 // not ready, what failed.
+import { RenderError } from "../preview/render.ts";
 import { ADVISED_PX, browserWarnings, printWarnings, settingsText } from "../preview/summary.ts";
 import type { PreviewNote, Verdict } from "./run.ts";
 import { plural } from "../../lib/model/words.ts";
@@ -7,7 +8,7 @@ import { plural } from "../../lib/model/words.ts";
 /** `width`: the longest slug's, so the lines of a run line up. */
 // verify cannot take --config per publication: the author's defaults are its samples.
 const DEFAULTS_HINT = "verify subscribes with each text field's default: give such a field a default it accepts";
-// A page late on a busy machine (the renderer's words, render.ts) may load in time on a quiet one, as on the printer's.
+// A page late on a busy machine may load in time on a quiet one, as on the printer's.
 const LATE_HINT = "a busy machine renders slowly: npm run verify -- --page-timeout SECONDS gives each page longer";
 
 export function formatVerdict(v: Verdict, width = 0): string {
@@ -27,7 +28,8 @@ export function formatVerdict(v: Verdict, width = 0): string {
       lines.push(`      FAIL preview of edition ${row.key}${settings}: ${row.error}`);
     }
   }
-  if (v.preview?.rows.some((row) => row.error?.includes("did not load in "))) lines.push(`           ${LATE_HINT}`);
+  if (v.preview?.rows.some((row) => row.error && RenderError.saysLate(row.error)))
+    lines.push(`           ${LATE_HINT}`);
   for (const warning of printWarnings(v.preview?.rows ?? [])) lines.push(`      FAIL preview: ${warning}`);
   for (const warning of browserWarnings(v.preview?.rows ?? [])) lines.push(`      WARN preview: ${warning}`);
   return lines.join("\n") + "\n";

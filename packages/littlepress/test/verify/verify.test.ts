@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/verify.ts";
 import type { Report } from "../../scripts/check/report.ts";
 import { formatVerdict } from "../../scripts/verify/summary.ts";
+import { RenderError } from "../../scripts/preview/render.ts";
 import { compiled } from "../helpers/kit-script.ts";
 import { PAGE_MS } from "../helpers/page-time.ts";
 
@@ -263,7 +264,8 @@ describe("verify's summary of the preview", { timeout: BOUND_MS + 10_000 }, () =
 
   it("says how to give a late page more time, once, under the pages that ran out of it", () => {
     const report = { checks: [], counts: { pass: 3, warn: 0, fail: 0, skip: 0 } } as unknown as Report;
-    const late = "the page did not load in 20 s, nor in 40 s when tried again; skipped";
+    // In the renderer's own words, as the preview keeps them in a row.
+    const late = `the page ${RenderError.late(20_000).message}; skipped`;
     const rows = [
       { slug: "news", key: "0", error: late },
       { slug: "news", key: "1", error: late },
