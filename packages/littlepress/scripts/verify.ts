@@ -86,14 +86,17 @@ export function parseVerifyArgs(argv: string[]): Parsed {
   if (!/^\d+$/.test(v.days) || days < 1 || days > 366) {
     return { error: `--days must be a whole number from 1 to 366, not "${v.days}"` };
   }
+  // An empty --page-timeout is refused too, not taken for the default.
+  const pageTimeout = v["page-timeout"];
   const timeoutIssue =
-    timeoutProblem(v.timeout) ?? (v["page-timeout"] && timeoutProblem(v["page-timeout"], "--page-timeout"));
+    timeoutProblem(v.timeout) ??
+    (pageTimeout === undefined ? undefined : timeoutProblem(pageTimeout, "--page-timeout"));
   if (timeoutIssue) return { error: timeoutIssue };
   // "content/" is named as "content/" in messages, not "content//"; without --content, the starter's content/.
   const content = v.content?.replace(/(.)\/+$/, "$1") ?? starterContent();
   const options = { maxDays: days, timeoutMs: Number(v.timeout) * 1000, preview: !v["no-preview"] };
-  const pageTimeout = v["page-timeout"] === undefined ? {} : { pageTimeoutMs: Number(v["page-timeout"]) * 1000 };
-  return { options: { ...options, ...pageTimeout, ...(content !== undefined && { content }) } };
+  const page = pageTimeout === undefined ? {} : { pageTimeoutMs: Number(pageTimeout) * 1000 };
+  return { options: { ...options, ...page, ...(content !== undefined && { content }) } };
 }
 
 /** Runs verify as the command line does; resolves to the exit code. */

@@ -234,6 +234,7 @@ describe("arguments", { timeout: BOUND_MS + 10_000 }, () => {
     [["--days", "0"], '--days must be a whole number from 1 to 366, not "0"'],
     [["--timeout", "0"], '--timeout is in seconds, above 0 and at most 600, not "0"'],
     [["--page-timeout", "x"], '--page-timeout is in seconds, above 0 and at most 600, not "x"'],
+    [["--page-timeout", ""], '--page-timeout is in seconds, above 0 and at most 600, not ""'],
     [["lighthouse"], "unexpected argument: lighthouse (verify checks every publication)"],
     [["--nope"], "unknown option '--nope'"],
   ])("refuses %j with one sentence that points at --help, exit 2", async (argv, sentence) => {
